@@ -1,0 +1,57 @@
+# The README's commands. Each target sets up what it needs (venv, pinned requirements,
+# services, migrations) by itself and can be run again.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+LOCOMO ?= ../shared/data/locomo10.json
+
+.PHONY: run up down status migrate test test-unit eval-extraction eval-dedup bench-retrieval setup clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt -r requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+## make run: start the embedded stack, push a sample conversation through the real worker, show the memories
+run: up
+	$(PY) -m memory_tasks demo
+
+## make up / make down: the embedded stack (PostgreSQL, Redis, Milvus, workers, beat, Flower) in the background
+up: setup
+	$(PY) -m memory_tasks.stack up
+	$(PY) -m memory_tasks init-db
+
+down: setup
+	$(PY) -m memory_tasks.stack down
+
+status: setup
+	$(PY) -m memory_tasks.stack status
+	$(PY) -m memory_tasks status
+
+migrate: setup
+	$(PY) -m memory_tasks init-db
+
+## make test: the whole suite, against the machine's PostgreSQL/Redis when reachable, else embedded ones
+test: setup
+	$(PY) -m memory_tasks.stack test-env > $(VENV)/.test-env
+	set -a && source $(VENV)/.test-env && set +a && $(PY) -m pytest $(PYTEST_ARGS)
+
+test-unit: setup
+	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
+
+eval-extraction: setup
+	$(PY) -m bench.eval_extraction
+
+eval-dedup: setup
+	$(PY) -m bench.eval_dedup
+
+bench-retrieval: setup
+	$(PY) -m bench.bench_retrieval --locomo $(LOCOMO)
+
+clean: down
+	rm -rf var .env

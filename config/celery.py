@@ -1,0 +1,75 @@
+"""Celery settings built from `config.settings` (queues, routes, limits, reliability)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kombu import Queue
+
+from config.settings import Settings
+
+# Slow, LLM-bound stages; index sync; periodic maintenance. Separate queues so slow LLM
+# work can never starve index sync (R-OPS-1).
+QUEUE_LLM = "llm"
+QUEUE_INDEX = "index"
+QUEUE_MAINTENANCE = "maintenance"
+
+TASK_ROUTES = {
+    "memory.extract_candidates": {"queue": QUEUE_LLM},
+    "memory.refine_candidates": {"queue": QUEUE_LLM},
+    "memory.upsert_memories": {"queue": QUEUE_LLM},
+    "memory.embed_memories": {"queue": QUEUE_INDEX},
+    "memory.upsert_vectors": {"queue": QUEUE_INDEX},
+    "memory.sync_index_batch": {"queue": QUEUE_INDEX},
+    "memory.touch_memories": {"queue": QUEUE_INDEX},
+    "memory.*": {"queue": QUEUE_MAINTENANCE},
+}
+
+# Time a task may run past its own I/O timeout (DB writes, bookkeeping) before the soft
+# limit fires; the hard limit kills the process a little later (Treeherder: hard = soft + 30 s).
+SOFT_LIMIT_MARGIN_SEC = 30
+HARD_LIMIT_MARGIN_SEC = 30
+
+
+def soft_time_limit(settings: Settings) -> float:
+    return settings.longest_task_sec + SOFT_LIMIT_MARGIN_SEC
+
+
+def hard_time_limit(settings: Settings) -> float:
+    return soft_time_limit(settings) + HARD_LIMIT_MARGIN_SEC
+
+
+def celery_config(settings: Settings) -> dict[str, Any]:
+    """Everything `app.conf` needs, derived from the validated settings."""
+    hard_limit = hard_time_limit(settings)
+    return {
+        "broker_url": settings.CELERY_BROKER_URL,
+        "result_backend": settings.CELERY_RESULT_BACKEND or None,
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "accept_content": ["json"],
+        "timezone": "UTC",
+        "enable_utc": True,
+        "task_queues": [Queue(QUEUE_LLM), Queue(QUEUE_INDEX), Queue(QUEUE_MAINTENANCE)],
+        "task_default_queue": QUEUE_MAINTENANCE,
+        "task_routes": TASK_ROUTES,
+        # A typo in a queue name should fail loudly, not create a queue nobody consumes.
+        "task_create_missing_queues": False,
+        # Tasks are idempotent, so a message is acknowledged only after the task ran and a
+        # worker that dies mid-task gives it back (R-SAFE-1).
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "task_soft_time_limit": soft_time_limit(settings),
+        "task_time_limit": hard_limit,
+        "task_track_started": True,
+        "result_expires": 24 * 3600,
+        "task_ignore_result": False,
+        "worker_send_task_events": True,
+        "task_send_sent_event": True,
+        # Redis redelivers unacknowledged messages after this; it must exceed the longest
+        # task (and countdowns) or a running task would be delivered twice (R-SAFE-1).
+        "broker_transport_options": {"visibility_timeout": int(max(3600, 2 * hard_limit))},
+        "broker_connection_retry_on_startup": True,
+        "worker_hijack_root_logger": False,
+    }

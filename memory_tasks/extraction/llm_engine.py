@@ -1,0 +1,232 @@
+"""The production engine: extraction and refinement by an OpenAI-compatible chat model (R-LLM-1).
+
+Only the user's message is a fact source; the summary and earlier turns go into the
+prompt as marked context (seed: 事实来源与硬过滤). Whatever the model answers is
+untrusted: candidates are validated by `coerce_candidate`, refine decisions may only
+point at keys the caller passed in, and nothing in the output can name a user.
+Errors are those of `memory_tasks.llm` (transient / permanent / output).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from config.settings import Settings, get_settings
+from memory_tasks.extraction.candidates import Candidate, InvalidCandidate, coerce_candidate, coerce_candidates
+from memory_tasks.extraction.engine import ExistingMemory, TurnContext
+from memory_tasks.extraction.prompts import Prompt, load_prompt
+from memory_tasks.llm import LLMOutputError, chat_json, json_items, strip_think
+
+logger = logging.getLogger(__name__)
+
+# The caller picks the most relevant memories; this only bounds the prompt if it did not.
+MAX_EXISTING = 50
+CONTEXT_ROLES = ("user", "assistant")
+# Our section markers; the same text inside user data is defused so it cannot close a section.
+MARKERS = ("conversation_summary", "recent_context", "user_message")
+ACTIONS = ("keep", "merge", "reuse", "drop")
+
+
+class LLMEngine:
+    """Extract and refine with the chat model configured by OPENAI_* settings."""
+
+    name = "llm"
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self._settings = settings
+        self.extract_prompt: Prompt = load_prompt("extract")
+        self.refine_prompt: Prompt = load_prompt("refine")
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings or get_settings()
+
+    def extract(self, turn: TurnContext) -> list[Candidate]:
+        """Valid candidates stated in `turn.message`; invalid ones are logged and dropped.
+
+        Raises the `memory_tasks.llm` errors; LLMOutputError when the answer is no usable JSON.
+        """
+        settings = self.settings
+        messages = [
+            {"role": "system", "content": self.extract_prompt.text},
+            {"role": "user", "content": build_extract_input(turn, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS)},
+        ]
+        result = chat_json(
+            messages,
+            timeout=settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC,
+            purpose="extract",
+            settings=settings,
+        )
+        items = json_items(result.value, wrapper="candidates", raw_text=result.raw_text)
+        return coerce_candidates(items, stage="extract")
+
+    def refine(self, candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+        """The candidates to write, in input order, after the model's keep/merge/reuse/drop.
+
+        merge/reuse set `reuse_key` to an existing key (merge also replaces the content with
+        the merged text and writes it as an upsert); drop omits the candidate. A decision
+        naming a key that is not in `existing`, an unknown action, a missing decision, or a
+        decided value that fails validation all leave the candidate as it was (keep).
+        Raises LLMOutputError when the answer holds no usable decisions at all.
+        """
+        if not candidates:
+            return []
+        settings = self.settings
+        shown = existing[:MAX_EXISTING]
+        messages = [
+            {"role": "system", "content": self.refine_prompt.text},
+            {"role": "user", "content": build_refine_input(candidates, shown)},
+        ]
+        result = chat_json(
+            messages,
+            timeout=settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC,
+            purpose="refine",
+            settings=settings,
+        )
+        items = json_items(result.value, wrapper="decisions", raw_text=result.raw_text)
+        decisions = _index_decisions(items, len(candidates))
+        if items and not decisions:
+            raise LLMOutputError("refine answer holds no usable decision", result.raw_text)
+        existing_keys = {memory.key for memory in shown}
+        refined = []
+        for index, candidate in enumerate(candidates):
+            decided = apply_decision(candidate, decisions.get(index), existing_keys)
+            if decided is not None:
+                refined.append(decided)
+        return refined
+
+
+def build_extract_input(turn: TurnContext, max_context_chars: int) -> str:
+    """The user-role content of the extract call: marked context, then the user message.
+
+    The summary and earlier turns together stay within `max_context_chars` (oldest turns
+    go first, then the summary is cut); assistant text loses its <think> blocks.
+    """
+    turns = []
+    for item in turn.recent:
+        role = str(item.get("role") or "")
+        if role not in CONTEXT_ROLES:
+            continue
+        content = str(item.get("content") or "")
+        if role == "assistant":
+            content = strip_think(content)
+        if content.strip():
+            turns.append(f"[{role}] {_defuse(content.strip())}")
+    summary = _defuse((turn.summary or "").strip())
+    # Most recent turns matter most; drop from the oldest end until the budget fits.
+    budget = max(0, max_context_chars)
+    kept: list[str] = []
+    used = 0
+    for line in reversed(turns):
+        if used + len(line) + 1 > budget:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    kept.reverse()
+    summary = summary[: max(0, budget - used)]
+    return (
+        "<conversation_summary>\n"
+        f"{summary or '(none)'}\n"
+        "</conversation_summary>\n\n"
+        "<recent_context>\n"
+        f"{chr(10).join(kept) or '(none)'}\n"
+        "</recent_context>\n\n"
+        "<user_message>\n"
+        f"{_defuse(turn.message.strip())}\n"
+        "</user_message>\n\n"
+        "Extract long-term memory candidates from the user_message section only; "
+        'answer with the JSON object {"candidates": [...]}.'
+    )
+
+
+def build_refine_input(candidates: list[Candidate], existing: list[ExistingMemory]) -> str:
+    """The user-role content of the refine call: candidates and existing memories as JSON."""
+    payload = {
+        "candidates": [
+            {
+                "index": index,
+                "op": candidate.op,
+                "memory_type": candidate.memory_type,
+                "key": candidate.key,
+                "content": candidate.content,
+                "importance": candidate.importance,
+                "confidence": candidate.confidence,
+                "ttl_days": candidate.ttl_days,
+            }
+            for index, candidate in enumerate(candidates)
+        ],
+        "existing_memories": [
+            {"id": memory.id, "key": memory.key, "memory_type": memory.memory_type, "content": memory.content}
+            for memory in existing
+        ],
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=1) + '\n\nAnswer with the JSON object {"decisions": [...]}.'
+
+
+def apply_decision(candidate: Candidate, decision: dict[str, Any] | None, existing_keys: set[str]) -> Candidate | None:
+    """The candidate as `decision` leaves it, or None when the decision is drop."""
+    if decision is None:
+        return candidate
+    action = str(decision.get("action") or "").strip().lower()
+    if action == "drop":
+        logger.info("candidate dropped by refine", extra={"key": candidate.key, "reason": _reason(decision)})
+        return None
+    if action not in ACTIONS:
+        logger.info("unknown refine action, keeping candidate", extra={"key": candidate.key, "action": action[:40]})
+        return candidate
+    target = str(decision.get("target_key") or "").strip()
+    if action in ("merge", "reuse") and target not in existing_keys:
+        # Only keys the caller passed in can be targeted; anything else may be invented.
+        logger.info(
+            "refine target is not an existing key, keeping", extra={"key": candidate.key, "target": target[:60]}
+        )
+        action = "keep"
+    fields = candidate.to_json()
+    for name in ("key", "content", "importance", "confidence", "ttl_days", "reason"):
+        # null means "unchanged" except for ttl_days, where it means "lasting".
+        if name in decision and (decision[name] is not None or name == "ttl_days"):
+            fields[name] = decision[name]
+    if action == "keep":
+        fields["reuse_key"] = None
+    else:
+        fields["reuse_key"] = target
+        if action == "merge" and candidate.op == "append":
+            # The merged text already holds the old content; appending it would repeat it.
+            fields["op"] = "upsert"
+    try:
+        return coerce_candidate(fields)
+    except InvalidCandidate as exc:
+        logger.info("refine decision invalid, keeping candidate", extra={"key": candidate.key, "reason": str(exc)})
+        return candidate
+
+
+def _index_decisions(items: list[Any], count: int) -> dict[int, dict[str, Any]]:
+    """Decisions by candidate index; items without a usable index use their position.
+
+    Out-of-range and repeated indexes are ignored (the first decision for an index wins).
+    """
+    decisions: dict[int, dict[str, Any]] = {}
+    for position, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue
+        raw_index = item.get("index", position)
+        try:
+            index = int(raw_index)
+        except (TypeError, ValueError):
+            continue
+        if 0 <= index < count and index not in decisions:
+            decisions[index] = item
+    return decisions
+
+
+def _reason(decision: dict[str, Any]) -> str:
+    return str(decision.get("reason") or "")[:200]
+
+
+def _defuse(text: str) -> str:
+    """`text` with our section markers made inert, so data cannot open or close a section."""
+    for marker in MARKERS:
+        text = text.replace(f"<{marker}>", f"‹{marker}›").replace(f"</{marker}>", f"‹/{marker}›")
+    return text

@@ -1,0 +1,146 @@
+"""Semantic dedup of one user's memories (R-PIPE-4).
+
+Two rules on the scorer's own scale (embedding cosine, or the CJK-aware lexical score
+when no embedder is available):
+- reuse: a new candidate at >= dedup threshold to an existing active memory of the same
+  type is that memory, so it is written under the existing key;
+- merge: after a write, any two active memories of the user at >= merge threshold are
+  one memory: the better-supported one survives, the other is deactivated with a
+  pointer to the survivor and history rows on both.
+Single-valued slots are keyed, not left to similarity: a candidate whose own key exists
+is never redirected.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from memory_tasks.db.models import LongTermMemory, VectorStatus
+from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.memories.similarity import SimilarityScorer
+from memory_tasks.memories.store import WriteContext, active_memories, record_history
+from memory_tasks.vectors.embedders import Embedder
+from memory_tasks.vectors.index import embed_texts, index_text, text_hash
+
+logger = logging.getLogger(__name__)
+
+
+class CachedEmbedder:
+    """An embedder that reads and fills the PostgreSQL embedding cache in `session`.
+
+    Dedup compares against memories written moments ago (not yet in Milvus) without
+    embedding any text twice.
+    """
+
+    def __init__(self, session: Session, embedder: Embedder) -> None:
+        self._session = session
+        self._embedder = embedder
+        self.model_name = embedder.model_name
+        self.dim = embedder.dim
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        vectors = embed_texts(self._session, self._embedder, list(texts))
+        return np.asarray([vectors[text_hash(t)] for t in texts], dtype=np.float32).reshape(len(texts), self.dim)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._embedder.embed_query(text)
+
+
+def _text(memory_type: str, key: str, content: str) -> str:
+    return index_text(memory_type, key, content)
+
+
+def find_duplicate(
+    scorer: SimilarityScorer, candidate: Candidate, memories: Sequence[LongTermMemory]
+) -> tuple[LongTermMemory, float] | None:
+    """The active memory of the same type that `candidate` restates, with its score, or None."""
+    same_type = [m for m in memories if m.memory_type == candidate.memory_type and m.memory_key != candidate.key]
+    if not same_type or candidate.op == "delete":
+        return None
+    scores = scorer.matrix(
+        [_text(candidate.memory_type, candidate.key, candidate.content)],
+        [_text(m.memory_type, m.memory_key, m.content) for m in same_type],
+    )[0]
+    best = int(np.argmax(scores))
+    if scores[best] >= scorer.dedup_threshold:
+        return same_type[best], float(scores[best])
+    return None
+
+
+def redirect_duplicates(
+    session: Session, scorer: SimilarityScorer, user_id: int, candidates: list[Candidate], ctx: WriteContext
+) -> list[Candidate]:
+    """Candidates with `reuse_key` set where they restate an existing memory under another key."""
+    memories = active_memories(session, user_id, ctx.now)
+    existing_keys = {m.memory_key for m in memories}
+    for candidate in candidates:
+        if candidate.reuse_key or candidate.key in existing_keys:
+            continue
+        match = find_duplicate(scorer, candidate, memories)
+        if match is not None:
+            memory, score = match
+            logger.info(
+                "candidate reuses existing memory",
+                extra={"user_id": user_id, "memory_id": memory.id, "key": candidate.key, "score": round(score, 3)},
+            )
+            # A restatement confirms the memory (its TTL is refreshed) without rewording it.
+            candidate.reuse_key = memory.memory_key
+            candidate.op = "upsert"
+            candidate.content = memory.content
+    return candidates
+
+
+def _support(memory: LongTermMemory) -> tuple:
+    return (memory.importance * memory.confidence, memory.access_count, len(memory.content), -memory.id)
+
+
+def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: WriteContext) -> list[int]:
+    """Deactivate every active memory at >= merge threshold to a better-supported one.
+
+    Returns the ids of the memories deactivated.
+    """
+    memories = active_memories(session, ctx.user_id, ctx.now)
+    if len(memories) < 2:
+        return []
+    scores = scorer.matrix(
+        [_text(m.memory_type, m.memory_key, m.content) for m in memories],
+        [_text(m.memory_type, m.memory_key, m.content) for m in memories],
+    )
+    merged: set[int] = set()
+    order = sorted(range(len(memories)), key=lambda i: _support(memories[i]), reverse=True)
+    for rank, i in enumerate(order):
+        if memories[i].id in merged:
+            continue
+        for j in order[rank + 1 :]:
+            loser = memories[j]
+            if loser.id in merged or loser.memory_type != memories[i].memory_type:
+                continue
+            if scores[i, j] >= scorer.merge_threshold:
+                _merge_into(session, ctx, loser, memories[i], float(scores[i, j]))
+                merged.add(loser.id)
+    return sorted(merged)
+
+
+def _merge_into(session: Session, ctx: WriteContext, loser: LongTermMemory, survivor: LongTermMemory,
+                score: float) -> None:
+    session.execute(
+        update(LongTermMemory)
+        .where(LongTermMemory.id == loser.id)
+        .values(
+            is_active=False,
+            merged_into_id=survivor.id,
+            vector_status=VectorStatus.DIRTY.value,
+            revision=LongTermMemory.revision + 1,
+            updated_at=ctx.now,
+        )
+    )
+    detail = f"merged into {survivor.id} ({survivor.memory_key}) at similarity {score:.3f}"
+    record_history(session, ctx, loser.id, loser.memory_key, "merge", loser.content, None, detail)
+    record_history(session, ctx, survivor.id, survivor.memory_key, "absorb", survivor.content, survivor.content,
+            f"absorbed {loser.id} ({loser.memory_key}) at similarity {score:.3f}")
+    logger.info("memories merged", extra={"user_id": ctx.user_id, "memory_id": survivor.id, "merged_id": loser.id})

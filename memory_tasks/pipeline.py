@@ -1,0 +1,221 @@
+"""The per-message pipeline as plain functions (R-PIPE): the Celery tasks only call these.
+
+extract -> refine -> upsert -> embed -> sync. Each stage takes ids and small JSON, re-reads
+the truth from PostgreSQL and is idempotent: a stage run again for a message that is
+already PROCESSED or SKIPPED does nothing. Payloads between stages are
+`{"message_id": int, "candidates": [candidate json, ...]}`; stages that have nothing to do
+return None and the rest of the chain passes it along.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from config.settings import get_settings
+from memory_tasks.db.models import Conversation, HistorySource, Message, MessageStatus
+from memory_tasks.db.session import session_scope
+from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.extraction.engine import ExistingMemory, TurnContext, select_engine
+from memory_tasks.extraction.filters import is_trivial
+from memory_tasks.extraction.gate import admit
+from memory_tasks.llm import strip_think
+from memory_tasks.memories.dedup import CachedEmbedder, merge_near_duplicates, redirect_duplicates
+from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
+from memory_tasks.memories.store import WriteContext, active_memories, apply_candidate, db_now, lock_user
+from memory_tasks.vectors.embedders import EmbeddingError, get_embedder
+
+logger = logging.getLogger(__name__)
+
+Payload = dict[str, Any]
+# Refinement sees at most this many existing memories, the most similar ones first.
+REFINE_EXISTING_LIMIT = 50
+FINISHED = (MessageStatus.PROCESSED.value, MessageStatus.SKIPPED.value)
+
+
+def _finish(session: Session, message: Message, status: MessageStatus, note: str | None = None) -> None:
+    now = db_now(session)
+    message.memory_status = status.value
+    message.memory_error = note
+    message.memory_processed_at = now
+    message.updated_at = now
+    logger.info("message finished", extra={"message_id": message.id, "user_id": message.user_id,
+                                           "status": status.value, "note": note})
+
+
+def recent_context(session: Session, message: Message, max_chars: int) -> tuple[dict[str, str], ...]:
+    """Earlier turns of the conversation, oldest first, newest kept when over `max_chars`.
+
+    Assistant text loses its <think> blocks (R-PIPE-11); it is context, never a fact source.
+    """
+    if max_chars <= 0:
+        return ()
+    earlier = session.scalars(
+        select(Message)
+        .where(Message.conversation_id == message.conversation_id, Message.id < message.id)
+        .order_by(Message.id.desc())
+        .limit(50)
+    )
+    turns: list[dict[str, str]] = []
+    used = 0
+    for turn in earlier:
+        content = strip_think(turn.content) if turn.role == "assistant" else turn.content
+        content = content.strip()
+        if not content:
+            continue
+        if used + len(content) > max_chars:
+            break
+        used += len(content)
+        turns.append({"role": turn.role, "content": content})
+    return tuple(reversed(turns))
+
+
+def extract_stage(message_id: int) -> Payload | None:
+    """Stage 1: decide whether the message is processed at all, then propose candidates.
+
+    Returns the payload for refinement, or None when the message is finished here:
+    unknown, already finished, not a user turn, memory disabled, trivial (SKIPPED), or
+    nothing worth remembering (PROCESSED without a refine call, R-PIPE-8).
+    """
+    settings = get_settings()
+    with session_scope() as session:
+        message = session.get(Message, message_id, with_for_update=True)
+        if message is None:
+            logger.warning("message not found", extra={"message_id": message_id})
+            return None
+        if message.memory_status in FINISHED:
+            return None
+        if message.role != "user":
+            _finish(session, message, MessageStatus.SKIPPED, f"role {message.role!r} is never a fact source")
+            return None
+        if not settings.LONG_TERM_MEMORY_ENABLED:
+            _finish(session, message, MessageStatus.SKIPPED, "long-term memory disabled")
+            return None
+        if is_trivial(message.content):
+            _finish(session, message, MessageStatus.SKIPPED, "trivial message")
+            return None
+        message.memory_attempts += 1
+        message.memory_claimed_at = db_now(session)
+        conversation = session.get(Conversation, message.conversation_id)
+        turn = TurnContext(
+            message=message.content,
+            summary=(conversation.summary if conversation else "")[: settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS],
+            recent=recent_context(session, message, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS),
+        )
+
+    # The engine (maybe a slow LLM call) runs outside any transaction.
+    candidates = select_engine(settings.use_llm).extract(turn)
+    gated = admit(candidates, settings, stage="extract", message_id=message_id)
+    if not gated.admitted:
+        with session_scope() as session:
+            message = session.get(Message, message_id, with_for_update=True)
+            if message is not None and message.memory_status not in FINISHED:
+                _finish(session, message, MessageStatus.PROCESSED, None)
+        return None
+    return {"message_id": message_id, "candidates": [c.to_json() for c in gated.admitted]}
+
+
+def scorer_for(session: Session) -> SimilarityScorer:
+    """Embedding similarity through the PostgreSQL cache, or lexical when no embedder loads."""
+    settings = get_settings()
+    try:
+        return get_scorer(settings, CachedEmbedder(session, get_embedder()))
+    except (EmbeddingError, ImportError) as exc:
+        logger.warning("embedder unavailable, lexical similarity used", extra={"error": str(exc)})
+        return get_scorer(settings, None)
+
+
+def _existing_for_refine(session: Session, user_id: int, candidates: list[Candidate]) -> list[ExistingMemory]:
+    """The user's active memories most similar to the candidates, at most REFINE_EXISTING_LIMIT."""
+    memories = active_memories(session, user_id, db_now(session))
+    if len(memories) > REFINE_EXISTING_LIMIT:
+        scorer = scorer_for(session)
+        scores = scorer.matrix(
+            [f"{c.key}: {c.content}" for c in candidates], [f"{m.memory_key}: {m.content}" for m in memories]
+        ).max(axis=0)
+        memories = [m for _, m in sorted(zip(scores, memories, strict=True), key=lambda p: -p[0])]
+        memories = memories[:REFINE_EXISTING_LIMIT]
+    return [
+        ExistingMemory(m.id, m.memory_key, m.memory_type, m.content, m.importance, m.confidence) for m in memories
+    ]
+
+
+def refine_stage(payload: Payload | None) -> Payload | None:
+    """Stage 2: keep / merge into an existing memory / reuse its key / drop, per candidate."""
+    if not payload:
+        return None
+    settings = get_settings()
+    candidates = [Candidate.from_json(c) for c in payload["candidates"]]
+    with session_scope() as session:
+        message = session.get(Message, payload["message_id"])
+        if message is None or message.memory_status in FINISHED:
+            return None
+        existing = _existing_for_refine(session, message.user_id, candidates)
+    refined = select_engine(settings.use_llm).refine(candidates, existing)
+    gated = admit(refined, settings, stage="refine", message_id=payload["message_id"])
+    return {"message_id": payload["message_id"], "candidates": [c.to_json() for c in gated.admitted]}
+
+
+def upsert_stage(payload: Payload | None) -> list[int]:
+    """Stage 3: write the candidates in one transaction under the user's lock; message -> PROCESSED.
+
+    Returns the ids of the memories changed (to index). The user is the message's user as
+    stored in PostgreSQL, whatever the payload or an LLM said (R-SAFE-3).
+    """
+    if not payload:
+        return []
+    settings = get_settings()
+    candidates = [Candidate.from_json(c) for c in payload["candidates"]]
+    with session_scope() as session:
+        owner = session.scalar(select(Message.user_id).where(Message.id == payload["message_id"]))
+        if owner is None:
+            return []
+        lock_user(session, owner)
+        message = session.get(Message, payload["message_id"], with_for_update=True)
+        if message is None or message.memory_status in FINISHED:
+            return []
+        ctx = WriteContext(
+            user_id=message.user_id,
+            source=HistorySource.EXTRACTION,
+            now=db_now(session),
+            default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS,
+            message_id=message.id,
+            conversation_id=message.conversation_id,
+        )
+        touched = write_candidates(session, ctx, candidates)
+        _finish(session, message, MessageStatus.PROCESSED, None)
+    return touched
+
+
+def write_candidates(session: Session, ctx: WriteContext, candidates: list[Candidate]) -> list[int]:
+    """Apply candidates for `ctx.user_id` (caller holds the user lock), then merge near-duplicates.
+
+    Returns the ids of every memory that changed, for index sync.
+    """
+    scorer = scorer_for(session)
+    candidates = redirect_duplicates(session, scorer, ctx.user_id, candidates, ctx)
+    touched: list[int] = []
+    for candidate in candidates:
+        change = apply_candidate(session, ctx, candidate)
+        if change is not None:
+            touched.append(change.memory_id)
+    if touched:
+        touched.extend(merge_near_duplicates(session, scorer, ctx))
+    return sorted(set(touched))
+
+
+def mark_message_failed(message_id: int, error: str) -> None:
+    """Record a failed attempt (error text kept for diagnosis); the rescan retries it later."""
+    with session_scope() as session:
+        now = db_now(session)
+        session.execute(
+            update(Message)
+            .where(Message.id == message_id, Message.memory_status.notin_(FINISHED))
+            .values(memory_status=MessageStatus.FAILED.value, memory_error=error[:4000], updated_at=now,
+                    memory_claimed_at=None)
+        )
+    logger.warning("message failed", extra={"message_id": message_id, "error": error[:500]})
+

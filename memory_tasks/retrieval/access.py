@@ -1,0 +1,60 @@
+"""Deferred access statistics (R-READ-5): a read only enqueues; a task writes later.
+
+The read path never writes to PostgreSQL: `enqueue_touch` publishes one small task
+(`memory.touch_memories`, queue "index") and a broker outage only costs the statistics,
+never the reply.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from sqlalchemy import func, update
+
+from memory_tasks.db.models import LongTermMemory
+from memory_tasks.db.session import session_scope
+from memory_tasks.retrieval.outage import Outage
+
+logger = logging.getLogger(__name__)
+
+_broker = Outage("access-stats broker", logger)
+
+
+def record_access(user_id: int, memory_ids: list[int], accessed_at: datetime) -> int:
+    """Stamp last_accessed_at and bump access_count of the user's memories in one UPDATE.
+
+    Returns the number of rows updated. Ids of another user are ignored (R-SAFE-3). The
+    stamp never moves backwards, so a late, redelivered task cannot age a memory.
+    """
+    if not memory_ids:
+        return 0
+    with session_scope() as session:
+        result = session.execute(
+            update(LongTermMemory)
+            .where(LongTermMemory.user_id == user_id, LongTermMemory.id.in_(memory_ids))
+            .values(
+                last_accessed_at=func.greatest(func.coalesce(LongTermMemory.last_accessed_at, accessed_at), accessed_at),
+                access_count=LongTermMemory.access_count + 1,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        return result.rowcount
+
+
+def enqueue_touch(user_id: int, memory_ids: list[int], accessed_at: datetime) -> None:
+    """Ask a worker to record this read; never raises (a broker outage is logged once).
+
+    `retry=False`: with the broker down, publishing fails at once instead of holding the
+    reply while kombu retries.
+    """
+    if not memory_ids:
+        return
+    from memory_tasks.tasks.access import touch_memories
+
+    try:
+        touch_memories.apply_async(args=(user_id, memory_ids, accessed_at.isoformat()), retry=False)
+    except Exception as exc:  # any publish failure only costs statistics
+        _broker.failed(exc)
+    else:
+        _broker.recovered()

@@ -1,0 +1,152 @@
+"""The rerank of retrieval candidates (R-READ-2): one weighted sum of signals in [0, 1].
+
+    score = w_similarity * similarity + w_lexical * lexical + w_importance * importance
+          + w_confidence * confidence + w_recency * recency + w_key * key
+
+* similarity - the vector path's cosine, rescaled over the candidates of this query
+  (best = 1, worst = 0): cosines of one embedding model sit in a narrow band (e5: ~0.75-0.95),
+  so raw values would let the small tie-breakers below outvote a clearly better match.
+* lexical - BM25 of the query against the memory's index text, divided by the best BM25
+  among the candidates (CJK-aware tokens; see `lexical.py`).
+* importance - (importance - 1) / 4; confidence as stored; recency - 0.5 ** (days since the
+  memory last changed / half-life).
+* key - share of the memory key's words the query mentions ("home-city" and "which city
+  is my home" -> 1.0).
+
+When no candidate has a similarity (the vector path is off or failed), the lexical signal
+carries both relevance weights, so the fallback ranks by relevance as firmly as dense does.
+Higher similarity always ranks higher, all else equal (the seed's reference inverted this).
+Pure functions only: no database, no model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from config.settings import Settings
+from memory_tasks.memories.similarity import lexical_tokens
+from memory_tasks.retrieval.lexical import bm25_scores
+from memory_tasks.vectors.index import index_text
+
+SECONDS_PER_DAY = 86_400.0
+
+
+class MemoryLike(Protocol):
+    """What the rerank reads of a memory (a `LongTermMemory` row fits)."""
+
+    memory_key: str
+    memory_type: str
+    content: str
+    importance: int
+    confidence: float
+    updated_at: datetime | None
+
+
+@dataclass(frozen=True)
+class RerankWeights:
+    """The weight of each signal; 0 switches a signal off."""
+
+    similarity: float = 1.0
+    lexical: float = 0.3
+    importance: float = 0.05
+    confidence: float = 0.03
+    recency: float = 0.03
+    key: float = 0.1
+    recency_half_life_days: float = 90.0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RerankWeights:
+        return cls(
+            similarity=settings.LONG_TERM_MEMORY_RERANK_W_SIMILARITY,
+            lexical=settings.LONG_TERM_MEMORY_RERANK_W_LEXICAL,
+            importance=settings.LONG_TERM_MEMORY_RERANK_W_IMPORTANCE,
+            confidence=settings.LONG_TERM_MEMORY_RERANK_W_CONFIDENCE,
+            recency=settings.LONG_TERM_MEMORY_RERANK_W_RECENCY,
+            key=settings.LONG_TERM_MEMORY_RERANK_W_KEY,
+            recency_half_life_days=settings.LONG_TERM_MEMORY_RECENCY_HALF_LIFE_DAYS,
+        )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A memory up for ranking: its index-text tokens and its vector similarity, if known."""
+
+    memory: MemoryLike
+    tokens: tuple[str, ...]
+    similarity: float | None = None
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A ranked memory: `score` is the sum of `why`, the weighted signals that contributed."""
+
+    memory: MemoryLike
+    score: float
+    why: dict[str, float]
+
+
+def make_candidate(memory: MemoryLike, similarity: float | None = None) -> Candidate:
+    """A candidate tokenised from the memory's index text (type, key and content)."""
+    text = index_text(memory.memory_type, memory.memory_key, memory.content)
+    return Candidate(memory, tuple(lexical_tokens(text)), similarity)
+
+
+def importance_signal(importance: int) -> float:
+    """Importance 1..5 mapped onto 0..1 (out-of-range values are clamped)."""
+    return min(1.0, max(0.0, (importance - 1) / 4))
+
+
+def recency_signal(updated_at: datetime | None, now: datetime, half_life_days: float) -> float:
+    """1.0 for a memory changed just now, 0.5 after one half-life; 0.0 when the time is unknown."""
+    if updated_at is None:
+        return 0.0
+    age_days = max(0.0, (now - updated_at).total_seconds() / SECONDS_PER_DAY)
+    return 0.5 ** (age_days / half_life_days)
+
+
+def key_signal(memory_key: str, query_tokens: set[str]) -> float:
+    """Share of the key's words (e.g. "home", "city" of "home-city") found among the query's tokens."""
+    words = set(lexical_tokens(memory_key))
+    return len(words & query_tokens) / len(words) if words else 0.0
+
+
+def _relative(values: Sequence[float | None]) -> list[float]:
+    """Known values rescaled to [0, 1] over their own range (all equal -> 1.0); unknown -> 0.0."""
+    known = [v for v in values if v is not None]
+    if not known:
+        return [0.0] * len(values)
+    low, high = min(known), max(known)
+    span = high - low
+    return [0.0 if v is None else (1.0 if span <= 0 else (v - low) / span) for v in values]
+
+
+def rerank(candidates: Sequence[Candidate], query: str, weights: RerankWeights, now: datetime) -> list[Ranked]:
+    """The candidates ranked best first by the weighted signals (ties keep the input order)."""
+    if not candidates:
+        return []
+    query_tokens = lexical_tokens(query)
+    query_set = set(query_tokens)
+    bm25 = bm25_scores(query_tokens, [c.tokens for c in candidates])
+    best_bm25 = max(bm25)
+    similarity = _relative([c.similarity for c in candidates])
+    has_vectors = any(c.similarity is not None for c in candidates)
+    lexical_weight = weights.lexical if has_vectors else weights.lexical + weights.similarity
+
+    ranked = []
+    for candidate, sim, lex in zip(candidates, similarity, bm25, strict=True):
+        memory = candidate.memory
+        signals = {
+            "similarity": weights.similarity * sim,
+            "lexical": lexical_weight * (lex / best_bm25 if best_bm25 > 0 else 0.0),
+            "importance": weights.importance * importance_signal(memory.importance),
+            "confidence": weights.confidence * min(1.0, max(0.0, memory.confidence)),
+            "recency": weights.recency * recency_signal(memory.updated_at, now, weights.recency_half_life_days),
+            "key": weights.key * key_signal(memory.memory_key, query_set),
+        }
+        why = {name: round(value, 4) for name, value in signals.items() if value > 0}
+        ranked.append(Ranked(memory, sum(signals.values()), why))
+    ranked.sort(key=lambda r: r.score, reverse=True)
+    return ranked

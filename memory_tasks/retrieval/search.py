@@ -1,0 +1,288 @@
+"""Retrieval before a reply (R-READ): `full_inject`, `dense` + rerank, and the lexical fallback.
+
+`retrieve` is what the chat server calls on its hot path: it never raises and never
+writes (access statistics are deferred to a task). `find_memories` is the same search
+but lets errors through, for the CLI and tests.
+
+dense: question + summary -> `embed_query` -> Milvus top RETRIEVE_SCAN_LIMIT of this user
+-> PostgreSQL truth for those ids (this user, active, unexpired, not noise), joined by the
+user's rows not yet synced to Milvus -> rerank -> top RETRIEVE_LIMIT. When the embedder or
+Milvus is off or failing, the user's valid memories are ranked lexically instead, within
+LONG_TERM_MEMORY_LEXICAL_BUDGET_MS.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+import numpy as np
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from config.settings import Settings, get_settings
+from memory_tasks.api import memory_json
+from memory_tasks.db.models import LongTermMemory, VectorStatus
+from memory_tasks.db.session import session_scope
+from memory_tasks.extraction.filters import is_noise_memory
+from memory_tasks.memories.store import db_now, valid_memories
+from memory_tasks.retrieval.access import enqueue_touch
+from memory_tasks.retrieval.outage import Outage
+from memory_tasks.retrieval.rerank import (
+    Candidate,
+    Ranked,
+    RerankWeights,
+    importance_signal,
+    make_candidate,
+    recency_signal,
+    rerank,
+)
+from memory_tasks.vectors.embedders import Embedder, get_embedder
+from memory_tasks.vectors.index import cached_vectors, index_text, text_hash
+from memory_tasks.vectors.milvus_store import VectorHit, get_store
+
+logger = logging.getLogger(__name__)
+
+Mode = Literal["full_inject", "dense"]
+MODES: tuple[Mode, ...] = ("full_inject", "dense")
+# e5 reads at most 512 tokens; a longer question + summary only costs embedding time.
+MAX_QUERY_CHARS = 2000
+# In full_inject the recency signal only breaks ties between equally important memories
+# (one importance step is 0.25, so recency may add at most less than that).
+FULL_INJECT_RECENCY_WEIGHT = 0.1
+
+_vector_path = Outage("vector retrieval (embedder or Milvus)", logger)
+_retrieval = Outage("memory retrieval (database)", logger)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieved memory: its public fields (`memory_json`), its score and why it scored.
+
+    `score` is higher for a better match; it is only comparable within one call. `why`
+    maps each contributing signal (similarity, lexical, importance, confidence, recency,
+    key) to its weighted share of the score.
+    """
+
+    memory: dict[str, Any]
+    score: float
+    why: dict[str, float]
+
+    @property
+    def id(self) -> int:
+        return self.memory["id"]
+
+    @property
+    def memory_key(self) -> str:
+        return self.memory["memory_key"]
+
+    @property
+    def memory_type(self) -> str:
+        return self.memory["memory_type"]
+
+    @property
+    def content(self) -> str:
+        return self.memory["content"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.memory, "score": round(self.score, 4), "why": self.why}
+
+
+@dataclass(frozen=True)
+class VectorResult:
+    """What the vector path found: the user's nearest memories in Milvus, best first."""
+
+    embedder: Embedder
+    query_vector: np.ndarray
+    hits: list[VectorHit]
+
+
+def _check_arguments(user_id: int, mode: str, limit: int) -> None:
+    if isinstance(user_id, bool) or not isinstance(user_id, int) or user_id <= 0:
+        raise ValueError(f"user_id must be a positive integer, got {user_id!r}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {limit!r}")
+
+
+def query_text(query: str, summary: str | None) -> str:
+    """The text searched for: the question, then the conversation summary, capped and valid UTF-8."""
+    text = "\n".join(part.strip() for part in (query or "", summary or "") if part and part.strip())
+    # Lone surrogates (bad input bytes) would make the embedder fail and trip the outage.
+    return text[:MAX_QUERY_CHARS].encode("utf-8", "replace").decode("utf-8")
+
+
+@contextmanager
+def _read_session(settings: Settings) -> Iterator[Session]:
+    """A short read transaction whose statements are cut off after RETRIEVE_TIMEOUT_MS."""
+    with session_scope() as session:
+        session.execute(
+            select(func.set_config("statement_timeout", str(settings.LONG_TERM_MEMORY_RETRIEVE_TIMEOUT_MS), True))
+        )
+        yield session
+
+
+def _hits(ranked: list[Ranked]) -> list[Hit]:
+    return [Hit(memory_json(r.memory), r.score, r.why) for r in ranked]
+
+
+def _full_inject(session: Session, user_id: int, limit: int, now: datetime, weights: RerankWeights) -> list[Hit]:
+    """The user's valid memories, most important first, then most recently changed."""
+    hits = []
+    for memory in valid_memories(session, user_id, now)[:limit]:
+        why = {
+            "importance": round(importance_signal(memory.importance), 4),
+            "recency": round(
+                FULL_INJECT_RECENCY_WEIGHT * recency_signal(memory.updated_at, now, weights.recency_half_life_days), 4
+            ),
+        }
+        hits.append(Hit(memory_json(memory), sum(why.values()), why))
+    return hits
+
+
+def lexical_ranking(session: Session, user_id: int, query: str, now: datetime, settings: Settings) -> list[Ranked]:
+    """The user's valid memories ranked without vectors, scanning within the time budget.
+
+    Memories are tokenised most important first, so when the budget runs out the ones
+    left unscored are the least important.
+    """
+    deadline = time.perf_counter() + settings.LONG_TERM_MEMORY_LEXICAL_BUDGET_MS / 1000
+    memories = valid_memories(session, user_id, now)
+    candidates: list[Candidate] = []
+    for memory in memories:
+        if time.perf_counter() > deadline:
+            logger.info("lexical retrieval budget spent", extra={"user_id": user_id, "scanned": len(candidates),
+                                                                "memories": len(memories)})
+            break
+        candidates.append(make_candidate(memory))
+    return rerank(candidates, query, RerankWeights.from_settings(settings), now)
+
+
+def vector_search(user_id: int, query: str, settings: Settings) -> VectorResult | None:
+    """The user's nearest memories in Milvus, or None when the vector path is off or failing."""
+    if not settings.MEMORY_MILVUS_ENABLED:
+        _vector_path.failed("MEMORY_MILVUS_ENABLED=false, using lexical retrieval", level=logging.INFO)
+        return None
+    if _vector_path.skip():
+        return None
+    try:
+        store = get_store()
+        embedder = get_embedder()
+        vector = embedder.embed_query(query)
+        hits = store.search(user_id, vector.tolist(), settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT)
+    except Exception as exc:  # whatever breaks in the vector path, the reply must not
+        _vector_path.failed(exc, retry_sec=settings.LONG_TERM_MEMORY_VECTOR_RETRY_SEC)
+        return None
+    _vector_path.recovered()
+    return VectorResult(embedder, vector, hits)
+
+
+def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_limit: int) -> list[LongTermMemory]:
+    """The user's valid memories among `ids`, plus valid ones Milvus may not have yet.
+
+    Rows not SYNCED (written moments ago, or after a failed sync) are included so a
+    memory is retrievable before its vector lands; at most `scan_limit` of them.
+    """
+    valid = (
+        LongTermMemory.user_id == user_id,
+        LongTermMemory.is_active.is_(True),
+        or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now),
+    )
+    unsynced_ids = (
+        select(LongTermMemory.id)
+        .where(*valid, LongTermMemory.vector_status != VectorStatus.SYNCED.value)
+        .order_by(LongTermMemory.updated_at.desc())
+        .limit(scan_limit)
+    )
+    memories = session.scalars(
+        select(LongTermMemory).where(*valid, or_(LongTermMemory.id.in_(ids), LongTermMemory.id.in_(unsynced_ids)))
+    ).all()
+    patterns = get_settings().noise_key_patterns
+    return [m for m in memories if not is_noise_memory(m.memory_key, m.content, patterns)]
+
+
+def _similarities(session: Session, found: VectorResult, memories: list[LongTermMemory]) -> dict[int, float]:
+    """{memory id: cosine with the query}: Milvus' score, or for rows not synced yet the
+    cosine of their current text's cached vector (stale or missing in Milvus otherwise)."""
+    similarity = {hit.memory_id: hit.score for hit in found.hits}
+    unsynced = {
+        m.id: text_hash(index_text(m.memory_type, m.memory_key, m.content))
+        for m in memories
+        if m.vector_status != VectorStatus.SYNCED.value
+    }
+    if unsynced:
+        vectors = cached_vectors(session, found.embedder, list(unsynced.values()))
+        for memory_id, digest in unsynced.items():
+            if digest in vectors:
+                similarity[memory_id] = float(np.dot(found.query_vector, np.asarray(vectors[digest], dtype=np.float32)))
+    return similarity
+
+
+def dense_candidates(
+    session: Session, user_id: int, found: VectorResult, now: datetime, settings: Settings
+) -> list[Candidate]:
+    """The rerank's candidates for a vector search: PostgreSQL's truth for Milvus' hits (and
+    the user's rows not synced yet), each with its cosine to the query where known."""
+    memories = _truth(
+        session, user_id, [h.memory_id for h in found.hits], now, settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT
+    )
+    similarity = _similarities(session, found, memories)
+    return [make_candidate(m, similarity.get(m.id)) for m in memories]
+
+
+def find_memories(
+    user_id: int, query: str, summary: str | None = None, mode: str | None = None, limit: int | None = None
+) -> list[Hit]:
+    """The memories to inject before a reply, best first; errors are raised.
+
+    `mode` defaults to LONG_TERM_MEMORY_RETRIEVE_MODE; `limit` to RETRIEVE_LIMIT (dense) or
+    FULL_INJECT_LIMIT (full_inject). A dense search with an empty query and summary
+    returns what full_inject would, capped at `limit`. Raises ValueError for bad arguments
+    and SQLAlchemy errors when PostgreSQL fails; a failing vector path is not an error
+    (the lexical fallback answers).
+    """
+    settings = get_settings()
+    mode = mode or settings.LONG_TERM_MEMORY_RETRIEVE_MODE
+    if limit is None and mode == "full_inject":
+        limit = settings.LONG_TERM_MEMORY_FULL_INJECT_LIMIT
+    elif limit is None:
+        limit = settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT
+    _check_arguments(user_id, mode, limit)
+    text = query_text(query, summary)
+    found = vector_search(user_id, text, settings) if mode == "dense" and text else None
+    with _read_session(settings) as session:
+        now = db_now(session)
+        if mode == "full_inject" or not text:
+            hits = _full_inject(session, user_id, limit, now, RerankWeights.from_settings(settings))
+        elif found is None:
+            hits = _hits(lexical_ranking(session, user_id, text, now, settings)[:limit])
+        else:
+            candidates = dense_candidates(session, user_id, found, now, settings)
+            hits = _hits(rerank(candidates, text, RerankWeights.from_settings(settings), now)[:limit])
+    enqueue_touch(user_id, [hit.id for hit in hits], now)
+    return hits
+
+
+def retrieve(
+    user_id: int, query: str, summary: str | None = None, mode: str | None = None, limit: int | None = None
+) -> list[Hit]:
+    """`find_memories` for the chat path: never raises; on any error logs (once) and returns [].
+
+    A broken memory must never break the chat (R-READ-3, R-SAFE-2).
+    """
+    try:
+        hits = find_memories(user_id, query, summary=summary, mode=mode, limit=limit)
+    except ValueError:
+        logger.exception("retrieve called with bad arguments", extra={"user_id": user_id})
+        return []
+    except Exception as exc:
+        _retrieval.failed(exc)
+        return []
+    _retrieval.recovered()
+    return hits

@@ -1,0 +1,48 @@
+"""Operator view of the pipeline: counts per state and the most recent failures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+
+from memory_tasks.db.models import LongTermMemory, Message, MessageStatus, VectorStatus
+from memory_tasks.db.session import session_scope
+
+
+def collect_status(errors: int = 10) -> dict[str, Any]:
+    """{messages: {state: n}, vectors: {state: n}, active_memories: n, recent_failures: [...]}."""
+    with session_scope() as session:
+        messages = dict(
+            session.execute(select(Message.memory_status, func.count()).group_by(Message.memory_status)).all()
+        )
+        vectors = dict(
+            session.execute(
+                select(LongTermMemory.vector_status, func.count()).group_by(LongTermMemory.vector_status)
+            ).all()
+        )
+        active = session.scalar(select(func.count()).where(LongTermMemory.is_active.is_(True)))
+        failed_messages = session.execute(
+            select(Message.id, Message.updated_at, Message.memory_error)
+            .where(Message.memory_status == MessageStatus.FAILED.value)
+            .order_by(Message.updated_at.desc())
+            .limit(errors)
+        ).all()
+        failed_vectors = session.execute(
+            select(LongTermMemory.id, LongTermMemory.updated_at, LongTermMemory.vector_error)
+            .where(LongTermMemory.vector_status == VectorStatus.FAILED.value)
+            .order_by(LongTermMemory.updated_at.desc())
+            .limit(errors)
+        ).all()
+    failures = [
+        {"kind": kind, "id": row_id, "at": at.isoformat(), "error": (error or "")[:500]}
+        for kind, rows in (("message", failed_messages), ("memory", failed_vectors))
+        for row_id, at, error in rows
+    ]
+    failures.sort(key=lambda f: f["at"], reverse=True)
+    return {
+        "messages": {s.value: messages.get(s.value, 0) for s in MessageStatus},
+        "vectors": {s.value: vectors.get(s.value, 0) for s in VectorStatus},
+        "active_memories": active or 0,
+        "recent_failures": failures[:errors],
+    }

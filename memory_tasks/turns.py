@@ -1,0 +1,89 @@
+"""Recording chat turns: what a chat server (or the CLI) writes before enqueueing a message."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+from memory_tasks.db.models import Conversation, Message, MessageStatus, User
+from memory_tasks.db.session import session_scope
+from memory_tasks.memories.store import db_now
+
+ROLES = ("user", "assistant", "system", "tool")
+MAX_MESSAGE_CHARS = 32_000
+
+
+class TurnError(ValueError):
+    """The turn cannot be recorded (bad role, empty or oversized text, foreign conversation)."""
+
+
+def validate_turn(user_id: int, role: str, content: str) -> str:
+    """The content to store, or TurnError saying what is wrong. Nothing is written here."""
+    if not isinstance(user_id, int) or isinstance(user_id, bool) or not 0 < user_id < 2**31:
+        raise TurnError(f"user id must be a positive 32-bit integer, got {user_id!r}")
+    if role not in ROLES:
+        raise TurnError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
+    if not isinstance(content, str):
+        raise TurnError("text must be a string")
+    try:
+        content.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TurnError("text is not valid UTF-8") from None
+    if "\x00" in content:
+        raise TurnError("text contains a NUL character")
+    content = content.strip()
+    if not content:
+        raise TurnError("text is empty")
+    if len(content) > MAX_MESSAGE_CHARS:
+        raise TurnError(f"text longer than {MAX_MESSAGE_CHARS} characters")
+    return content
+
+
+def record_turn(user_id: int, content: str, *, role: str = "user", conversation_id: int | None = None) -> int:
+    """Store one chat turn and return its message id (user and conversation created on demand).
+
+    Without `conversation_id` the user's latest conversation is used (or a new one). A
+    given conversation id that does not exist yet is created for this user; one that
+    belongs to another user is refused.
+    """
+    content = validate_turn(user_id, role, content)
+    if conversation_id is not None and (not isinstance(conversation_id, int) or not 0 < conversation_id < 2**31):
+        raise TurnError(f"conversation id must be a positive 32-bit integer, got {conversation_id!r}")
+    with session_scope() as session:
+        session.execute(pg_insert(User).values(id=user_id).on_conflict_do_nothing())
+        if conversation_id is None:
+            conversation_id = session.scalar(
+                select(Conversation.id).where(Conversation.user_id == user_id).order_by(Conversation.id.desc()).limit(1)
+            )
+        if conversation_id is None:
+            conversation = Conversation(user_id=user_id)
+            session.add(conversation)
+            session.flush()
+            conversation_id = conversation.id
+        else:
+            inserted = session.execute(
+                pg_insert(Conversation).values(id=conversation_id, user_id=user_id).on_conflict_do_nothing()
+            ).rowcount
+            if inserted:
+                # An explicit id bypassed the sequence; move it past the ids in use.
+                session.execute(
+                    text("SELECT setval(pg_get_serial_sequence('conversations', 'id'), "
+                         "GREATEST((SELECT max(id) FROM conversations), 1))")
+                )
+            owner = session.scalar(select(Conversation.user_id).where(Conversation.id == conversation_id))
+            if owner != user_id:
+                raise TurnError(f"conversation {conversation_id} belongs to another user")
+        now = db_now(session)
+        message = Message(user_id=user_id, conversation_id=conversation_id, role=role, content=content,
+                          created_at=now, updated_at=now)
+        if role != "user":
+            # Only user turns are a fact source (R-DATA-2); others never wait for processing.
+            message.memory_status = MessageStatus.SKIPPED.value
+            message.memory_error = f"role {role!r} is never a fact source"
+            message.memory_processed_at = now
+        session.add(message)
+        session.execute(
+            Conversation.__table__.update().where(Conversation.id == conversation_id).values(updated_at=func.now())
+        )
+        session.flush()
+        return message.id

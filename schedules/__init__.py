@@ -1,0 +1,1 @@
+"""The beat schedule lives here (`schedules.beat.beat_schedule`)."""

@@ -1,0 +1,34 @@
+"""The Celery beat schedule: every periodic job, its interval, queue and expiry (R-BEAT).
+
+Each entry's `expires` equals its interval, so runs that pile up while workers are busy
+are dropped instead of executed back to back. Run exactly ONE beat process (Celery beat
+has no lock of its own); overlapping runs are still safe because every job claims its
+rows with FOR UPDATE SKIP LOCKED.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from config.celery import QUEUE_INDEX, QUEUE_MAINTENANCE
+from config.settings import Settings
+
+
+def _entry(task: str, every_sec: float, queue: str) -> dict[str, Any]:
+    return {"task": task, "schedule": every_sec, "options": {"queue": queue, "expires": every_sec}}
+
+
+def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
+    """The enabled periodic jobs, keyed by a stable kebab-case name."""
+    schedule: dict[str, dict[str, Any]] = {}
+    if settings.LONG_TERM_MEMORY_SCAN_ENABLED:
+        # Every LONG_TERM_MEMORY_SCAN_INTERVAL_SEC (120 s): restart lost PENDING and due FAILED messages.
+        schedule["rescan-messages"] = _entry(
+            "memory.rescan_messages", settings.LONG_TERM_MEMORY_SCAN_INTERVAL_SEC, QUEUE_MAINTENANCE
+        )
+    if settings.MEMORY_INDEX_WORKER_ENABLED and settings.MEMORY_MILVUS_ENABLED:
+        # Every MEMORY_INDEX_WORKER_INTERVAL_SEC (30 s): sync DIRTY/FAILED memories to Milvus.
+        schedule["sync-vector-index"] = _entry(
+            "memory.sync_index_batch", settings.MEMORY_INDEX_WORKER_INTERVAL_SEC, QUEUE_INDEX
+        )
+    return schedule

@@ -1,0 +1,195 @@
+"""Test environment: a throwaway PostgreSQL database, a private Redis db, a Milvus server.
+
+The environment is set here, at import, before anything imports `memory_tasks`, so the
+Celery app of the test process and the worker subprocesses it starts agree on the
+broker and the database. PostgreSQL and Redis are the machine's (127.0.0.1:5432 / 6379)
+unless TEST_PG_ADMIN_URL / TEST_REDIS_URL point elsewhere (make test does that when it
+had to start the embedded ones).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg2
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+RUN_ID = f"{os.getpid()}_{secrets.token_hex(3)}"
+ADMIN_URL = os.environ.get("TEST_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379")
+TEST_DB = f"mt_test_{RUN_ID}"
+REDIS_DB = 11
+MILVUS_PROXY_PORT = int(os.environ.get("TEST_MILVUS_PORT", "19640"))
+
+TEST_ENV = {
+    "DATABASE_URL": ADMIN_URL.rsplit("/", 1)[0] + f"/{TEST_DB}",
+    "CELERY_BROKER_URL": f"{REDIS_URL}/{REDIS_DB}",
+    "CELERY_RESULT_BACKEND": f"{REDIS_URL}/{REDIS_DB + 1}",
+    "OPENAI_API_KEY": "",
+    "OPENAI_BASE_URL": "",
+    "MEMORY_EMBEDDING_PROVIDER": "local",
+    # Tests that touch Milvus request the `milvus_server` fixture, which starts it on this port.
+    "MEMORY_MILVUS_ENABLED": "true",
+    "MEMORY_MILVUS_URI": f"http://127.0.0.1:{MILVUS_PROXY_PORT}",
+    "MEMORY_INDEX_WORKER_ENABLED": "true",
+    "MEMORY_MILVUS_COLLECTION": f"test_memories_{RUN_ID}",
+    "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0",
+    "LOG_LEVEL": "INFO",
+}
+os.environ.update(TEST_ENV)
+# A developer's .env (e.g. from `make up`) must not leak into the tests.
+os.chdir(tempfile.mkdtemp(prefix="mt_tests_cwd_"))
+
+pytest_plugins = ("celery.contrib.pytest", "tests.fake_openai")
+
+
+def _admin_execute(sql: str) -> None:
+    connection = psycopg2.connect(ADMIN_URL)
+    connection.autocommit = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+    finally:
+        connection.close()
+
+
+@pytest.fixture(scope="session")
+def database() -> Iterator[str]:
+    """A fresh database migrated to head; dropped at the end of the run."""
+    _admin_execute(f'CREATE DATABASE "{TEST_DB}"')
+    from config.settings import get_settings
+    from memory_tasks.db.migrate import upgrade_to_head
+
+    get_settings.cache_clear()
+    upgrade_to_head()
+    yield TEST_ENV["DATABASE_URL"]
+    from memory_tasks.db.session import reset_engine
+
+    reset_engine()
+    _admin_execute(f'DROP DATABASE IF EXISTS "{TEST_DB}" WITH (FORCE)')
+
+
+@pytest.fixture
+def db(database: str) -> Iterator[str]:
+    """The test database, emptied before the test (ids keep growing across tests)."""
+    from sqlalchemy import text
+
+    from memory_tasks.db.session import session_scope
+
+    with session_scope() as session:
+        session.execute(
+            text("TRUNCATE memory_history, long_term_memories, messages, conversations, users, embedding_cache")
+        )
+    yield database
+
+
+@pytest.fixture(scope="session")
+def milvus_server() -> Iterator[str]:
+    """A real Milvus standalone server (from the `milvus` package) on its own ports."""
+    from memory_tasks.stack import start_milvus
+
+    data_dir = Path(tempfile.mkdtemp(prefix="mt_test_milvus_"))
+    server = start_milvus(data_dir, MILVUS_PROXY_PORT, data_dir / "milvus.log")
+    yield server.uri
+    server.stop()
+
+
+@pytest.fixture
+def milvus_env(milvus_server: str) -> dict[str, str]:
+    """The Milvus settings every test process already has (the server is up once this returns)."""
+    return {name: TEST_ENV[name] for name in ("MEMORY_MILVUS_ENABLED", "MEMORY_MILVUS_URI", "MEMORY_INDEX_WORKER_ENABLED")}
+
+
+class WorkerProcess:
+    """A real `celery -A memory_tasks worker` subprocess consuming every queue."""
+
+    def __init__(self, extra_env: dict[str, str], log_path: Path, concurrency: int = 2) -> None:
+        env = {**os.environ, **extra_env, "PYTHONPATH": str(PROJECT_ROOT)}
+        self.log_path = log_path
+        self.name = f"test-{secrets.token_hex(3)}@%h"
+        self._log = open(log_path, "wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "memory_tasks", "worker", "-Q", "llm,index,maintenance",
+             "-c", str(concurrency), "-n", self.name, "--without-gossip", "--without-mingle", "-E"],
+            env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        from memory_tasks import app
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"worker exited: {self.log_path.read_text()[-3000:]}")
+            replies = app.control.ping(timeout=1)
+            if any(self.name.split("@")[0] in name for reply in replies for name in reply):
+                return
+        raise RuntimeError(f"worker not ready: {self.log_path.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        import signal
+
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self._log.close()
+
+    def kill(self) -> None:
+        """SIGKILL the whole worker (main process and children), as a crash would."""
+        import signal
+
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        self._log.close()
+
+
+@pytest.fixture(scope="session")
+def broker_flushed() -> None:
+    import redis
+
+    for db_index in (REDIS_DB, REDIS_DB + 1):
+        redis.Redis.from_url(f"{REDIS_URL}/{db_index}").flushdb()
+
+
+@pytest.fixture(scope="module")
+def worker(
+    database: str, broker_flushed: None, milvus_server: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[WorkerProcess]:
+    """A real worker (offline engine, Milvus on) consuming every queue, for one test module.
+
+    Module scope: a module that needs a worker with other settings uses `start_worker`
+    instead, and no default worker competes with it for tasks.
+    """
+    process = WorkerProcess({}, tmp_path_factory.mktemp("worker") / "worker.log")
+    process.wait_ready()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def start_worker(database: str, broker_flushed: None, milvus_server: str, tmp_path: Path) -> Iterator:
+    """Factory: start a worker subprocess with extra environment; all are stopped after the test."""
+    workers: list[WorkerProcess] = []
+
+    def start(extra_env: dict[str, str] | None = None, concurrency: int = 2) -> WorkerProcess:
+        worker = WorkerProcess(extra_env or {}, tmp_path / f"worker{len(workers)}.log", concurrency)
+        workers.append(worker)
+        worker.wait_ready()
+        return worker
+
+    yield start
+    for worker in workers:
+        if worker.process.poll() is None:
+            worker.stop()

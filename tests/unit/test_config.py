@@ -1,0 +1,122 @@
+"""Configuration: the seed's names and defaults, and clear errors for bad values (R-CONF)."""
+
+import pytest
+
+from config.celery import celery_config
+from config.settings import ConfigError, Settings, load_settings
+from schedules.beat import beat_schedule
+
+SEED_DEFAULTS = {
+    "LONG_TERM_MEMORY_ENABLED": True,
+    "LONG_TERM_MEMORY_RETRIEVE_MODE": "full_inject",
+    "LONG_TERM_MEMORY_MIN_CONFIDENCE": 0.75,
+    "LONG_TERM_MEMORY_MAX_WRITE_ITEMS": 6,
+    "LONG_TERM_MEMORY_RETRIEVE_LIMIT": 6,
+    "LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT": 80,
+    "LONG_TERM_MEMORY_DEFAULT_TTL_DAYS": 180,
+    "LONG_TERM_MEMORY_DEBOUNCE_SEC": 12,
+    "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": 90,
+    "LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC": 90,
+    "LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS": 8000,
+    "LONG_TERM_MEMORY_SCAN_ENABLED": True,
+    "LONG_TERM_MEMORY_SCAN_INTERVAL_SEC": 120,
+    "MEMORY_INDEX_WORKER_ENABLED": False,
+    "MEMORY_INDEX_WORKER_INTERVAL_SEC": 30,
+    "MEMORY_INDEX_WORKER_BATCH_SIZE": 32,
+    "MEMORY_EMBEDDING_MODEL": "text-embedding-3-small",
+    "MEMORY_EMBEDDING_DIM": 1536,
+    "MEMORY_MILVUS_ENABLED": False,
+    "MEMORY_MILVUS_URI": "",
+    "MEMORY_MILVUS_COLLECTION": "memory_text_v1",
+    "LONG_TERM_MEMORY_DEDUP_THRESHOLD": 0.82,
+    "LONG_TERM_MEMORY_MERGE_THRESHOLD": 0.90,
+}
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path) -> pytest.MonkeyPatch:
+    monkeypatch.chdir(tmp_path)  # no .env here
+    for name in list(SEED_DEFAULTS) + ["OPENAI_API_KEY", "OPENAI_BASE_URL", "MEMORY_EMBEDDING_PROVIDER"]:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_seed_parameters_have_the_seed_defaults(clean_env: pytest.MonkeyPatch) -> None:
+    """R-CONF: every parameter of the seed's table, same name, same default."""
+    settings = Settings()
+    for name, expected in SEED_DEFAULTS.items():
+        assert getattr(settings, name) == expected, name
+
+
+def test_bad_value_stops_startup_naming_the_variable(clean_env: pytest.MonkeyPatch) -> None:
+    """R-CONF: a bad value is reported with the variable's name."""
+    clean_env.setenv("LONG_TERM_MEMORY_MIN_CONFIDENCE", "lots")
+    with pytest.raises(ConfigError) as excinfo:
+        load_settings()
+    assert "LONG_TERM_MEMORY_MIN_CONFIDENCE" in str(excinfo.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("LONG_TERM_MEMORY_RETRIEVE_MODE", "sparse"),
+        ("LONG_TERM_MEMORY_MAX_WRITE_ITEMS", "0"),
+        ("DATABASE_URL", "sqlite:///memory.db"),
+        ("MEMORY_MILVUS_COLLECTION", "bad name; drop"),
+        ("LONG_TERM_MEMORY_ENABLED", "maybe"),
+    ],
+)
+def test_each_bad_value_is_named(clean_env: pytest.MonkeyPatch, name: str, value: str) -> None:
+    """R-CONF: validation covers enums, ranges, the database dialect and identifiers."""
+    clean_env.setenv(name, value)
+    with pytest.raises(ConfigError, match=name):
+        load_settings()
+
+
+def test_milvus_enabled_without_uri_is_refused(clean_env: pytest.MonkeyPatch) -> None:
+    """R-CONF: cross-field rules name the variable too."""
+    clean_env.setenv("MEMORY_MILVUS_ENABLED", "true")
+    with pytest.raises(ConfigError, match="MEMORY_MILVUS_URI"):
+        load_settings()
+
+
+def test_secrets_never_appear_in_config_errors(clean_env: pytest.MonkeyPatch) -> None:
+    """R-OPS-4: an error report does not echo the API key."""
+    clean_env.setenv("OPENAI_API_KEY", "sk-secret-value")
+    clean_env.setenv("MEMORY_MILVUS_ENABLED", "true")
+    with pytest.raises(ConfigError) as excinfo:
+        load_settings()
+    assert "sk-secret-value" not in str(excinfo.value)
+
+
+def test_env_file_is_read(clean_env: pytest.MonkeyPatch, tmp_path) -> None:
+    """R-CONF: settings come from .env as well as the environment."""
+    (tmp_path / ".env").write_text("LONG_TERM_MEMORY_RETRIEVE_LIMIT=9\n")
+    assert Settings().LONG_TERM_MEMORY_RETRIEVE_LIMIT == 9
+
+
+def test_celery_reliability_settings(clean_env: pytest.MonkeyPatch) -> None:
+    """R-SAFE-1: late acks, requeue on worker loss, prefetch 1, visibility above the hard limit."""
+    conf = celery_config(Settings())
+    assert conf["task_acks_late"] and conf["task_reject_on_worker_lost"]
+    assert conf["worker_prefetch_multiplier"] == 1
+    assert conf["task_soft_time_limit"] < conf["task_time_limit"]
+    assert conf["task_soft_time_limit"] > 90  # above the LLM call timeout
+    assert conf["broker_transport_options"]["visibility_timeout"] > conf["task_time_limit"]
+    assert conf["task_serializer"] == "json"
+
+
+def test_beat_entries_follow_the_enable_flags_and_expire(clean_env: pytest.MonkeyPatch) -> None:
+    """R-BEAT-1/2: rescan every SCAN_INTERVAL, index sweep only when enabled, each with expires."""
+    schedule = beat_schedule(Settings())
+    assert schedule["rescan-messages"]["schedule"] == 120
+    assert "sync-vector-index" not in schedule
+    clean_env.setenv("MEMORY_INDEX_WORKER_ENABLED", "true")
+    clean_env.setenv("MEMORY_MILVUS_ENABLED", "true")
+    clean_env.setenv("MEMORY_MILVUS_URI", "http://127.0.0.1:19530")
+    schedule = beat_schedule(Settings())
+    assert schedule["sync-vector-index"]["schedule"] == 30
+    for entry in schedule.values():
+        assert entry["options"]["expires"] == entry["schedule"]
+    clean_env.setenv("LONG_TERM_MEMORY_SCAN_ENABLED", "false")
+    assert "rescan-messages" not in beat_schedule(Settings())

@@ -1,0 +1,40 @@
+"""Task names are a public contract: chat servers `send_task` by name (R-PIPE-1)."""
+
+from config.celery import TASK_ROUTES
+
+PIPELINE_STAGES = [
+    "memory.extract_candidates",
+    "memory.refine_candidates",
+    "memory.upsert_memories",
+    "memory.embed_memories",
+    "memory.upsert_vectors",
+]
+
+
+def test_pipeline_stages_keep_their_names() -> None:
+    """R-PIPE-1: each stage is registered under its stable dotted name."""
+    from memory_tasks import app
+
+    for name in [*PIPELINE_STAGES, "memory.sync_index_batch", "memory.rescan_messages"]:
+        assert name in app.tasks, name
+
+
+def test_chain_runs_the_five_stages_in_order() -> None:
+    """R-PIPE-1: enqueue_turn starts extract -> refine -> upsert -> embed -> upsert_vectors."""
+    from memory_tasks.tasks.pipeline import message_chain
+
+    chain = message_chain(123)
+    assert [sig.task for sig in chain.tasks] == PIPELINE_STAGES
+    assert chain.tasks[0].args == (123,)
+    assert chain.tasks[0].immutable
+
+
+def test_llm_and_index_stages_go_to_separate_queues() -> None:
+    """R-OPS-1: slow LLM work cannot starve index sync."""
+    assert TASK_ROUTES["memory.extract_candidates"]["queue"] == "llm"
+    assert TASK_ROUTES["memory.upsert_vectors"]["queue"] == "index"
+    from memory_tasks import app
+
+    queues = {q.name for q in app.conf.task_queues}
+    assert {"llm", "index", "maintenance"} <= queues
+    assert app.conf.task_create_missing_queues is False

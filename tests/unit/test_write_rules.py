@@ -1,0 +1,45 @@
+"""Plain-function rules of the write path: turn validation and append semantics (R-SAFE-4, R-PIPE-6)."""
+
+import pytest
+
+from memory_tasks.memories.store import append_content
+from memory_tasks.turns import TurnError, validate_turn
+
+
+@pytest.mark.parametrize(
+    ("user_id", "role", "text", "reason"),
+    [
+        (0, "user", "hello", "positive"),
+        (2**31, "user", "hello", "positive"),
+        (True, "user", "hello", "positive"),
+        (1, "robot", "hello", "role"),
+        (1, "user", "   ", "empty"),
+        (1, "user", "a\x00b", "NUL"),
+        (1, "user", "bad \udcff text", "UTF-8"),
+        (1, "user", "x" * 40_000, "longer"),
+    ],
+)
+def test_bad_turns_are_refused_with_the_reason(user_id, role, text, reason) -> None:
+    """R-SAFE-4: unknown roles, empty, oversized, NUL and invalid UTF-8 text get a clear error."""
+    with pytest.raises(TurnError, match=reason):
+        validate_turn(user_id, role, text)
+
+
+def test_valid_turn_is_trimmed() -> None:
+    assert validate_turn(7, "user", "  我喜欢喝乌龙茶 \n") == "我喜欢喝乌龙茶"
+
+
+def test_append_adds_only_new_sentences() -> None:
+    """R-PIPE-6: appending what is already there changes nothing (no double append)."""
+    once = append_content("喜欢喝乌龙茶", "也喜欢喝普洱茶。")
+    assert once == "喜欢喝乌龙茶；也喜欢喝普洱茶。"
+    assert append_content(once, "也喜欢喝普洱茶。") == once
+    assert append_content(once, "也喜欢喝普洱茶") == once
+
+
+def test_append_in_english_uses_a_latin_separator() -> None:
+    assert append_content("Likes hiking.", "Also likes climbing.") == "Likes hiking; Also likes climbing."
+
+
+def test_append_to_empty_content_is_the_addition() -> None:
+    assert append_content("", "Plays the violin.") == "Plays the violin."
