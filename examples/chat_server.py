@@ -27,11 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openai import OpenAI
-from sqlalchemy import select
 
 from config.settings import get_settings
 from memory_tasks.api import enqueue_turn, record_turn
-from memory_tasks.db.models import Message
+from memory_tasks.db.models import Conversation, Message
 from memory_tasks.db.session import session_scope
 from memory_tasks.retrieval import format_memory_block, retrieve
 from memory_tasks.tools import TOOL_SCHEMAS, execute
@@ -62,9 +61,10 @@ def make_client() -> OpenAI:
     return OpenAI(api_key=settings.OPENAI_API_KEY or "not-needed", base_url=settings.OPENAI_BASE_URL or None)
 
 
-def prompt_messages(user_id: int, text: str) -> list[dict[str, Any]]:
-    """The system prompt with the user's memories for `text` injected, then the user turn."""
-    memory_block = format_memory_block(retrieve(user_id, text))
+def prompt_messages(user_id: int, text: str, summary: str = "") -> list[dict[str, Any]]:
+    """The system prompt with the user's memories for `text` (and the conversation summary)
+    injected, then the user turn."""
+    memory_block = format_memory_block(retrieve(user_id, text, summary=summary))
     system = f"{SYSTEM_PROMPT}\n\n{memory_block}" if memory_block else SYSTEM_PROMPT
     return [{"role": "system", "content": system}, {"role": "user", "content": text}]
 
@@ -85,7 +85,8 @@ def answer(client: OpenAI, model: str, user_id: int, prompt: list[dict[str, Any]
         for call in message.tool_calls:
             result = execute(user_id, call.function.name, call.function.arguments)
             tool_results.append(result)
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(result, ensure_ascii=False)})
+            content = json.dumps(result, ensure_ascii=False)
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
     return "", tool_results
 
 
@@ -93,10 +94,11 @@ def chat_turn(client: OpenAI, user_id: int, text: str, *, model: str | None = No
     """Run one chat turn of `user_id` saying `text` (steps 1-4 of the module docstring)."""
     user_message_id = record_turn(user_id, text, role="user")
     with session_scope() as session:
-        conversation_id = session.scalar(select(Message.conversation_id).where(Message.id == user_message_id))
+        conversation = session.get(Conversation, session.get(Message, user_message_id).conversation_id)
+        conversation_id, summary = conversation.id, conversation.summary
 
     reply, tool_results = answer(client, model or get_settings().OPENAI_CHAT_MODEL, user_id,
-                                  prompt_messages(user_id, text))
+                                  prompt_messages(user_id, text, summary))
 
     assistant_message_id = (
         record_turn(user_id, reply, role="assistant", conversation_id=conversation_id) if reply.strip() else None

@@ -129,6 +129,147 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
     return 0
 
 
+def _timestamp(raw: str) -> str:
+    """An ISO 8601 time as given, UTC when it names no zone."""
+    from datetime import datetime, timezone
+
+    try:
+        value = datetime.fromisoformat(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {raw!r}") from None
+    return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).isoformat()
+
+
+def _print_plan(plan: Any, outcome: dict[str, Any]) -> None:
+    counts = ", ".join(f"{kind} {n}" for kind, n in plan.counts().items() if n)
+    print(f"user {plan.user_id} ({plan.engine} engine, as of {plan.now:%Y-%m-%d %H:%M:%S %Z}): {counts or 'no memories'}")
+    for action in plan.changes:
+        target = f" -> #{action.into_id}" if action.into_id is not None else ""
+        changes = ", ".join(f"{name}={value!r}" for name, value in action.changes.items()
+                            if name in ("memory_key", "memory_type", "content"))
+        print(f"  {action.kind:<9} #{action.memory_id:<6} {action.key[:40]:<40}{target} {changes}  ({action.reason})")
+    if outcome["dry_run"]:
+        print("dry run: nothing changed")
+    elif outcome["status"] == "stale":
+        print("not applied: the user's memories changed while planning; run it again")
+    else:
+        print(f"applied: {len(outcome['changed_ids'])} memories changed, index sync {outcome['index']}")
+
+
+def cmd_consolidate(args: argparse.Namespace) -> int:
+    from memory_tasks.llm import LLMError
+    from memory_tasks.memories.consolidate import apply_plan, plan_consolidation
+    from memory_tasks.tools import enqueue_index_sync
+
+    try:
+        plan = plan_consolidation(args.user, engine=args.engine)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    except LLMError as exc:
+        print(f"error: the consolidation review failed, nothing changed: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    outcome: dict[str, Any] = {"dry_run": args.dry_run}
+    if not args.dry_run:
+        result = apply_plan(plan)
+        outcome.update(status=result.status, changed_ids=list(result.changed_ids))
+        if result.status == "applied":
+            outcome["index"] = enqueue_index_sync(list(result.changed_ids))
+    if args.json:
+        _print_json({**plan.to_json(), **outcome})
+    else:
+        _print_plan(plan, outcome)
+    return EXIT_FAILED if outcome.get("status") == "stale" else 0
+
+
+def cmd_expire(args: argparse.Namespace) -> int:
+    from memory_tasks.tasks.lifecycle import expire_memories
+
+    print(json.dumps({"expired": expire_memories.run(args.now)}))
+    return 0
+
+
+def _query_text(raw: str) -> str:
+    """argparse type: text that is valid UTF-8 (bad bytes in argv arrive as lone surrogates)."""
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError("is not valid UTF-8") from None
+    if len(raw) > 10_000:
+        raise argparse.ArgumentTypeError(f"is too long ({len(raw)} characters, at most 10000)")
+    return raw
+
+
+def _positive_int(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {raw!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
+
+
+def cmd_retrieve(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from memory_tasks.retrieval import find_memories
+
+    if not args.query.strip() and args.mode != "full_inject":
+        raise CliError("--query must not be empty (or use --mode full_inject)")
+    try:
+        hits = find_memories(args.user, args.query, summary=args.summary, mode=args.mode, limit=args.limit)
+    except SQLAlchemyError as exc:
+        print(f"error: the database failed: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.json:
+        _print_json([hit.to_json() for hit in hits])
+    elif not hits:
+        print(f"user {args.user} has no memories to retrieve")
+    else:
+        for rank, hit in enumerate(hits, 1):
+            print(f"{rank:>2}. #{hit.id:<6} {hit.score:6.3f} {hit.memory_type:<10} {hit.memory_key:<32} {hit.content}")
+    return 0
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    from pymilvus.exceptions import MilvusException
+
+    from memory_tasks.vectors.embedders import EmbeddingError
+    from memory_tasks.vectors.milvus_store import VectorStoreError
+    from memory_tasks.vectors.reindex import ReindexError, plan_reindex, reconcile, reindex
+
+    try:
+        if args.reconcile:
+            from config.settings import get_settings
+
+            collection = args.collection or get_settings().MEMORY_MILVUS_COLLECTION
+            print(json.dumps({"collection": collection, **reconcile(collection).__dict__}))
+            return 0
+        plan = plan_reindex(args.collection)
+        print(f"rebuild {plan.memories} active memories into {plan.target!r} with {plan.model} "
+              f"(version {plan.version}); retrieval keeps using {plan.live!r} meanwhile")
+        if plan.target_exists:
+            print(f"{plan.target!r} already exists (an earlier, unfinished run?): it will be dropped and rebuilt")
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise CliError("not a terminal: pass --yes to confirm")
+            if input("proceed? [y/N] ").strip().lower() not in ("y", "yes"):
+                print("nothing done")
+                return EXIT_FAILED
+        result = reindex(plan, progress=lambda done, total: print(f"  {done}/{total}", end="\r", flush=True))
+    except ReindexError as exc:
+        raise CliError(str(exc)) from None
+    except (VectorStoreError, EmbeddingError, MilvusException) as exc:
+        print(f"error: the rebuild failed; the live collection is untouched: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"built {result.target!r}: {result.written} vectors in {result.seconds:.1f} s; changes caught up "
+          f"meanwhile: {result.reconciled.written} rewritten, {result.reconciled.removed} removed")
+    print(f"to switch: set MEMORY_MILVUS_COLLECTION={result.target} (with these embedding settings) for the "
+          f"workers and chat servers and restart them, then run `python -m memory_tasks reindex --reconcile` "
+          f"once; {plan.live!r} stays as it is until you drop it")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from memory_tasks.demo import run_demo
 
@@ -171,6 +312,35 @@ def build_parser() -> argparse.ArgumentParser:
                      "delete every memory, history row, message and vector of a user (right to be forgotten)")
     forget.add_argument("--user", type=_user_id, required=True)
     forget.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
+
+    consolidate = command("consolidate", cmd_consolidate,
+                          "review one user's memories: keep / delete / merge / normalize (shows the plan, then applies it)")
+    consolidate.add_argument("--user", type=_user_id, required=True)
+    consolidate.add_argument("--dry-run", action="store_true", help="show the plan only; change nothing")
+    consolidate.add_argument("--engine", choices=["auto", "llm", "rules"], default="auto",
+                             help="auto: the LLM when one is configured, else the offline rules")
+    consolidate.add_argument("--json", action="store_true")
+
+    expire = command("expire", cmd_expire, "deactivate every memory whose TTL has run out, now")
+    expire.add_argument("--now", type=_timestamp, help="the clock to expire by (ISO 8601; default: the database's)")
+
+    retrieve = command("retrieve", cmd_retrieve, "the memories retrieval would inject for a question, best first")
+    retrieve.add_argument("--user", type=_user_id, required=True)
+    retrieve.add_argument("--query", type=_query_text, required=True, help="the user's question")
+    retrieve.add_argument("--summary", type=_query_text, help="the conversation summary, searched with the question")
+    retrieve.add_argument("--mode", choices=["full_inject", "dense"],
+                          help="default: LONG_TERM_MEMORY_RETRIEVE_MODE")
+    retrieve.add_argument("--limit", type=_positive_int, help="how many memories at most")
+    retrieve.add_argument("--json", action="store_true", help="a JSON array of hits, best first")
+
+    reindex = command("reindex", cmd_reindex,
+                      "rebuild the vector index into a new Milvus collection with the current embedder "
+                      "(the live one keeps serving)")
+    reindex.add_argument("--collection", help="name of the new collection (default: <live name>_v<N+1>); "
+                                              "with --reconcile, the collection to mend (default: the live one)")
+    reindex.add_argument("--reconcile", action="store_true",
+                         help="do not rebuild: rewrite missing or stale vectors and remove deactivated ones")
+    reindex.add_argument("--yes", action="store_true", help="confirm without a prompt")
 
     command("demo", cmd_demo, "push a sample conversation through the running worker and show the memories")
     return parser

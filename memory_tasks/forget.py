@@ -12,7 +12,8 @@ Decisions:
 - Milvus disabled: PostgreSQL is cleared and the result says `"milvus": "disabled"`.
 - Embedding-cache entries are keyed by text hash, not by user; the entries removed are
   those of every text derived from the user's memories and their history that no other
-  user's memory uses.
+  user's memory uses. Vectors of candidate texts that were never stored (dropped, or
+  redirected by dedup) cannot be traced to a user and stay: hashed vectors, not text.
 
 The user's write lock is held for the whole transaction, so a pipeline or tool write of
 the same user either finishes before (and is deleted) or starts after (and finds its
@@ -48,47 +49,46 @@ def _checked_user_id(user_id: Any) -> int:
 
 
 def derived_text_hashes(memory_type: str | None, key: str, content: str) -> set[str]:
-    """Hashes of every text the pipeline may have embedded for (key, content).
+    """Hashes of every text the write and index paths may have embedded for (key, content).
 
-    The index/dedup text `[type] key: content` and the refine text `key: content`. A
-    history row does not record the type its content had, so None means every type.
+    The index text `[type] key: content`, the refine text `key: content` and the dedup
+    text (the content alone). A history row does not record the type its content had,
+    so None means every type.
     """
     types = MEMORY_TYPES if memory_type is None else (memory_type,)
-    texts = [index_text(t, key, content) for t in types] + [f"{key}: {content}"]
+    texts = [index_text(t, key, content) for t in types] + [f"{key}: {content}", content]
     return {text_hash(t) for t in texts}
 
 
-def _user_text_hashes(session: Session, user_id: int) -> set[str]:
-    """Text hashes derived from the user's memories and from every content in their history."""
-    hashes: set[str] = set()
-    for memory_type, key, content in session.execute(
-        select(LongTermMemory.memory_type, LongTermMemory.memory_key, LongTermMemory.content).where(
-            LongTermMemory.user_id == user_id
+def _user_texts(session: Session, user_id: int) -> list[tuple[str | None, str, str]]:
+    """(type or None, key, content) of the user's memories and of every content in their history."""
+    texts: list[tuple[str | None, str, str]] = [
+        tuple(row) for row in session.execute(
+            select(LongTermMemory.memory_type, LongTermMemory.memory_key, LongTermMemory.content).where(
+                LongTermMemory.user_id == user_id
+            )
         )
-    ):
-        hashes |= derived_text_hashes(memory_type, key, content)
+    ]
     for key, old, new in session.execute(
         select(MemoryHistory.memory_key, MemoryHistory.old_content, MemoryHistory.new_content).where(
             MemoryHistory.user_id == user_id
         )
     ):
-        for content in (old, new):
-            if content:
-                hashes |= derived_text_hashes(None, key, content)
-    return hashes
+        texts.extend((None, key, content) for content in (old, new) if content)
+    return texts
 
 
-def _hashes_used_by_others(session: Session, user_id: int, keys: set[str]) -> set[str]:
-    """Hashes of the current texts of other users' memories under the same keys.
+def _hashes_used_by_others(session: Session, user_id: int, keys: set[str], contents: set[str]) -> set[str]:
+    """Hashes of the texts of other users' memories that can coincide with this user's.
 
-    Every derived text contains the key, so only memories with one of `keys` can share one.
+    A derived text contains the key or is the content, so only memories sharing one of
+    `keys` or `contents` can share a cache entry.
     """
-    if not keys:
-        return set()
     used: set[str] = set()
     for memory_type, key, content in session.execute(
         select(LongTermMemory.memory_type, LongTermMemory.memory_key, LongTermMemory.content).where(
-            LongTermMemory.user_id != user_id, LongTermMemory.memory_key.in_(keys)
+            LongTermMemory.user_id != user_id,
+            LongTermMemory.memory_key.in_(keys) | LongTermMemory.content.in_(contents),
         )
     ):
         used |= derived_text_hashes(memory_type, key, content)
@@ -97,9 +97,11 @@ def _hashes_used_by_others(session: Session, user_id: int, keys: set[str]) -> se
 
 def _forget_cache_entries(session: Session, user_id: int) -> int:
     """Delete the embedding-cache entries only this user's texts use; returns how many."""
-    keys = set(session.scalars(select(MemoryHistory.memory_key).where(MemoryHistory.user_id == user_id)))
-    keys |= set(session.scalars(select(LongTermMemory.memory_key).where(LongTermMemory.user_id == user_id)))
-    hashes = _user_text_hashes(session, user_id) - _hashes_used_by_others(session, user_id, keys)
+    texts = _user_texts(session, user_id)
+    if not texts:
+        return 0
+    hashes = set().union(*(derived_text_hashes(*text) for text in texts))
+    hashes -= _hashes_used_by_others(session, user_id, {key for _, key, _ in texts}, {c for _, _, c in texts})
     if not hashes:
         return 0
     return session.execute(delete(EmbeddingCache).where(EmbeddingCache.text_hash.in_(hashes))).rowcount

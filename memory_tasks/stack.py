@@ -19,6 +19,7 @@ import argparse
 import fcntl
 import importlib.util
 import os
+import pwd
 import signal
 import socket
 import subprocess
@@ -169,8 +170,10 @@ def stop_processes(pids: Iterable[int], timeout: float) -> None:
     for pid in pids:
         with suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)
+    wait_gone(pids, timeout=5)  # a kill takes effect asynchronously; return once ports are free
+    for pid in pids:
         with suppress(ChildProcessError):
-            os.waitpid(pid, 0)  # reap it if it is our own child (start_milvus in tests)
+            os.waitpid(pid, os.WNOHANG)  # reap it if it is our own child (start_milvus in tests)
 
 
 def spawn(cmd: list[str], log_path: Path, env: dict[str, str] | None = None, cwd: Path = ROOT) -> int:
@@ -283,6 +286,8 @@ def start_milvus(data_dir: Path, proxy_port: int, log_path: Path, timeout: float
     for component in ("rootCoord", "proxy", "queryCoord", "queryNode", "indexNode", "dataCoord", "dataNode"):
         config.set(f"{component}.ip", "127.0.0.1")
     config.resolve_storage()
+    # Log to stdout (our log file) only, not also to rotated files under <data_dir>/logs.
+    config.set("system_log_path", "")
     config.write_config()
     etcd_config = data_dir / "configs" / "embedEtcd.yaml"
     client_url = f"http://127.0.0.1:{ports['etcd_port']}"
@@ -423,8 +428,6 @@ def start_postgres(stack: Stack) -> int:
     data.mkdir(parents=True, exist_ok=True)
     log.touch()
     if user:
-        import pwd
-
         from pgserver.utils import ensure_prefix_permissions
 
         entry = pwd.getpwnam(user)
@@ -589,18 +592,23 @@ def print_test_env(stack: Stack) -> int:
 
 
 def down(stack: Stack) -> int:
-    """Stop every process `up` started, in reverse order; return the exit status."""
-    for service in reversed(stack.services):
-        pid = stack.running_pid(service)
-        if pid is None:
-            continue
-        print(f"{service.name:<13} stopping pid={pid}")
-        if service.name == "postgres":
-            stop_postgres(stack, pid)
-        else:
-            # Celery's SIGTERM is a warm shutdown; acks_late re-delivers anything cut short.
-            stop_processes([pid], timeout=MILVUS_STOP_TIMEOUT if service.name == "milvus" else 10)
-        stack.pid_file(service.name).unlink(missing_ok=True)
+    """Stop every process `up` started, in reverse order: the Celery processes (together, as
+    each takes seconds), Milvus, Redis, then PostgreSQL; return the exit status."""
+    running = {service.name: pid for service in stack.services if (pid := stack.running_pid(service))}
+    backing = ("postgres", "redis", "milvus")
+    # Celery's SIGTERM is a warm shutdown; acks_late re-delivers anything cut short.
+    stages = [([name for name in running if name not in backing], 10.0), (["milvus"], MILVUS_STOP_TIMEOUT),
+              (["redis"], 10.0)]
+    for names, timeout in stages:
+        pids = [running[name] for name in names if name in running]
+        if pids:
+            print(f"stopping {', '.join(name for name in names if name in running)}")
+            stop_processes(pids, timeout)
+    if "postgres" in running:
+        print("stopping postgres")
+        stop_postgres(stack, running["postgres"])
+    for name in running:
+        stack.pid_file(name).unlink(missing_ok=True)
     return 0
 
 

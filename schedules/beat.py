@@ -31,4 +31,14 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
         schedule["sync-vector-index"] = _entry(
             "memory.sync_index_batch", settings.MEMORY_INDEX_WORKER_INTERVAL_SEC, QUEUE_INDEX
         )
+    # Every LONG_TERM_MEMORY_EXPIRY_INTERVAL_SEC (1 h): deactivate expired memories, drop their vectors.
+    schedule["expire-memories"] = _entry(
+        "memory.expire_memories", settings.LONG_TERM_MEMORY_EXPIRY_INTERVAL_SEC, QUEUE_MAINTENANCE
+    )
+    if settings.LONG_TERM_MEMORY_ENABLED:
+        # Every LONG_TERM_MEMORY_CONSOLIDATE_INTERVAL_SEC (6 h): one memory.consolidate_user per user
+        # whose memories changed since their last consolidation.
+        schedule["schedule-consolidation"] = _entry(
+            "memory.schedule_consolidation", settings.LONG_TERM_MEMORY_CONSOLIDATE_INTERVAL_SEC, QUEUE_MAINTENANCE
+        )
     return schedule

@@ -27,12 +27,26 @@ ADMIN_URL = os.environ.get("TEST_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379")
 TEST_DB = f"mt_test_{RUN_ID}"
 REDIS_DB = 11
-MILVUS_PROXY_PORT = int(os.environ.get("TEST_MILVUS_PORT", "19640"))
+
+
+def _free_milvus_base(start: int) -> int:
+    """The first proxy port from `start` whose whole Milvus port block is free (parallel runs)."""
+    from memory_tasks.stack import MILVUS_PORT_SPAN, milvus_ports, port_free
+
+    base = start
+    while not all(port_free(port) for port in milvus_ports(base).values()):
+        base += MILVUS_PORT_SPAN
+    return base
+
+
+MILVUS_PROXY_PORT = _free_milvus_base(int(os.environ.get("TEST_MILVUS_PORT", "19640")) + (os.getpid() % 20) * 12)
 
 TEST_ENV = {
     "DATABASE_URL": ADMIN_URL.rsplit("/", 1)[0] + f"/{TEST_DB}",
     "CELERY_BROKER_URL": f"{REDIS_URL}/{REDIS_DB}",
     "CELERY_RESULT_BACKEND": f"{REDIS_URL}/{REDIS_DB + 1}",
+    # Concurrent test runs share the Redis server; the prefix keeps their tasks apart.
+    "CELERY_REDIS_KEY_PREFIX": f"mt_test_{RUN_ID}:",
     "OPENAI_API_KEY": "",
     "OPENAI_BASE_URL": "",
     "MEMORY_EMBEDDING_PROVIDER": "local",
@@ -156,11 +170,16 @@ class WorkerProcess:
 
 
 @pytest.fixture(scope="session")
-def broker_flushed() -> None:
+def broker_flushed() -> Iterator[None]:
+    """This run's Redis keys, removed at the end (other runs' keys are left alone)."""
+    yield
     import redis
 
     for db_index in (REDIS_DB, REDIS_DB + 1):
-        redis.Redis.from_url(f"{REDIS_URL}/{db_index}").flushdb()
+        client = redis.Redis.from_url(f"{REDIS_URL}/{db_index}")
+        keys = list(client.scan_iter(f"{TEST_ENV['CELERY_REDIS_KEY_PREFIX']}*"))
+        if keys:
+            client.delete(*keys)
 
 
 @pytest.fixture(scope="module")

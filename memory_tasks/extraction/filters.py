@@ -21,6 +21,7 @@ from memory_tasks.extraction.candidates import Candidate
 
 # --- trivial messages (R-PIPE-8) ---------------------------------------------------------
 
+# fmt: off
 _ACKNOWLEDGEMENTS = (
     # Chinese
     "好的", "好滴", "好嘞", "好吧", "好", "嗯", "恩", "哦", "噢", "喔", "啊", "哈", "嘿", "呵", "嘻",
@@ -34,6 +35,7 @@ _ACKNOWLEDGEMENTS = (
     "noted", "understood", "bye", "good night", "gn", "wow", "oh", "ah", "hmm", "mm", "yay", "omg",
     "sounds good", "a lot", "so much", "very much",
 )
+# fmt: on
 _ACK_ALTERNATION = "|".join(re.escape(a) for a in sorted(_ACKNOWLEDGEMENTS, key=len, reverse=True))
 # Chinese runs acknowledgements together ("好的谢谢"), so tokens may touch.
 _ACK_ONLY = re.compile(rf"^(?:(?:{_ACK_ALTERNATION})\s*)+$")
@@ -180,7 +182,7 @@ _LOCATION_WORDS = re.compile(
 )
 _DATE = re.compile(
     r"\d{1,2}\s*[月/.\-]\s*\d{1,2}|[一二三四五六七八九十]+月|\d{1,2}\s*(?:日|号)"
-    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
     r"|\b\d{1,2}(?:st|nd|rd|th)?(?: of)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
     re.IGNORECASE,
 )
@@ -193,16 +195,15 @@ def slot_value_reason(key: str, content: str) -> str | None:
     Cities, provinces and countries hold no digits (a room number, a postcode); a birthday
     holds a date; a time-format slot holds more than a bare number.
     """
+    shown = repr(content[:40])
     if _LOCATION_SLOT.search(key):
         place = _LOCATION_WORDS.sub(" ", content)
-        if re.search(r"\d", place) or not _LETTER.search(place):
-            return f"bad slot value: {content[:40]!r} is not a place"
-    elif _BIRTHDAY_SLOT.search(key):
-        if not _DATE.search(content):
-            return f"bad slot value: {content[:40]!r} is not a date"
-    elif _TIME_FORMAT_SLOT.search(key):
-        if not _LETTER.search(content):
-            return f"bad slot value: {content[:40]!r} is a bare number"
+        bad = bool(re.search(r"\d", place)) or not _LETTER.search(place)
+        return f"bad slot value: {shown} is not a place" if bad else None
+    if _BIRTHDAY_SLOT.search(key):
+        return None if _DATE.search(content) else f"bad slot value: {shown} is not a date"
+    if _TIME_FORMAT_SLOT.search(key):
+        return None if _LETTER.search(content) else f"bad slot value: {shown} is a bare number"
     return None
 
 

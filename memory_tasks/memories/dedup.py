@@ -8,12 +8,14 @@ when no embedder is available):
   one memory: the better-supported one survives, the other is deactivated with a
   pointer to the survivor and history rows on both.
 Single-valued slots are keyed, not left to similarity: a candidate whose own key exists
-is never redirected.
+is never redirected. Scores compare contents embedded query-side (E5's symmetric mode),
+which separates same from different memories best (docs/quality.md).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -25,7 +27,7 @@ from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.memories.similarity import SimilarityScorer
 from memory_tasks.memories.store import WriteContext, active_memories, record_history
 from memory_tasks.vectors.embedders import Embedder
-from memory_tasks.vectors.index import embed_texts, index_text, text_hash
+from memory_tasks.vectors.index import EmbeddingKind, embed_texts, text_hash
 
 logger = logging.getLogger(__name__)
 
@@ -43,16 +45,59 @@ class CachedEmbedder:
         self.model_name = embedder.model_name
         self.dim = embedder.dim
 
-    def embed_passages(self, texts: list[str]) -> np.ndarray:
-        vectors = embed_texts(self._session, self._embedder, list(texts))
+    def _cached(self, texts: list[str], kind: EmbeddingKind) -> np.ndarray:
+        vectors = embed_texts(self._session, self._embedder, list(texts), kind)
         return np.asarray([vectors[text_hash(t)] for t in texts], dtype=np.float32).reshape(len(texts), self.dim)
 
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return self._cached(texts, "passage")
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._cached(texts, "query")
+
     def embed_query(self, text: str) -> np.ndarray:
-        return self._embedder.embed_query(text)
+        return self._cached([text], "query")[0]
 
 
-def _text(memory_type: str, key: str, content: str) -> str:
-    return index_text(memory_type, key, content)
+_KEY_SPLIT = re.compile(r"[-_]")
+# Rules-engine keys for items outside its lexicon end in a hash of the wording, so two such
+# keys say nothing about whether their items differ.
+_WORDING_HASH = re.compile(r"^h[0-9a-f]{7}$")
+
+
+def _keys_name_different_items(key_a: str, key_b: str) -> bool:
+    """True when two keys of one category name different items (pet-cat vs pet-dog).
+
+    Similarity cannot tell 养了一只猫 from 养了一只狗 (cosine 0.95); the keys can. Keys of
+    different categories, wording hashes, or one item contained in the other
+    (food-thai vs food-thai-cuisine) leave the decision to similarity.
+    """
+    category_a, *items_a = _KEY_SPLIT.split(key_a)
+    category_b, *items_b = _KEY_SPLIT.split(key_b)
+    if category_a != category_b or not items_a or not items_b:
+        return False
+    if any(_WORDING_HASH.match(token) for token in (*items_a, *items_b)):
+        return False
+    set_a, set_b = set(items_a), set(items_b)
+    return not (set_a <= set_b or set_b <= set_a)
+
+
+def _different_facts(key_a: str, content_a: str, key_b: str, content_b: str) -> bool:
+    """True when keys or numbers show two similar-looking memories state different facts."""
+    return _keys_name_different_items(key_a, key_b) or _numbers_differ(content_a, content_b)
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def _numbers_differ(a: str, b: str) -> bool:
+    """True when both texts state Arabic numerals and not the same ones (10 vs 11).
+
+    Embeddings score "wakes up at 6" and "wakes up at 7" as near-identical; a differing
+    number is a different fact, never a duplicate.
+    """
+    numbers_a, numbers_b = set(_NUMBER.findall(a)), set(_NUMBER.findall(b))
+    return bool(numbers_a and numbers_b) and numbers_a != numbers_b
 
 
 def find_duplicate(
@@ -62,13 +107,14 @@ def find_duplicate(
     same_type = [m for m in memories if m.memory_type == candidate.memory_type and m.memory_key != candidate.key]
     if not same_type or candidate.op == "delete":
         return None
-    scores = scorer.matrix(
-        [_text(candidate.memory_type, candidate.key, candidate.content)],
-        [_text(m.memory_type, m.memory_key, m.content) for m in same_type],
-    )[0]
-    best = int(np.argmax(scores))
-    if scores[best] >= scorer.dedup_threshold:
-        return same_type[best], float(scores[best])
+    # Content alone: the "[type] key:" prefix makes different values of one slot look alike.
+    scores = scorer.matrix([candidate.content], [m.content for m in same_type])[0]
+    for best in np.argsort(-scores):
+        if scores[best] < scorer.dedup_threshold:
+            break
+        match = same_type[best]
+        if not _different_facts(candidate.key, candidate.content, match.memory_key, match.content):
+            return match, float(scores[best])
     return None
 
 
@@ -107,22 +153,22 @@ def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: Write
     memories = active_memories(session, ctx.user_id, ctx.now)
     if len(memories) < 2:
         return []
-    scores = scorer.matrix(
-        [_text(m.memory_type, m.memory_key, m.content) for m in memories],
-        [_text(m.memory_type, m.memory_key, m.content) for m in memories],
-    )
+    contents = [m.content for m in memories]
+    scores = scorer.matrix(contents, contents)
     merged: set[int] = set()
     order = sorted(range(len(memories)), key=lambda i: _support(memories[i]), reverse=True)
     for rank, i in enumerate(order):
-        if memories[i].id in merged:
+        survivor = memories[i]
+        if survivor.id in merged:
             continue
         for j in order[rank + 1 :]:
             loser = memories[j]
-            if loser.id in merged or loser.memory_type != memories[i].memory_type:
+            if loser.id in merged or loser.memory_type != survivor.memory_type or scores[i, j] < scorer.merge_threshold:
                 continue
-            if scores[i, j] >= scorer.merge_threshold:
-                _merge_into(session, ctx, loser, memories[i], float(scores[i, j]))
-                merged.add(loser.id)
+            if _different_facts(loser.memory_key, loser.content, survivor.memory_key, survivor.content):
+                continue
+            _merge_into(session, ctx, loser, survivor, float(scores[i, j]))
+            merged.add(loser.id)
     return sorted(merged)
 
 

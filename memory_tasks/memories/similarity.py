@@ -132,7 +132,9 @@ class EmbeddingScorer(SimilarityScorer):
 
     Scores lie in [-1, 1]; on multilingual-e5-small they sit in ~[0.75, 1.0] (unrelated
     memories ~0.83, paraphrases ~0.95), so thresholds are model-specific. Thresholds come from
-    LONG_TERM_MEMORY_DEDUP_THRESHOLD / LONG_TERM_MEMORY_MERGE_THRESHOLD.
+    LONG_TERM_MEMORY_DEDUP_THRESHOLD / _MERGE_THRESHOLD (the seed's 0.82 / 0.90, for OpenAI
+    models) or, for the local e5 model, MEMORY_LOCAL_DEDUP_THRESHOLD / _MERGE_THRESHOLD
+    (0.93 / 0.96, measured in docs/quality.md).
 
     `prefix="query"` (default) embeds both sides as queries: E5 models are trained to use the
     "query: " prefix on both sides for symmetric similarity, and on tests/data/dedup_pairs.jsonl
@@ -143,7 +145,7 @@ class EmbeddingScorer(SimilarityScorer):
     name = "embedding"
 
     def __init__(self, embedder: Embedder, settings: Settings, prefix: Literal["query", "passage"] = "query") -> None:
-        super().__init__(settings.LONG_TERM_MEMORY_DEDUP_THRESHOLD, settings.LONG_TERM_MEMORY_MERGE_THRESHOLD)
+        super().__init__(*settings.embedding_thresholds(embedder.model_name))
         self.embedder = embedder
         self.prefix = prefix
 
@@ -152,8 +154,8 @@ class EmbeddingScorer(SimilarityScorer):
         unique = list(dict.fromkeys(texts))
         if self.prefix == "passage":
             vectors = list(self.embedder.embed_passages(unique))
-        else:  # the Embedder protocol embeds one query per call
-            vectors = [self.embedder.embed_query(text) for text in unique]
+        else:
+            vectors = list(self.embedder.embed_queries(unique))
         return dict(zip(unique, vectors, strict=True))
 
     def matrix(self, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import numpy as np
@@ -52,6 +52,10 @@ Mode = Literal["full_inject", "dense"]
 MODES: tuple[Mode, ...] = ("full_inject", "dense")
 # e5 reads at most 512 tokens; a longer question + summary only costs embedding time.
 MAX_QUERY_CHARS = 2000
+# Milvus is searched at Bounded consistency (milvus_store.SEARCH_CONSISTENCY): writes of the
+# last few seconds (its gracefulTime, 5 s by default) may not show yet, so rows synced
+# within this window are read from PostgreSQL too.
+MILVUS_STALENESS_SEC = 10
 # In full_inject the recency signal only breaks ties between equally important memories
 # (one importance step is 0.25, so recency may add at most less than that).
 FULL_INJECT_RECENCY_WEIGHT = 0.1
@@ -184,41 +188,48 @@ def vector_search(user_id: int, query: str, settings: Settings) -> VectorResult 
 
 
 def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_limit: int) -> list[LongTermMemory]:
-    """The user's valid memories among `ids`, plus valid ones Milvus may not have yet.
+    """The user's valid memories among `ids`, plus valid ones Milvus may not show yet.
 
-    Rows not SYNCED (written moments ago, or after a failed sync) are included so a
-    memory is retrievable before its vector lands; at most `scan_limit` of them.
+    Those are rows not SYNCED (written moments ago, or after a failed sync) and rows synced
+    within MILVUS_STALENESS_SEC (Milvus searches at Bounded consistency); at most
+    `scan_limit` of them, newest first. So a memory is retrievable before its vector lands.
     """
     valid = (
         LongTermMemory.user_id == user_id,
         LongTermMemory.is_active.is_(True),
         or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now),
     )
-    unsynced_ids = (
+    recent_ids = (
         select(LongTermMemory.id)
-        .where(*valid, LongTermMemory.vector_status != VectorStatus.SYNCED.value)
+        .where(
+            *valid,
+            or_(
+                LongTermMemory.vector_status != VectorStatus.SYNCED.value,
+                LongTermMemory.vector_synced_at > now - timedelta(seconds=MILVUS_STALENESS_SEC),
+            ),
+        )
         .order_by(LongTermMemory.updated_at.desc())
         .limit(scan_limit)
     )
     memories = session.scalars(
-        select(LongTermMemory).where(*valid, or_(LongTermMemory.id.in_(ids), LongTermMemory.id.in_(unsynced_ids)))
+        select(LongTermMemory).where(*valid, or_(LongTermMemory.id.in_(ids), LongTermMemory.id.in_(recent_ids)))
     ).all()
     patterns = get_settings().noise_key_patterns
     return [m for m in memories if not is_noise_memory(m.memory_key, m.content, patterns)]
 
 
 def _similarities(session: Session, found: VectorResult, memories: list[LongTermMemory]) -> dict[int, float]:
-    """{memory id: cosine with the query}: Milvus' score, or for rows not synced yet the
-    cosine of their current text's cached vector (stale or missing in Milvus otherwise)."""
+    """{memory id: cosine with the query}: Milvus' score, or for rows Milvus may not show
+    (yet) the cosine of their current text's cached vector."""
     similarity = {hit.memory_id: hit.score for hit in found.hits}
-    unsynced = {
+    missing = {
         m.id: text_hash(index_text(m.memory_type, m.memory_key, m.content))
         for m in memories
-        if m.vector_status != VectorStatus.SYNCED.value
+        if m.id not in similarity or m.vector_status != VectorStatus.SYNCED.value
     }
-    if unsynced:
-        vectors = cached_vectors(session, found.embedder, list(unsynced.values()))
-        for memory_id, digest in unsynced.items():
+    if missing:
+        vectors = cached_vectors(session, found.embedder, list(missing.values()))
+        for memory_id, digest in missing.items():
             if digest in vectors:
                 similarity[memory_id] = float(np.dot(found.query_vector, np.asarray(vectors[digest], dtype=np.float32)))
     return similarity

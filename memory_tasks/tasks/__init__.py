@@ -4,6 +4,8 @@ Task names are stable ("memory.<stage>") so a chat server can `send_task` by nam
 importing this package (R-PIPE-1); tests/unit/test_task_names.py pins them.
 """
 
-from memory_tasks.tasks import access, index, maintenance, pipeline
+# Whoever sends a task (CLI, chat server, tests) gets the configured app, not Celery's default.
+from memory_tasks.celery_app import app
+from memory_tasks.tasks import access, index, lifecycle, maintenance, pipeline
 
-__all__ = ["access", "index", "maintenance", "pipeline"]
+__all__ = ["app", "access", "index", "lifecycle", "maintenance", "pipeline"]

@@ -13,11 +13,9 @@ from typing import Protocol
 
 import numpy as np
 
-from config.settings import Settings, get_settings
+from config.settings import LOCAL_MODEL_NAME, Settings, get_settings
 
 logger = logging.getLogger(__name__)
-
-LOCAL_MODEL_NAME = "multilingual-e5-small-q4"
 
 
 class EmbeddingError(RuntimeError):
@@ -33,6 +31,9 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> np.ndarray:
         """(dim,) normalised vector for a search question."""
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        """(len(texts), dim) normalised query-side vectors (also E5's side for text-vs-text similarity)."""
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:
@@ -59,6 +60,11 @@ class LocalE5Embedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return _normalise(np.asarray(self._model.query(text)).reshape(-1))
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _normalise(np.atleast_2d(self._model.query(list(texts))))
 
 
 class OpenAIEmbedder:
@@ -100,6 +106,11 @@ class OpenAIEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self._embed([text], "query")[0]
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self._embed(list(texts), "query")
 
 
 @lru_cache(maxsize=1)

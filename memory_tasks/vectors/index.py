@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass
+from typing import Literal
 
 from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -24,6 +25,8 @@ from memory_tasks.vectors.embedders import Embedder, get_embedder
 from memory_tasks.vectors.milvus_store import MilvusStore, VectorRow, get_store
 
 logger = logging.getLogger(__name__)
+
+EmbeddingKind = Literal["passage", "query"]
 
 
 def index_text(memory_type: str, memory_key: str, content: str) -> str:
@@ -39,13 +42,20 @@ def _memory_text(memory: LongTermMemory) -> str:
     return index_text(memory.memory_type, memory.memory_key, memory.content)
 
 
-def cached_vectors(session: Session, embedder: Embedder, hashes: list[str]) -> dict[str, list[float]]:
-    """{text hash: vector} already in the cache for this model + version."""
+def _cache_model(embedder: Embedder, kind: EmbeddingKind) -> str:
+    # Query-side vectors (used for text-vs-text similarity) are cached apart from passages.
+    return embedder.model_name if kind == "passage" else f"{embedder.model_name}|query"
+
+
+def cached_vectors(
+    session: Session, embedder: Embedder, hashes: list[str], kind: EmbeddingKind = "passage"
+) -> dict[str, list[float]]:
+    """{text hash: vector} already in the cache for this model + version + kind."""
     if not hashes:
         return {}
     rows = session.execute(
         select(EmbeddingCache.text_hash, EmbeddingCache.vector).where(
-            EmbeddingCache.model == embedder.model_name,
+            EmbeddingCache.model == _cache_model(embedder, kind),
             EmbeddingCache.version == get_settings().MEMORY_EMBEDDING_VERSION,
             EmbeddingCache.text_hash.in_(set(hashes)),
         )
@@ -53,18 +63,21 @@ def cached_vectors(session: Session, embedder: Embedder, hashes: list[str]) -> d
     return {h: list(v) for h, v in rows}
 
 
-def embed_texts(session: Session, embedder: Embedder, texts: list[str]) -> dict[str, list[float]]:
+def embed_texts(
+    session: Session, embedder: Embedder, texts: list[str], kind: EmbeddingKind = "passage"
+) -> dict[str, list[float]]:
     """{text hash: vector} for every text, embedding (in batches) only what the cache lacks."""
     by_hash = {text_hash(t): t for t in texts}
-    found = cached_vectors(session, embedder, list(by_hash))
+    found = cached_vectors(session, embedder, list(by_hash), kind)
     missing = [h for h in by_hash if h not in found]
     batch_size = get_settings().MEMORY_INDEX_WORKER_BATCH_SIZE
     version = get_settings().MEMORY_EMBEDDING_VERSION
+    embed = embedder.embed_passages if kind == "passage" else embedder.embed_queries
     for start in range(0, len(missing), batch_size):
         batch = missing[start : start + batch_size]
-        vectors = embedder.embed_passages([by_hash[h] for h in batch])
+        vectors = embed([by_hash[h] for h in batch])
         rows = [
-            {"model": embedder.model_name, "version": version, "text_hash": h, "vector": v.tolist()}
+            {"model": _cache_model(embedder, kind), "version": version, "text_hash": h, "vector": v.tolist()}
             for h, v in zip(batch, vectors, strict=True)
         ]
         session.execute(pg_insert(EmbeddingCache).values(rows).on_conflict_do_nothing())

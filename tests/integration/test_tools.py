@@ -146,15 +146,16 @@ def test_delete_deactivates_and_list_no_longer_shows_it(db, no_broker) -> None:
 
 def test_list_filters_by_type_limits_and_hides_noise(db, no_broker) -> None:
     """R-WRITE-1, R-TYPE-4: memory_list shows valid memories only, filtered and limited."""
+    # Three types: same-type memories may be deduplicated by similarity, which is not under test here.
     _save(ALICE, "food-preference", "喜欢川菜", importance=5)
     _save(ALICE, "learning-goal", "Learn Japanese to N2 level", "goal")
-    _save(ALICE, "music-preference", "Likes jazz", importance=2)
+    _save(ALICE, "pet", "Has a cat named Miso", "fact", importance=2)
     with session_scope() as session:  # an old dirty row from before the noise filter
         session.add(LongTermMemory(user_id=ALICE, memory_key="tool-list", memory_type="fact",
                                    content="当前可用工具：搜索"))
     everything = execute(ALICE, "memory_list", "")
     assert everything["total"] == 3 and {m["memory_key"] for m in everything["memories"]} == {
-        "food-preference", "learning-goal", "music-preference"}
+        "food-preference", "learning-goal", "pet"}
     assert [m["memory_key"] for m in execute(ALICE, "memory_list", {"memory_type": "goal"})["memories"]] == [
         "learning-goal"]
     limited = execute(ALICE, "memory_list", {"limit": 1})

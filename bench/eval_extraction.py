@@ -1,0 +1,195 @@
+"""Precision and recall of the offline rules engine on labeled single turns (SPEC R-LLM-2, R-TYPE-3).
+
+    python -m bench.eval_extraction [--data tests/data/extraction_turns.jsonl] [--show-errors]
+
+Each line of the data is one user message with the memories it should yield:
+{"id", "lang", "text", "expected": [{"memory_type", "op", "facts": [...], "key"?}]};
+an empty `expected` means the message must produce nothing (short-term request, weather,
+tool talk, profile field, small talk, question). Lines with "split": "holdout" were written
+after the rules and never used to tune them; the others ("dev") were written before the
+rules and then used to develop them, so their figures are optimistic.
+
+Matching: a produced candidate matches an expected item when the memory_type is equal, the
+op is equal (upsert and append count as one: both store the content, and which of the two
+lands it on a key is the key scheme's choice; delete is distinct), every fact is a substring of the candidate's content (case-insensitive), and the
+key is equal where the label gives one (labels give keys only for the defined single-valued
+slots: residence-city, occupation, reply-language …). Within a turn, expected items are
+matched in label order, each to the first still unmatched candidate that fits.
+
+- precision = matched candidates / produced candidates (1.0 when nothing is produced)
+- recall = matched expected items / expected items
+- must-drop accuracy = share of must-produce-nothing turns that produced nothing
+Per type, precision counts candidates of that type and recall expected items of that type.
+`evaluate()` returns the same figures for tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_tasks.extraction.candidates import MEMORY_TYPES, Candidate
+from memory_tasks.extraction.engine import Engine, TurnContext
+from memory_tasks.extraction.rules import RulesEngine
+
+DEFAULT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "extraction_turns.jsonl"
+
+
+@dataclass(frozen=True)
+class Expected:
+    memory_type: str
+    op: str
+    facts: tuple[str, ...]
+    key: str | None = None
+
+    def matches(self, candidate: Candidate) -> bool:
+        """True when `candidate` is this expected memory (see the module docstring)."""
+        content = candidate.content.casefold()
+        return (
+            candidate.memory_type == self.memory_type
+            and (candidate.op == "delete") == (self.op == "delete")
+            and (self.key is None or candidate.key == self.key)
+            and all(fact.casefold() in content for fact in self.facts)
+        )
+
+
+@dataclass(frozen=True)
+class LabeledTurn:
+    id: str
+    lang: str
+    text: str
+    expected: tuple[Expected, ...]
+    split: str = "dev"
+
+
+@dataclass
+class Counts:
+    matched: int = 0
+    produced: int = 0
+    expected: int = 0
+
+    @property
+    def precision(self) -> float:
+        """Share of produced candidates that match a label; 1.0 when nothing was produced."""
+        return self.matched / self.produced if self.produced else 1.0
+
+    @property
+    def recall(self) -> float:
+        """Share of labeled memories found; 1.0 when nothing was expected."""
+        return self.matched / self.expected if self.expected else 1.0
+
+
+@dataclass
+class Evaluation:
+    overall: Counts = field(default_factory=Counts)
+    by_type: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
+    by_lang: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
+    must_drop_turns: int = 0
+    must_drop_ok: int = 0
+    missed: list[tuple[str, Expected]] = field(default_factory=list)
+    unexpected: list[tuple[str, Candidate]] = field(default_factory=list)
+
+    @property
+    def must_drop_accuracy(self) -> float:
+        """Share of must-produce-nothing turns that produced nothing."""
+        return self.must_drop_ok / self.must_drop_turns if self.must_drop_turns else 1.0
+
+
+def load_turns(path: Path = DEFAULT_DATA) -> list[LabeledTurn]:
+    turns = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        expected = tuple(
+            Expected(e["memory_type"], e.get("op", "upsert"), tuple(e.get("facts", ())), e.get("key"))
+            for e in row["expected"]
+        )
+        turns.append(LabeledTurn(row["id"], row["lang"], row["text"], expected, row.get("split", "dev")))
+    return turns
+
+
+def match_turn(expected: Sequence[Expected], produced: Sequence[Candidate]) -> list[tuple[int, int]]:
+    """(expected index, produced index) pairs: each label takes the first unmatched candidate that fits."""
+    pairs: list[tuple[int, int]] = []
+    used: set[int] = set()
+    for e_index, item in enumerate(expected):
+        c_index = next((i for i, c in enumerate(produced) if i not in used and item.matches(c)), None)
+        if c_index is not None:
+            used.add(c_index)
+            pairs.append((e_index, c_index))
+    return pairs
+
+
+def evaluate(turns: Sequence[LabeledTurn], engine: Engine | None = None) -> Evaluation:
+    """Run `engine` (the rules engine by default) on every turn and count matches."""
+    engine = engine or RulesEngine()
+    result = Evaluation()
+    for turn in turns:
+        produced = engine.extract(TurnContext(message=turn.text))
+        pairs = match_turn(turn.expected, produced)
+        matched_expected = {e for e, _ in pairs}
+        matched_produced = {c for _, c in pairs}
+        for counts in (result.overall, result.by_lang[turn.lang]):
+            counts.matched += len(pairs)
+            counts.produced += len(produced)
+            counts.expected += len(turn.expected)
+        for e_index, _ in pairs:
+            result.by_type[turn.expected[e_index].memory_type].matched += 1
+        for item in turn.expected:
+            result.by_type[item.memory_type].expected += 1
+        for candidate in produced:
+            result.by_type[candidate.memory_type].produced += 1
+        result.missed += [(turn.id, e) for i, e in enumerate(turn.expected) if i not in matched_expected]
+        result.unexpected += [(turn.id, c) for i, c in enumerate(produced) if i not in matched_produced]
+        if not turn.expected:
+            result.must_drop_turns += 1
+            result.must_drop_ok += not produced
+    return result
+
+
+def _row(name: str, counts: Counts) -> str:
+    return (
+        f"{name:<12} {counts.precision:>9.3f} {counts.recall:>7.3f}"
+        f" {counts.matched:>8} {counts.produced:>9} {counts.expected:>9}"
+    )
+
+
+def report(evaluation: Evaluation, *, show_errors: bool = False) -> str:
+    """The figures as a plain-text table (what `main` prints)."""
+    lines = [f"{'':<12} {'precision':>9} {'recall':>7} {'matched':>8} {'produced':>9} {'expected':>9}"]
+    lines += [_row(t, evaluation.by_type[t]) for t in MEMORY_TYPES]
+    lines += [_row(f"lang {lang}", evaluation.by_lang[lang]) for lang in sorted(evaluation.by_lang)]
+    lines.append(_row("overall", evaluation.overall))
+    lines.append(
+        f"must-drop accuracy {evaluation.must_drop_accuracy:.3f}"
+        f" ({evaluation.must_drop_ok}/{evaluation.must_drop_turns} turns produced nothing)"
+    )
+    if show_errors:
+        lines += [
+            f"missed      {tid}: {e.memory_type}/{e.op} {list(e.facts)} {e.key or ''}" for tid, e in evaluation.missed
+        ]
+        lines += [
+            f"unexpected  {tid}: {c.memory_type}/{c.op} {c.key} {c.content!r}" for tid, c in evaluation.unexpected
+        ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="labeled turns (JSON lines)")
+    parser.add_argument("--show-errors", action="store_true", help="list missed labels and unexpected candidates")
+    args = parser.parse_args(argv)
+    turns = load_turns(args.data)
+    splits = [("all", turns)] + [(s, [t for t in turns if t.split == s]) for s in sorted({t.split for t in turns})]
+    for name, subset in splits:
+        print(f"\n== rules engine, split {name}: {len(subset)} labeled turns ({args.data.name})")
+        print(report(evaluate(subset), show_errors=args.show_errors and name != "all"))
+
+
+if __name__ == "__main__":
+    main()

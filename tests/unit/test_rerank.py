@@ -1,0 +1,157 @@
+"""The rerank, the lexical scorer and the prompt block (R-READ-2/3/4): pure functions, no services."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memory_tasks.memories.similarity import lexical_tokens
+from memory_tasks.retrieval.lexical import bm25_scores
+from memory_tasks.retrieval.prompt import HEADER, format_memory_block
+from memory_tasks.retrieval.rerank import (
+    RerankWeights,
+    key_signal,
+    make_candidate,
+    recency_signal,
+    rerank,
+)
+from memory_tasks.retrieval.search import Hit, query_text
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+@dataclass
+class Memory:
+    memory_key: str
+    content: str
+    memory_type: str = "fact"
+    importance: int = 3
+    confidence: float = 0.8
+    updated_at: datetime | None = NOW
+
+
+def keys(ranked) -> list[str]:
+    return [r.memory.memory_key for r in ranked]
+
+
+def test_it_ranks_higher_similarity_first() -> None:
+    """The direction the seed's reference got wrong: a closer vector must rank higher."""
+    near, far = Memory("near", "a"), Memory("far", "b")
+    # given the same metadata and no shared words, only the similarity differs
+    ranked = rerank([make_candidate(far, 0.80), make_candidate(near, 0.93)], "zzz", RerankWeights(), NOW)
+    # It should put the more similar memory first, whatever order the candidates came in.
+    assert keys(ranked) == ["near", "far"]
+    assert ranked[0].score > ranked[1].score
+    assert ranked[0].why["similarity"] == pytest.approx(1.0)
+
+
+def test_it_lets_similarity_outweigh_the_tie_breakers() -> None:
+    """Importance, confidence and recency only break ties between equally relevant memories."""
+    relevant = Memory("relevant", "a", importance=1, confidence=0.5, updated_at=NOW - timedelta(days=400))
+    important = Memory("important", "b", importance=5, confidence=1.0, updated_at=NOW)
+    ranked = rerank([make_candidate(important, 0.80), make_candidate(relevant, 0.90)], "zzz", RerankWeights(), NOW)
+    assert keys(ranked) == ["relevant", "important"]
+
+
+def test_it_breaks_ties_by_importance() -> None:
+    low, high = Memory("low", "a", importance=2), Memory("high", "b", importance=5)
+    ranked = rerank([make_candidate(low, 0.9), make_candidate(high, 0.9)], "zzz", RerankWeights(), NOW)
+    assert keys(ranked) == ["high", "low"]
+
+
+def test_its_score_is_the_sum_of_the_weighted_signals() -> None:
+    weights = RerankWeights(similarity=2.0, lexical=0.0, importance=1.0, confidence=0.0, recency=0.0, key=0.0)
+    memory = Memory("home-city", "lives in Hangzhou", importance=5)
+    other = Memory("other", "x", importance=1)
+    ranked = rerank([make_candidate(memory, 0.9), make_candidate(other, 0.5)], "zzz", weights, NOW)
+    # It should weigh each signal by its setting: similarity 2 x 1.0, importance 1 x 1.0.
+    assert ranked[0].why == {"similarity": 2.0, "importance": 1.0}
+    assert ranked[0].score == pytest.approx(3.0)
+    assert ranked[1].score == pytest.approx(0.0)
+
+
+def test_a_zero_weight_switches_a_signal_off() -> None:
+    weights = RerankWeights(similarity=0.0, lexical=0.0, importance=0.0, confidence=0.0, recency=0.0, key=0.0)
+    ranked = rerank([make_candidate(Memory("a", "a"), 0.9)], "a", weights, NOW)
+    assert ranked[0].score == 0.0 and ranked[0].why == {}
+
+
+def test_it_gives_a_bonus_when_the_query_names_the_key() -> None:
+    """Exact-key bonus: a question about 'home city' lifts the memory keyed home-city."""
+    home = Memory("home-city", "Hangzhou")
+    job = Memory("job-title", "engineer")
+    weights = RerankWeights(lexical=0.0)
+    ranked = rerank([make_candidate(job, 0.9), make_candidate(home, 0.9)], "what is my home city?", weights, NOW)
+    assert keys(ranked) == ["home-city", "job-title"]
+    assert ranked[0].why["key"] == pytest.approx(weights.key)
+    assert "key" not in ranked[1].why
+
+
+def test_key_signal_is_the_share_of_key_words_mentioned() -> None:
+    assert key_signal("home-city", {"home", "city"}) == 1.0
+    assert key_signal("home_city", {"city"}) == 0.5
+    assert key_signal("home-city", {"job"}) == 0.0
+
+
+def test_recency_halves_every_half_life() -> None:
+    assert recency_signal(NOW, NOW, 90) == 1.0
+    assert recency_signal(NOW - timedelta(days=90), NOW, 90) == pytest.approx(0.5)
+    assert recency_signal(None, NOW, 90) == 0.0
+
+
+def test_without_vectors_the_lexical_signal_carries_the_relevance_weight() -> None:
+    """The fallback: no similarity at all, so BM25 decides with similarity's weight too."""
+    weights = RerankWeights()
+    tea = Memory("drink", "用户喜欢喝乌龙茶", importance=1)
+    car = Memory("car", "用户开一辆红色的车", importance=5)
+    ranked = rerank([make_candidate(car), make_candidate(tea)], "我喜欢喝什么茶", weights, NOW)
+    assert keys(ranked) == ["drink", "car"]
+    assert ranked[0].why["lexical"] == pytest.approx(weights.lexical + weights.similarity)
+
+
+def test_bm25_matches_chinese_without_spaces() -> None:
+    """CJK-aware: bigrams let 住在哪 find 住在杭州 although neither has a space."""
+    documents = [lexical_tokens(t) for t in ("用户住在杭州西湖边", "用户喜欢吃川菜", "")]
+    scores = bm25_scores(lexical_tokens("我住在哪个城市"), documents)
+    assert scores[0] > 0 and scores[1] == 0 and scores[2] == 0
+
+
+def test_bm25_prefers_rare_terms_and_handles_empty_input() -> None:
+    documents = [["tea", "green"], ["tea", "black"], ["coffee"]]
+    scores = bm25_scores(["green", "tea"], documents)
+    assert scores[0] > scores[1] > scores[2] == 0.0
+    assert bm25_scores([], documents) == [0.0, 0.0, 0.0]
+    assert bm25_scores(["tea"], []) == []
+
+
+def test_the_lexical_signal_finds_the_chinese_memory() -> None:
+    memories = [Memory("food", "用户喜欢吃四川火锅"), Memory("city", "用户住在杭州"), Memory("pet", "用户养了一只猫")]
+    ranked = rerank([make_candidate(m) for m in memories], "周末吃火锅怎么样", RerankWeights(), NOW)
+    assert keys(ranked)[0] == "food"
+
+
+def hit(memory_type: str, content: str) -> Hit:
+    return Hit({"id": 1, "memory_key": "k", "memory_type": memory_type, "content": content}, 1.0, {})
+
+
+def test_the_prompt_block_has_a_header_and_one_line_per_memory() -> None:
+    block = format_memory_block([hit("preference", "喜欢川菜"), hit("fact", "lives in\nHangzhou")])
+    assert block.splitlines() == [HEADER, "- [preference] 喜欢川菜", "- [fact] lives in Hangzhou"]
+
+
+def test_the_prompt_block_is_empty_without_hits() -> None:
+    assert format_memory_block([]) == ""
+
+
+def test_query_text_joins_question_and_summary_and_repairs_bad_utf8() -> None:
+    assert query_text("where do I live?", "talked about moving") == "where do I live?\ntalked about moving"
+    assert query_text("  ", None) == ""
+    assert query_text("bad \udcff byte", None) == "bad ? byte"
+
+
+def test_hit_json_has_the_memory_fields_score_and_why() -> None:
+    data = Hit({"id": 7, "memory_key": "k", "memory_type": "fact", "content": "c"}, 0.123456, {"lexical": 0.1}).to_json()
+    assert data == {"id": 7, "memory_key": "k", "memory_type": "fact", "content": "c", "score": 0.1235,
+                    "why": {"lexical": 0.1}}

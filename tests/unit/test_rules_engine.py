@@ -1,0 +1,309 @@
+"""The offline rules engine (memory_tasks.extraction.rules) and its labeled data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.eval_extraction import DEFAULT_DATA, evaluate, load_turns
+from config.settings import DEFAULT_NOISE_KEY_PATTERNS, Settings
+from memory_tasks.extraction.candidates import Candidate, coerce_candidate
+from memory_tasks.extraction.engine import ExistingMemory, TurnContext
+from memory_tasks.extraction.rules import RulesEngine, preference_key, third_person
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "data" / "extraction_scenarios.jsonl"
+ENGINE = RulesEngine(DEFAULT_NOISE_KEY_PATTERNS)
+
+
+def extract(message: str) -> list[Candidate]:
+    return ENGINE.extract(TurnContext(message=message))
+
+
+def only(message: str) -> Candidate:
+    candidates = extract(message)
+    assert len(candidates) == 1, [(c.key, c.content) for c in candidates]
+    return candidates[0]
+
+
+# --- the five types and their keys -----------------------------------------------------------
+
+
+def test_a_liked_cuisine_is_a_food_preference_in_the_users_language() -> None:
+    """R-TYPE-2, R-LLM-2: 我喜欢吃川菜 -> preference food-sichuan-cuisine, content kept in Chinese."""
+    candidate = only("我喜欢吃川菜")
+
+    assert (candidate.op, candidate.memory_type, candidate.key) == ("upsert", "preference", "food-sichuan-cuisine")
+    assert candidate.content == "喜欢吃川菜"
+
+
+@pytest.mark.parametrize(
+    ("message", "city"),
+    [
+        ("I live in Berlin", "Berlin"),
+        ("我住在北京", "北京"),
+        ("我搬到上海了", "上海"),
+        ("We moved to Toronto", "Toronto"),
+    ],
+)
+def test_every_new_home_city_lands_on_the_one_residence_slot(message: str, city: str) -> None:
+    """R-PIPE-5: a single-valued slot is keyed, so a new value overwrites the old one."""
+    candidate = only(message)
+
+    assert (candidate.memory_type, candidate.key, candidate.op) == ("fact", "residence-city", "upsert")
+    assert city in candidate.content
+
+
+@pytest.mark.parametrize(
+    ("message", "memory_type", "key", "fact"),
+    [
+        ("以后回复尽量用中文", "constraint", "reply-language", "中文"),
+        ("回复不超过200字", "constraint", "reply-length", "200"),
+        ("From now on, reply in Japanese", "constraint", "reply-language", "Japanese"),
+        ("Keep your answers under 150 words", "constraint", "reply-length", "150"),
+        ("我是程序员", "fact", "occupation", "程序员"),
+        ("I work as a nurse", "fact", "occupation", "nurse"),
+        ("我在准备考N1", "goal", "goal-jlpt-n1", "N1"),
+        ("My goal is to run a marathon", "goal", "goal-marathon", "marathon"),
+        ("我正在开发PAI项目", "project", "project-pai", "PAI"),
+        ("I'm building a Rust compiler", "project", "project-rust-compiler", "Rust compiler"),
+        ("我对花生过敏", "fact", "allergy-peanut", "花生"),
+        ("I'm vegetarian", "fact", "diet", "vegetarian"),
+        ("我养了一只猫", "fact", "pet-cat", "猫"),
+        ("My wife is a teacher", "fact", "family-partner", "teacher"),
+        ("我特别爱喝乌龙茶", "preference", "drink-oolong-tea", "乌龙茶"),
+        ("I'm in the Pacific time zone", "fact", "timezone", "Pacific"),
+        ("下雨时提醒我带伞", "constraint", "rule-rain-umbrella", "带伞"),
+    ],
+)
+def test_the_seed_examples_get_their_type_and_stable_key(message: str, memory_type: str, key: str, fact: str) -> None:
+    """R-TYPE-1/2, R-LLM-2: Chinese and English patterns for the five types, with stable keys."""
+    candidate = only(message)
+
+    assert (candidate.memory_type, candidate.key) == (memory_type, key)
+    assert fact in candidate.content
+
+
+def test_distinct_likes_do_not_overwrite_each_other() -> None:
+    """R-PIPE-5: multi-valued preferences get one key per item."""
+    keys = [c.key for c in extract("我平时喜欢听爵士乐和古典音乐")] + [only("I love milk tea").key]
+
+    assert keys == ["music-jazz", "music-classical-music", "drink-milk-tea"]
+
+
+def test_one_item_has_one_key_in_both_languages() -> None:
+    """R-PIPE-5: the key depends on the item only, so English and Chinese statements about it meet."""
+    assert only("我喜欢喝奶茶").key == only("I love milk tea").key == preference_key("bubble tea") == "drink-milk-tea"
+
+
+# --- retirement and overwrite -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("positive", "negative"),
+    [
+        ("我喜欢喝奶茶", "我不喝奶茶了"),
+        ("I love milk tea", "I don't drink milk tea anymore"),
+        ("I love milk tea", "我不喝奶茶了"),
+        ("我在准备考N1", "我不打算考N1了"),
+        ("我有抽烟的习惯", "我已经戒烟了"),
+        ("I smoke every day", "I quit smoking"),
+        ("I'm training for a marathon", "I gave up on the marathon"),
+        ("我一直用安卓手机", "我不再用安卓手机了"),
+    ],
+)
+def test_a_negation_deletes_the_key_the_positive_statement_used(positive: str, negative: str) -> None:
+    """R-PIPE-5: "I don't drink milk tea any more" deletes the old memory, by its key."""
+    retired = only(negative)
+
+    assert retired.op == "delete"
+    assert retired.key == only(positive).key
+
+
+def test_a_dislike_overwrites_the_like_of_the_same_item() -> None:
+    """R-PIPE-5: like and dislike of one item share the key, so the later one replaces the earlier."""
+    like, dislike = only("我喜欢吃香菜"), only("我不吃香菜")
+
+    assert (like.key, dislike.key) == ("food-cilantro", "food-cilantro")
+    assert (dislike.op, dislike.content) == ("upsert", "不吃香菜")
+
+
+def test_a_plain_dislike_is_a_preference_not_a_retirement() -> None:
+    """R-TYPE-2: "我不吃香菜" is a stable dislike; only "…了" / "anymore" retires a memory."""
+    assert only("I can't stand cilantro").op == "upsert"
+    assert only("I don't eat cilantro anymore").op == "delete"
+
+
+# --- what must produce nothing -------------------------------------------------------------------
+
+
+# fmt: off
+NOTHING_TO_REMEMBER = {
+    "short-term": [
+        "今晚八点提醒我给妈妈打电话", "明天早上七点叫我起床", "明后天有雨时提醒我带伞", "这周五之前帮我把周报写完",
+        "Remind me tomorrow at 9 to call the dentist", "Next week I'm in Tokyo for a conference",
+    ],
+    "weather": ["今天北京多云转晴，最高温26℃，南风三级", "It's 12°C and cloudy here"],
+    "internal": ["当前可用工具：网页搜索、计算器", "把流式输出关掉吧", "Turn off streaming output please"],
+    "profile": ["以后叫我小王就行", "你以后就叫小智吧", "Call me Sam", "Use 🦊 as your emoji", "我叫张伟"],
+    "summary": ["本月的开销帮我统计一下", "Weekly summary: 3 meetings, 2 PRs merged"],
+    "question": ["你觉得川菜和粤菜哪个更好吃？", "Do you like pizza?", "How do I make sourdough starter?"],
+    "small talk": ["哈哈你真逗", "I think the second option is better", "I'm fine, thanks for asking"],
+    "one-off task": ["帮我写一个Python的快速排序", "Write me a haiku about autumn", "用英文回答这个问题"],
+    "reaction to the answer": ["I like that idea", "我更喜欢第二个方案", "I love how you explained that"],
+    "action about to happen": ["我准备去睡觉了"],
+}
+# fmt: on
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"), [(kind, message) for kind, messages in NOTHING_TO_REMEMBER.items() for message in messages]
+)
+def test_short_term_weather_tools_profile_questions_and_small_talk_produce_nothing(kind: str, message: str) -> None:
+    """R-TYPE-3, R-TYPE-1: none of these is a long-term memory."""
+    assert extract(message) == [], kind
+
+
+def test_rain_reminder_is_long_term_but_rain_in_the_next_days_is_not() -> None:
+    """R-TYPE-3: the seed's own example."""
+    assert only("下雨时提醒我带伞").memory_type == "constraint"
+    assert extract("明后天有雨时提醒我带伞") == []
+
+
+def test_a_short_window_binds_the_rest_of_its_sentence_only() -> None:
+    """R-TYPE-3: "这周…，别推荐甜点" is a one-week rule; what came before the window still counts."""
+    assert extract("这周我在减肥，别给我推荐甜点") == []
+    assert [c.key for c in extract("我是程序员，今晚要加班")] == ["occupation"]
+
+
+def test_a_sentence_to_translate_is_not_a_statement_of_the_user() -> None:
+    """R-TYPE-3: quoted text and one-off tasks are not facts about the user."""
+    assert extract('Translate "I love spicy food" into French') == []
+    assert extract("帮我翻译一下这句话：I love you") == []
+
+
+def test_someone_elses_facts_are_not_the_users() -> None:
+    """R-DATA-2 spirit: a friend's job is not the user's job; a family member's is a family fact."""
+    assert extract("我朋友是医生") == []
+    assert only("我老公是医生").key == "family-partner"
+
+
+def test_trivial_messages_give_nothing() -> None:
+    """R-PIPE-8: acknowledgements and emoji are never extracted from."""
+    assert extract("好的谢谢") == extract("👍🙏") == extract("ok thanks") == []
+
+
+def test_a_bare_number_as_a_city_is_filtered_inside_the_engine() -> None:
+    """R-TYPE-3: the engine applies the hard filters itself (digits as a city)."""
+    assert extract("I live in 94107") == []
+    assert extract("我住在302，快递放门口就行") == []
+
+
+def test_the_engine_uses_the_configured_noise_key_patterns() -> None:
+    """R-TYPE-4: keys matching the configured patterns are dropped at extraction too."""
+    engine = RulesEngine(noise_key_patterns=("residence-*",))
+
+    assert engine.extract(TurnContext(message="I live in Berlin")) == []
+    assert engine.extract(TurnContext(message="I'm a nurse"))[0].key == "occupation"
+
+
+def test_context_is_never_a_fact_source() -> None:
+    """R-DATA-2, seed 事实来源: only the user's message yields memories; summary and assistant turns do not."""
+    turn = TurnContext(
+        message="我是程序员", summary="用户住在北京", recent=({"role": "assistant", "content": "你喜欢吃川菜"},)
+    )
+
+    assert [c.key for c in ENGINE.extract(turn)] == ["occupation"]
+    assert ENGINE.extract(TurnContext(message="好的", recent=({"role": "assistant", "content": "你住在北京"},))) == []
+
+
+# --- several statements, numbers, schema ---------------------------------------------------------
+
+
+def test_several_statements_in_one_message_give_several_candidates() -> None:
+    """R-LLM-2: one candidate per statement."""
+    keys = [c.key for c in extract("我住在成都，是一名护士，平时喜欢吃火锅。以后回复尽量用中文")]
+
+    assert keys == ["residence-city", "occupation", "food-hotpot", "reply-language"]
+
+
+def test_clear_statements_pass_the_confidence_floor_and_hedged_ones_do_not() -> None:
+    """R-PIPE-3: explicit first-person statements >= LONG_TERM_MEMORY_MIN_CONFIDENCE; hedges fall below."""
+    floor = Settings().LONG_TERM_MEMORY_MIN_CONFIDENCE
+
+    assert only("我喜欢吃川菜").confidence >= floor
+    assert only("I live in Berlin").confidence >= floor
+    assert only("我可能喜欢川菜").confidence < floor
+    assert only("I think I like jazz").confidence < floor
+
+
+def test_every_candidate_of_the_labeled_set_is_valid_under_the_shared_schema() -> None:
+    """R-PIPE-2: slug keys <= 160 chars, content <= 1000 chars, importance 1-5, confidence 0-1."""
+    for turn in load_turns():
+        for candidate in extract(turn.text):
+            assert coerce_candidate(candidate.to_json()) == candidate
+
+
+def test_english_content_is_written_in_the_third_person() -> None:
+    """R-LLM-2: content is the user's statement normalized in the user's language."""
+    assert third_person("I really enjoy hiking") == "Really enjoys hiking"
+    assert third_person("I'm vegetarian") == "Is vegetarian"
+    assert third_person("I don't eat pork") == "Doesn't eat pork"
+    assert third_person("My wife is a teacher") == "Wife is a teacher"
+    assert third_person("I go to the gym") == "Goes to the gym"
+
+
+# --- refine ------------------------------------------------------------------------------------------
+
+
+def test_refine_points_a_retirement_at_the_existing_memory_that_names_the_item() -> None:
+    """R-PIPE-5, R-LLM-2: "我不喝奶茶了" also retires a milk-tea memory written under another key."""
+    retired = only("我不喝奶茶了")
+    existing = [
+        ExistingMemory(1, "bubble-tea-habit", "preference", "爱喝奶茶"),
+        ExistingMemory(2, "drink-coffee", "preference", "喜欢喝咖啡"),
+    ]
+
+    (refined,) = ENGINE.refine([retired], existing)
+
+    assert refined.target_key == "bubble-tea-habit"
+
+
+def test_refine_leaves_keyed_and_ambiguous_retirements_alone() -> None:
+    """R-PIPE-5: an existing key wins; two candidates to retire is a guess the rules do not make."""
+    retired = only("我不喝奶茶了")
+    same_key = [ExistingMemory(1, "drink-milk-tea", "preference", "喜欢喝奶茶")]
+    two = [ExistingMemory(1, "a", "preference", "爱喝奶茶"), ExistingMemory(2, "b", "preference", "milk tea fan")]
+
+    assert ENGINE.refine([retired], same_key)[0].target_key == "drink-milk-tea"
+    assert ENGINE.refine([retired], two)[0].target_key == "drink-milk-tea"
+
+
+# --- the labeled data and the quality floors ---------------------------------------------------------
+
+
+def test_the_labeled_sets_have_the_agreed_shape() -> None:
+    """R-LLM-2: >= 200 turns, half Chinese half English, about a third must produce nothing; >= 30 scenarios."""
+    turns = load_turns()
+    scenarios = [json.loads(line) for line in SCENARIOS.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    assert len(turns) >= 200
+    assert abs(sum(t.lang == "zh" for t in turns) - sum(t.lang == "en" for t in turns)) <= len(turns) // 10
+    assert 0.28 <= sum(not t.expected for t in turns) / len(turns) <= 0.42
+    assert len({t.id for t in turns}) == len(turns)
+    assert len(scenarios) >= 30
+    assert all({"id", "turns", "expected_active", "expected_absent"} <= s.keys() for s in scenarios)
+
+
+@pytest.mark.parametrize("split", ["all", "holdout"])
+def test_the_rules_engine_meets_the_quality_floors(split: str) -> None:
+    """R-LLM-2, R-TYPE-3: precision >= 0.9, must-drop accuracy >= 0.95, recall >= 0.7 on the labeled
+    turns, and on the held-out part written after the rules (figures in docs/quality.md)."""
+    turns = [t for t in load_turns(DEFAULT_DATA) if split == "all" or t.split == split]
+
+    result = evaluate(turns, ENGINE)
+
+    assert result.overall.precision >= 0.9
+    assert result.must_drop_accuracy >= 0.95
+    assert result.overall.recall >= 0.7
