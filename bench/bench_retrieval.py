@@ -33,6 +33,7 @@ import json  # noqa: E402
 import platform  # noqa: E402
 import secrets  # noqa: E402
 import shutil  # noqa: E402
+import signal  # noqa: E402
 import statistics  # noqa: E402
 import struct  # noqa: E402
 import sys  # noqa: E402
@@ -678,6 +679,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.skip_quality and not args.locomo.is_file():
         parser.error(f"--locomo: no such file {args.locomo}")
+    # A timeout or Ctrl-C must still drop the database and stop Milvus (the `finally` of bench_stack).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     started = time.perf_counter()
     quality = speed = None
     with bench_stack(args.milvus_port):

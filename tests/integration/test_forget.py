@@ -103,19 +103,10 @@ def _vectors_of(user_id: int) -> list[int]:
 
 
 @pytest.fixture
-def populated(db, milvus_env, monkeypatch: pytest.MonkeyPatch) -> dict[int, list[int]]:
+def populated(db, milvus_env) -> dict[int, list[int]]:
     """Three users with turns, memories, history, cached embeddings and vectors."""
-    import memory_tasks.tasks.pipeline as task_pipeline
-
-    class InProcess:  # no worker here: the tools' index syncs are run below, in process
-        def __init__(self, ids: list[int]) -> None:
-            pass
-
-        def apply_async(self, **_: Any) -> None:
-            pass
-
-    monkeypatch.setattr(task_pipeline, "index_chain", InProcess)
     ids = {user_id: _populate(user_id) for user_id in USERS}
+    # No worker runs here: the index syncs the tools enqueued are done in process.
     _index([i for user_ids in ids.values() for i in user_ids])
     return ids
 
