@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kombu import Queue
+from kombu import Exchange, Queue
 
 from config.settings import Settings
 
@@ -13,6 +13,7 @@ from config.settings import Settings
 QUEUE_LLM = "llm"
 QUEUE_INDEX = "index"
 QUEUE_MAINTENANCE = "maintenance"
+ALL_QUEUES = (QUEUE_LLM, QUEUE_INDEX, QUEUE_MAINTENANCE)
 
 TASK_ROUTES = {
     "memory.extract_candidates": {"queue": QUEUE_LLM},
@@ -50,7 +51,9 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "accept_content": ["json"],
         "timezone": "UTC",
         "enable_utc": True,
-        "task_queues": [Queue(QUEUE_LLM), Queue(QUEUE_INDEX), Queue(QUEUE_MAINTENANCE)],
+        # Each queue has its own exchange and routing key: with Celery's defaults every queue
+        # would be bound to the default exchange under one key and get a copy of every task.
+        "task_queues": [Queue(name, Exchange(name, type="direct"), routing_key=name) for name in ALL_QUEUES],
         "task_default_queue": QUEUE_MAINTENANCE,
         "task_routes": TASK_ROUTES,
         # A typo in a queue name should fail loudly, not create a queue nobody consumes.

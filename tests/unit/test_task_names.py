@@ -38,3 +38,13 @@ def test_llm_and_index_stages_go_to_separate_queues() -> None:
     queues = {q.name for q in app.conf.task_queues}
     assert {"llm", "index", "maintenance"} <= queues
     assert app.conf.task_create_missing_queues is False
+
+
+def test_each_task_reaches_exactly_one_queue() -> None:
+    """R-PIPE-6: a task is delivered once: queues do not share an exchange binding."""
+    from memory_tasks import app
+
+    bindings = [(q.exchange.name, q.routing_key) for q in app.amqp.queues.values()]
+    assert len(bindings) == len(set(bindings))
+    route = app.amqp.router.route({}, "memory.upsert_vectors")["queue"]
+    assert (route.name, route.exchange.name, route.routing_key) == ("index", "index", "index")
