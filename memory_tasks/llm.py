@@ -54,6 +54,9 @@ class LLMTransientError(LLMError):
         super().__init__(message)
         self.retry_after = retry_after
 
+    def __reduce__(self):  # Celery pickles task exceptions; keep the extra field
+        return _rebuild_transient, (str(self), self.retry_after)
+
 
 class LLMPermanentError(LLMError):
     """Retrying the same request cannot succeed (auth, unknown model, rejected request)."""
@@ -65,6 +68,13 @@ class LLMOutputError(LLMError):
     def __init__(self, message: str, raw_text: str) -> None:
         super().__init__(message)
         self.raw_text = raw_text[:MAX_RAW_TEXT_CHARS]
+
+    def __reduce__(self):  # Celery pickles task exceptions; without this it falls back to LLMError
+        return type(self), (str(self), self.raw_text)
+
+
+def _rebuild_transient(message: str, retry_after: float | None) -> LLMTransientError:
+    return LLMTransientError(message, retry_after=retry_after)
 
 
 @dataclass(frozen=True)

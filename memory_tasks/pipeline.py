@@ -108,7 +108,7 @@ def extract_stage(message_id: int) -> Payload | None:
 
     # The engine (maybe a slow LLM call) runs outside any transaction.
     candidates = select_engine(settings.use_llm).extract(turn)
-    gated = admit(candidates, settings, stage="extract", message_id=message_id)
+    gated = admit(candidates, settings, stage="extract", message_id=message_id, message=turn.message)
     if not gated.admitted:
         with session_scope() as session:
             message = session.get(Message, message_id, with_for_update=True)
@@ -154,8 +154,9 @@ def refine_stage(payload: Payload | None) -> Payload | None:
         if message is None or message.memory_status in FINISHED:
             return None
         existing = _existing_for_refine(session, message.user_id, candidates)
+        text = message.content
     refined = select_engine(settings.use_llm).refine(candidates, existing)
-    gated = admit(refined, settings, stage="refine", message_id=payload["message_id"])
+    gated = admit(refined, settings, stage="refine", message_id=payload["message_id"], message=text)
     return {"message_id": payload["message_id"], "candidates": [c.to_json() for c in gated.admitted]}
 
 

@@ -229,6 +229,25 @@ def drop_reason(candidate: Candidate, noise_key_patterns: Iterable[str]) -> str 
     return reason
 
 
+_REMINDER = re.compile(
+    r"提醒|待办|别忘|记得|闹钟|预约|安排|\b(?:remind\w*|to-?dos?|don'?t forget|alarm|appointment|schedul\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def window_reminder_reason(candidate: Candidate, message: str) -> str | None:
+    """Why a reminder/task candidate is short-term because of the message it came from, or None.
+
+    An LLM may drop the time words when it rewrites "明天提醒我开会" into "提醒开会"; the
+    user's own message still shows the window, so the reminder is not a long-term memory.
+    Lasting facts said alongside a window ("我住在北京，明天去上海出差") are not reminders.
+    """
+    window = short_window(message)
+    if window and _REMINDER.search(f"{candidate.key} {candidate.content}"):
+        return f"short-term window: reminder bound to {window!r} in the message"
+    return None
+
+
 def is_noise_memory(key: str, content: str, noise_key_patterns: Iterable[str]) -> bool:
     """True when a stored memory is noise and must be hidden from list, retrieval, injection
     and consolidation (R-TYPE-4).

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from config.settings import Settings
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.extraction.filters import drop_reason
+from memory_tasks.extraction.filters import drop_reason, window_reminder_reason
 
 logger = logging.getLogger(__name__)
 
@@ -23,15 +23,23 @@ class GateResult:
     drops: Counter[str] = field(default_factory=Counter)
 
 
-def admit(candidates: list[Candidate], settings: Settings, *, stage: str, message_id: int | None = None) -> GateResult:
+def admit(
+    candidates: list[Candidate],
+    settings: Settings,
+    *,
+    stage: str,
+    message_id: int | None = None,
+    message: str = "",
+) -> GateResult:
     """The candidates that may be written, best first, at most LONG_TERM_MEMORY_MAX_WRITE_ITEMS.
 
-    Each dropped candidate is logged with its reason and counted in `drops`.
+    `message` is the user's text the candidates came from (empty for tool calls). Each
+    dropped candidate is logged with its reason and counted in `drops`.
     """
     result = GateResult(admitted=[])
     patterns = settings.noise_key_patterns
     for candidate in candidates:
-        reason = drop_reason(candidate, patterns)
+        reason = drop_reason(candidate, patterns) or window_reminder_reason(candidate, message)
         if reason is None and candidate.confidence < settings.LONG_TERM_MEMORY_MIN_CONFIDENCE:
             reason = f"confidence {candidate.confidence:.2f} below {settings.LONG_TERM_MEMORY_MIN_CONFIDENCE}"
         if reason is None:
