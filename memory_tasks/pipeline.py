@@ -185,6 +185,7 @@ def upsert_stage(payload: Payload | None) -> list[int]:
             default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS,
             message_id=message.id,
             conversation_id=message.conversation_id,
+            stated_at=message.created_at,
         )
         touched = write_candidates(session, ctx, candidates)
         _finish(session, message, MessageStatus.PROCESSED, None)

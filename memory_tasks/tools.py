@@ -154,7 +154,9 @@ def checked_arguments(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
     known = {p.name for p in tool.params}
     unknown = sorted(set(arguments) - known)
     if unknown:
-        raise ToolError(f"unknown argument(s) {', '.join(unknown)}; {tool.name} takes {', '.join(sorted(known))}")
+        # Names come from the model: shown shortened, never in full.
+        shown = ", ".join(name[:40] for name in unknown[:5])
+        raise ToolError(f"unknown argument(s) {shown}; {tool.name} takes {', '.join(sorted(known))}")
     checked: dict[str, Any] = {}
     for param in tool.params:
         value = arguments.get(param.name)
@@ -322,6 +324,7 @@ def enqueue_index_sync(memory_ids: list[int]) -> str:
 
 
 def memory_save(user_id: int, args: dict[str, Any]) -> Result:
+    """Create or overwrite the memory under args["key"]; the result shows the memory as stored."""
     memory_type = _memory_type(args["memory_type"])
     data = {**args, "op": "upsert", "memory_type": memory_type, "reason": "agent tool memory_save"}
     candidate = _candidate(data)
@@ -329,6 +332,7 @@ def memory_save(user_id: int, args: dict[str, Any]) -> Result:
 
 
 def memory_append(user_id: int, args: dict[str, Any]) -> Result:
+    """Append args["content"] to the memory under args["key"], creating it when absent."""
     key = _checked_key(args["key"])
     new_type = _memory_type(args.get("memory_type", APPEND_DEFAULT_TYPE))
 
@@ -347,6 +351,7 @@ def memory_append(user_id: int, args: dict[str, Any]) -> Result:
 
 
 def memory_delete(user_id: int, args: dict[str, Any]) -> Result:
+    """Deactivate the memory under args["key"]; ToolError when there is none."""
     key = _checked_key(args["key"])
 
     def build(before: LongTermMemory | None, _ctx: WriteContext) -> Candidate:
@@ -359,6 +364,7 @@ def memory_delete(user_id: int, args: dict[str, Any]) -> Result:
 
 
 def memory_list(user_id: int, args: dict[str, Any]) -> Result:
+    """The user's valid memories, most important first: `count` shown of `total`."""
     memory_type = _memory_type(args["memory_type"]) if "memory_type" in args else None
     memories = list_memories(user_id, memory_type=memory_type)
     shown = memories[: args.get("limit", DEFAULT_LIST_LIMIT)]

@@ -137,6 +137,10 @@ class LongTermMemory(Base):
     merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("long_term_memories.id", ondelete="SET NULL"))
     # Bumped by every change; marking SYNCED is compare-and-set on it (R-VEC, issue 4).
     revision: Mapped[int] = mapped_column(Integer, nullable=False, server_default="1")
+    # When the user said what the row now holds (the source message's time). A statement
+    # older than this never overwrites it, so turns processed out of order (concurrent
+    # workers, a late retry) end where processing them in order would (R-PIPE-7).
+    stated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     vector_status: Mapped[str] = mapped_column(String(20), nullable=False, server_default=VectorStatus.DIRTY.value)
     vector_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

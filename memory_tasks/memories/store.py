@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, select, text, update
@@ -42,6 +42,12 @@ class WriteContext:
     default_ttl_days: int
     message_id: int | None = None
     conversation_id: int | None = None
+    # When the user made the statement (the message's time); None means now.
+    stated_at: datetime | None = None
+
+    @property
+    def statement_time(self) -> datetime:
+        return self.stated_at or self.now
 
 
 @dataclass(frozen=True)
@@ -122,7 +128,16 @@ def record_history(
     )
 
 
-def _write(session: Session, ctx: WriteContext, candidate: Candidate, key: str, content: str) -> int:
+def _write(
+    session: Session,
+    ctx: WriteContext,
+    candidate: Candidate,
+    key: str,
+    content: str,
+    *,
+    active: bool = True,
+    expires_at: datetime | None = None,
+) -> int:
     """Insert or overwrite the (user, key) row with `content`; returns the memory id.
 
     ON CONFLICT keeps the row id stable and is safe even if a writer ever skipped the lock.
@@ -136,10 +151,11 @@ def _write(session: Session, ctx: WriteContext, candidate: Candidate, key: str, 
         "content": content,
         "importance": candidate.importance,
         "confidence": candidate.confidence,
-        "is_active": True,
-        "expires_at": _expiry(candidate, ctx),
+        "is_active": active,
+        "expires_at": expires_at or _expiry(candidate, ctx),
         "source": ctx.source.value,
         "vector_status": VectorStatus.DIRTY.value,
+        "stated_at": ctx.statement_time,
         "created_at": ctx.now,
         "updated_at": ctx.now,
     }
@@ -163,20 +179,40 @@ def _refresh_ttl(session: Session, memory: LongTermMemory, candidate: Candidate,
         memory.expires_at = expires_at
     memory.confidence = max(memory.confidence, candidate.confidence)
     memory.importance = max(memory.importance, candidate.importance)
+    memory.stated_at = max(memory.stated_at or ctx.statement_time, ctx.statement_time)
+
+
+def _tombstone(session: Session, ctx: WriteContext, candidate: Candidate, key: str) -> AppliedChange:
+    """Record a retraction of something not (yet) stored as an inactive row.
+
+    A turn processed out of order may retract a memory before the older turn that states
+    it is written; the inactive row's statement time then keeps that older turn out.
+    """
+    memory_id = _write(session, ctx, candidate, key, candidate.content or "", active=False)
+    record_history(session, ctx, memory_id, key, "delete", None, None, "retraction recorded before any statement")
+    return AppliedChange(memory_id, "delete")
 
 
 def apply_candidate(session: Session, ctx: WriteContext, candidate: Candidate) -> AppliedChange | None:
     """Apply one validated candidate for `ctx.user_id`; the caller holds `lock_user`.
 
     Returns what changed, or None when the memory already says this (then only its TTL
-    is refreshed) or a delete names nothing active.
+    is refreshed), a delete names nothing active, or the memory holds a later statement
+    of the user than this one (a turn processed out of order).
     """
     key = candidate.target_key
     existing = load_for_update(session, ctx.user_id, key)
+    if existing is not None and existing.stated_at is not None and existing.stated_at > ctx.statement_time:
+        logger.info("stale statement skipped", extra={"user_id": ctx.user_id, "memory_id": existing.id,
+                                                       "message_id": ctx.message_id, "key": key})
+        return None
     live = existing if existing is not None and existing.is_active else None
 
     if candidate.op == "delete":
+        if existing is None:
+            return _tombstone(session, ctx, candidate, key)
         if live is None:
+            existing.stated_at = ctx.statement_time  # the latest word on this key is still "no"
             return None
         session.execute(
             update(LongTermMemory)
@@ -187,13 +223,23 @@ def apply_candidate(session: Session, ctx: WriteContext, candidate: Candidate) -
                 revision=LongTermMemory.revision + 1,
                 updated_at=ctx.now,
                 source_message_id=ctx.message_id,
+                stated_at=ctx.statement_time,
             )
         )
         record_history(session, ctx, live.id, key, "delete", live.content, None, candidate.reason or None)
         return AppliedChange(live.id, "delete")
 
+    expires_at = None
     if candidate.op == "append" and live is not None:
         content = append_content(live.content, candidate.content)
+        # Appending adds to a memory; it does not demote it or shorten its life.
+        candidate = replace(
+            candidate,
+            memory_type=live.memory_type,
+            importance=max(live.importance, candidate.importance),
+            confidence=max(live.confidence, candidate.confidence),
+        )
+        expires_at = max(live.expires_at, _expiry(candidate, ctx)) if live.expires_at else None
     else:
         content = candidate.content[:MAX_CONTENT_CHARS]
 
@@ -201,7 +247,7 @@ def apply_candidate(session: Session, ctx: WriteContext, candidate: Candidate) -
         _refresh_ttl(session, live, candidate, ctx)
         return None
 
-    memory_id = _write(session, ctx, candidate, key, content)
+    memory_id = _write(session, ctx, candidate, key, content, expires_at=expires_at)
     op = candidate.op if live is not None else "create"
     record_history(session, ctx, memory_id, key, op, live.content if live else None, content, candidate.reason or None)
     session.expire_all()

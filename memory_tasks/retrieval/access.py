@@ -18,6 +18,8 @@ from memory_tasks.retrieval.outage import Outage
 
 logger = logging.getLogger(__name__)
 
+TOUCH_TASK = "memory.touch_memories"
+
 _broker = Outage("access-stats broker", logger)
 
 
@@ -45,15 +47,16 @@ def record_access(user_id: int, memory_ids: list[int], accessed_at: datetime) ->
 def enqueue_touch(user_id: int, memory_ids: list[int], accessed_at: datetime) -> None:
     """Ask a worker to record this read; never raises (a broker outage is logged once).
 
+    Sent by name, so the read path needs the Celery app but none of the task modules;
     `retry=False`: with the broker down, publishing fails at once instead of holding the
     reply while kombu retries.
     """
     if not memory_ids:
         return
-    from memory_tasks.tasks.access import touch_memories
-
     try:
-        touch_memories.apply_async(args=(user_id, memory_ids, accessed_at.isoformat()), retry=False)
+        from memory_tasks.celery_app import app
+
+        app.send_task(TOUCH_TASK, args=(user_id, memory_ids, accessed_at.isoformat()), retry=False)
     except Exception as exc:  # any publish failure only costs statistics
         _broker.failed(exc)
     else:

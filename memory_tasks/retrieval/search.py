@@ -161,7 +161,7 @@ def lexical_ranking(session: Session, user_id: int, query: str, now: datetime, s
     candidates: list[Candidate] = []
     for memory in memories:
         if time.perf_counter() > deadline:
-            logger.info("lexical retrieval budget spent", extra={"user_id": user_id, "scanned": len(candidates),
+            logger.debug("lexical retrieval budget spent", extra={"user_id": user_id, "scanned": len(candidates),
                                                                 "memories": len(memories)})
             break
         candidates.append(make_candidate(memory))

@@ -93,10 +93,10 @@ def fresh_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.fixture
 def no_touch(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
     """Record touch publications instead of sending them (no worker in most tests)."""
-    from memory_tasks.tasks.access import touch_memories
+    from memory_tasks.celery_app import app
 
     sent: list[tuple] = []
-    monkeypatch.setattr(touch_memories, "apply_async", lambda args, **_: sent.append(args))
+    monkeypatch.setattr(app, "send_task", lambda name, args, **_: sent.append((name, args)))
     return sent
 
 
@@ -239,13 +239,13 @@ def test_record_access_ignores_other_users_ids(db) -> None:
 def test_a_broker_outage_never_breaks_the_read(db, monkeypatch, caplog) -> None:
     from kombu.exceptions import OperationalError
 
-    from memory_tasks.tasks.access import touch_memories
+    from memory_tasks.celery_app import app
 
     def refuse(*args, **kwargs):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
     remember(ALICE, "pet", "Has a ginger cat named Mochi")
-    monkeypatch.setattr(touch_memories, "apply_async", refuse)
+    monkeypatch.setattr(app, "send_task", refuse)
     with caplog.at_level(logging.WARNING, logger="memory_tasks.retrieval"):
         for _ in range(3):
             assert [h.memory_key for h in retrieve(ALICE, "cat", mode="full_inject")] == ["pet"]

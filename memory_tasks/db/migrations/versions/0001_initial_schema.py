@@ -80,6 +80,7 @@ def upgrade() -> None:
     sa.Column('source', sa.String(length=20), server_default='extraction', nullable=False),
     sa.Column('merged_into_id', sa.Integer(), nullable=True),
     sa.Column('revision', sa.Integer(), server_default='1', nullable=False),
+    sa.Column('stated_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('vector_status', sa.String(length=20), server_default='DIRTY', nullable=False),
     sa.Column('vector_synced_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('vector_error', sa.Text(), nullable=True),
