@@ -229,6 +229,14 @@ def test_renames_never_collide() -> None:
     assert actions[2].kind == "keep"
 
 
+def test_similar_memories_of_different_items_or_numbers_are_not_merged() -> None:
+    """R-PIPE-4: the write path's guard holds in consolidation too (pet-cat vs pet-dog, 6 vs 7 o'clock)."""
+    rows = [row(1, "pet-cat", "fact", "养了一只猫"), row(2, "pet-dog", "fact", "养了一只猫"),
+            row(3, "wake-up-time", "fact", "Wakes up at 6 every day"),
+            row(4, "wake-up", "fact", "Wakes up at 7 every day")]
+    assert {a.kind for a in plan(rows).actions} == {"keep"}
+
+
 def test_two_rows_renamed_onto_one_key_are_merged() -> None:
     """R-PIPE-5: one key is one memory; the newest value wins."""
     rows = [row(1, "Home City", "fact", "常住武汉", updated_at=days(-50)),
