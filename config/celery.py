@@ -23,6 +23,8 @@ TASK_ROUTES = {
     "memory.upsert_vectors": {"queue": QUEUE_INDEX},
     "memory.sync_index_batch": {"queue": QUEUE_INDEX},
     "memory.touch_memories": {"queue": QUEUE_INDEX},
+    # Consolidating a user may call the chat model.
+    "memory.consolidate_user": {"queue": QUEUE_LLM},
     "memory.*": {"queue": QUEUE_MAINTENANCE},
 }
 

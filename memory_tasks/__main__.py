@@ -270,6 +270,15 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tool(args: argparse.Namespace) -> int:
+    """Run one agent tool call exactly as a chat server's dispatcher would; print its result."""
+    from memory_tasks.tools import execute
+
+    result = execute(args.user, args.name, args.arguments)
+    print(json.dumps(result, ensure_ascii=False, indent=2, default=str))
+    return EXIT_FAILED if "error" in result else 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from memory_tasks.demo import run_demo
 
@@ -341,6 +350,11 @@ def build_parser() -> argparse.ArgumentParser:
     reindex.add_argument("--reconcile", action="store_true",
                          help="do not rebuild: rewrite missing or stale vectors and remove deactivated ones")
     reindex.add_argument("--yes", action="store_true", help="confirm without a prompt")
+
+    tool = command("tool", cmd_tool, "run one agent memory tool call (memory_save/_append/_delete/_list)")
+    tool.add_argument("--user", type=_user_id, required=True)
+    tool.add_argument("--name", required=True, help="tool name, e.g. memory_save")
+    tool.add_argument("--arguments", default="{}", help="the tool arguments as the model's JSON string")
 
     command("demo", cmd_demo, "push a sample conversation through the running worker and show the memories")
     return parser

@@ -47,7 +47,7 @@ from memory_tasks.extraction.candidates import KEY_PATTERN, MAX_CONTENT_CHARS, M
 from memory_tasks.extraction.filters import drop_reason
 from memory_tasks.extraction.prompts import load_prompt
 from memory_tasks.llm import LLMOutputError, chat_json, json_items
-from memory_tasks.memories.dedup import _different_facts
+from memory_tasks.memories.dedup import different_facts
 from memory_tasks.memories.lifecycle import expire_user_memories
 from memory_tasks.memories.similarity import SimilarityScorer
 from memory_tasks.memories.store import WriteContext, db_now, load_for_update, lock_user, record_history
@@ -499,7 +499,7 @@ def _merge_near_duplicates(drafts: Sequence[_Draft], scorer: SimilarityScorer) -
                 if loser.fate != "keep" or scores[i, j] < scorer.merge_threshold:
                     continue
                 # The write path's guard: keys naming different items, or differing numbers, are different facts.
-                if _different_facts(loser.fields.key, loser.fields.content, survivor.fields.key, survivor.fields.content):
+                if different_facts(loser.fields.key, loser.fields.content, survivor.fields.key, survivor.fields.content):
                     continue
                 _merge(loser, survivor, f"near-duplicate of #{survivor.row.id} ({scores[i, j]:.2f})")
 

@@ -65,7 +65,7 @@ _KEY_SPLIT = re.compile(r"[-_]")
 _WORDING_HASH = re.compile(r"^h[0-9a-f]{7}$")
 
 
-def _keys_name_different_items(key_a: str, key_b: str) -> bool:
+def keys_name_different_items(key_a: str, key_b: str) -> bool:
     """True when two keys of one category name different items (pet-cat vs pet-dog).
 
     Similarity cannot tell 养了一只猫 from 养了一只狗 (cosine 0.95); the keys can. Keys of
@@ -82,9 +82,9 @@ def _keys_name_different_items(key_a: str, key_b: str) -> bool:
     return not (set_a <= set_b or set_b <= set_a)
 
 
-def _different_facts(key_a: str, content_a: str, key_b: str, content_b: str) -> bool:
+def different_facts(key_a: str, content_a: str, key_b: str, content_b: str) -> bool:
     """True when keys or numbers show two similar-looking memories state different facts."""
-    return _keys_name_different_items(key_a, key_b) or _numbers_differ(content_a, content_b)
+    return keys_name_different_items(key_a, key_b) or _numbers_differ(content_a, content_b)
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
@@ -113,7 +113,7 @@ def find_duplicate(
         if scores[best] < scorer.dedup_threshold:
             break
         match = same_type[best]
-        if not _different_facts(candidate.key, candidate.content, match.memory_key, match.content):
+        if not different_facts(candidate.key, candidate.content, match.memory_key, match.content):
             return match, float(scores[best])
     return None
 
@@ -165,7 +165,7 @@ def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: Write
             loser = memories[j]
             if loser.id in merged or loser.memory_type != survivor.memory_type or scores[i, j] < scorer.merge_threshold:
                 continue
-            if _different_facts(loser.memory_key, loser.content, survivor.memory_key, survivor.content):
+            if different_facts(loser.memory_key, loser.content, survivor.memory_key, survivor.content):
                 continue
             _merge_into(session, ctx, loser, survivor, float(scores[i, j]))
             merged.add(loser.id)

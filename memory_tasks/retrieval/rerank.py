@@ -7,7 +7,7 @@
   (best = 1, worst = 0): cosines of one embedding model sit in a narrow band (e5: ~0.75-0.95),
   so raw values would let the small tie-breakers below outvote a clearly better match.
 * lexical - BM25 of the query against the memory's index text, divided by the best BM25
-  among the candidates (CJK-aware tokens; see `lexical.py`).
+  among the candidates (CJK-aware, lightly stemmed tokens; see `lexical.py`).
 * importance - (importance - 1) / 4; confidence as stored; recency - 0.5 ** (days since the
   memory last changed / half-life).
 * key - share of the memory key's words the query mentions ("home-city" and "which city
@@ -27,8 +27,7 @@ from datetime import datetime
 from typing import Protocol
 
 from config.settings import Settings
-from memory_tasks.memories.similarity import lexical_tokens
-from memory_tasks.retrieval.lexical import bm25_scores
+from memory_tasks.retrieval.lexical import bm25_scores, search_tokens
 from memory_tasks.vectors.index import index_text
 
 SECONDS_PER_DAY = 86_400.0
@@ -91,7 +90,7 @@ class Ranked:
 def make_candidate(memory: MemoryLike, similarity: float | None = None) -> Candidate:
     """A candidate tokenised from the memory's index text (type, key and content)."""
     text = index_text(memory.memory_type, memory.memory_key, memory.content)
-    return Candidate(memory, tuple(lexical_tokens(text)), similarity)
+    return Candidate(memory, tuple(search_tokens(text)), similarity)
 
 
 def importance_signal(importance: int) -> float:
@@ -109,7 +108,7 @@ def recency_signal(updated_at: datetime | None, now: datetime, half_life_days: f
 
 def key_signal(memory_key: str, query_tokens: set[str]) -> float:
     """Share of the key's words (e.g. "home", "city" of "home-city") found among the query's tokens."""
-    words = set(lexical_tokens(memory_key))
+    words = set(search_tokens(memory_key))
     return len(words & query_tokens) / len(words) if words else 0.0
 
 
@@ -127,7 +126,7 @@ def rerank(candidates: Sequence[Candidate], query: str, weights: RerankWeights, 
     """The candidates ranked best first by the weighted signals (ties keep the input order)."""
     if not candidates:
         return []
-    query_tokens = lexical_tokens(query)
+    query_tokens = search_tokens(query)
     query_set = set(query_tokens)
     bm25 = bm25_scores(query_tokens, [c.tokens for c in candidates])
     best_bm25 = max(bm25)

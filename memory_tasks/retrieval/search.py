@@ -30,7 +30,7 @@ from memory_tasks.api import memory_json
 from memory_tasks.db.models import LongTermMemory, VectorStatus
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.filters import is_noise_memory
-from memory_tasks.memories.store import db_now, valid_memories
+from memory_tasks.memories.store import valid_memories
 from memory_tasks.retrieval.access import enqueue_touch
 from memory_tasks.retrieval.outage import Outage
 from memory_tasks.retrieval.rerank import (
@@ -123,13 +123,13 @@ def query_text(query: str, summary: str | None) -> str:
 
 
 @contextmanager
-def _read_session(settings: Settings) -> Iterator[Session]:
-    """A short read transaction whose statements are cut off after RETRIEVE_TIMEOUT_MS."""
+def _read_session(settings: Settings) -> Iterator[tuple[Session, datetime]]:
+    """A short read transaction whose statements are cut off after RETRIEVE_TIMEOUT_MS, and
+    the database clock (`db_now`), fetched in the same round trip."""
+    timeout = str(settings.LONG_TERM_MEMORY_RETRIEVE_TIMEOUT_MS)
     with session_scope() as session:
-        session.execute(
-            select(func.set_config("statement_timeout", str(settings.LONG_TERM_MEMORY_RETRIEVE_TIMEOUT_MS), True))
-        )
-        yield session
+        now = session.execute(select(func.now(), func.set_config("statement_timeout", timeout, True))).one()[0]
+        yield session, now
 
 
 def _hits(ranked: list[Ranked]) -> list[Hit]:
@@ -267,8 +267,7 @@ def find_memories(
     _check_arguments(user_id, mode, limit)
     text = query_text(query, summary)
     found = vector_search(user_id, text, settings) if mode == "dense" and text else None
-    with _read_session(settings) as session:
-        now = db_now(session)
+    with _read_session(settings) as (session, now):
         if mode == "full_inject" or not text:
             hits = _full_inject(session, user_id, limit, now, RerankWeights.from_settings(settings))
         elif found is None:

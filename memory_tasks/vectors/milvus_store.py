@@ -122,7 +122,8 @@ class MilvusStore:
 
     def search(self, user_id: int, vector: list[float], limit: int) -> list[VectorHit]:
         """The user's nearest memories, best first (score = cosine similarity)."""
-        if not self._client.has_collection(self.collection):
+        # Known to exist once ensured: skips an RPC (~3 ms) per search on the read path.
+        if self._ready_dim is None and not self._client.has_collection(self.collection):
             return []
         self.ensure_collection(len(vector))
         result = self._client.search(

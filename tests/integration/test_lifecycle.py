@@ -174,7 +174,7 @@ MESSY = (
     {"memory_key": "old-hobby", "memory_type": "preference", "content": "likes chess", "expired": True},
     {"memory_key": "editor-theme", "memory_type": "preference", "content": "Prefers dark mode in code editors",
      "importance": 4},
-    {"memory_key": "editor-dark-mode", "memory_type": "preference", "content": "Prefers dark mode in code editors."},
+    {"memory_key": "dark-mode", "memory_type": "preference", "content": "Prefers dark mode in code editors."},
     {"memory_key": "goal-learn-japanese", "memory_type": "goal", "content": "  Learn   Japanese ,"},
     {"memory_key": "weather-date_2025_02_01", "content": "晴，最高温 12℃"},
     {"memory_key": "reply-language", "memory_type": "constraint", "content": "回复用中文"},
@@ -220,7 +220,7 @@ def test_offline_consolidation_of_a_messy_user(db) -> None:
     assert history(ids["tool-list"]) == [("delete", "consolidate")]
     assert history(ids["Food Preference"]) == [("merge", "consolidate")]
     assert row(ids["Food Preference"]).merged_into_id == ids["food-preference"]
-    assert row(ids["editor-dark-mode"]).merged_into_id == ids["editor-theme"]
+    assert row(ids["dark-mode"]).merged_into_id == ids["editor-theme"]
     changed = row(ids["morning-drink"])
     assert (changed.vector_status, changed.revision) == ("DIRTY", 2)
     untouched = row(ids["reply-language"])

@@ -44,7 +44,7 @@ QUERIES = [
     ("晚饭吃火锅怎么样？", "food-preference"),
     ("Which language should I use for my data analysis script?", "programming-language"),
     ("How is my app for hikers going?", "side-project"),
-    ("帮我推荐一些零食", "allergy"),
+    ("我对什么东西过敏？", "allergy"),
     ("What's my cat called?", "pet"),
     ("推荐点音乐给我听", "music"),
     ("How should I train for my race?", "marathon-goal"),
@@ -249,6 +249,7 @@ def test_a_broker_outage_never_breaks_the_read(db, monkeypatch, caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="memory_tasks.retrieval"):
         for _ in range(3):
             assert [h.memory_key for h in retrieve(ALICE, "cat", mode="full_inject")] == ["pet"]
+        assert access.wait_for_touches()
     assert len([r for r in caplog.records if "broker" in r.getMessage()]) == 1
 
 

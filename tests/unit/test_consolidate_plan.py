@@ -73,7 +73,7 @@ MESSY = [
     row(6, "morning-drink", "habits", "每天早上喝美式咖啡"),
     row(7, "old-hobby", "preference", "likes chess", expires_at=days(-1)),
     row(8, "editor-theme", "preference", "Prefers dark mode in code editors", importance=4),
-    row(9, "editor-dark-mode", "preference", "Prefers dark mode in code editors.", importance=2, expires_at=days(150)),
+    row(9, "dark-mode", "preference", "Prefers dark mode in code editors.", importance=2, expires_at=days(150)),
     row(10, "goal-learn-japanese", "goal", "  Learn   Japanese ,"),
     row(11, "饮食禁忌", "constraint", "不吃香菜"),
     row(12, "weather-date_2025_02_01", "fact", "晴，最高温 12℃"),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from memory_tasks.memories.dedup import _different_facts, _keys_name_different_items
+from memory_tasks.memories.dedup import different_facts, keys_name_different_items
 
 
 @pytest.mark.parametrize(
@@ -17,11 +17,11 @@ from memory_tasks.memories.dedup import _different_facts, _keys_name_different_i
     ],
 )
 def test_keys_of_one_category_naming_different_items_are_different_memories(key_a, key_b, different) -> None:
-    assert _keys_name_different_items(key_a, key_b) is different
+    assert keys_name_different_items(key_a, key_b) is different
 
 
 def test_different_numbers_are_different_facts() -> None:
     """Embeddings score 'wakes up at 6' and 'wakes up at 7' alike; numbers decide."""
-    assert _different_facts("routine-wake", "Wakes up at 6 am", "routine-wake", "Wakes up at 7 am")
-    assert not _different_facts("routine-wake", "Wakes up at 6 am", "routine-wake", "Gets up at 6 every day")
-    assert not _different_facts("x-a", "喜欢吃川菜", "x-a", "爱吃四川菜")
+    assert different_facts("routine-wake", "Wakes up at 6 am", "routine-wake", "Wakes up at 7 am")
+    assert not different_facts("routine-wake", "Wakes up at 6 am", "routine-wake", "Gets up at 6 every day")
+    assert not different_facts("x-a", "喜欢吃川菜", "x-a", "爱吃四川菜")

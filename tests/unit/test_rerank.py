@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memory_tasks.memories.similarity import lexical_tokens
-from memory_tasks.retrieval.lexical import bm25_scores
+from memory_tasks.retrieval.lexical import bm25_scores, search_tokens, stem
 from memory_tasks.retrieval.prompt import HEADER, format_memory_block
 from memory_tasks.retrieval.rerank import (
     RerankWeights,
@@ -155,3 +155,16 @@ def test_hit_json_has_the_memory_fields_score_and_why() -> None:
     data = Hit({"id": 7, "memory_key": "k", "memory_type": "fact", "content": "c"}, 0.123456, {"lexical": 0.1}).to_json()
     assert data == {"id": 7, "memory_key": "k", "memory_type": "fact", "content": "c", "score": 0.1235,
                     "why": {"lexical": 0.1}}
+
+
+def test_search_tokens_stem_english_and_drop_question_words() -> None:
+    assert [stem(w) for w in ("painted", "painting", "paints", "paint")] == ["paint"] * 4
+    assert stem("does") == "does" and stem("杭州") == "杭州"  # short and non-ASCII words stay
+    assert search_tokens("When did Melanie paint a sunrise?") == ["melanie", "paint", "sunrise"]
+    assert "什么" not in search_tokens("我喜欢喝什么茶")
+
+
+def test_the_lexical_signal_matches_other_forms_of_a_word() -> None:
+    memories = [Memory("hobby", "Melanie painted a lake sunrise last year"), Memory("pet", "Melanie has a dog")]
+    ranked = rerank([make_candidate(m) for m in memories], "What does Melanie paint?", RerankWeights(), NOW)
+    assert keys(ranked)[0] == "hobby"
