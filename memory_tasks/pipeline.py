@@ -10,6 +10,7 @@ return None and the rest of the chain passes it along.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select, update
@@ -20,7 +21,7 @@ from memory_tasks.db.models import Conversation, HistorySource, Message, Message
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.engine import ExistingMemory, TurnContext, select_engine
-from memory_tasks.extraction.filters import is_trivial
+from memory_tasks.extraction.filters import is_trivial, redact_pii
 from memory_tasks.extraction.gate import admit
 from memory_tasks.llm import strip_think
 from memory_tasks.memories.dedup import CachedEmbedder, merge_near_duplicates, redirect_duplicates
@@ -197,6 +198,8 @@ def write_candidates(session: Session, ctx: WriteContext, candidates: list[Candi
 
     Returns the ids of every memory that changed, for index sync.
     """
+    if get_settings().LONG_TERM_MEMORY_REDACT_PII:
+        candidates = [replace(c, content=redact_pii(c.content)) for c in candidates]
     scorer = scorer_for(session)
     candidates = redirect_duplicates(session, scorer, ctx.user_id, candidates, ctx)
     touched: list[int] = []

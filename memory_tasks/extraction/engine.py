@@ -6,7 +6,7 @@ OpenAI-compatible chat model (`llm_engine.LLMEngine`). `get_engine` picks one fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from memory_tasks.extraction.candidates import Candidate
@@ -36,7 +36,6 @@ class ExistingMemory:
     content: str
     importance: int = 3
     confidence: float = 0.8
-    similarity: float | None = field(default=None, compare=False)
 
 
 class Engine(Protocol):

@@ -248,6 +248,22 @@ def window_reminder_reason(candidate: Candidate, message: str) -> str | None:
     return None
 
 
+# Optional PII redaction before storage (R-SAFE-5, LONG_TERM_MEMORY_REDACT_PII).
+_PII_PATTERNS = (
+    (re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"), "[email]"),
+    (re.compile(r"(?<!\d)\d{17}[\dXx](?!\d)"), "[id-number]"),  # PRC resident identity card
+    (re.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)"), "[phone]"),  # mainland China mobile
+    (re.compile(r"(?<![\w])\+?\d[\d\s().-]{7,}\d(?![\w])"), "[phone]"),
+)
+
+
+def redact_pii(text: str) -> str:
+    """`text` with e-mail addresses, ID-card numbers and phone numbers replaced by placeholders."""
+    for pattern, placeholder in _PII_PATTERNS:
+        text = pattern.sub(placeholder, text)
+    return text
+
+
 def is_noise_memory(key: str, content: str, noise_key_patterns: Iterable[str]) -> bool:
     """True when a stored memory is noise and must be hidden from list, retrieval, injection
     and consolidation (R-TYPE-4).

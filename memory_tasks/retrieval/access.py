@@ -42,7 +42,9 @@ def record_access(user_id: int, memory_ids: list[int], accessed_at: datetime) ->
             update(LongTermMemory)
             .where(LongTermMemory.user_id == user_id, LongTermMemory.id.in_(memory_ids))
             .values(
-                last_accessed_at=func.greatest(func.coalesce(LongTermMemory.last_accessed_at, accessed_at), accessed_at),
+                last_accessed_at=func.greatest(
+                    func.coalesce(LongTermMemory.last_accessed_at, accessed_at), accessed_at
+                ),
                 access_count=LongTermMemory.access_count + 1,
             )
             .execution_options(synchronize_session=False)

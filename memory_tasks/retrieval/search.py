@@ -6,7 +6,7 @@ but lets errors through, for the CLI and tests.
 
 dense: question + summary -> `embed_query` -> Milvus top RETRIEVE_SCAN_LIMIT of this user
 -> PostgreSQL truth for those ids (this user, active, unexpired, not noise), joined by the
-user's rows not yet synced to Milvus -> rerank -> top RETRIEVE_LIMIT. When the embedder or
+user's rows Milvus may not show yet -> rerank -> top RETRIEVE_LIMIT. When the embedder or
 Milvus is off or failing, the user's valid memories are ranked lexically instead, within
 LONG_TERM_MEMORY_LEXICAL_BUDGET_MS.
 """
@@ -161,8 +161,10 @@ def lexical_ranking(session: Session, user_id: int, query: str, now: datetime, s
     candidates: list[Candidate] = []
     for memory in memories:
         if time.perf_counter() > deadline:
-            logger.debug("lexical retrieval budget spent", extra={"user_id": user_id, "scanned": len(candidates),
-                                                                "memories": len(memories)})
+            logger.debug(
+                "lexical retrieval budget spent",
+                extra={"user_id": user_id, "scanned": len(candidates), "memories": len(memories)},
+            )
             break
         candidates.append(make_candidate(memory))
     return rerank(candidates, query, RerankWeights.from_settings(settings), now)
@@ -284,8 +286,11 @@ def retrieve(
 ) -> list[Hit]:
     """`find_memories` for the chat path: never raises; on any error logs (once) and returns [].
 
-    A broken memory must never break the chat (R-READ-3, R-SAFE-2).
+    A broken memory must never break the chat (R-READ-3, R-SAFE-2). Returns [] as well when
+    LONG_TERM_MEMORY_ENABLED is false.
     """
+    if not get_settings().LONG_TERM_MEMORY_ENABLED:
+        return []
     try:
         hits = find_memories(user_id, query, summary=summary, mode=mode, limit=limit)
     except ValueError:

@@ -151,6 +151,10 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None) -> Syn
                 )
             )
             synced += result.rowcount
+        still_there = set(session.scalars(select(LongTermMemory.id).where(LongTermMemory.id.in_(list(snapshot)))))
+    # A user forgotten while this sync ran: its rows are gone, so no sweep would ever
+    # find the vectors written above.
+    store.delete([memory_id for memory_id in snapshot if memory_id not in still_there])
     return SyncResult(len(live), len(gone), synced, len(snapshot) - synced)
 
 

@@ -135,16 +135,18 @@ def _pages(active_only: bool) -> Iterator[list[LongTermMemory]]:
         last_id = page[-1].id
 
 
+def _text(memory: LongTermMemory) -> str:
+    return index_text(memory.memory_type, memory.memory_key, memory.content)
+
+
 def _write(store: MilvusStore, memories: list[LongTermMemory]) -> int:
     """Embed (through the cache) and write these memories' vectors; returns how many."""
     if not memories:
         return 0
-    texts = {m.id: index_text(m.memory_type, m.memory_key, m.content) for m in memories}
     with session_scope() as session:
-        vectors = embed_texts(session, get_embedder(), list(texts.values()))
-    rows = [VectorRow(m.id, m.user_id, text_hash(texts[m.id]), vectors[text_hash(texts[m.id])]) for m in memories]
-    store.replace(rows)
-    return len(rows)
+        vectors = embed_texts(session, get_embedder(), [_text(m) for m in memories])
+    store.replace([VectorRow(m.id, m.user_id, text_hash(_text(m)), vectors[text_hash(_text(m))]) for m in memories])
+    return len(memories)
 
 
 def reconcile(collection: str | None = None) -> ReconcileResult:
@@ -160,12 +162,7 @@ def reconcile(collection: str | None = None) -> ReconcileResult:
         changed = 0
         for page in _pages(active_only=False):
             stored = store.stored([m.id for m in page])
-            stale = [
-                m
-                for m in page
-                if m.is_active
-                and stored.get(m.id, {}).get("text_hash") != text_hash(index_text(m.memory_type, m.memory_key, m.content))
-            ]
+            stale = [m for m in page if m.is_active and stored.get(m.id, {}).get("text_hash") != text_hash(_text(m))]
             gone = [m.id for m in page if not m.is_active and m.id in stored]
             changed += _write(store, stale) + len(gone)
             written += len(stale)

@@ -57,16 +57,18 @@ def remember(user_id: int, key: str, content: str, memory_type: str = "fact", im
     with session_scope() as session:
         session.execute(pg_insert(User).values(id=user_id).on_conflict_do_nothing())
         lock_user(session, user_id)
-        ctx = WriteContext(user_id, HistorySource.TOOL, db_now(session), get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
-        change = apply_candidate(session, ctx, Candidate(op=op, memory_type=memory_type, key=key, content=content,
-                                                         importance=importance, confidence=0.9))
+        ttl_days = get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
+        ctx = WriteContext(user_id, HistorySource.TOOL, db_now(session), ttl_days)
+        candidate = Candidate(op=op, memory_type=memory_type, key=key, content=content, importance=importance,
+                              confidence=0.9)
+        change = apply_candidate(session, ctx, candidate)
     assert change is not None
     return change.memory_id
 
 
 def remember_all(user_id: int, memories: list[tuple[str, str, str, int]]) -> dict[str, int]:
     """Write and index the memories; returns {key: memory id}."""
-    ids = {key: remember(user_id, key, content, memory_type, importance) for memory_type, key, content, importance in memories}
+    ids = {key: remember(user_id, key, content, kind, importance) for kind, key, content, importance in memories}
     sync_vectors(list(ids.values()))
     return ids
 

@@ -163,3 +163,21 @@ def test_near_duplicates_under_different_keys_are_merged_with_history(db) -> Non
         assert loser.merged_into_id is not None and not loser.is_active
     ops = [op for _, op, *_ in _history(1105)]
     assert ops.count("merge") == 1 and ops.count("absorb") == 1
+
+
+def test_pii_redaction_applies_to_every_write(db, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-SAFE-5: with LONG_TERM_MEMORY_REDACT_PII=true the stored content holds placeholders."""
+    from config.settings import get_settings
+
+    monkeypatch.setenv("LONG_TERM_MEMORY_REDACT_PII", "true")
+    get_settings.cache_clear()
+    try:
+        record_turn(1106, "seed")
+        with session_scope() as session:
+            lock_user(session, 1106)
+            ctx = WriteContext(1106, HistorySource.TOOL, db_now(session), 180)
+            pipeline.write_candidates(session, ctx, [Candidate("upsert", "fact", "contact-email", "邮箱是 li@example.com")])
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    assert [m["content"] for m in list_memories(1106)] == ["邮箱是 [email]"]

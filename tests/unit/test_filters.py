@@ -262,3 +262,14 @@ def test_time_words_in_stored_rows_are_not_noise() -> None:
     """R-TYPE-4: time windows are judged when written; a stored habit mentioning 晚上 stays visible."""
     assert not is_noise_memory("drink-coffee", "晚上不喝咖啡", DEFAULT_NOISE_KEY_PATTERNS)
     assert not is_noise_memory("sport-running", "每天早上跑步", DEFAULT_NOISE_KEY_PATTERNS)
+
+
+def test_pii_is_redacted_before_storage_when_enabled() -> None:
+    """R-SAFE-5: phone numbers, e-mail addresses and ID numbers never reach the table."""
+    from memory_tasks.extraction.filters import redact_pii
+
+    text = "我的手机是13812345678，邮箱 wang.li@example.com，身份证 11010519491231002X, call +49 30 1234567"
+    redacted = redact_pii(text)
+    for secret in ("13812345678", "wang.li@example.com", "11010519491231002X", "1234567"):
+        assert secret not in redacted
+    assert redact_pii("年底前考过 N1，住在 3 号楼") == "年底前考过 N1，住在 3 号楼"
