@@ -190,6 +190,8 @@ def upsert_stage(payload: Payload | None) -> list[int]:
         )
         touched = write_candidates(session, ctx, candidates)
         _finish(session, message, MessageStatus.PROCESSED, None)
+    logger.info("memories written", extra={"message_id": ctx.message_id, "user_id": ctx.user_id,
+                                            "memory_ids": touched})
     return touched
 
 
