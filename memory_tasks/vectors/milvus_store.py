@@ -120,8 +120,12 @@ class MilvusStore:
             self._client.delete(self.collection, filter=f"user_id == {int(user_id)}")
             self._client.flush(self.collection)
 
-    def search(self, user_id: int, vector: list[float], limit: int) -> list[VectorHit]:
-        """The user's nearest memories, best first (score = cosine similarity)."""
+    def search(self, user_id: int, vector: list[float], limit: int, *, strong: bool = False) -> list[VectorHit]:
+        """The user's nearest memories, best first (score = cosine similarity).
+
+        `strong=True` waits until every write acknowledged so far is visible (~200 ms);
+        for checks that must see the latest writes, not for the chat path.
+        """
         # Known to exist once ensured: skips an RPC (~3 ms) per search on the read path.
         if self._ready_dim is None and not self._client.has_collection(self.collection):
             return []
@@ -136,7 +140,7 @@ class MilvusStore:
             # The collection's Strong level makes every search wait for the next time tick
             # (~200 ms, measured); Bounded answers in ~3 ms and may miss writes of the last
             # few seconds, which retrieval covers from PostgreSQL (see retrieval/search.py).
-            consistency_level=SEARCH_CONSISTENCY,
+            consistency_level="Strong" if strong else SEARCH_CONSISTENCY,
         )
         return [VectorHit(int(hit["id"]), float(hit["distance"])) for hit in result[0]]
 
@@ -145,7 +149,10 @@ class MilvusStore:
         if not memory_ids or not self._client.has_collection(self.collection):
             return {}
         rows = self._client.query(
-            self.collection, filter=_ids_filter("id", memory_ids), output_fields=["id", "user_id", "text_hash"]
+            self.collection,
+            filter=_ids_filter("id", memory_ids),
+            output_fields=["id", "user_id", "text_hash"],
+            consistency_level="Strong",  # a check of what is stored must see the latest writes
         )
         return {int(r["id"]): {"user_id": int(r["user_id"]), "text_hash": r["text_hash"]} for r in rows}
 

@@ -99,7 +99,7 @@ def _memory_ids(user_id: int) -> list[int]:
 def _vectors_of(user_id: int) -> list[int]:
     """Milvus ids found by a search filtered on the user."""
     query = get_embedder().embed_query("猫 cat 乌龙茶").tolist()
-    return [hit.memory_id for hit in get_store().search(user_id, query, limit=50)]
+    return [hit.memory_id for hit in get_store().search(user_id, query, limit=50, strong=True)]
 
 
 @pytest.fixture

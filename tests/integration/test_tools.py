@@ -270,7 +270,7 @@ def _dense_hits(user_id: int, question: str) -> list[int]:
     from memory_tasks.vectors.milvus_store import get_store
 
     vector = get_embedder().embed_query(question).tolist()
-    return [hit.memory_id for hit in get_store().search(user_id, vector, limit=5)]
+    return [hit.memory_id for hit in get_store().search(user_id, vector, limit=5, strong=True)]
 
 
 @pytest.mark.slow
