@@ -66,7 +66,8 @@ def embed_memories(self: Task, memory_ids: list[int]) -> list[int]:
 
 @shared_task(name="memory.upsert_vectors", base=IndexStageTask, bind=True, **RETRY_OPTIONS)
 def upsert_vectors(self: Task, memory_ids: list[int]) -> dict:
-    return asdict(index.sync_vectors(memory_ids))
+    # A message touches a few rows: no flush (the sweep flushes its batches).
+    return asdict(index.sync_vectors(memory_ids, flush=False))
 
 
 def message_chain(message_id: int) -> Signature:

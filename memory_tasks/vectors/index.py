@@ -110,8 +110,10 @@ class SyncResult:
     skipped: int
 
 
-def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None) -> SyncResult:
+def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flush: bool = True) -> SyncResult:
     """Bring Milvus in line with PostgreSQL for these memories, then mark them SYNCED.
+
+    `flush` after the writes: for batches (the sweep, reindex), not for one message's rows.
 
     A row counts as `skipped` (left DIRTY) when it changed after it was read here.
     Raises VectorStoreError / EmbeddingError when Milvus or the embedder fails; the
@@ -130,8 +132,8 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None) -> Syn
 
     live = [(mid, rev, h, uid) for mid, (rev, active, h, uid) in snapshot.items() if active]
     gone = [mid for mid, (_, active, _, _) in snapshot.items() if not active]
-    store.replace([VectorRow(mid, uid, h, vectors[h]) for mid, _, h, uid in live])
-    store.delete(gone)
+    store.replace([VectorRow(mid, uid, h, vectors[h]) for mid, _, h, uid in live], flush=flush)
+    store.delete(gone, flush=flush)
 
     synced = 0
     with session_scope() as session:

@@ -118,15 +118,15 @@ def test_an_edit_during_sync_leaves_the_row_dirty(db, milvus_env) -> None:
         def __init__(self, store) -> None:
             self._store = store
 
-        def replace(self, rows) -> None:
-            self._store.replace(rows)
+        def replace(self, rows, *, flush: bool = True) -> None:
+            self._store.replace(rows, flush=flush)
             with session_scope() as session:
                 lock_user(session, 1103)
                 ctx = WriteContext(1103, HistorySource.TOOL, db_now(session), 180)
                 apply_candidate(session, ctx, Candidate("upsert", "fact", "occupation", "Works as a surgeon"))
 
-        def delete(self, ids) -> None:
-            self._store.delete(ids)
+        def delete(self, ids, *, flush: bool = True) -> None:
+            self._store.delete(ids, flush=flush)
 
     result = index.sync_vectors([memory_id], store=EditingStore(get_store()))
     assert (result.synced, result.skipped) == (0, 1)
