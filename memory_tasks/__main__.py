@@ -262,7 +262,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     except (VectorStoreError, EmbeddingError, MilvusException) as exc:
         print(f"error: the rebuild failed; the live collection is untouched: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    print(f"built {result.target!r}: {result.written} vectors in {result.seconds:.1f} s; changes caught up "
+    print(f"\nbuilt {result.target!r}: {result.written} vectors in {result.seconds:.1f} s; changes caught up "
           f"meanwhile: {result.reconciled.written} rewritten, {result.reconciled.removed} removed")
     print(f"to switch: set MEMORY_MILVUS_COLLECTION={result.target} (with these embedding settings) for the "
           f"workers and chat servers and restart them, then run `python -m memory_tasks reindex --reconcile` "

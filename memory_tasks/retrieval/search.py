@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import islice
 from typing import Any, Literal
 
 import numpy as np
@@ -136,6 +137,13 @@ def _hits(ranked: list[Ranked]) -> list[Hit]:
     return [Hit(memory_json(r.memory), r.score, r.why) for r in ranked]
 
 
+def _top(ranked: list[Ranked], limit: int) -> list[Ranked]:
+    """The first `limit` ranked memories that are not noise (R-TYPE-4 at read time)."""
+    patterns = get_settings().noise_key_patterns
+    clean = (r for r in ranked if not is_noise_memory(r.memory.memory_key, r.memory.content, patterns))
+    return list(islice(clean, limit))
+
+
 def _full_inject(session: Session, user_id: int, limit: int, now: datetime, weights: RerankWeights) -> list[Hit]:
     """The user's valid memories, most important first, then most recently changed."""
     hits = []
@@ -190,11 +198,12 @@ def vector_search(user_id: int, query: str, settings: Settings) -> VectorResult 
 
 
 def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_limit: int) -> list[LongTermMemory]:
-    """The user's valid memories among `ids`, plus valid ones Milvus may not show yet.
+    """The user's active, unexpired memories among `ids`, plus such rows Milvus may not show yet.
 
     Those are rows not SYNCED (written moments ago, or after a failed sync) and rows synced
     within MILVUS_STALENESS_SEC (Milvus searches at Bounded consistency); at most
     `scan_limit` of them, newest first. So a memory is retrievable before its vector lands.
+    Noise is dropped after ranking (`_top`), which checks a handful of rows instead of all.
     """
     valid = (
         LongTermMemory.user_id == user_id,
@@ -213,11 +222,9 @@ def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_l
         .order_by(LongTermMemory.updated_at.desc())
         .limit(scan_limit)
     )
-    memories = session.scalars(
+    return list(session.scalars(
         select(LongTermMemory).where(*valid, or_(LongTermMemory.id.in_(ids), LongTermMemory.id.in_(recent_ids)))
-    ).all()
-    patterns = get_settings().noise_key_patterns
-    return [m for m in memories if not is_noise_memory(m.memory_key, m.content, patterns)]
+    ))
 
 
 def _similarities(session: Session, found: VectorResult, memories: list[LongTermMemory]) -> dict[int, float]:
@@ -241,7 +248,8 @@ def dense_candidates(
     session: Session, user_id: int, found: VectorResult, now: datetime, settings: Settings
 ) -> list[Candidate]:
     """The rerank's candidates for a vector search: PostgreSQL's truth for Milvus' hits (and
-    the user's rows not synced yet), each with its cosine to the query where known."""
+    the user's rows not synced yet), each with its cosine to the query where known. Noise
+    rows are still among them; `find_memories` drops them from the ranking."""
     memories = _truth(
         session, user_id, [h.memory_id for h in found.hits], now, settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT
     )
@@ -276,7 +284,7 @@ def find_memories(
             hits = _hits(lexical_ranking(session, user_id, text, now, settings)[:limit])
         else:
             candidates = dense_candidates(session, user_id, found, now, settings)
-            hits = _hits(rerank(candidates, text, RerankWeights.from_settings(settings), now)[:limit])
+            hits = _hits(_top(rerank(candidates, text, RerankWeights.from_settings(settings), now), limit))
     enqueue_touch(user_id, [hit.id for hit in hits], now)
     return hits
 

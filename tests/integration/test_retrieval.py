@@ -243,7 +243,11 @@ def test_a_broker_outage_never_breaks_the_read(db, monkeypatch, caplog) -> None:
 
     from memory_tasks.celery_app import app
 
+    calls = 0
+
     def refuse(*args, **kwargs):
+        nonlocal calls
+        calls += 1
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
     remember(ALICE, "pet", "Has a ginger cat named Mochi")
@@ -251,8 +255,8 @@ def test_a_broker_outage_never_breaks_the_read(db, monkeypatch, caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="memory_tasks.retrieval"):
         for _ in range(3):
             assert [h.memory_key for h in retrieve(ALICE, "cat", mode="full_inject")] == ["pet"]
-        assert access.wait_for_touches()
     assert len([r for r in caplog.records if "broker" in r.getMessage()]) == 1
+    assert calls == 1  # then reads skip publishing for TOUCH_RETRY_SEC
 
 
 def test_a_database_failure_returns_nothing_and_logs_once(db, no_touch, monkeypatch, caplog) -> None:
