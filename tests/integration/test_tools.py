@@ -292,4 +292,8 @@ def test_a_saved_memory_is_synced_and_found_by_dense_search_within_seconds(db, m
 
     execute(ALICE, "memory_delete", {"key": "morning-drink"})
     _wait_for_status(alice["memory"]["id"], "SYNCED")
+    # The sync deletes and then checks with a strong read that the vector is gone.
+    from memory_tasks.vectors.milvus_store import get_store
+
+    assert alice["memory"]["id"] not in get_store().stored([alice["memory"]["id"]])
     assert _dense_hits(ALICE, "早上一般喝什么？") == []
