@@ -48,10 +48,10 @@ from datetime import UTC, datetime, timedelta  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
-import psycopg2  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
 from config.settings import get_settings  # noqa: E402
+from memory_tasks.db.admin import execute_autocommit  # noqa: E402
 from memory_tasks.db.session import reset_engine, session_scope  # noqa: E402
 from memory_tasks.vectors.milvus_store import MilvusStore, get_store  # noqa: E402
 
@@ -117,7 +117,7 @@ def bench_stack(milvus_port: int) -> Iterator[BenchStack]:
     base = make_url(os.environ.get("DATABASE_URL") or "postgresql+psycopg2://postgres@127.0.0.1:5432/postgres")
     name = f"mt_bench_{secrets.token_hex(4)}"
     admin_dsn = base.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
-    _admin(admin_dsn, f'CREATE DATABASE "{name}"')
+    execute_autocommit(admin_dsn, f'CREATE DATABASE "{name}"')
     data_dir = Path(tempfile.mkdtemp(prefix="mt_bench_milvus_"))
     server = None
     try:
@@ -135,20 +135,10 @@ def bench_stack(milvus_port: int) -> Iterator[BenchStack]:
         yield stack
     finally:
         reset_engine()
-        _admin(admin_dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        execute_autocommit(admin_dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         if server is not None:
             server.stop()
         shutil.rmtree(data_dir, ignore_errors=True)
-
-
-def _admin(dsn: str, sql: str) -> None:
-    connection = psycopg2.connect(dsn)
-    connection.autocommit = True
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-    finally:
-        connection.close()
 
 
 def wait_until_quiet(pid: int, timeout: float = 180, busy_percent: float = 30) -> float:

@@ -18,8 +18,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg2
 import pytest
+
+from memory_tasks.db.admin import execute_autocommit
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 RUN_ID = f"{os.getpid()}_{secrets.token_hex(3)}"
@@ -65,20 +66,10 @@ os.chdir(tempfile.mkdtemp(prefix="mt_tests_cwd_"))
 pytest_plugins = ("celery.contrib.pytest", "tests.fake_openai")
 
 
-def _admin_execute(sql: str) -> None:
-    connection = psycopg2.connect(ADMIN_URL)
-    connection.autocommit = True
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-    finally:
-        connection.close()
-
-
 @pytest.fixture(scope="session")
 def database() -> Iterator[str]:
     """A fresh database migrated to head; dropped at the end of the run."""
-    _admin_execute(f'CREATE DATABASE "{TEST_DB}"')
+    execute_autocommit(ADMIN_URL, f'CREATE DATABASE "{TEST_DB}"')
     from config.settings import get_settings
     from memory_tasks.db.migrate import upgrade_to_head
 
@@ -88,7 +79,7 @@ def database() -> Iterator[str]:
     from memory_tasks.db.session import reset_engine
 
     reset_engine()
-    _admin_execute(f'DROP DATABASE IF EXISTS "{TEST_DB}" WITH (FORCE)')
+    execute_autocommit(ADMIN_URL, f'DROP DATABASE IF EXISTS "{TEST_DB}" WITH (FORCE)')
 
 
 @pytest.fixture
