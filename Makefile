@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCOMO ?= ../shared/data/locomo10.json
 
-.PHONY: run up down status migrate test test-unit eval-extraction eval-dedup bench-retrieval setup clean
+.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval setup clean
 
 setup: $(STAMP)
 
@@ -37,7 +37,12 @@ migrate: setup
 	$(PY) -m memory_tasks init-db
 
 ## make test: the whole suite, against the machine's PostgreSQL/Redis when reachable, else embedded ones
-test: setup
+## make lint: ruff (configuration in pyproject.toml); make test runs it first
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: lint
 	$(PY) -m memory_tasks.stack test-env > $(VENV)/.test-env
 	set -a && source $(VENV)/.test-env && set +a && $(PY) -m pytest $(PYTEST_ARGS)
 

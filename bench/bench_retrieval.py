@@ -29,31 +29,31 @@ import os
 # Before anything imports the Celery app: touches must not reach a real broker.
 os.environ.update({"CELERY_BROKER_URL": "memory://", "CELERY_RESULT_BACKEND": "", "MEMORY_EMBEDDING_PROVIDER": "local"})
 
-import argparse  # noqa: E402
-import io  # noqa: E402
-import json  # noqa: E402
-import platform  # noqa: E402
-import secrets  # noqa: E402
-import shutil  # noqa: E402
-import signal  # noqa: E402
-import statistics  # noqa: E402
-import struct  # noqa: E402
-import sys  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable, Iterator, Sequence  # noqa: E402
-from contextlib import contextmanager  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from datetime import UTC, datetime, timedelta  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import io
+import json
+import platform
+import secrets
+import shutil
+import signal
+import statistics
+import struct
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-import numpy as np  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
+import numpy as np
+from sqlalchemy.engine import make_url
 
-from config.settings import get_settings  # noqa: E402
-from memory_tasks.db.admin import execute_autocommit  # noqa: E402
-from memory_tasks.db.session import reset_engine, session_scope  # noqa: E402
-from memory_tasks.vectors.milvus_store import MilvusStore, get_store  # noqa: E402
+from config.settings import get_settings
+from memory_tasks.db.admin import execute_autocommit
+from memory_tasks.db.session import reset_engine, session_scope
+from memory_tasks.vectors.milvus_store import MilvusStore, get_store
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
@@ -122,8 +122,9 @@ def bench_stack(milvus_port: int) -> Iterator[BenchStack]:
     server = None
     try:
         server = start_milvus(data_dir, milvus_port, data_dir / "milvus.log")
-        stack = BenchStack(server.uri, server.pid, base.set(database=name).render_as_string(hide_password=False),
-                           f"bench_{name}")
+        stack = BenchStack(
+            server.uri, server.pid, base.set(database=name).render_as_string(hide_password=False), f"bench_{name}"
+        )
         configure(
             DATABASE_URL=stack.database_url,
             MEMORY_MILVUS_ENABLED="true",
@@ -165,8 +166,9 @@ def percentiles(samples_ms: Sequence[float]) -> dict[str, float]:
 TimedPath = tuple[Callable[[int, str], object], dict[str, str]]  # call(user, question), settings it runs under
 
 
-def timed_paths(paths: dict[str, TimedPath], asks: Sequence[tuple[int, str]], rounds: int = 3,
-                warmup: int = 3) -> dict[str, dict[str, float]]:
+def timed_paths(
+    paths: dict[str, TimedPath], asks: Sequence[tuple[int, str]], rounds: int = 3, warmup: int = 3
+) -> dict[str, dict[str, float]]:
     """Latency percentiles (ms) of each path over the asks, one call per ask.
 
     The asks are split into `rounds` blocks and every path runs each block in turn, so a
@@ -206,7 +208,12 @@ class Locomo:
 
 def _dialog_ids(raw: object) -> set[str]:
     """Dialog ids of an evidence entry ("D1:3", sometimes "D1:3; D1:4" in one string)."""
-    return {part.strip() for item in (raw if isinstance(raw, list) else [raw]) for part in str(item).replace(",", ";").split(";") if part.strip()}
+    return {
+        part.strip()
+        for item in (raw if isinstance(raw, list) else [raw])
+        for part in str(item).replace(",", ";").split(";")
+        if part.strip()
+    }
 
 
 def load_locomo(path: Path) -> Locomo:
@@ -243,10 +250,18 @@ def write_locomo(locomo: Locomo) -> dict[int, str]:
         with session_scope() as session:
             session.execute(pg_insert(User).values(id=user_id).on_conflict_do_nothing())
             lock_user(session, user_id)
-            ctx = WriteContext(user_id, HistorySource.TOOL, db_now(session), get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
+            ctx = WriteContext(
+                user_id, HistorySource.TOOL, db_now(session), get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
+            )
             for number, (text, dialog_id) in enumerate(facts):
-                candidate = Candidate(op="upsert", memory_type="fact", key=f"observation-{number}", content=text,
-                                      importance=3, confidence=0.9)
+                candidate = Candidate(
+                    op="upsert",
+                    memory_type="fact",
+                    key=f"observation-{number}",
+                    content=text,
+                    importance=3,
+                    confidence=0.9,
+                )
                 change = apply_candidate(session, ctx, candidate)
                 if change is not None:
                     dialog_of[change.memory_id] = dialog_id
@@ -268,7 +283,8 @@ def sync_all(memory_ids: list[int], flush: bool = True) -> float:
 def recall(rankings: Sequence[Sequence[str]], questions: Sequence[Question]) -> dict[int, float]:
     """{k: share of questions with an evidence dialog among the first k ranked dialog ids}."""
     return {
-        k: sum(bool(set(ranked[:k]) & q.evidence) for ranked, q in zip(rankings, questions, strict=True)) / len(questions)
+        k: sum(bool(set(ranked[:k]) & q.evidence) for ranked, q in zip(rankings, questions, strict=True))
+        / len(questions)
         for k in KS
     }
 
@@ -299,7 +315,9 @@ def run_quality(locomo_path: Path, sweep: bool) -> QualityResult:
     ceiling = sum(bool(q.evidence & observed[q.user_id]) for q in locomo.questions) / len(locomo.questions)
     settings = get_settings()
     patterns = settings.noise_key_patterns
-    noise_hidden = sum(is_noise_memory("observation", text, patterns) for facts in locomo.facts.values() for text, _ in facts)
+    noise_hidden = sum(
+        is_noise_memory("observation", text, patterns) for facts in locomo.facts.values() for text, _ in facts
+    )
 
     weights = RerankWeights.from_settings(settings)
     rankings: dict[str, list[list[str]]] = {"lexical": [], "dense": [], "final": []}
@@ -326,8 +344,10 @@ def run_quality(locomo_path: Path, sweep: bool) -> QualityResult:
         recall={path: recall(ranked, locomo.questions) for path, ranked in rankings.items()},
         by_category={
             path: {
-                c: recall([r for r, q in zip(ranked, locomo.questions, strict=True) if q.category == c],
-                          [q for q in locomo.questions if q.category == c])[6]
+                c: recall(
+                    [r for r, q in zip(ranked, locomo.questions, strict=True) if q.category == c],
+                    [q for q in locomo.questions if q.category == c],
+                )[6]
                 for c in CATEGORIES
             }
             for path, ranked in rankings.items()
@@ -361,12 +381,23 @@ TEMPLATES = [
     ("project", "app", "Is building an app for {a} with a friend who knows {b}"),
     ("fact", "job", "Works as a {a} at a company that makes {b}"),
 ]
-WORDS = ("火锅 川菜 杭州 上海 北京 深圳 游泳 吉他 钢琴 摄影 咖啡 绿茶 花生 香菜 Python Rust jazz hiking "
-         "running chess cooking tennis Mochi Luna design teaching robots games maps 3 4 5").split()
+WORDS = (
+    "火锅 川菜 杭州 上海 北京 深圳 游泳 吉他 钢琴 摄影 咖啡 绿茶 花生 香菜 Python Rust jazz hiking "
+    "running chess cooking tennis Mochi Luna design teaching robots games maps 3 4 5"
+).split()
 QUERIES = [
-    "我住在哪个城市？", "晚饭吃什么好？", "推荐点音乐给我听", "我的项目进展怎么样？", "周末适合做什么运动？",
-    "What's my pet called?", "Which language should I use?", "What do I do for a living?",
-    "How should I train this week?", "Any snack ideas for me?", "我有什么忌口吗？", "帮我安排一下学习计划",
+    "我住在哪个城市？",
+    "晚饭吃什么好？",
+    "推荐点音乐给我听",
+    "我的项目进展怎么样？",
+    "周末适合做什么运动？",
+    "What's my pet called?",
+    "Which language should I use?",
+    "What do I do for a living?",
+    "How should I train this week?",
+    "Any snack ideas for me?",
+    "我有什么忌口吗？",
+    "帮我安排一下学习计划",
 ]
 
 
@@ -399,7 +430,9 @@ def _binary_copy(rows: Sequence[tuple[str, int, str, np.ndarray]]) -> bytes:
     return b"".join(parts)
 
 
-def bulk_load(users: int, per_user: int, dim: int, stack: BenchStack, rng: np.random.Generator) -> tuple[np.ndarray, float]:
+def bulk_load(
+    users: int, per_user: int, dim: int, stack: BenchStack, rng: np.random.Generator
+) -> tuple[np.ndarray, float]:
     """Load users x per_user synced memories into PostgreSQL (COPY) and Milvus; returns (vectors, seconds).
 
     The vectors are random unit vectors, also stored in embedding_cache for the naive baseline.
@@ -425,19 +458,28 @@ def bulk_load(users: int, per_user: int, dim: int, stack: BenchStack, rng: np.ra
         content = template.format(a=WORDS[rng.integers(len(WORDS))], b=WORDS[rng.integers(len(WORDS))])
         digest = text_hash(index_text(memory_type, key, content))
         updated = now - timedelta(days=int(rng.integers(0, 300)))
-        memory_rows.write(f"{memory_id},{user_id},{key},{memory_type},\"{content}\",{1 + n % 5},0.9,t,"
-                          f"{now + timedelta(days=180)},SYNCED,{SPEED_MODEL},1,{digest},{updated},{updated}\n")
+        memory_rows.write(
+            f'{memory_id},{user_id},{key},{memory_type},"{content}",{1 + n % 5},0.9,t,'
+            f"{now + timedelta(days=180)},SYNCED,{SPEED_MODEL},1,{digest},{updated},{updated}\n"
+        )
         # One text, one vector (the cache's key), even when two users happen to share a text.
         vectors[n] = vector_of.setdefault(digest, vectors[n])
     connection = get_engine().raw_connection()
     try:
         with connection.cursor() as cursor:
             _copy(cursor, "COPY users (id) FROM STDIN", "".join(f"{SPEED_USER_BASE + u}\n" for u in range(users)))
-            _copy(cursor, "COPY long_term_memories (id, user_id, memory_key, memory_type, content, importance, "
-                          "confidence, is_active, expires_at, vector_status, vector_model, vector_version, "
-                          "vector_text_hash, created_at, updated_at) FROM STDIN WITH (FORMAT csv)", memory_rows.getvalue())
-            _copy(cursor, "COPY embedding_cache (model, version, text_hash, vector) FROM STDIN WITH (FORMAT binary)",
-                  _binary_copy([(SPEED_MODEL, 1, digest, vector) for digest, vector in vector_of.items()]))
+            _copy(
+                cursor,
+                "COPY long_term_memories (id, user_id, memory_key, memory_type, content, importance, "
+                "confidence, is_active, expires_at, vector_status, vector_model, vector_version, "
+                "vector_text_hash, created_at, updated_at) FROM STDIN WITH (FORMAT csv)",
+                memory_rows.getvalue(),
+            )
+            _copy(
+                cursor,
+                "COPY embedding_cache (model, version, text_hash, vector) FROM STDIN WITH (FORMAT binary)",
+                _binary_copy([(SPEED_MODEL, 1, digest, vector) for digest, vector in vector_of.items()]),
+            )
             cursor.execute("ANALYZE")
         connection.commit()
     finally:
@@ -460,12 +502,15 @@ def naive_search(user_id: int, query: str, limit: int) -> list[int]:
     with session_scope() as session:
         rows = session.execute(
             select(LongTermMemory.id, EmbeddingCache.vector)
-            .join(EmbeddingCache, and_(EmbeddingCache.text_hash == LongTermMemory.vector_text_hash,
-                                       EmbeddingCache.model == SPEED_MODEL))
+            .join(
+                EmbeddingCache,
+                and_(EmbeddingCache.text_hash == LongTermMemory.vector_text_hash, EmbeddingCache.model == SPEED_MODEL),
+            )
             .where(LongTermMemory.user_id == user_id, LongTermMemory.is_active.is_(True))
         ).all()
-    scored = sorted(((float(np.dot(vector, np.asarray(v, dtype=np.float32))), memory_id) for memory_id, v in rows),
-                    reverse=True)
+    scored = sorted(
+        ((float(np.dot(vector, np.asarray(v, dtype=np.float32))), memory_id) for memory_id, v in rows), reverse=True
+    )
     return [memory_id for _, memory_id in scored[:limit]]
 
 
@@ -476,9 +521,13 @@ def sync_throughput(setups: Sequence[tuple[int, bool]], count: int) -> tuple[dic
 
     results = {}
     for round_number, (batch, flush) in enumerate(setups):
-        facts = [(f"Throughput memory {n} of round {round_number}: likes {WORDS[n % len(WORDS)]}", "") for n in range(count)]
+        facts = [
+            (f"Throughput memory {n} of round {round_number}: likes {WORDS[n % len(WORDS)]}", "") for n in range(count)
+        ]
         ids = sorted(write_locomo(Locomo({SPEED_USER_BASE + 50_000 + round_number: facts}, [])))
-        label = f"batches of {batch}, " + ("flush after each (the sweep, reindex)" if flush else "no flush (per message)")
+        label = f"batches of {batch}, " + (
+            "flush after each (the sweep, reindex)" if flush else "no flush (per message)"
+        )
         with overridden(MEMORY_INDEX_WORKER_BATCH_SIZE=str(batch)):
             results[label] = sync_all(ids, flush)
         print(f"speed: sync_vectors {label}: {results[label]:.1f} memories/s", flush=True)
@@ -496,11 +545,18 @@ def _fill_collection(client, name: str, vectors: np.ndarray, per_user: int) -> N
     """Insert the speed part's vectors (memory ids and users as in PostgreSQL), flush once,
     wait until the index is built (searching raw segments would flatter HNSW), and load."""
     for start in range(0, len(vectors), MILVUS_LOAD_BATCH):
-        client.insert(name, [
-            {"id": SPEED_MEMORY_BASE + n, "user_id": SPEED_USER_BASE + n // per_user, "text_hash": "",
-             "vector": vectors[n].tolist()}
-            for n in range(start, min(len(vectors), start + MILVUS_LOAD_BATCH))
-        ])
+        client.insert(
+            name,
+            [
+                {
+                    "id": SPEED_MEMORY_BASE + n,
+                    "user_id": SPEED_USER_BASE + n // per_user,
+                    "text_hash": "",
+                    "vector": vectors[n].tolist(),
+                }
+                for n in range(start, min(len(vectors), start + MILVUS_LOAD_BATCH))
+            ],
+        )
     client.flush(name)
     deadline = time.monotonic() + 300
     while client.describe_index(name, "vector")["pending_index_rows"] and time.monotonic() < deadline:
@@ -524,8 +580,9 @@ def _experiment_collection(client, name: str, vectors: np.ndarray, per_user: int
     _fill_collection(client, name, vectors, per_user)
 
 
-def index_experiment(stack: BenchStack, vectors: np.ndarray, users: int, per_user: int, rng: np.random.Generator,
-                     probes: int, limit: int) -> dict[str, dict[str, float]]:
+def index_experiment(
+    stack: BenchStack, vectors: np.ndarray, users: int, per_user: int, rng: np.random.Generator, probes: int, limit: int
+) -> dict[str, dict[str, float]]:
     """Recall and latency of FLAT and HNSW for `limit` hits under the per-user filter, at two
     filter selectivities: the collection as loaded (64 partitions), and the same vectors in
     one partition, where a user's share of the searched partition is what it would be in a
@@ -543,18 +600,25 @@ def index_experiment(stack: BenchStack, vectors: np.ndarray, users: int, per_use
         for index in (INDEX_PARAMS_FLAT, HNSW_PARAMS):
             name = collections.get(index["index_type"])
             if name is None:
-                name = collections[index["index_type"]] = f"{stack.collection}_{index['index_type'].lower()}_{partitions}p"
+                name = collections[index["index_type"]] = (
+                    f"{stack.collection}_{index['index_type'].lower()}_{partitions}p"
+                )
                 started = time.perf_counter()
                 _experiment_collection(client, name, vectors, per_user, index, partitions)
                 print(f"speed: {name} built in {time.perf_counter() - started:.0f} s", flush=True)
             wait_until_quiet(stack.milvus_pid)
-            for ef in ([None] if index is INDEX_PARAMS_FLAT else [limit, 4 * limit, 16 * limit]):
+            for ef in [None] if index is INDEX_PARAMS_FLAT else [limit, 4 * limit, 16 * limit]:
                 found, samples = [], []
                 for user, vector in asks:
                     started = time.perf_counter()
-                    hits = client.search(name, data=[vector], filter=f"user_id == {user}", limit=limit,
-                                         search_params={"metric_type": "COSINE", "params": {"ef": ef} if ef else {}},
-                                         consistency_level=SEARCH_CONSISTENCY)
+                    hits = client.search(
+                        name,
+                        data=[vector],
+                        filter=f"user_id == {user}",
+                        limit=limit,
+                        search_params={"metric_type": "COSINE", "params": {"ef": ef} if ef else {}},
+                        consistency_level=SEARCH_CONSISTENCY,
+                    )
                     samples.append((time.perf_counter() - started) * 1000)
                     found.append({int(h["id"]) for h in hits[0]})
                 if ef is None:
@@ -584,17 +648,25 @@ def run_speed(stack: BenchStack, users: int, per_user: int, queries: int, hnsw: 
     scan_limit = get_settings().LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT
     query_vectors = {q: embedder.embed_query(q).tolist() for q in QUERIES}
     vectors, load_seconds = bulk_load(users, per_user, embedder.dim, stack, rng)
-    print(f"speed: {users * per_user} memories loaded in {load_seconds:.0f} s; Milvus settled after "
-          f"{wait_until_quiet(stack.milvus_pid):.0f} s", flush=True)
-    asks = [(SPEED_USER_BASE + int(rng.integers(users)), QUERIES[int(rng.integers(len(QUERIES)))]) for _ in range(queries)]
-    latency = timed_paths({
-        "query embedding alone": (lambda u, q: embedder.embed_query(q), {}),
-        "Milvus search alone (FLAT)": (lambda u, q: get_store().search(u, query_vectors[q], scan_limit), {}),
-        "dense (embedding + Milvus + PostgreSQL + rerank)": (lambda u, q: find_memories(u, q, mode="dense"), {}),
-        "full_inject": (lambda u, q: find_memories(u, q, mode="full_inject"), {}),
-        "lexical fallback": (lambda u, q: find_memories(u, q, mode="dense"), {"MEMORY_MILVUS_ENABLED": "false"}),
-        "naive baseline (embedding + PostgreSQL rows + Python cosine)": (lambda u, q: naive_search(u, q, 6), {}),
-    }, asks)
+    print(
+        f"speed: {users * per_user} memories loaded in {load_seconds:.0f} s; Milvus settled after "
+        f"{wait_until_quiet(stack.milvus_pid):.0f} s",
+        flush=True,
+    )
+    asks = [
+        (SPEED_USER_BASE + int(rng.integers(users)), QUERIES[int(rng.integers(len(QUERIES)))]) for _ in range(queries)
+    ]
+    latency = timed_paths(
+        {
+            "query embedding alone": (lambda u, q: embedder.embed_query(q), {}),
+            "Milvus search alone (FLAT)": (lambda u, q: get_store().search(u, query_vectors[q], scan_limit), {}),
+            "dense (embedding + Milvus + PostgreSQL + rerank)": (lambda u, q: find_memories(u, q, mode="dense"), {}),
+            "full_inject": (lambda u, q: find_memories(u, q, mode="full_inject"), {}),
+            "lexical fallback": (lambda u, q: find_memories(u, q, mode="dense"), {"MEMORY_MILVUS_ENABLED": "false"}),
+            "naive baseline (embedding + PostgreSQL rows + Python cosine)": (lambda u, q: naive_search(u, q, 6), {}),
+        },
+        asks,
+    )
     for name, figures in latency.items():
         print(f"speed: {name}: {figures}", flush=True)
     result = SpeedResult(users, users * per_user, load_seconds, {}, 0.0, latency)
@@ -666,9 +738,11 @@ def render(quality: QualityResult | None, speed: SpeedResult | None, seconds: fl
 
 
 def _render_quality(quality: QualityResult, settings) -> list[str]:
-    names = {"lexical": "lexical (the fallback: BM25 over CJK-aware tokens)",
-             "dense": "pure dense (Milvus cosine order, multilingual-e5-small)",
-             "final": "final: dense + rerank (`retrieve(mode=\"dense\")`)"}
+    names = {
+        "lexical": "lexical (the fallback: BM25 over CJK-aware tokens)",
+        "dense": "pure dense (Milvus cosine order, multilingual-e5-small)",
+        "final": 'final: dense + rerank (`retrieve(mode="dense")`)',
+    }
     lines = [
         "## Quality on LoCoMo",
         "",
@@ -684,10 +758,12 @@ def _render_quality(quality: QualityResult, settings) -> list[str]:
     lines += [
         f"| ceiling (evidence has an observation) | {quality.ceiling:.3f} | | | |",
         "",
-        "recall@6 by category: " + "; ".join(
+        "recall@6 by category: "
+        + "; ".join(
             f"{CATEGORY_NAMES[c]} " + " / ".join(f"{quality.by_category[p][c]:.2f}" for p in quality.by_category)
             for c in CATEGORIES
-        ) + " (lexical / dense / final).",
+        )
+        + " (lexical / dense / final).",
         "",
         f"Rerank weights of this run: similarity {settings.LONG_TERM_MEMORY_RERANK_W_SIMILARITY}, lexical "
         f"{settings.LONG_TERM_MEMORY_RERANK_W_LEXICAL}, importance {settings.LONG_TERM_MEMORY_RERANK_W_IMPORTANCE}, "
@@ -698,9 +774,12 @@ def _render_quality(quality: QualityResult, settings) -> list[str]:
         "",
     ]
     if quality.sweep:
-        lines += ["Sweep of the similarity/lexical weights over the same candidates:", "",
-                  "| w_similarity | w_lexical | " + " | ".join(f"recall@{k}" for k in KS) + " |",
-                  "|---|---|" + "---|" * len(KS)]
+        lines += [
+            "Sweep of the similarity/lexical weights over the same candidates:",
+            "",
+            "| w_similarity | w_lexical | " + " | ".join(f"recall@{k}" for k in KS) + " |",
+            "|---|---|" + "---|" * len(KS),
+        ]
         lines += [f"| {ws} | {wl} | " + " | ".join(f"{r[k]:.3f}" for k in KS) + " |" for ws, wl, r in quality.sweep]
         lines.append("")
     return lines
@@ -733,8 +812,8 @@ def _render_speed(speed: SpeedResult, settings) -> list[str]:
         "embedding cost.",
         "",
         "Index sync through the real path (`sync_vectors`: embed with the local model, write Milvus, mark SYNCED), "
-        "fresh texts: " + "; ".join(f"{per_sec:.1f} memories/s with {setup}"
-                                     for setup, per_sec in speed.sync_per_sec.items())
+        "fresh texts: "
+        + "; ".join(f"{per_sec:.1f} memories/s with {setup}" for setup, per_sec in speed.sync_per_sec.items())
         + f". The embedder alone does {speed.embed_per_sec:.0f} passages/s; a Milvus 2.3 flush takes ~3 s, so "
         "flushed small batches are bound by the flush, not the model.",
         "",
@@ -769,16 +848,22 @@ def _render_index_choice(speed: SpeedResult) -> list[str]:
     for label, r in speed.hnsw.items():
         layout, index = label.split(", ")
         rows = speed.memories / r["partitions"]
-        lines.append(f"| {layout} | {rows:,.0f} | {min(1.0, per_user / rows):.2%} | {index} | {r['recall']:.3f} "
-                     f"| {r['hits']:.1f} | {r['p50']:.1f} | {r['p95']:.1f} |")
+        lines.append(
+            f"| {layout} | {rows:,.0f} | {min(1.0, per_user / rows):.2%} | {index} | {r['recall']:.3f} "
+            f"| {r['hits']:.1f} | {r['p50']:.1f} | {r['p95']:.1f} |"
+        )
     flat = {r["partitions"]: r for label, r in speed.hnsw.items() if label.endswith("FLAT")}
     many, one = flat[MILVUS_PARTITIONS], flat[1]
     rows_many = speed.memories / MILVUS_PARTITIONS
     per_row = (one["p50"] - many["p50"]) / (speed.memories - rows_many)
-    worst_label, worst_hnsw = min(((label, r) for label, r in speed.hnsw.items() if "HNSW" in label),
-                                  key=lambda item: item[1]["recall"])
-    lines += ["", f"Reading: allow the Milvus search ~{SEARCH_BUDGET_MS} ms, a third of dense's {DENSE_TARGET_P95_MS} ms "
-                  "p95 target (the query embedding and PostgreSQL + rerank take the rest, table above)."]
+    worst_label, worst_hnsw = min(
+        ((label, r) for label, r in speed.hnsw.items() if "HNSW" in label), key=lambda item: item[1]["recall"]
+    )
+    lines += [
+        "",
+        f"Reading: allow the Milvus search ~{SEARCH_BUDGET_MS} ms, a third of dense's {DENSE_TARGET_P95_MS} ms "
+        "p95 target (the query embedding and PostgreSQL + rerank take the rest, table above).",
+    ]
     if per_row > 0:
         rows_at_budget = rows_many + (SEARCH_BUDGET_MS - many["p50"]) / per_row
         lines[-1] += (
@@ -789,12 +874,11 @@ def _render_index_choice(speed: SpeedResult) -> list[str]:
             "collection with more partitions (`num_partitions`), so each holds fewer vectors; beyond that, "
             "with a graph per user group (Milvus 2.4+ `partitionkey.isolation` with HNSW)."
         )
-    lines[-1] += (
-        " Plain HNSW is no way out: "
-        + (f"under the filter it returned as little as {worst_hnsw['recall']:.1%} of the true hits in this run "
-           f"({worst_label}; the filter cuts its graph walk), and issue 5 measured a loss of 59 of 80."
-           if worst_hnsw["recall"] < 0.999 else
-           "it kept the true hits in this run, but issue 5 measured it losing up to 59 of 80 under such a filter.")
+    lines[-1] += " Plain HNSW is no way out: " + (
+        f"under the filter it returned as little as {worst_hnsw['recall']:.1%} of the true hits in this run "
+        f"({worst_label}; the filter cuts its graph walk), and issue 5 measured a loss of 59 of 80."
+        if worst_hnsw["recall"] < 0.999
+        else "it kept the true hits in this run, but issue 5 measured it losing up to 59 of 80 under such a filter."
     )
     return [*lines, ""]
 
@@ -812,11 +896,18 @@ def _postgres_version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.bench_retrieval", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.bench_retrieval",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--locomo", type=Path, required=True, help="path of locomo10.json (read, never copied)")
-    parser.add_argument("--no-sweep", dest="sweep", action="store_false",
-                        help="skip reranking LoCoMo with other similarity/lexical weights")
+    parser.add_argument(
+        "--no-sweep",
+        dest="sweep",
+        action="store_false",
+        help="skip reranking LoCoMo with other similarity/lexical weights",
+    )
     parser.add_argument("--users", type=int, default=1000, help="users of the speed part")
     parser.add_argument("--per-user", type=int, default=100, help="memories per user of the speed part")
     parser.add_argument("--queries", type=int, default=300, help="timed questions per path")

@@ -97,8 +97,9 @@ def chat_turn(client: OpenAI, user_id: int, text: str, *, model: str | None = No
         conversation = session.get(Conversation, session.get(Message, user_message_id).conversation_id)
         conversation_id, summary = conversation.id, conversation.summary
 
-    reply, tool_results = answer(client, model or get_settings().OPENAI_CHAT_MODEL, user_id,
-                                  prompt_messages(user_id, text, summary))
+    reply, tool_results = answer(
+        client, model or get_settings().OPENAI_CHAT_MODEL, user_id, prompt_messages(user_id, text, summary)
+    )
 
     assistant_message_id = (
         record_turn(user_id, reply, role="assistant", conversation_id=conversation_id) if reply.strip() else None

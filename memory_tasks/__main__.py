@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Callable
+from datetime import UTC
 from typing import Any
 
 EXIT_USAGE = 2
@@ -58,8 +58,16 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     state = wait_for_message(message_id, args.timeout)
     if state.get("status") not in FINAL_STATES:
-        print(json.dumps({"message_id": message_id, "status": state.get("status"), "error": "timed out waiting; "
-                          "is a worker running? (make up)"}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "message_id": message_id,
+                    "status": state.get("status"),
+                    "error": "timed out waiting; is a worker running? (make up)",
+                },
+                ensure_ascii=False,
+            )
+        )
         return EXIT_FAILED
     result = {"message_id": message_id, "status": state["status"], "memory_ids": state["memory_ids"]}
     if state["error"]:
@@ -90,8 +98,11 @@ def cmd_status(args: argparse.Namespace) -> int:
         _print_json(status)
         return 0
     print("messages:", ", ".join(f"{k}={v}" for k, v in status["messages"].items()) or "none")
-    print("memories:", ", ".join(f"{k}={v}" for k, v in status["vectors"].items()) or "none",
-          f"(active {status['active_memories']})")
+    print(
+        "memories:",
+        ", ".join(f"{k}={v}" for k, v in status["vectors"].items()) or "none",
+        f"(active {status['active_memories']})",
+    )
     for failure in status["recent_failures"]:
         print(f"  failed {failure['kind']} #{failure['id']} at {failure['at']}: {failure['error']}")
     return 0
@@ -119,8 +130,10 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
     from memory_tasks.forget import ForgetError, forget_user
 
     if not args.yes:
-        raise CliError(f"forget-user deletes every memory, message and vector of user {args.user} and cannot be "
-                       "undone; add --yes to confirm")
+        raise CliError(
+            f"forget-user deletes every memory, message and vector of user {args.user} and cannot be "
+            "undone; add --yes to confirm"
+        )
     try:
         _print_json(forget_user(args.user))
     except ForgetError as exc:
@@ -131,22 +144,27 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
 
 def _timestamp(raw: str) -> str:
     """An ISO 8601 time as given, UTC when it names no zone."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     try:
         value = datetime.fromisoformat(raw)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {raw!r}") from None
-    return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).isoformat()
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
 
 
 def _print_plan(plan: Any, outcome: dict[str, Any]) -> None:
     counts = ", ".join(f"{kind} {n}" for kind, n in plan.counts().items() if n)
-    print(f"user {plan.user_id} ({plan.engine} engine, as of {plan.now:%Y-%m-%d %H:%M:%S %Z}): {counts or 'no memories'}")
+    print(
+        f"user {plan.user_id} ({plan.engine} engine, as of {plan.now:%Y-%m-%d %H:%M:%S %Z}): {counts or 'no memories'}"
+    )
     for action in plan.changes:
         target = f" -> #{action.into_id}" if action.into_id is not None else ""
-        changes = ", ".join(f"{name}={value!r}" for name, value in action.changes.items()
-                            if name in ("memory_key", "memory_type", "content"))
+        changes = ", ".join(
+            f"{name}={value!r}"
+            for name, value in action.changes.items()
+            if name in ("memory_key", "memory_type", "content")
+        )
         print(f"  {action.kind:<9} #{action.memory_id:<6} {action.key[:40]:<40}{target} {changes}  ({action.reason})")
     if outcome["dry_run"]:
         print("dry run: nothing changed")
@@ -246,8 +264,10 @@ def cmd_reindex(args: argparse.Namespace) -> int:
             print(json.dumps({"collection": collection, **reconcile(collection).__dict__}))
             return 0
         plan = plan_reindex(args.collection)
-        print(f"rebuild {plan.memories} active memories into {plan.target!r} with {plan.model} "
-              f"(version {plan.version}); retrieval keeps using {plan.live!r} meanwhile")
+        print(
+            f"rebuild {plan.memories} active memories into {plan.target!r} with {plan.model} "
+            f"(version {plan.version}); retrieval keeps using {plan.live!r} meanwhile"
+        )
         if plan.target_exists:
             print(f"{plan.target!r} already exists (an earlier, unfinished run?): it will be dropped and rebuilt")
         if not args.yes:
@@ -262,11 +282,15 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     except (VectorStoreError, EmbeddingError, MilvusException) as exc:
         print(f"error: the rebuild failed; the live collection is untouched: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    print(f"\nbuilt {result.target!r}: {result.written} vectors in {result.seconds:.1f} s; changes caught up "
-          f"meanwhile: {result.reconciled.written} rewritten, {result.reconciled.removed} removed")
-    print(f"to switch: set MEMORY_MILVUS_COLLECTION={result.target} (with these embedding settings) for the "
-          f"workers and chat servers and restart them, then run `python -m memory_tasks reindex --reconcile` "
-          f"once; {plan.live!r} stays as it is until you drop it")
+    print(
+        f"\nbuilt {result.target!r}: {result.written} vectors in {result.seconds:.1f} s; changes caught up "
+        f"meanwhile: {result.reconciled.written} rewritten, {result.reconciled.removed} removed"
+    )
+    print(
+        f"to switch: set MEMORY_MILVUS_COLLECTION={result.target} (with these embedding settings) for the "
+        f"workers and chat servers and restart them, then run `python -m memory_tasks reindex --reconcile` "
+        f"once; {plan.live!r} stays as it is until you drop it"
+    )
     return 0
 
 
@@ -317,17 +341,27 @@ def build_parser() -> argparse.ArgumentParser:
     enqueue.add_argument("--message", type=_user_id, required=True)
 
     command("rescan", cmd_rescan, "run the PENDING/FAILED message rescan once, now")
-    forget = command("forget-user", cmd_forget_user,
-                     "delete every memory, history row, message and vector of a user (right to be forgotten)")
+    forget = command(
+        "forget-user",
+        cmd_forget_user,
+        "delete every memory, history row, message and vector of a user (right to be forgotten)",
+    )
     forget.add_argument("--user", type=_user_id, required=True)
     forget.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
 
-    consolidate = command("consolidate", cmd_consolidate,
-                          "review one user's memories: keep / delete / merge / normalize (shows the plan, then applies it)")
+    consolidate = command(
+        "consolidate",
+        cmd_consolidate,
+        "review one user's memories: keep / delete / merge / normalize (shows the plan, then applies it)",
+    )
     consolidate.add_argument("--user", type=_user_id, required=True)
     consolidate.add_argument("--dry-run", action="store_true", help="show the plan only; change nothing")
-    consolidate.add_argument("--engine", choices=["auto", "llm", "rules"], default="auto",
-                             help="auto: the LLM when one is configured, else the offline rules")
+    consolidate.add_argument(
+        "--engine",
+        choices=["auto", "llm", "rules"],
+        default="auto",
+        help="auto: the LLM when one is configured, else the offline rules",
+    )
     consolidate.add_argument("--json", action="store_true")
 
     expire = command("expire", cmd_expire, "deactivate every memory whose TTL has run out, now")
@@ -337,18 +371,25 @@ def build_parser() -> argparse.ArgumentParser:
     retrieve.add_argument("--user", type=_user_id, required=True)
     retrieve.add_argument("--query", type=_query_text, required=True, help="the user's question")
     retrieve.add_argument("--summary", type=_query_text, help="the conversation summary, searched with the question")
-    retrieve.add_argument("--mode", choices=["full_inject", "dense"],
-                          help="default: LONG_TERM_MEMORY_RETRIEVE_MODE")
+    retrieve.add_argument("--mode", choices=["full_inject", "dense"], help="default: LONG_TERM_MEMORY_RETRIEVE_MODE")
     retrieve.add_argument("--limit", type=_positive_int, help="how many memories at most")
     retrieve.add_argument("--json", action="store_true", help="a JSON array of hits, best first")
 
-    reindex = command("reindex", cmd_reindex,
-                      "rebuild the vector index into a new Milvus collection with the current embedder "
-                      "(the live one keeps serving)")
-    reindex.add_argument("--collection", help="name of the new collection (default: <live name>_v<N+1>); "
-                                              "with --reconcile, the collection to mend (default: the live one)")
-    reindex.add_argument("--reconcile", action="store_true",
-                         help="do not rebuild: rewrite missing or stale vectors and remove deactivated ones")
+    reindex = command(
+        "reindex",
+        cmd_reindex,
+        "rebuild the vector index into a new Milvus collection with the current embedder (the live one keeps serving)",
+    )
+    reindex.add_argument(
+        "--collection",
+        help="name of the new collection (default: <live name>_v<N+1>); "
+        "with --reconcile, the collection to mend (default: the live one)",
+    )
+    reindex.add_argument(
+        "--reconcile",
+        action="store_true",
+        help="do not rebuild: rewrite missing or stale vectors and remove deactivated ones",
+    )
     reindex.add_argument("--yes", action="store_true", help="confirm without a prompt")
 
     tool = command("tool", cmd_tool, "run one agent memory tool call (memory_save/_append/_delete/_list)")

@@ -22,7 +22,14 @@ FINAL_STATES = ("PROCESSED", "SKIPPED", "FAILED")
 
 __all__ = [
     "FINAL_STATES",
-    "wait_for_message","TurnError", "enqueue_turn", "list_memories", "memory_json", "message_state", "record_turn"]
+    "TurnError",
+    "enqueue_turn",
+    "list_memories",
+    "memory_json",
+    "message_state",
+    "record_turn",
+    "wait_for_message",
+]
 
 
 def enqueue_turn(message_id: int, countdown: float | None = None) -> str:
@@ -113,7 +120,9 @@ def wait_for_message(message_id: int, timeout: float) -> dict[str, Any]:
         if get_settings().MEMORY_MILVUS_ENABLED:
             wanted = set(state["memory_ids"])
             while time.monotonic() < deadline:
-                pending = [m for m in list_memories(state["user_id"]) if m["id"] in wanted and m["vector_status"] == "DIRTY"]
+                pending = [
+                    m for m in list_memories(state["user_id"]) if m["id"] in wanted and m["vector_status"] == "DIRTY"
+                ]
                 if not pending:
                     break
                 time.sleep(0.2)

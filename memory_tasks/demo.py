@@ -48,7 +48,7 @@ def run_demo(timeout: float = 180.0) -> int:
     deadline = time.monotonic() + timeout
     states = [wait_for_message(mid, max(1.0, deadline - time.monotonic())) for mid in message_ids]
     print("\n== message states ==")
-    for (role, text), state in zip([t for t in SAMPLE_CONVERSATION if t[0] == "user"], states, strict=True):
+    for (_role, text), state in zip([t for t in SAMPLE_CONVERSATION if t[0] == "user"], states, strict=True):
         note = f" ({state['error']})" if state.get("error") else ""
         print(f"  {state.get('status', '?'):9} {text}{note}")
 

@@ -63,7 +63,8 @@ def derived_text_hashes(memory_type: str | None, key: str, content: str) -> set[
 def _user_texts(session: Session, user_id: int) -> list[tuple[str | None, str, str]]:
     """(type or None, key, content) of the user's memories and of every content in their history."""
     texts: list[tuple[str | None, str, str]] = [
-        tuple(row) for row in session.execute(
+        tuple(row)
+        for row in session.execute(
             select(LongTermMemory.memory_type, LongTermMemory.memory_key, LongTermMemory.content).where(
                 LongTermMemory.user_id == user_id
             )
@@ -116,8 +117,9 @@ def _vector_store() -> MilvusStore | None:
     try:
         return get_store()
     except Exception as exc:  # the client raises several unrelated types on connect
-        raise ForgetError(f"Milvus is enabled but unreachable ({exc}); nothing was deleted, run again "
-                          "when it is back") from exc
+        raise ForgetError(
+            f"Milvus is enabled but unreachable ({exc}); nothing was deleted, run again when it is back"
+        ) from exc
 
 
 def _forget_vectors(store: MilvusStore, user_id: int, memory_ids: list[int]) -> int:
@@ -126,8 +128,10 @@ def _forget_vectors(store: MilvusStore, user_id: int, memory_ids: list[int]) -> 
         found = len(store.stored(memory_ids))
         store.delete_user(user_id)
     except Exception as exc:
-        raise ForgetError(f"deleting the vectors of user {user_id} in Milvus failed ({exc}); "
-                          "nothing was deleted, run again when Milvus is back") from exc
+        raise ForgetError(
+            f"deleting the vectors of user {user_id} in Milvus failed ({exc}); "
+            "nothing was deleted, run again when Milvus is back"
+        ) from exc
     return found
 
 

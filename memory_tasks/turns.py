@@ -67,15 +67,18 @@ def record_turn(user_id: int, content: str, *, role: str = "user", conversation_
             if inserted:
                 # An explicit id bypassed the sequence; move it past the ids in use.
                 session.execute(
-                    text("SELECT setval(pg_get_serial_sequence('conversations', 'id'), "
-                         "GREATEST((SELECT max(id) FROM conversations), 1))")
+                    text(
+                        "SELECT setval(pg_get_serial_sequence('conversations', 'id'), "
+                        "GREATEST((SELECT max(id) FROM conversations), 1))"
+                    )
                 )
             owner = session.scalar(select(Conversation.user_id).where(Conversation.id == conversation_id))
             if owner != user_id:
                 raise TurnError(f"conversation {conversation_id} belongs to another user")
         now = db_now(session)
-        message = Message(user_id=user_id, conversation_id=conversation_id, role=role, content=content,
-                          created_at=now, updated_at=now)
+        message = Message(
+            user_id=user_id, conversation_id=conversation_id, role=role, content=content, created_at=now, updated_at=now
+        )
         if role != "user":
             # Only user turns are a fact source (R-DATA-2); others never wait for processing.
             message.memory_status = MessageStatus.SKIPPED.value

@@ -110,7 +110,9 @@ def milvus_server() -> Iterator[str]:
 @pytest.fixture
 def milvus_env(milvus_server: str) -> dict[str, str]:
     """The Milvus settings every test process already has (the server is up once this returns)."""
-    return {name: TEST_ENV[name] for name in ("MEMORY_MILVUS_ENABLED", "MEMORY_MILVUS_URI", "MEMORY_INDEX_WORKER_ENABLED")}
+    return {
+        name: TEST_ENV[name] for name in ("MEMORY_MILVUS_ENABLED", "MEMORY_MILVUS_URI", "MEMORY_INDEX_WORKER_ENABLED")
+    }
 
 
 class WorkerProcess:
@@ -120,11 +122,29 @@ class WorkerProcess:
         env = {**os.environ, **extra_env, "PYTHONPATH": str(PROJECT_ROOT)}
         self.log_path = log_path
         self.name = f"test-{secrets.token_hex(3)}@%h"
-        self._log = open(log_path, "wb")
+        self._log = open(log_path, "wb")  # noqa: SIM115 - closed in stop(), outlives this frame
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "memory_tasks", "worker", "-Q", "llm,index,maintenance",
-             "-c", str(concurrency), "-n", self.name, "--without-gossip", "--without-mingle", "-E"],
-            env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "memory_tasks",
+                "worker",
+                "-Q",
+                "llm,index,maintenance",
+                "-c",
+                str(concurrency),
+                "-n",
+                self.name,
+                "--without-gossip",
+                "--without-mingle",
+                "-E",
+            ],
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
     def wait_ready(self, timeout: float = 60) -> None:

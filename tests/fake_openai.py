@@ -167,7 +167,7 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
             if self.path.rstrip("/") != CHAT_PATH:
@@ -202,7 +202,7 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (timeout test); nothing to tell it
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - base signature
+        def log_message(self, format: str, *args: Any) -> None:
             pass  # keep pytest output clean; requests are recorded on the server object
 
     return Handler

@@ -26,8 +26,12 @@ def claim_messages_to_rescan(
     """
     with session_scope() as session:
         now = db_now(session)
-        lease_over = or_(Message.memory_claimed_at.is_(None), Message.memory_claimed_at < now - timedelta(seconds=lease_sec))
-        backoff = func.make_interval(0, 0, 0, 0, 0, 0, backoff_sec * func.power(2, func.greatest(Message.memory_attempts - 1, 0)))
+        lease_over = or_(
+            Message.memory_claimed_at.is_(None), Message.memory_claimed_at < now - timedelta(seconds=lease_sec)
+        )
+        backoff = func.make_interval(
+            0, 0, 0, 0, 0, 0, backoff_sec * func.power(2, func.greatest(Message.memory_attempts - 1, 0))
+        )
         stmt = (
             select(Message.id)
             .where(

@@ -85,14 +85,10 @@ class Message(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
-    conversation_id: Mapped[int] = mapped_column(
-        ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False
-    )
+    conversation_id: Mapped[int] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False)
     role: Mapped[str] = mapped_column(String(20), nullable=False)
     content: Mapped[str] = mapped_column(Text, nullable=False)
-    memory_status: Mapped[str] = mapped_column(
-        String(20), nullable=False, server_default=MessageStatus.PENDING.value
-    )
+    memory_status: Mapped[str] = mapped_column(String(20), nullable=False, server_default=MessageStatus.PENDING.value)
     memory_attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
     memory_error: Mapped[str | None] = mapped_column(Text)
     # A lease: a rescan leaves a message alone while someone claimed it recently (R-BEAT-4).

@@ -63,8 +63,14 @@ ACTION_ORDER: tuple[ActionKind, ...] = ("expire", "delete", "merge", "normalize"
 # Columns a normalize action may set on the surviving row.
 REWRITABLE = ("memory_key", "memory_type", "content", "importance", "confidence", "expires_at", "updated_at")
 # Columns that travel with a memory when it moves onto a key an inactive row still holds.
-MOVED_WITH_MEMORY = (*(c for c in REWRITABLE if c != "memory_key"), "conversation_id", "source_message_id", "source",
-                     "access_count", "last_accessed_at")
+MOVED_WITH_MEMORY = (
+    *(c for c in REWRITABLE if c != "memory_key"),
+    "conversation_id",
+    "source_message_id",
+    "source",
+    "access_count",
+    "last_accessed_at",
+)
 LLM_CHUNK_SIZE = 60
 MAX_REASON_CHARS = 200
 
@@ -89,13 +95,36 @@ class MemoryRow:
 
     def columns(self) -> dict[str, Any]:
         """The REWRITABLE columns of the row, by name."""
-        return dict(zip(REWRITABLE, (self.key, self.memory_type, self.content, self.importance, self.confidence,
-                                     self.expires_at, self.updated_at), strict=True))
+        return dict(
+            zip(
+                REWRITABLE,
+                (
+                    self.key,
+                    self.memory_type,
+                    self.content,
+                    self.importance,
+                    self.confidence,
+                    self.expires_at,
+                    self.updated_at,
+                ),
+                strict=True,
+            )
+        )
 
     @classmethod
     def of(cls, memory: LongTermMemory) -> MemoryRow:
-        return cls(memory.id, memory.memory_key, memory.memory_type, memory.content, memory.importance,
-                   memory.confidence, memory.access_count, memory.revision, memory.expires_at, memory.updated_at)
+        return cls(
+            memory.id,
+            memory.memory_key,
+            memory.memory_type,
+            memory.content,
+            memory.importance,
+            memory.confidence,
+            memory.access_count,
+            memory.revision,
+            memory.expires_at,
+            memory.updated_at,
+        )
 
 
 @dataclass(frozen=True)
@@ -240,24 +269,65 @@ def slug_key(raw: str, memory_type: str) -> str:
 
 _PROFILE_TYPES = frozenset({"profile", "identity", "persona", "nickname", "个人资料", "资料", "昵称", "身份"})
 _TYPE_ALIASES = {
-    "preferences": "preference", "pref": "preference", "like": "preference", "likes": "preference",
-    "habit": "preference", "habits": "preference", "hobby": "preference", "hobbies": "preference",
-    "taste": "preference", "偏好": "preference", "喜好": "preference", "习惯": "preference", "爱好": "preference",
-    "facts": "fact", "info": "fact", "information": "fact", "personal": "fact", "background": "fact",
-    "事实": "fact", "信息": "fact", "背景": "fact",
-    "goals": "goal", "plan": "goal", "plans": "goal", "target": "goal", "aim": "goal", "目标": "goal", "计划": "goal",
-    "projects": "project", "work": "project", "项目": "project",
-    "constraints": "constraint", "rule": "constraint", "rules": "constraint", "restriction": "constraint",
-    "requirement": "constraint", "约束": "constraint", "规则": "constraint", "限制": "constraint", "要求": "constraint",
+    "preferences": "preference",
+    "pref": "preference",
+    "like": "preference",
+    "likes": "preference",
+    "habit": "preference",
+    "habits": "preference",
+    "hobby": "preference",
+    "hobbies": "preference",
+    "taste": "preference",
+    "偏好": "preference",
+    "喜好": "preference",
+    "习惯": "preference",
+    "爱好": "preference",
+    "facts": "fact",
+    "info": "fact",
+    "information": "fact",
+    "personal": "fact",
+    "background": "fact",
+    "事实": "fact",
+    "信息": "fact",
+    "背景": "fact",
+    "goals": "goal",
+    "plan": "goal",
+    "plans": "goal",
+    "target": "goal",
+    "aim": "goal",
+    "目标": "goal",
+    "计划": "goal",
+    "projects": "project",
+    "work": "project",
+    "项目": "project",
+    "constraints": "constraint",
+    "rule": "constraint",
+    "rules": "constraint",
+    "restriction": "constraint",
+    "requirement": "constraint",
+    "约束": "constraint",
+    "规则": "constraint",
+    "限制": "constraint",
+    "要求": "constraint",
 }
 # Words in an unknown type or in the key that tell the type, tried in this order; default fact.
 _TYPE_HINTS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("constraint", frozenset("rule rules constraint constraints avoid never must allergy allergies allergic "
-                             "restriction restrictions forbidden".split())),
+    (
+        "constraint",
+        frozenset(
+            "rule rules constraint constraints avoid never must allergy allergies allergic "
+            "restriction restrictions forbidden".split()
+        ),
+    ),
     ("goal", frozenset("goal goals plan plans target targets aim aims aspiration dream".split())),
     ("project", frozenset("project projects repo repository".split())),
-    ("preference", frozenset("preference preferences prefer prefers like likes favorite favourite fav habit "
-                             "habits hobby hobbies style taste love loves dislike dislikes hate".split())),
+    (
+        "preference",
+        frozenset(
+            "preference preferences prefer prefers like likes favorite favourite fav habit "
+            "habits hobby hobbies style taste love loves dislike dislikes hate".split()
+        ),
+    ),
 )
 
 
@@ -344,8 +414,21 @@ class _Draft:
 
     def columns(self) -> dict[str, Any]:
         """The REWRITABLE columns the row should end with, by name."""
-        return dict(zip(REWRITABLE, (self.fields.key, self.fields.memory_type, self.fields.content, self.importance,
-                                     self.confidence, self.expires_at, self.updated_at), strict=True))
+        return dict(
+            zip(
+                REWRITABLE,
+                (
+                    self.fields.key,
+                    self.fields.memory_type,
+                    self.fields.content,
+                    self.importance,
+                    self.confidence,
+                    self.expires_at,
+                    self.updated_at,
+                ),
+                strict=True,
+            )
+        )
 
     @property
     def support(self) -> tuple:
@@ -418,8 +501,9 @@ def _apply_decisions(drafts: dict[int, _Draft], decisions: Sequence[Decision], p
             _propose(survivor, None, None, decision.content, f"merged text of #{loser.row.id}", patterns)
 
 
-def _propose(draft: _Draft, key: str | None, memory_type: str | None, content: str | None, reason: str,
-             patterns: Iterable[str]) -> None:
+def _propose(
+    draft: _Draft, key: str | None, memory_type: str | None, content: str | None, reason: str, patterns: Iterable[str]
+) -> None:
     """Take a reviewer's new fields when the result is admissible; otherwise keep the draft's."""
     proposed = Fields(key or draft.fields.key, memory_type or draft.fields.memory_type, content or draft.fields.content)
     conformed = admissible(proposed, patterns)
@@ -440,8 +524,11 @@ def _free_key(draft: _Draft, taken: set[str]) -> str:
 
 
 def _recency(draft: _Draft) -> tuple:
-    return (draft.row.updated_at is not None, draft.row.updated_at.timestamp() if draft.row.updated_at else 0.0,
-            draft.row.id)
+    return (
+        draft.row.updated_at is not None,
+        draft.row.updated_at.timestamp() if draft.row.updated_at else 0.0,
+        draft.row.id,
+    )
 
 
 def _resolve_keys(drafts: Sequence[_Draft]) -> None:
@@ -470,8 +557,9 @@ def _resolve_keys(drafts: Sequence[_Draft]) -> None:
             if draft is not survivor:
                 _merge(draft, survivor, f"same key {key!r} as #{survivor.row.id}")
         if newest is not survivor and newest.fields.content != survivor.fields.content:
-            survivor.fields = replace(survivor.fields, content=newest.fields.content,
-                                      memory_type=newest.fields.memory_type)
+            survivor.fields = replace(
+                survivor.fields, content=newest.fields.content, memory_type=newest.fields.memory_type
+            )
             survivor.reasons.append(f"newest value from #{newest.row.id}")
 
 
@@ -499,7 +587,9 @@ def _merge_near_duplicates(drafts: Sequence[_Draft], scorer: SimilarityScorer) -
                 if loser.fate != "keep" or scores[i, j] < scorer.merge_threshold:
                     continue
                 # The write path's guard: keys naming different items, or differing numbers, are different facts.
-                if different_facts(loser.fields.key, loser.fields.content, survivor.fields.key, survivor.fields.content):
+                if different_facts(
+                    loser.fields.key, loser.fields.content, survivor.fields.key, survivor.fields.content
+                ):
                     continue
                 _merge(loser, survivor, f"near-duplicate of #{survivor.row.id} ({scores[i, j]:.2f})")
 
@@ -541,8 +631,16 @@ def plan_rows(
     patterns = tuple(noise_key_patterns)
     actions, drafts = _triage(rows, now, patterns)
     by_id = {draft.row.id: draft for draft in drafts}
-    _apply_decisions(by_id, reviewer.review([replace(d.row, key=d.fields.key, memory_type=d.fields.memory_type,
-                                                     content=d.fields.content) for d in drafts]), patterns)
+    _apply_decisions(
+        by_id,
+        reviewer.review(
+            [
+                replace(d.row, key=d.fields.key, memory_type=d.fields.memory_type, content=d.fields.content)
+                for d in drafts
+            ]
+        ),
+        patterns,
+    )
     _resolve_keys(drafts)
     _merge_near_duplicates(drafts, scorer)
     actions += [_action(draft, by_id) for draft in drafts]
@@ -579,15 +677,30 @@ class LLMReviewer:
 
     def _review_chunk(self, chunk: Sequence[MemoryRow]) -> list[Decision]:
         settings = self._settings or get_settings()
-        payload = {"memories": [{"id": r.id, "key": r.key, "memory_type": r.memory_type, "content": r.content,
-                                 "importance": r.importance, "confidence": round(r.confidence, 2)} for r in chunk]}
+        payload = {
+            "memories": [
+                {
+                    "id": r.id,
+                    "key": r.key,
+                    "memory_type": r.memory_type,
+                    "content": r.content,
+                    "importance": r.importance,
+                    "confidence": round(r.confidence, 2),
+                }
+                for r in chunk
+            ]
+        }
         messages = [
             {"role": "system", "content": self.prompt.text},
-            {"role": "user", "content": json.dumps(payload, ensure_ascii=False, indent=1)
-             + '\n\nAnswer with the JSON object {"actions": [...]}.'},
+            {
+                "role": "user",
+                "content": json.dumps(payload, ensure_ascii=False, indent=1)
+                + '\n\nAnswer with the JSON object {"actions": [...]}.',
+            },
         ]
-        result = chat_json(messages, timeout=settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC, purpose="consolidate",
-                           settings=settings)
+        result = chat_json(
+            messages, timeout=settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC, purpose="consolidate", settings=settings
+        )
         items = json_items(result.value, wrapper="actions", raw_text=result.raw_text)
         decisions = parse_decisions(items, {row.id for row in chunk})
         if items and not decisions:
@@ -621,14 +734,24 @@ def parse_decisions(items: Sequence[Any], allowed_ids: set[int]) -> list[Decisio
         memory_id = _as_id(item.get("id"))
         verdict = str(item.get("action") or "").strip().lower()
         into_id = _as_id(item.get("into_id")) if verdict == "merge" else None
-        if memory_id not in allowed_ids or verdict not in VERDICTS or (verdict == "merge" and into_id not in allowed_ids):
+        if (
+            memory_id not in allowed_ids
+            or verdict not in VERDICTS
+            or (verdict == "merge" and into_id not in allowed_ids)
+        ):
             logger.info("review item ignored", extra={"memory_id": str(item.get("id"))[:20], "action": verdict[:20]})
             continue
-        decisions.append(Decision(
-            memory_id, verdict, into_id,  # type: ignore[arg-type]
-            key=_as_text(item.get("key")), memory_type=_as_text(item.get("memory_type")),
-            content=_as_text(item.get("content")), reason=str(item.get("reason") or "")[:MAX_REASON_CHARS],
-        ))
+        decisions.append(
+            Decision(
+                memory_id,
+                verdict,
+                into_id,  # type: ignore[arg-type]
+                key=_as_text(item.get("key")),
+                memory_type=_as_text(item.get("memory_type")),
+                content=_as_text(item.get("content")),
+                reason=str(item.get("reason") or "")[:MAX_REASON_CHARS],
+            )
+        )
     return decisions
 
 
@@ -704,14 +827,25 @@ def _apply(session: Session, plan: Plan) -> ConsolidationResult:
     ).all()
     if tuple((row.id, row.revision) for row in current) != plan.fingerprint:
         raise StalePlan("active memories changed since the snapshot")
-    ctx = WriteContext(user_id=plan.user_id, source=HistorySource.CONSOLIDATE, now=db_now(session),
-                       default_ttl_days=get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
+    ctx = WriteContext(
+        user_id=plan.user_id,
+        source=HistorySource.CONSOLIDATE,
+        now=db_now(session),
+        default_ttl_days=get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS,
+    )
     # Expiry is its own kind of change: the rows' history says source=expiry.
-    changed = expire_user_memories(session, plan.user_id, [a.memory_id for a in plan.actions if a.kind == "expire"],
-                                   plan.now)
+    changed = expire_user_memories(
+        session, plan.user_id, [a.memory_id for a in plan.actions if a.kind == "expire"], plan.now
+    )
     touched = [a for a in plan.actions if a.kind in ("delete", "merge", "normalize")]
-    memories = {m.id: m for m in session.scalars(select(LongTermMemory).where(
-        LongTermMemory.id.in_([a.memory_id for a in touched] + [a.into_id for a in touched if a.into_id])))}
+    memories = {
+        m.id: m
+        for m in session.scalars(
+            select(LongTermMemory).where(
+                LongTermMemory.id.in_([a.memory_id for a in touched] + [a.into_id for a in touched if a.into_id])
+            )
+        )
+    }
     for action in touched:  # ACTION_ORDER: rows leave before others are renamed onto their keys
         memory = memories[action.memory_id]
         if action.kind == "normalize":
@@ -720,8 +854,10 @@ def _apply(session: Session, plan: Plan) -> ConsolidationResult:
             _retire(session, ctx, memory, action.kind, action.reason, memories.get(action.into_id or -1))
             changed.append(memory.id)
     session.execute(update(User).where(User.id == plan.user_id).values(last_consolidated_at=plan.now))
-    logger.info("user consolidated", extra={"user_id": plan.user_id, "engine": plan.engine, "memory_ids": changed,
-                                            **plan.counts()})
+    logger.info(
+        "user consolidated",
+        extra={"user_id": plan.user_id, "engine": plan.engine, "memory_ids": changed, **plan.counts()},
+    )
     return ConsolidationResult(plan.user_id, "applied", tuple(sorted(set(changed))))
 
 
@@ -732,8 +868,9 @@ def _mark_changed(memory: LongTermMemory) -> None:
     memory.vector_error = None
 
 
-def _retire(session: Session, ctx: WriteContext, memory: LongTermMemory, op: str, reason: str,
-            survivor: LongTermMemory | None) -> None:
+def _retire(
+    session: Session, ctx: WriteContext, memory: LongTermMemory, op: str, reason: str, survivor: LongTermMemory | None
+) -> None:
     """Deactivate `memory` (op delete or merge, into `survivor`) with history on both rows."""
     memory.is_active = False
     memory.merged_into_id = survivor.id if survivor is not None else None
@@ -741,8 +878,16 @@ def _retire(session: Session, ctx: WriteContext, memory: LongTermMemory, op: str
     _mark_changed(memory)
     record_history(session, ctx, memory.id, memory.memory_key, op, memory.content, None, reason or None)
     if survivor is not None:
-        record_history(session, ctx, survivor.id, survivor.memory_key, "absorb", survivor.content, survivor.content,
-                       f"absorbed #{memory.id} ({memory.memory_key})")
+        record_history(
+            session,
+            ctx,
+            survivor.id,
+            survivor.memory_key,
+            "absorb",
+            survivor.content,
+            survivor.content,
+            f"absorbed #{memory.id} ({memory.memory_key})",
+        )
 
 
 def _rewrite(session: Session, ctx: WriteContext, memory: LongTermMemory, action: Action) -> list[int]:
@@ -775,10 +920,15 @@ def _rewrite(session: Session, ctx: WriteContext, memory: LongTermMemory, action
     session.flush()  # the holder is live under the key before `memory` points at it
     _retire(session, ctx, memory, "merge", f"moved to #{holder.id} under key {new_key!r}", holder)
     # Rows merged into `memory` (by this plan or earlier) now point at where it lives on.
-    session.execute(update(LongTermMemory).where(LongTermMemory.merged_into_id == memory.id,
-                                                 LongTermMemory.id != memory.id).values(merged_into_id=holder.id))
-    logger.info("memory moved onto a held key", extra={"user_id": ctx.user_id, "memory_id": memory.id,
-                                                        "into_id": holder.id, "key": new_key})
+    session.execute(
+        update(LongTermMemory)
+        .where(LongTermMemory.merged_into_id == memory.id, LongTermMemory.id != memory.id)
+        .values(merged_into_id=holder.id)
+    )
+    logger.info(
+        "memory moved onto a held key",
+        extra={"user_id": ctx.user_id, "memory_id": memory.id, "into_id": holder.id, "key": new_key},
+    )
     return [memory.id, holder.id]
 
 
@@ -819,13 +969,15 @@ def schedule_due_users(limit: int, enqueue: Callable[[int], object]) -> list[int
     arrives after its user was consolidated finds the user not due and does nothing.
     """
     with session_scope() as session:
-        user_ids = list(session.scalars(
-            select(User.id)
-            .where(_changed_since_consolidation())
-            .order_by(User.last_consolidated_at.asc().nulls_first(), User.id)
-            .limit(limit)
-            .with_for_update(skip_locked=True, key_share=True)
-        ))
+        user_ids = list(
+            session.scalars(
+                select(User.id)
+                .where(_changed_since_consolidation())
+                .order_by(User.last_consolidated_at.asc().nulls_first(), User.id)
+                .limit(limit)
+                .with_for_update(skip_locked=True, key_share=True)
+            )
+        )
         for user_id in user_ids:
             enqueue(user_id)
     return user_ids

@@ -172,8 +172,9 @@ def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: Write
     return sorted(merged)
 
 
-def _merge_into(session: Session, ctx: WriteContext, loser: LongTermMemory, survivor: LongTermMemory,
-                score: float) -> None:
+def _merge_into(
+    session: Session, ctx: WriteContext, loser: LongTermMemory, survivor: LongTermMemory, score: float
+) -> None:
     session.execute(
         update(LongTermMemory)
         .where(LongTermMemory.id == loser.id)
@@ -187,6 +188,14 @@ def _merge_into(session: Session, ctx: WriteContext, loser: LongTermMemory, surv
     )
     detail = f"merged into {survivor.id} ({survivor.memory_key}) at similarity {score:.3f}"
     record_history(session, ctx, loser.id, loser.memory_key, "merge", loser.content, None, detail)
-    record_history(session, ctx, survivor.id, survivor.memory_key, "absorb", survivor.content, survivor.content,
-            f"absorbed {loser.id} ({loser.memory_key}) at similarity {score:.3f}")
+    record_history(
+        session,
+        ctx,
+        survivor.id,
+        survivor.memory_key,
+        "absorb",
+        survivor.content,
+        survivor.content,
+        f"absorbed {loser.id} ({loser.memory_key}) at similarity {score:.3f}",
+    )
     logger.info("memories merged", extra={"user_id": ctx.user_id, "memory_id": survivor.id, "merged_id": loser.id})

@@ -203,8 +203,10 @@ def apply_candidate(session: Session, ctx: WriteContext, candidate: Candidate) -
     key = candidate.target_key
     existing = load_for_update(session, ctx.user_id, key)
     if existing is not None and existing.stated_at is not None and existing.stated_at > ctx.statement_time:
-        logger.info("stale statement skipped", extra={"user_id": ctx.user_id, "memory_id": existing.id,
-                                                       "message_id": ctx.message_id, "key": key})
+        logger.info(
+            "stale statement skipped",
+            extra={"user_id": ctx.user_id, "memory_id": existing.id, "message_id": ctx.message_id, "key": key},
+        )
         return None
     live = existing if existing is not None and existing.is_active else None
 

@@ -1,7 +1,7 @@
 """Retrieval before a reply (SPEC §8): `retrieve` the memories, `format_memory_block` them.
 
-    hits = retrieve(user_id, question, summary=conversation_summary)
-    system_prompt += "\\n\\n" + format_memory_block(hits)
+hits = retrieve(user_id, question, summary=conversation_summary)
+system_prompt += "\\n\\n" + format_memory_block(hits)
 """
 
 from memory_tasks.retrieval.prompt import format_memory_block

@@ -67,7 +67,7 @@ def enqueue_touch(user_id: int, memory_ids: list[int], accessed_at: datetime) ->
         from memory_tasks.celery_app import app
 
         app.send_task(TOUCH_TASK, args=(user_id, list(memory_ids), accessed_at.isoformat()), retry=False)
-    except Exception as exc:  # any publish failure only costs statistics
+    except Exception as exc:  # noqa: BLE001 - any publish failure only costs statistics
         _broker.failed(exc, retry_sec=TOUCH_RETRY_SEC)
     else:
         _broker.recovered()

@@ -60,9 +60,7 @@ def bm25_scores(query_tokens: Sequence[str], documents: Sequence[Sequence[str]])
         return [0.0] * count
     bags = [Counter(doc) for doc in documents]
     frequency = {term: sum(1 for bag in bags if term in bag) for term in terms}
-    idf = {
-        term: math.log(1 + (count - df + 0.5) / (df + 0.5)) for term, df in frequency.items() if df
-    }
+    idf = {term: math.log(1 + (count - df + 0.5) / (df + 0.5)) for term, df in frequency.items() if df}
     average_length = sum(len(doc) for doc in documents) / count or 1.0
     scores = []
     for doc, bag in zip(documents, bags, strict=True):

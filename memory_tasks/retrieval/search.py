@@ -190,7 +190,7 @@ def vector_search(user_id: int, query: str, settings: Settings) -> VectorResult 
         embedder = get_embedder()
         vector = embedder.embed_query(query)
         hits = store.search(user_id, vector.tolist(), settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT)
-    except Exception as exc:  # whatever breaks in the vector path, the reply must not
+    except Exception as exc:  # noqa: BLE001 - whatever breaks in the vector path, the reply must not
         _vector_path.failed(exc, retry_sec=settings.LONG_TERM_MEMORY_VECTOR_RETRY_SEC)
         return None
     _vector_path.recovered()
@@ -222,9 +222,11 @@ def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_l
         .order_by(LongTermMemory.updated_at.desc())
         .limit(scan_limit)
     )
-    return list(session.scalars(
-        select(LongTermMemory).where(*valid, or_(LongTermMemory.id.in_(ids), LongTermMemory.id.in_(recent_ids)))
-    ))
+    return list(
+        session.scalars(
+            select(LongTermMemory).where(*valid, or_(LongTermMemory.id.in_(ids), LongTermMemory.id.in_(recent_ids)))
+        )
+    )
 
 
 def _similarities(session: Session, found: VectorResult, memories: list[LongTermMemory]) -> dict[int, float]:
@@ -304,7 +306,7 @@ def retrieve(
     except ValueError:
         logger.exception("retrieve called with bad arguments", extra={"user_id": user_id})
         return []
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - retrieval never raises into the reply path
         _retrieval.failed(exc)
         return []
     _retrieval.recovered()

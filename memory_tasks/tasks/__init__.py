@@ -8,4 +8,4 @@ importing this package (R-PIPE-1); tests/unit/test_task_names.py pins them.
 from memory_tasks.celery_app import app
 from memory_tasks.tasks import access, index, lifecycle, maintenance, pipeline
 
-__all__ = ["app", "access", "index", "lifecycle", "maintenance", "pipeline"]
+__all__ = ["access", "app", "index", "lifecycle", "maintenance", "pipeline"]

@@ -33,13 +33,22 @@ def tool_calls(*calls: tuple[str, dict[str, Any] | str]) -> Reply:
         "role": "assistant",
         "content": None,
         "tool_calls": [
-            {"id": f"call_{i}", "type": "function", "function": {
-                "name": name, "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)}}
+            {
+                "id": f"call_{i}",
+                "type": "function",
+                "function": {
+                    "name": name,
+                    "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False),
+                },
+            }
             for i, (name, args) in enumerate(calls)
         ],
     }
     body = {
-        "id": "chatcmpl-fake-tools", "object": "chat.completion", "created": int(time.time()), "model": "fake-model",
+        "id": "chatcmpl-fake-tools",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": "fake-model",
         "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
         "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
     }
@@ -49,8 +58,9 @@ def tool_calls(*calls: tuple[str, dict[str, Any] | str]) -> Reply:
 def _memories(user_id: int) -> dict[str, tuple[str, str]]:
     with session_scope() as session:
         rows = session.execute(
-            select(LongTermMemory.memory_key, LongTermMemory.content, LongTermMemory.source)
-            .where(LongTermMemory.user_id == user_id, LongTermMemory.is_active.is_(True))
+            select(LongTermMemory.memory_key, LongTermMemory.content, LongTermMemory.source).where(
+                LongTermMemory.user_id == user_id, LongTermMemory.is_active.is_(True)
+            )
         )
         return {key: (content, source) for key, content, source in rows}
 
@@ -94,10 +104,13 @@ def test_a_chat_turn_injects_memories_runs_tools_for_its_user_and_records_the_tu
     with session_scope() as session:
         turns = session.execute(
             select(Message.id, Message.role, Message.conversation_id, Message.memory_status, Message.memory_claimed_at)
-            .where(Message.user_id == USER).order_by(Message.id)
+            .where(Message.user_id == USER)
+            .order_by(Message.id)
         ).all()
-    assert [(t.id, t.role) for t in turns] == [(result.user_message_id, "user"),
-                                               (result.assistant_message_id, "assistant")]
+    assert [(t.id, t.role) for t in turns] == [
+        (result.user_message_id, "user"),
+        (result.assistant_message_id, "assistant"),
+    ]
     assert turns[0].conversation_id == turns[1].conversation_id
     assert turns[0].memory_claimed_at is not None  # enqueued for the pipeline
     assert turns[1].memory_status == "SKIPPED"  # an assistant turn is never a fact source
@@ -106,16 +119,29 @@ def test_a_chat_turn_injects_memories_runs_tools_for_its_user_and_records_the_tu
 def test_the_example_runs_as_a_script_against_the_local_server(db, fake_openai: FakeOpenAI) -> None:
     """R-OPS-5: `python examples/chat_server.py --user ID TEXT` with OPENAI_BASE_URL pointing at the server."""
     fake_openai.script(
-        tool_calls(("memory_save", {"key": "hobby", "content": "Loves hiking in the Alps",
-                                    "memory_type": "preference"})),
+        tool_calls(
+            ("memory_save", {"key": "hobby", "content": "Loves hiking in the Alps", "memory_type": "preference"})
+        ),
         text("Noted, enjoy the mountains!"),
     )
-    env = {**os.environ, "OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "test",
-           "PYTHONPATH": str(PROJECT_ROOT)}
+    env = {
+        **os.environ,
+        "OPENAI_BASE_URL": fake_openai.base_url,
+        "OPENAI_API_KEY": "test",
+        "PYTHONPATH": str(PROJECT_ROOT),
+    }
     run = subprocess.run(
-        [sys.executable, str(PROJECT_ROOT / "examples" / "chat_server.py"), "--user", str(USER),
-         "I love hiking in the Alps"],
-        env=env, capture_output=True, text=True, timeout=180,
+        [
+            sys.executable,
+            str(PROJECT_ROOT / "examples" / "chat_server.py"),
+            "--user",
+            str(USER),
+            "I love hiking in the Alps",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "Noted, enjoy the mountains!"

@@ -47,8 +47,11 @@ def _populate(user_id: int) -> list[int]:
     execute(user_id, "memory_save", SHARED)
     execute(user_id, "memory_save", {"key": "pet", "content": f"Has a cat named Miso-{user_id}", "memory_type": "fact"})
     execute(user_id, "memory_append", {"key": "pet", "content": f"Miso-{user_id} is {user_id % 10} years old"})
-    execute(user_id, "memory_save", {"key": "side-project", "content": f"Builds compiler #{user_id}",
-                                     "memory_type": "project"})
+    execute(
+        user_id,
+        "memory_save",
+        {"key": "side-project", "content": f"Builds compiler #{user_id}", "memory_type": "project"},
+    )
     execute(user_id, "memory_delete", {"key": "side-project"})
     with session_scope() as session:
         return list(session.scalars(select(LongTermMemory.id).where(LongTermMemory.user_id == user_id)))
@@ -81,8 +84,11 @@ def _derived_hashes(*user_ids: int) -> set[str]:
     """Hashes of every text that may have been embedded from these users' memories and history:
     the content, "key: content" and "[type] key: content" (any type)."""
     with session_scope() as session:
-        rows = session.execute(select(MemoryHistory.memory_key, MemoryHistory.old_content, MemoryHistory.new_content)
-                               .where(MemoryHistory.user_id.in_(user_ids))).all()
+        rows = session.execute(
+            select(MemoryHistory.memory_key, MemoryHistory.old_content, MemoryHistory.new_content).where(
+                MemoryHistory.user_id.in_(user_ids)
+            )
+        ).all()
     texts = {(key, content) for key, *contents in rows for content in contents if content}
     return {
         index.text_hash(text)
@@ -147,14 +153,21 @@ def test_forgetting_again_finds_nothing_and_reports_zeros(populated: dict[int, l
     forget_user(USERS[0])
     again = forget_user(USERS[0])
     assert {k: v for k, v in again.items() if k not in ("user_id", "milvus")} == {
-        "memories": 0, "history": 0, "messages": 0, "conversations": 0, "users": 0, "embedding_cache": 0,
-        "vectors": 0}
+        "memories": 0,
+        "history": 0,
+        "messages": 0,
+        "conversations": 0,
+        "users": 0,
+        "embedding_cache": 0,
+        "vectors": 0,
+    }
     assert forget_user(4242)["users"] == 0  # a user never seen is no error
 
 
 @pytest.mark.slow
-def test_a_milvus_failure_mid_forget_deletes_nothing(populated: dict[int, list[int]],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_milvus_failure_mid_forget_deletes_nothing(
+    populated: dict[int, list[int]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """R-LIFE-3 (documented choice): no silent leftovers; PostgreSQL rolls back, the error says so."""
     before = _user_rows(USERS[0])
 
@@ -221,8 +234,9 @@ def test_forget_waits_for_a_write_in_progress_and_removes_it_too(db, milvus_env)
         with session_scope() as session:
             lock_user(session, user_id)
             locked.set()
-            session.add(LongTermMemory(user_id=user_id, memory_key="hobby", memory_type="preference",
-                                       content="喜欢爬山"))
+            session.add(
+                LongTermMemory(user_id=user_id, memory_key="hobby", memory_type="preference", content="喜欢爬山")
+            )
             time.sleep(1.0)
 
     writer = threading.Thread(target=slow_writer)
@@ -247,8 +261,13 @@ def test_cli_refuses_without_yes(db, capsys: pytest.CaptureFixture[str]) -> None
 def test_cli_forgets_and_prints_the_counts_as_json(populated: dict[int, list[int]]) -> None:
     """R-OPS-3, R-LIFE-3: `python -m memory_tasks forget-user --user ID --yes` prints JSON counts."""
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
-    run = subprocess.run([sys.executable, "-m", "memory_tasks", "forget-user", "--user", str(USERS[1]), "--yes"],
-                         env=env, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "memory_tasks", "forget-user", "--user", str(USERS[1]), "--yes"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     counts = json.loads(run.stdout)
     assert counts["user_id"] == USERS[1] and counts["memories"] == 3 and counts["vectors"] == 2

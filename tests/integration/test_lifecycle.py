@@ -45,8 +45,12 @@ def seed(user_id: int, *memories: dict[str, Any]) -> dict[str, int]:
         session.execute(pg_insert(User).values(id=user_id).on_conflict_do_nothing())
         rows = []
         for values in memories:
-            defaults = {"memory_type": "fact", "expires_at": now + timedelta(days=90), "vector_status": "SYNCED",
-                        "updated_at": now - timedelta(days=30)}
+            defaults = {
+                "memory_type": "fact",
+                "expires_at": now + timedelta(days=90),
+                "vector_status": "SYNCED",
+                "updated_at": now - timedelta(days=30),
+            }
             rows.append(LongTermMemory(user_id=user_id, **(defaults | values)))
         session.add_all(rows)
         session.flush()
@@ -56,11 +60,21 @@ def seed(user_id: int, *memories: dict[str, Any]) -> dict[str, int]:
 def state(*user_ids: int) -> list[tuple]:
     """Every row, history row and consolidation stamp of these users, for "nothing changed" checks."""
     with session_scope() as session:
-        memories = session.execute(select(
-            LongTermMemory.id, LongTermMemory.memory_key, LongTermMemory.memory_type, LongTermMemory.content,
-            LongTermMemory.is_active, LongTermMemory.revision, LongTermMemory.vector_status,
-            LongTermMemory.expires_at, LongTermMemory.merged_into_id,
-        ).where(LongTermMemory.user_id.in_(user_ids)).order_by(LongTermMemory.id)).all()
+        memories = session.execute(
+            select(
+                LongTermMemory.id,
+                LongTermMemory.memory_key,
+                LongTermMemory.memory_type,
+                LongTermMemory.content,
+                LongTermMemory.is_active,
+                LongTermMemory.revision,
+                LongTermMemory.vector_status,
+                LongTermMemory.expires_at,
+                LongTermMemory.merged_into_id,
+            )
+            .where(LongTermMemory.user_id.in_(user_ids))
+            .order_by(LongTermMemory.id)
+        ).all()
         history = session.scalar(select(func.count()).where(MemoryHistory.user_id.in_(user_ids)))
         stamps = session.execute(select(User.id, User.last_consolidated_at).where(User.id.in_(user_ids))).all()
     return [*map(tuple, memories), history, *map(tuple, stamps)]
@@ -73,9 +87,14 @@ def row(memory_id: int) -> LongTermMemory:
 
 def history(memory_id: int) -> list[tuple[str, str]]:
     with session_scope() as session:
-        return [tuple(r) for r in session.execute(
-            select(MemoryHistory.op, MemoryHistory.source).where(MemoryHistory.memory_id == memory_id)
-            .order_by(MemoryHistory.id))]
+        return [
+            tuple(r)
+            for r in session.execute(
+                select(MemoryHistory.op, MemoryHistory.source)
+                .where(MemoryHistory.memory_id == memory_id)
+                .order_by(MemoryHistory.id)
+            )
+        ]
 
 
 def listed(user_id: int) -> dict[str, tuple[str, str]]:
@@ -90,8 +109,11 @@ def test_expired_memories_are_hidden_before_the_sweep_and_leave_milvus_after_it(
     """R-LIFE-1, R-VEC-3: never listed or retrieved once expired (vector still in Milvus); the sweep
     deactivates the row (DIRTY, history source=expiry) and its index sync removes the vector."""
     now = clock()
-    ids = seed(USER, {"memory_key": "home-city", "content": "常住杭州"},
-               {"memory_key": "exam-plan", "content": "在准备雅思考试", "expires_at": now - timedelta(minutes=1)})
+    ids = seed(
+        USER,
+        {"memory_key": "home-city", "content": "常住杭州"},
+        {"memory_key": "exam-plan", "content": "在准备雅思考试", "expires_at": now - timedelta(minutes=1)},
+    )
     index.embed_memories(list(ids.values()))
     index.sync_vectors(list(ids.values()))
     assert set(get_store().stored(list(ids.values()))) == set(ids.values())
@@ -127,8 +149,9 @@ def test_confirming_a_memory_refreshes_its_ttl(db) -> None:
         with session_scope() as session:
             lock_user(session, USER)
             ctx = WriteContext(USER, HistorySource.EXTRACTION, at, default_ttl_days=180)
-            candidate = Candidate(op="upsert", memory_type="preference", key="tea", content="喜欢乌龙茶",
-                                  ttl_days=ttl_days)
+            candidate = Candidate(
+                op="upsert", memory_type="preference", key="tea", content="喜欢乌龙茶", ttl_days=ttl_days
+            )
             apply_candidate(session, ctx, candidate)
         with session_scope() as session:
             return session.scalars(select(LongTermMemory).where(LongTermMemory.memory_key == "tea")).one()
@@ -172,8 +195,12 @@ MESSY = (
     {"memory_key": "residence-city", "memory_type": "location", "content": "常住上海"},
     {"memory_key": "morning-drink", "memory_type": "habits", "content": "每天早上喝美式咖啡"},
     {"memory_key": "old-hobby", "memory_type": "preference", "content": "likes chess", "expired": True},
-    {"memory_key": "editor-theme", "memory_type": "preference", "content": "Prefers dark mode in code editors",
-     "importance": 4},
+    {
+        "memory_key": "editor-theme",
+        "memory_type": "preference",
+        "content": "Prefers dark mode in code editors",
+        "importance": 4,
+    },
     {"memory_key": "dark-mode", "memory_type": "preference", "content": "Prefers dark mode in code editors."},
     {"memory_key": "goal-learn-japanese", "memory_type": "goal", "content": "  Learn   Japanese ,"},
     {"memory_key": "weather-date_2025_02_01", "content": "晴，最高温 12℃"},
@@ -235,8 +262,11 @@ def test_offline_consolidation_of_a_messy_user(db) -> None:
 
 def test_a_memory_moves_onto_a_key_only_an_inactive_row_holds(db) -> None:
     """R-DATA-1 UNIQUE(user_id, memory_key): renaming onto a deleted memory's key revives that row."""
-    ids = seed(USER, {"memory_key": "home-city", "content": "常住武汉", "is_active": False},
-               {"memory_key": "Home City", "content": "常住上海"})
+    ids = seed(
+        USER,
+        {"memory_key": "home-city", "content": "常住武汉", "is_active": False},
+        {"memory_key": "Home City", "content": "常住上海"},
+    )
     assert consolidate.apply_plan(consolidate.plan_consolidation(USER, engine="rules")).status == "applied"
     assert listed(USER) == {"home-city": ("fact", "常住上海")}
     assert row(ids["Home City"]).merged_into_id == ids["home-city"]
@@ -278,23 +308,41 @@ def reviewed_ids(fake_openai: FakeOpenAI) -> set[int]:
 
 def test_llm_consolidation_survives_hostile_answers(db, fake_openai: FakeOpenAI, monkeypatch) -> None:
     """R-LIFE-2, R-SAFE-3, R-TYPE-4: the model sees only this user's reviewable rows and cannot act beyond them."""
-    ids = seed(USER,
-               {"memory_key": "coffee", "memory_type": "preference", "content": "每天早上喝美式咖啡"},
-               {"memory_key": "coffee-habit", "memory_type": "preference", "content": "早上一定要来一杯美式"},
-               {"memory_key": "jazz", "content": "喜欢听爵士乐"},
-               {"memory_key": "moving", "content": "正在准备搬家"},
-               {"memory_key": "diet", "memory_type": "constraint", "content": "不吃香菜"},
-               {"memory_key": "system-format", "content": "系统格式：markdown"})
+    ids = seed(
+        USER,
+        {"memory_key": "coffee", "memory_type": "preference", "content": "每天早上喝美式咖啡"},
+        {"memory_key": "coffee-habit", "memory_type": "preference", "content": "早上一定要来一杯美式"},
+        {"memory_key": "jazz", "content": "喜欢听爵士乐"},
+        {"memory_key": "moving", "content": "正在准备搬家"},
+        {"memory_key": "diet", "memory_type": "constraint", "content": "不吃香菜"},
+        {"memory_key": "system-format", "content": "系统格式：markdown"},
+    )
     other = seed(OTHER, {"memory_key": "secret", "content": "另一个用户的记忆"})
-    fake_openai.script(as_json({"actions": [
-        {"id": other["secret"], "action": "delete", "reason": "not yours"},
-        {"id": ids["system-format"], "action": "keep"},
-        {"id": ids["diet"], "action": "normalize", "key": "tool-diet", "reason": "hostile rename to a noise key"},
-        {"id": ids["coffee-habit"], "action": "merge", "into_id": ids["coffee"], "content": "每天早上喝一杯美式咖啡"},
-        {"id": ids["jazz"], "action": "normalize", "memory_type": "preference", "key": "music-preference"},
-        {"id": ids["moving"], "action": "delete", "reason": "short-term"},
-        {"id": ids["coffee"], "action": "merge", "into_id": other["secret"]},
-    ]}))
+    fake_openai.script(
+        as_json(
+            {
+                "actions": [
+                    {"id": other["secret"], "action": "delete", "reason": "not yours"},
+                    {"id": ids["system-format"], "action": "keep"},
+                    {
+                        "id": ids["diet"],
+                        "action": "normalize",
+                        "key": "tool-diet",
+                        "reason": "hostile rename to a noise key",
+                    },
+                    {
+                        "id": ids["coffee-habit"],
+                        "action": "merge",
+                        "into_id": ids["coffee"],
+                        "content": "每天早上喝一杯美式咖啡",
+                    },
+                    {"id": ids["jazz"], "action": "normalize", "memory_type": "preference", "key": "music-preference"},
+                    {"id": ids["moving"], "action": "delete", "reason": "short-term"},
+                    {"id": ids["coffee"], "action": "merge", "into_id": other["secret"]},
+                ]
+            }
+        )
+    )
     with llm_configured(fake_openai, monkeypatch):
         plan = consolidate.plan_consolidation(USER)
     assert plan.engine == "llm"
@@ -348,13 +396,20 @@ def test_lifecycle_tasks_keep_their_names_and_beat_entries() -> None:
 
     for name in ("memory.expire_memories", "memory.schedule_consolidation", "memory.consolidate_user"):
         assert name in app.tasks, name
-    settings = Settings(_env_file=None, LONG_TERM_MEMORY_EXPIRY_INTERVAL_SEC=600,
-                        LONG_TERM_MEMORY_CONSOLIDATE_INTERVAL_SEC=7200)
+    settings = Settings(
+        _env_file=None, LONG_TERM_MEMORY_EXPIRY_INTERVAL_SEC=600, LONG_TERM_MEMORY_CONSOLIDATE_INTERVAL_SEC=7200
+    )
     schedule = beat_schedule(settings)
-    assert schedule["expire-memories"] == {"task": "memory.expire_memories", "schedule": 600,
-                                           "options": {"queue": "maintenance", "expires": 600}}
-    assert schedule["schedule-consolidation"] == {"task": "memory.schedule_consolidation", "schedule": 7200,
-                                                  "options": {"queue": "maintenance", "expires": 7200}}
+    assert schedule["expire-memories"] == {
+        "task": "memory.expire_memories",
+        "schedule": 600,
+        "options": {"queue": "maintenance", "expires": 600},
+    }
+    assert schedule["schedule-consolidation"] == {
+        "task": "memory.schedule_consolidation",
+        "schedule": 7200,
+        "options": {"queue": "maintenance", "expires": 7200},
+    }
     assert "schedule-consolidation" not in beat_schedule(Settings(_env_file=None, LONG_TERM_MEMORY_ENABLED=False))
 
 
@@ -368,7 +423,9 @@ def seed_fan_out_users() -> None:
     seed(804)
     seed(805, {"memory_key": "a", "content": "喜欢鱼", "is_active": False, "updated_at": now - timedelta(hours=1)})
     with session_scope() as session:
-        session.execute(update(User).where(User.id.in_([802, 805])).values(last_consolidated_at=now - timedelta(days=1)))
+        session.execute(
+            update(User).where(User.id.in_([802, 805])).values(last_consolidated_at=now - timedelta(days=1))
+        )
         session.execute(update(User).where(User.id == 803).values(last_consolidated_at=now - timedelta(days=2)))
 
 
@@ -376,8 +433,9 @@ def test_fan_out_enqueues_one_task_per_changed_user_only(db, monkeypatch) -> Non
     """R-BEAT-3, R-LIFE-2: one memory.consolidate_user per changed user, with expires, on the llm queue."""
     seed_fan_out_users()
     sent: list[tuple[list[int], dict]] = []
-    monkeypatch.setattr(lifecycle_tasks.consolidate_user, "apply_async",
-                        lambda args, **options: sent.append((args, options)))
+    monkeypatch.setattr(
+        lifecycle_tasks.consolidate_user, "apply_async", lambda args, **options: sent.append((args, options))
+    )
     assert lifecycle_tasks.schedule_consolidation.run() == 2
     from config.settings import get_settings
 

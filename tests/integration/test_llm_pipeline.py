@@ -40,8 +40,11 @@ def llm_worker(llm: FakeOpenAI, database, broker_flushed, milvus_server, tmp_pat
     from tests.conftest import WorkerProcess
 
     worker = WorkerProcess(
-        {"OPENAI_BASE_URL": llm.base_url, "OPENAI_API_KEY": "sk-test-not-a-secret",
-         "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "3"},
+        {
+            "OPENAI_BASE_URL": llm.base_url,
+            "OPENAI_API_KEY": "sk-test-not-a-secret",
+            "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "3",
+        },
         tmp_path_factory.mktemp("llm_worker") / "worker.log",
     )
     worker.wait_ready()
@@ -63,17 +66,77 @@ def _memory_rows(user_id: int) -> int:
 
 def test_adversarial_candidates_are_dropped_and_the_good_one_kept(fake: FakeOpenAI) -> None:
     """R-TYPE-3/4: noise keys, profile fields and short-term reminders never reach the table."""
-    fake.script(as_json({"candidates": [
-        {"op": "upsert", "memory_type": "fact", "key": "weather-date_2026-11-29", "content": "北京 多云 3℃", "confidence": 0.9},
-        {"op": "upsert", "memory_type": "fact", "key": "tool-list", "content": "当前可用工具: search, calc", "confidence": 0.9},
-        {"op": "upsert", "memory_type": "profile", "key": "nickname", "content": "叫我小王", "confidence": 0.95},
-        {"op": "upsert", "memory_type": "preference", "key": "ai-name", "content": "AI 叫小助", "confidence": 0.95},
-        {"op": "upsert", "memory_type": "constraint", "key": "meeting-reminder", "content": "提醒用户开会", "confidence": 0.9},
-        {"op": "upsert", "memory_type": "fact", "key": "finance-monthly_2026_11", "content": "本月支出 3200 元", "confidence": 0.9},
-        {"op": "upsert", "memory_type": "fact", "key": "residence-city", "content": "12345", "confidence": 0.9},
-        {"op": "upsert", "memory_type": "preference", "key": "food-sichuan-cuisine", "content": "喜欢吃川菜", "confidence": 0.9},
-        {"op": "upsert", "memory_type": "preference", "key": "drink-coffee", "content": "喜欢咖啡", "confidence": 0.4},
-    ]}))
+    fake.script(
+        as_json(
+            {
+                "candidates": [
+                    {
+                        "op": "upsert",
+                        "memory_type": "fact",
+                        "key": "weather-date_2026-11-29",
+                        "content": "北京 多云 3℃",
+                        "confidence": 0.9,
+                    },
+                    {
+                        "op": "upsert",
+                        "memory_type": "fact",
+                        "key": "tool-list",
+                        "content": "当前可用工具: search, calc",
+                        "confidence": 0.9,
+                    },
+                    {
+                        "op": "upsert",
+                        "memory_type": "profile",
+                        "key": "nickname",
+                        "content": "叫我小王",
+                        "confidence": 0.95,
+                    },
+                    {
+                        "op": "upsert",
+                        "memory_type": "preference",
+                        "key": "ai-name",
+                        "content": "AI 叫小助",
+                        "confidence": 0.95,
+                    },
+                    {
+                        "op": "upsert",
+                        "memory_type": "constraint",
+                        "key": "meeting-reminder",
+                        "content": "提醒用户开会",
+                        "confidence": 0.9,
+                    },
+                    {
+                        "op": "upsert",
+                        "memory_type": "fact",
+                        "key": "finance-monthly_2026_11",
+                        "content": "本月支出 3200 元",
+                        "confidence": 0.9,
+                    },
+                    {
+                        "op": "upsert",
+                        "memory_type": "fact",
+                        "key": "residence-city",
+                        "content": "12345",
+                        "confidence": 0.9,
+                    },
+                    {
+                        "op": "upsert",
+                        "memory_type": "preference",
+                        "key": "food-sichuan-cuisine",
+                        "content": "喜欢吃川菜",
+                        "confidence": 0.9,
+                    },
+                    {
+                        "op": "upsert",
+                        "memory_type": "preference",
+                        "key": "drink-coffee",
+                        "content": "喜欢咖啡",
+                        "confidence": 0.4,
+                    },
+                ]
+            }
+        )
+    )
     state = ingest(801, "明天提醒我开会。对了我喜欢吃川菜，叫我小王")
     assert state["status"] == "PROCESSED", state
     assert [m["memory_key"] for m in list_memories(801)] == ["food-sichuan-cuisine"]
@@ -93,8 +156,19 @@ def test_rate_limit_then_success_is_retried(fake: FakeOpenAI) -> None:
     """R-PIPE-10: a 429 is transient; the stage retries and the message is processed."""
     fake.script(
         error(429, "slow down"),
-        as_json({"candidates": [{"op": "upsert", "memory_type": "fact", "key": "residence-city",
-                                 "content": "Lives in Berlin", "confidence": 0.9}]}),
+        as_json(
+            {
+                "candidates": [
+                    {
+                        "op": "upsert",
+                        "memory_type": "fact",
+                        "key": "residence-city",
+                        "content": "Lives in Berlin",
+                        "confidence": 0.9,
+                    }
+                ]
+            }
+        ),
     )
     state = ingest(803, "I live in Berlin", timeout=90)
     assert state["status"] == "PROCESSED", state
@@ -105,8 +179,19 @@ def test_slow_model_past_the_timeout_is_retried(fake: FakeOpenAI) -> None:
     """R-PIPE-10: LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC bounds a call; a timeout is retried."""
     fake.script(
         text('{"candidates": []}', delay=6),
-        as_json({"candidates": [{"op": "upsert", "memory_type": "goal", "key": "goal-jlpt-n1",
-                                 "content": "年底前考过 N1", "confidence": 0.9}]}),
+        as_json(
+            {
+                "candidates": [
+                    {
+                        "op": "upsert",
+                        "memory_type": "goal",
+                        "key": "goal-jlpt-n1",
+                        "content": "年底前考过 N1",
+                        "confidence": 0.9,
+                    }
+                ]
+            }
+        ),
     )
     state = ingest(804, "我的目标是年底前考过N1", timeout=120)
     assert state["status"] == "PROCESSED", state
@@ -132,9 +217,23 @@ def test_trivial_message_makes_no_call_and_no_candidates_make_no_refine_call(fak
 
 def test_model_cannot_write_to_another_user(fake: FakeOpenAI) -> None:
     """R-SAFE-3: whatever the model says, memories land on the message's own user."""
-    fake.script(as_json({"candidates": [{"op": "upsert", "memory_type": "fact", "key": "occupation",
-                                         "content": "Is a pilot", "confidence": 0.9, "user_id": 1,
-                                         "memory_user_id": 1}]}))
+    fake.script(
+        as_json(
+            {
+                "candidates": [
+                    {
+                        "op": "upsert",
+                        "memory_type": "fact",
+                        "key": "occupation",
+                        "content": "Is a pilot",
+                        "confidence": 0.9,
+                        "user_id": 1,
+                        "memory_user_id": 1,
+                    }
+                ]
+            }
+        )
+    )
     assert ingest(807, "I am a pilot")["status"] == "PROCESSED"
     assert [m["memory_key"] for m in list_memories(807)] == ["occupation"]
     assert list_memories(1) == []

@@ -8,8 +8,8 @@ from sqlalchemy import func, select, update
 from memory_tasks.api import enqueue_turn, list_memories, message_state, record_turn, wait_for_message
 from memory_tasks.db.models import LongTermMemory, MemoryHistory, Message
 from memory_tasks.db.session import session_scope
-from tests.helpers import ingest
 from memory_tasks.vectors.milvus_store import get_store
+from tests.helpers import ingest
 
 pytestmark = [pytest.mark.slow]
 
@@ -17,8 +17,13 @@ pytestmark = [pytest.mark.slow]
 def _snapshot(user_id: int) -> tuple[list[tuple], int]:
     with session_scope() as session:
         rows = session.execute(
-            select(LongTermMemory.id, LongTermMemory.memory_key, LongTermMemory.content, LongTermMemory.is_active,
-                   LongTermMemory.revision)
+            select(
+                LongTermMemory.id,
+                LongTermMemory.memory_key,
+                LongTermMemory.content,
+                LongTermMemory.is_active,
+                LongTermMemory.revision,
+            )
             .where(LongTermMemory.user_id == user_id)
             .order_by(LongTermMemory.id)
         ).all()

@@ -18,7 +18,8 @@ from memory_tasks.api import enqueue_turn, list_memories, record_turn, wait_for_
 from memory_tasks.db.claims import claim_memories_to_sync, claim_messages_to_rescan
 from memory_tasks.db.models import Message
 from memory_tasks.db.session import session_scope
-from tests.fake_openai import as_json, text as reply_text
+from tests.fake_openai import as_json
+from tests.fake_openai import text as reply_text
 
 pytestmark = [pytest.mark.slow]
 
@@ -49,9 +50,9 @@ def test_failed_message_is_retried_after_backoff_and_not_beyond_max_attempts(db)
     message_id = record_turn(603, "I work as a nurse")
     with session_scope() as session:
         session.execute(
-            update(Message).where(Message.id == message_id).values(
-                memory_status="FAILED", memory_attempts=1, updated_at=text("now() - interval '2 minutes'")
-            )
+            update(Message)
+            .where(Message.id == message_id)
+            .values(memory_status="FAILED", memory_attempts=1, updated_at=text("now() - interval '2 minutes'"))
         )
     assert claim_messages_to_rescan(**{**CLAIM_ARGS, "backoff_sec": 3600}) == []
     assert claim_messages_to_rescan(**{**CLAIM_ARGS, "backoff_sec": 60}) == [message_id]
@@ -96,16 +97,20 @@ def test_rows_locked_by_another_claimer_are_skipped_not_waited_for(db) -> None:
 
 def test_index_sweep_claims_are_disjoint(db) -> None:
     """R-BEAT-4: the DIRTY sweep uses the same claim discipline."""
-    from memory_tasks.extraction.candidates import Candidate
-    from memory_tasks.pipeline import write_candidates
     from memory_tasks.db.models import HistorySource
+    from memory_tasks.extraction.candidates import Candidate
     from memory_tasks.memories.store import WriteContext, db_now, lock_user
+    from memory_tasks.pipeline import write_candidates
 
     record_turn(612, "hello there")
     with session_scope() as session:
         lock_user(session, 612)
         ctx = WriteContext(612, HistorySource.TOOL, db_now(session), 180)
-        write_candidates(session, ctx, [Candidate("upsert", "fact", f"fact-{i}", f"distinct fact {i} about topic {i * 7}") for i in range(6)])
+        write_candidates(
+            session,
+            ctx,
+            [Candidate("upsert", "fact", f"fact-{i}", f"distinct fact {i} about topic {i * 7}") for i in range(6)],
+        )
     a = claim_memories_to_sync(limit=4, lease_sec=300)
     b = claim_memories_to_sync(limit=4, lease_sec=300)
     assert len(a) == 4 and len(b) == 2 and not set(a) & set(b)
@@ -117,8 +122,18 @@ def _pool_children(worker) -> list[psutil.Process]:
 
 def test_killed_pool_process_loses_nothing(start_worker, db, fake_openai) -> None:
     """R-SAFE-1: acks_late + reject_on_worker_lost: a task whose process is killed runs again."""
-    candidates = {"candidates": [{"op": "upsert", "memory_type": "preference", "key": "drink-preference",
-                                  "content": "喜欢喝乌龙茶", "importance": 3, "confidence": 0.9}]}
+    candidates = {
+        "candidates": [
+            {
+                "op": "upsert",
+                "memory_type": "preference",
+                "key": "drink-preference",
+                "content": "喜欢喝乌龙茶",
+                "importance": 3,
+                "confidence": 0.9,
+            }
+        ]
+    }
     fake_openai.script(as_json(candidates, delay=30))  # the first attempt hangs until killed
     fake_openai.default = lambda body: (
         as_json({"decisions": [{"index": 0, "action": "keep"}]})

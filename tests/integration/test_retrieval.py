@@ -51,16 +51,18 @@ QUERIES = [
 ]
 
 
-def remember(user_id: int, key: str, content: str, memory_type: str = "fact", importance: int = 3,
-             op: str = "upsert") -> int:
+def remember(
+    user_id: int, key: str, content: str, memory_type: str = "fact", importance: int = 3, op: str = "upsert"
+) -> int:
     """Write one memory through the write model, as the pipeline and the tools do; returns its id."""
     with session_scope() as session:
         session.execute(pg_insert(User).values(id=user_id).on_conflict_do_nothing())
         lock_user(session, user_id)
         ttl_days = get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
         ctx = WriteContext(user_id, HistorySource.TOOL, db_now(session), ttl_days)
-        candidate = Candidate(op=op, memory_type=memory_type, key=key, content=content, importance=importance,
-                              confidence=0.9)
+        candidate = Candidate(
+            op=op, memory_type=memory_type, key=key, content=content, importance=importance, confidence=0.9
+        )
         change = apply_candidate(session, ctx, candidate)
     assert change is not None
     return change.memory_id
@@ -128,7 +130,9 @@ def test_summary_is_searched_with_the_question(db, milvus_env, no_touch) -> None
 def test_two_users_with_similar_memories_never_see_each_others(db, milvus_env, no_touch, monkeypatch) -> None:
     """R-SAFE-3: the same words for two users; every mode returns only the asking user's rows."""
     alice = remember_all(ALICE, [("fact", "home-city", "用户住在杭州", 3), ("preference", "tea", "喜欢喝龙井茶", 3)])
-    bob = remember_all(BOB, [("fact", "home-city", "用户住在苏州", 3), ("preference", "tea", "喜欢喝龙井茶和碧螺春", 3)])
+    bob = remember_all(
+        BOB, [("fact", "home-city", "用户住在苏州", 3), ("preference", "tea", "喜欢喝龙井茶和碧螺春", 3)]
+    )
     for mode in ("dense", "full_inject"):
         for user, own in ((ALICE, alice), (BOB, bob)):
             hits = find_memories(user, "我住在哪里，喜欢喝什么茶？", mode=mode, limit=50)
@@ -141,16 +145,22 @@ def test_two_users_with_similar_memories_never_see_each_others(db, milvus_env, n
 
 @pytest.mark.slow
 def test_expired_inactive_and_noise_memories_are_never_returned(db, milvus_env, no_touch, monkeypatch) -> None:
-    ids = remember_all(ALICE, [
-        ("fact", "home-city", "用户住在杭州", 3),
-        ("fact", "old-city", "用户以前住在杭州附近的小城", 3),
-        ("fact", "work-city", "用户在杭州上班", 3),
-        ("preference", "tool-list", "用户住在杭州，常用工具有计算器、天气查询", 3),
-    ])
+    ids = remember_all(
+        ALICE,
+        [
+            ("fact", "home-city", "用户住在杭州", 3),
+            ("fact", "old-city", "用户以前住在杭州附近的小城", 3),
+            ("fact", "work-city", "用户在杭州上班", 3),
+            ("preference", "tool-list", "用户住在杭州，常用工具有计算器、天气查询", 3),
+        ],
+    )
     # given: one memory expired, one deleted by the user (its stale vector is still in Milvus)
     with session_scope() as session:
-        session.execute(update(LongTermMemory).where(LongTermMemory.id == ids["old-city"])
-                        .values(expires_at=db_now(session).replace(year=2000)))
+        session.execute(
+            update(LongTermMemory)
+            .where(LongTermMemory.id == ids["old-city"])
+            .values(expires_at=db_now(session).replace(year=2000))
+        )
     remember(ALICE, "work-city", "", op="delete")
     expected = {ids["home-city"]}
     for mode in ("dense", "full_inject"):
@@ -287,8 +297,11 @@ def test_full_inject_orders_by_importance_then_recency_within_its_budget(db, no_
     older = remember(ALICE, "b-older", "older important thing", importance=5)
     newer = remember(ALICE, "c-newer", "newer important thing", importance=5)
     with session_scope() as session:
-        session.execute(update(LongTermMemory).where(LongTermMemory.id == older)
-                        .values(updated_at=db_now(session).replace(year=2020)))
+        session.execute(
+            update(LongTermMemory)
+            .where(LongTermMemory.id == older)
+            .values(updated_at=db_now(session).replace(year=2020))
+        )
     assert ids_of(find_memories(ALICE, "", mode="full_inject")) == [newer, older, first]
     use_settings(monkeypatch, LONG_TERM_MEMORY_FULL_INJECT_LIMIT="2")
     hits = find_memories(ALICE, "", mode="full_inject")
@@ -311,14 +324,17 @@ def test_the_cli_prints_hits_as_json_best_first(db, no_touch, capsys, monkeypatc
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
 
 
-@pytest.mark.parametrize("argv", [
-    ["retrieve", "--user", "0", "--query", "x"],
-    ["retrieve", "--user", "abc", "--query", "x"],
-    ["retrieve", "--user", "1", "--query", "x", "--mode", "sparse"],
-    ["retrieve", "--user", "1", "--query", "x", "--limit", "-3"],
-    ["retrieve", "--user", "1", "--query", "bad \udcff"],
-    ["retrieve", "--user", "1"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["retrieve", "--user", "0", "--query", "x"],
+        ["retrieve", "--user", "abc", "--query", "x"],
+        ["retrieve", "--user", "1", "--query", "x", "--mode", "sparse"],
+        ["retrieve", "--user", "1", "--query", "x", "--limit", "-3"],
+        ["retrieve", "--user", "1", "--query", "bad \udcff"],
+        ["retrieve", "--user", "1"],
+    ],
+)
 def test_the_cli_rejects_bad_input(argv, capsys) -> None:
     from memory_tasks.__main__ import main
 

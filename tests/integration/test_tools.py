@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from memory_tasks import tools
 from memory_tasks.db.models import LongTermMemory, MemoryHistory, User
 from memory_tasks.db.session import session_scope
 from memory_tasks.tools import execute
@@ -27,28 +26,48 @@ def _save(user_id: int, key: str, content: str, memory_type: str = "preference",
 
 def _rows(user_id: int) -> list[tuple]:
     with session_scope() as session:
-        return [tuple(r) for r in session.execute(
-            select(LongTermMemory.memory_key, LongTermMemory.memory_type, LongTermMemory.content,
-                   LongTermMemory.is_active, LongTermMemory.importance, LongTermMemory.source)
-            .where(LongTermMemory.user_id == user_id).order_by(LongTermMemory.memory_key)
-        )]
+        return [
+            tuple(r)
+            for r in session.execute(
+                select(
+                    LongTermMemory.memory_key,
+                    LongTermMemory.memory_type,
+                    LongTermMemory.content,
+                    LongTermMemory.is_active,
+                    LongTermMemory.importance,
+                    LongTermMemory.source,
+                )
+                .where(LongTermMemory.user_id == user_id)
+                .order_by(LongTermMemory.memory_key)
+            )
+        ]
 
 
 def _history(user_id: int) -> list[tuple[str, str, str | None]]:
     with session_scope() as session:
-        return [tuple(r) for r in session.execute(
-            select(MemoryHistory.op, MemoryHistory.source, MemoryHistory.memory_key)
-            .where(MemoryHistory.user_id == user_id).order_by(MemoryHistory.id)
-        )]
+        return [
+            tuple(r)
+            for r in session.execute(
+                select(MemoryHistory.op, MemoryHistory.source, MemoryHistory.memory_key)
+                .where(MemoryHistory.user_id == user_id)
+                .order_by(MemoryHistory.id)
+            )
+        ]
 
 
 def _snapshot() -> tuple:
     """Every row the tools could change, for "nothing changed" checks."""
     with session_scope() as session:
         memories = session.execute(
-            select(LongTermMemory.id, LongTermMemory.user_id, LongTermMemory.memory_key, LongTermMemory.content,
-                   LongTermMemory.is_active, LongTermMemory.revision, LongTermMemory.expires_at)
-            .order_by(LongTermMemory.id)
+            select(
+                LongTermMemory.id,
+                LongTermMemory.user_id,
+                LongTermMemory.memory_key,
+                LongTermMemory.content,
+                LongTermMemory.is_active,
+                LongTermMemory.revision,
+                LongTermMemory.expires_at,
+            ).order_by(LongTermMemory.id)
         ).all()
         return (
             [tuple(m) for m in memories],
@@ -91,8 +110,11 @@ def test_save_writes_postgres_directly_dirty_with_tool_history(db, no_broker) ->
 def test_save_overwrites_the_same_key_and_english_works_too(db, no_broker) -> None:
     """R-WRITE-1, R-PIPE-5: saving a key again overwrites it (one row, two history rows)."""
     first = _save(ALICE, "home-city", "Lives in Berlin", "fact")
-    second = execute(ALICE, "memory_save", json.dumps(
-        {"key": "Home City", "content": "Lives in Shanghai since 2024", "memory_type": "fact"}))
+    second = execute(
+        ALICE,
+        "memory_save",
+        json.dumps({"key": "Home City", "content": "Lives in Shanghai since 2024", "memory_type": "fact"}),
+    )
     assert second["op"] == "upsert"
     assert second["memory"]["id"] == first["memory"]["id"]
     assert second["memory"]["memory_key"] == "home-city"  # normalised as the pipeline does
@@ -127,8 +149,11 @@ def test_append_adds_to_a_memory_and_keeps_its_type_and_importance(db, no_broker
 def test_append_to_a_missing_key_creates_the_memory(db, no_broker) -> None:
     """R-WRITE-1 (documented choice): appending to a new key creates it, as a fact unless a type is given."""
     plain = execute(BOB, "memory_append", {"key": "side-project", "content": "Building a Rust compiler"})
-    typed = execute(BOB, "memory_append", {"key": "marathon-goal", "content": "Finish a marathon under 4 hours",
-                                           "memory_type": "goal"})
+    typed = execute(
+        BOB,
+        "memory_append",
+        {"key": "marathon-goal", "content": "Finish a marathon under 4 hours", "memory_type": "goal"},
+    )
     assert plain["op"] == typed["op"] == "create"
     assert plain["memory"]["memory_type"] == "fact" and typed["memory"]["memory_type"] == "goal"
 
@@ -151,13 +176,18 @@ def test_list_filters_by_type_limits_and_hides_noise(db, no_broker) -> None:
     _save(ALICE, "learning-goal", "Learn Japanese to N2 level", "goal")
     _save(ALICE, "pet", "Has a cat named Miso", "fact", importance=2)
     with session_scope() as session:  # an old dirty row from before the noise filter
-        session.add(LongTermMemory(user_id=ALICE, memory_key="tool-list", memory_type="fact",
-                                   content="当前可用工具：搜索"))
+        session.add(
+            LongTermMemory(user_id=ALICE, memory_key="tool-list", memory_type="fact", content="当前可用工具：搜索")
+        )
     everything = execute(ALICE, "memory_list", "")
     assert everything["total"] == 3 and {m["memory_key"] for m in everything["memories"]} == {
-        "food-preference", "learning-goal", "pet"}
+        "food-preference",
+        "learning-goal",
+        "pet",
+    }
     assert [m["memory_key"] for m in execute(ALICE, "memory_list", {"memory_type": "goal"})["memories"]] == [
-        "learning-goal"]
+        "learning-goal"
+    ]
     limited = execute(ALICE, "memory_list", {"limit": 1})
     assert limited["count"] == 1 and limited["total"] == 3
     assert limited["memories"][0]["memory_key"] == "food-preference"  # most important first
@@ -170,8 +200,9 @@ def test_two_users_never_see_or_change_each_others_memories(db, no_broker) -> No
     assert [m["content"] for m in execute(BOB, "memory_list", {})["memories"]] == ["Lives in Lisbon"]
     execute(BOB, "memory_delete", {"key": "home-city"})
     assert _rows(ALICE) == [("home-city", "fact", "住在北京", True, 3, "tool")]
-    assert "error" in execute(BOB, "memory_save", {"key": "home-city", "content": "住在上海", "memory_type": "fact",
-                                                    "user_id": ALICE})
+    assert "error" in execute(
+        BOB, "memory_save", {"key": "home-city", "content": "住在上海", "memory_type": "fact", "user_id": ALICE}
+    )
     assert "error" in execute(BOB, "memory_delete", {"key": "home-city"})
     assert _rows(ALICE) == [("home-city", "fact", "住在北京", True, 3, "tool")]
     assert execute(ALICE, "memory_list", {})["memories"][0]["user_id"] == ALICE
@@ -188,8 +219,7 @@ HOSTILE: list[tuple[str, Any]] = [
     ("memory_save", {"key": "nickname", "content": "叫我小王", "memory_type": "fact"}),
     ("memory_save", {"key": "home-city", "content": "12345", "memory_type": "fact"}),
     ("memory_save", {"key": "food-preference", "content": "喜欢川菜", "memory_type": "profile"}),
-    ("memory_save", {"key": "food-preference", "content": "喜欢川菜", "memory_type": "preference",
-                     "confidence": 0.2}),
+    ("memory_save", {"key": "food-preference", "content": "喜欢川菜", "memory_type": "preference", "confidence": 0.2}),
     ("memory_save", {"key": "饮食偏好", "content": "喜欢川菜", "memory_type": "preference"}),
     ("memory_save", {"key": "f" * 161, "content": "喜欢川菜", "memory_type": "preference"}),
     ("memory_save", {"key": "food-preference", "content": "辣" * 1001, "memory_type": "preference"}),

@@ -26,8 +26,14 @@ def _rows(user_id: int) -> list[tuple]:
         return [
             tuple(r)
             for r in session.execute(
-                select(LongTermMemory.id, LongTermMemory.memory_key, LongTermMemory.content,
-                       LongTermMemory.is_active, LongTermMemory.revision, LongTermMemory.vector_status)
+                select(
+                    LongTermMemory.id,
+                    LongTermMemory.memory_key,
+                    LongTermMemory.content,
+                    LongTermMemory.is_active,
+                    LongTermMemory.revision,
+                    LongTermMemory.vector_status,
+                )
                 .where(LongTermMemory.user_id == user_id)
                 .order_by(LongTermMemory.id)
             )
@@ -39,8 +45,14 @@ def _history(user_id: int) -> list[tuple]:
         return [
             tuple(r)
             for r in session.execute(
-                select(MemoryHistory.memory_key, MemoryHistory.op, MemoryHistory.source,
-                       MemoryHistory.old_content, MemoryHistory.new_content, MemoryHistory.source_message_id)
+                select(
+                    MemoryHistory.memory_key,
+                    MemoryHistory.op,
+                    MemoryHistory.source,
+                    MemoryHistory.old_content,
+                    MemoryHistory.new_content,
+                    MemoryHistory.source_message_id,
+                )
                 .where(MemoryHistory.user_id == user_id)
                 .order_by(MemoryHistory.id)
             )
@@ -100,7 +112,7 @@ def test_history_records_every_change_with_its_source(db) -> None:
         ("drink-tea", "upsert", "extraction", "喜欢喝乌龙茶；也喜欢普洱", "只喝绿茶", message_id),
         ("drink-tea", "delete", "extraction", "只喝绿茶", None, message_id),
     ]
-    [(memory_id, key, content, active, revision, status)] = _rows(1102)
+    [(_memory_id, key, _content, active, revision, status)] = _rows(1102)
     assert (key, active, revision, status) == ("drink-tea", False, 4, "DIRTY")
 
 
@@ -110,7 +122,9 @@ def test_an_edit_during_sync_leaves_the_row_dirty(db, milvus_env) -> None:
         lock_user(session, 1103)
         record_turn(1103, "seed")
         ctx = WriteContext(1103, HistorySource.TOOL, db_now(session), 180)
-        memory_id = apply_candidate(session, ctx, Candidate("upsert", "fact", "occupation", "Works as a nurse")).memory_id
+        memory_id = apply_candidate(
+            session, ctx, Candidate("upsert", "fact", "occupation", "Works as a nurse")
+        ).memory_id
 
     class EditingStore:
         """Milvus, plus a user edit landing while the vectors are being written."""
@@ -176,7 +190,9 @@ def test_pii_redaction_applies_to_every_write(db, monkeypatch: pytest.MonkeyPatc
         with session_scope() as session:
             lock_user(session, 1106)
             ctx = WriteContext(1106, HistorySource.TOOL, db_now(session), 180)
-            pipeline.write_candidates(session, ctx, [Candidate("upsert", "fact", "contact-email", "邮箱是 li@example.com")])
+            pipeline.write_candidates(
+                session, ctx, [Candidate("upsert", "fact", "contact-email", "邮箱是 li@example.com")]
+            )
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -29,7 +29,7 @@ from tests.fake_openai import FakeOpenAI, as_json
 
 SETTINGS = Settings(_env_file=None)
 PATTERNS = SETTINGS.noise_key_patterns
-NOW = datetime(2025, 3, 1, tzinfo=timezone.utc)
+NOW = datetime(2025, 3, 1, tzinfo=UTC)
 
 
 def days(n: float) -> datetime:
@@ -231,16 +231,21 @@ def test_renames_never_collide() -> None:
 
 def test_similar_memories_of_different_items_or_numbers_are_not_merged() -> None:
     """R-PIPE-4: the write path's guard holds in consolidation too (pet-cat vs pet-dog, 6 vs 7 o'clock)."""
-    rows = [row(1, "pet-cat", "fact", "养了一只猫"), row(2, "pet-dog", "fact", "养了一只猫"),
-            row(3, "wake-up-time", "fact", "Wakes up at 6 every day"),
-            row(4, "wake-up", "fact", "Wakes up at 7 every day")]
+    rows = [
+        row(1, "pet-cat", "fact", "养了一只猫"),
+        row(2, "pet-dog", "fact", "养了一只猫"),
+        row(3, "wake-up-time", "fact", "Wakes up at 6 every day"),
+        row(4, "wake-up", "fact", "Wakes up at 7 every day"),
+    ]
     assert {a.kind for a in plan(rows).actions} == {"keep"}
 
 
 def test_two_rows_renamed_onto_one_key_are_merged() -> None:
     """R-PIPE-5: one key is one memory; the newest value wins."""
-    rows = [row(1, "Home City", "fact", "常住武汉", updated_at=days(-50)),
-            row(2, "home city", "fact", "常住上海", updated_at=days(-5))]
+    rows = [
+        row(1, "Home City", "fact", "常住武汉", updated_at=days(-50)),
+        row(2, "home city", "fact", "常住上海", updated_at=days(-5)),
+    ]
     actions = by_id(plan(rows))
     survivor, loser = (1, 2) if actions[1].kind == "normalize" else (2, 1)
     assert actions[loser].kind == "merge" and actions[loser].into_id == survivor
@@ -260,8 +265,11 @@ def test_parse_decisions_keeps_only_allowed_ids() -> None:
         {"id": 5, "action": "merge", "into_id": "1", "content": "  "},
     ]
     decisions = parse_decisions(items, {1, 2, 3, 4, 5})
-    assert [(d.memory_id, d.verdict, d.into_id) for d in decisions] == [(1, "keep", None), (2, "delete", None),
-                                                                         (5, "merge", 1)]
+    assert [(d.memory_id, d.verdict, d.into_id) for d in decisions] == [
+        (1, "keep", None),
+        (2, "delete", None),
+        (5, "merge", 1),
+    ]
     assert len(decisions[1].reason) == 200 and decisions[2].content is None
 
 
@@ -271,8 +279,9 @@ def test_llm_review_is_chunked(fake_openai: FakeOpenAI) -> None:
     settings = Settings(_env_file=None, OPENAI_BASE_URL=fake_openai.base_url, LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC=5)
     rows = [row(i, f"topic-{i}", "fact", f"fact number {i}") for i in range(1, 131)]
     LLMReviewer(settings).review(rows)
-    sizes = [len(json.loads(r["messages"][1]["content"].split("\n\nAnswer")[0])["memories"])
-             for r in fake_openai.requests]
+    sizes = [
+        len(json.loads(r["messages"][1]["content"].split("\n\nAnswer")[0])["memories"]) for r in fake_openai.requests
+    ]
     assert sizes == [60, 60, 10]
     assert fake_openai.requests[0]["messages"][0]["content"] == load_prompt("consolidate").text
 

@@ -154,8 +154,14 @@ def test_query_text_joins_question_and_summary_and_repairs_bad_utf8() -> None:
 def test_hit_json_has_the_memory_fields_score_and_why() -> None:
     memory = {"id": 7, "memory_key": "k", "memory_type": "fact", "content": "c"}
     data = Hit(memory, 0.123456, {"lexical": 0.1}).to_json()
-    assert data == {"id": 7, "memory_key": "k", "memory_type": "fact", "content": "c", "score": 0.1235,
-                    "why": {"lexical": 0.1}}
+    assert data == {
+        "id": 7,
+        "memory_key": "k",
+        "memory_type": "fact",
+        "content": "c",
+        "score": 0.1235,
+        "why": {"lexical": 0.1},
+    }
 
 
 def test_search_tokens_stem_english_and_drop_question_words() -> None:

@@ -43,11 +43,14 @@ def test_an_outage_is_skipped_only_within_its_retry_window(monkeypatch) -> None:
     assert not outage.skip() and outage.down
 
 
-@pytest.mark.parametrize(("live", "existing", "expected"), [
-    ("memory_text_v1", set(), "memory_text_v2"),
-    ("memory_text_v1", {"memory_text_v2"}, "memory_text_v3"),
-    ("memories", set(), "memories_v2"),
-])
+@pytest.mark.parametrize(
+    ("live", "existing", "expected"),
+    [
+        ("memory_text_v1", set(), "memory_text_v2"),
+        ("memory_text_v1", {"memory_text_v2"}, "memory_text_v3"),
+        ("memories", set(), "memories_v2"),
+    ],
+)
 def test_the_next_collection_name_skips_existing_ones(monkeypatch, live, existing, expected) -> None:
     from memory_tasks.vectors import reindex
 

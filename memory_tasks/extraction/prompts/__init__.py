@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 PROMPT_DIR = Path(__file__).resolve().parent
@@ -34,7 +34,7 @@ class PromptNotFound(LookupError):
     """No prompt file of that name (and version)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_prompt(name: str, version: int | None = None) -> Prompt:
     """The prompt `name` at `version`, or at its highest version when `version` is None.
 
