@@ -241,9 +241,10 @@ def write_locomo(locomo: Locomo) -> dict[int, str]:
     """Write every fact as a memory through the write model; returns {memory id: dialog id}."""
     from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+    from memory_tasks.db.clock import db_now
     from memory_tasks.db.models import HistorySource, User
     from memory_tasks.extraction.candidates import Candidate
-    from memory_tasks.memories.store import WriteContext, apply_candidate, db_now, lock_user
+    from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
 
     dialog_of: dict[int, str] = {}
     for user_id, facts in locomo.facts.items():
@@ -301,8 +302,8 @@ class QualityResult:
 
 
 def run_quality(locomo_path: Path, sweep: bool) -> QualityResult:
+    from memory_tasks.db.clock import db_now
     from memory_tasks.extraction.filters import is_noise_memory
-    from memory_tasks.memories.store import db_now
     from memory_tasks.retrieval.rerank import RerankWeights, rerank
     from memory_tasks.retrieval.search import dense_candidates, find_memories, lexical_ranking, vector_search
 

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_tasks.extraction.candidates import MEMORY_TYPES, Candidate
-from memory_tasks.extraction.engine import Engine, TurnContext
 from memory_tasks.extraction.rules import RulesEngine
+from memory_tasks.extraction.types import Engine, TurnContext
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "extraction_turns.jsonl"
 

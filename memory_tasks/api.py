@@ -13,9 +13,11 @@ from typing import Any
 from sqlalchemy import select, update
 
 from config.settings import get_settings
-from memory_tasks.db.models import LongTermMemory, MemoryHistory, Message
+from memory_tasks.db.clock import db_now
+from memory_tasks.db.models import MemoryHistory, Message
 from memory_tasks.db.session import session_scope
-from memory_tasks.memories.store import db_now, valid_memories
+from memory_tasks.memories.store import valid_memories
+from memory_tasks.shapes import memory_json
 from memory_tasks.turns import TurnError, record_turn
 
 FINAL_STATES = ("PROCESSED", "SKIPPED", "FAILED")
@@ -49,25 +51,6 @@ def enqueue_turn(message_id: int, countdown: float | None = None) -> str:
         raise TurnError(f"message {message_id} does not exist")
     delay = settings.LONG_TERM_MEMORY_DEBOUNCE_SEC if countdown is None else countdown
     return message_chain(message_id).apply_async(countdown=delay).id
-
-
-def memory_json(memory: LongTermMemory) -> dict[str, Any]:
-    """The public JSON shape of a memory (CLI `list --json`, tools, retrieval hits)."""
-    return {
-        "id": memory.id,
-        "user_id": memory.user_id,
-        "memory_key": memory.memory_key,
-        "memory_type": memory.memory_type,
-        "content": memory.content,
-        "importance": memory.importance,
-        "confidence": round(memory.confidence, 4),
-        "is_active": memory.is_active,
-        "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
-        "vector_status": memory.vector_status,
-        "source": memory.source,
-        "created_at": memory.created_at.isoformat() if memory.created_at else None,
-        "updated_at": memory.updated_at.isoformat() if memory.updated_at else None,
-    }
 
 
 def list_memories(user_id: int, memory_type: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:

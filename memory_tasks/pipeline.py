@@ -17,16 +17,18 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation, HistorySource, Message, MessageStatus
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.extraction.engine import ExistingMemory, TurnContext, select_engine
+from memory_tasks.extraction.engine import select_engine
 from memory_tasks.extraction.filters import is_trivial, redact_pii
 from memory_tasks.extraction.gate import admit
+from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.llm import strip_think
 from memory_tasks.memories.dedup import CachedEmbedder, merge_near_duplicates, redirect_duplicates
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
-from memory_tasks.memories.store import WriteContext, active_memories, apply_candidate, db_now, lock_user
+from memory_tasks.memories.store import WriteContext, active_memories, apply_candidate, lock_user
 from memory_tasks.vectors.embedders import EmbeddingError, get_embedder
 
 logger = logging.getLogger(__name__)

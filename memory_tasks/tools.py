@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session
 
 from config.settings import get_settings
 from memory_tasks.api import list_memories, memory_json
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, User
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import (
@@ -50,7 +51,7 @@ from memory_tasks.extraction.candidates import (
     coerce_candidate,
 )
 from memory_tasks.extraction.filters import drop_reason
-from memory_tasks.memories.store import WriteContext, db_now, load_for_update, lock_user
+from memory_tasks.memories.store import WriteContext, load_for_update, lock_user
 from memory_tasks.pipeline import write_candidates
 
 logger = logging.getLogger(__name__)

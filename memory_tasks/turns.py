@@ -5,9 +5,9 @@ from __future__ import annotations
 from sqlalchemy import func, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation, Message, MessageStatus, User
 from memory_tasks.db.session import session_scope
-from memory_tasks.memories.store import db_now
 
 ROLES = ("user", "assistant", "system", "tool")
 MAX_MESSAGE_CHARS = 32_000

@@ -11,9 +11,9 @@ from datetime import timedelta
 
 from sqlalchemy import and_, func, or_, select, update
 
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import LongTermMemory, Message, MessageStatus, VectorStatus
 from memory_tasks.db.session import session_scope
-from memory_tasks.memories.store import db_now
 
 
 def claim_messages_to_rescan(

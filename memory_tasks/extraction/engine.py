@@ -1,59 +1,35 @@
-"""What an extraction engine is: the inputs it sees and the two calls it answers.
+"""The one engine factory: which engine runs, for extraction and for consolidation's review.
 
-Two engines implement it: the offline rules engine (`rules.RulesEngine`) and the
-OpenAI-compatible chat model (`llm_engine.LLMEngine`). `get_engine` picks one from config.
+"llm" is the OpenAI-compatible chat model (`llm_engine.LLMEngine`), "rules" the offline
+rules engine (`rules.RulesEngine`); "auto" (or None) is the LLM when one is configured.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal
 
-from memory_tasks.extraction.candidates import Candidate
+from config.settings import Settings
+from memory_tasks.extraction.llm_engine import LLMEngine
+from memory_tasks.extraction.rules import RulesEngine
+from memory_tasks.extraction.types import Engine
+
+EngineName = Literal["llm", "rules"]
 
 
-@dataclass(frozen=True)
-class TurnContext:
-    """One user turn to extract from.
+def choose_engine(requested: str | None, settings: Settings) -> EngineName:
+    """The engine to run for `requested` ("auto"/None, "llm" or "rules").
 
-    `message` is the only fact source. `summary` and `recent` (earlier turns as
-    {"role", "content"} dicts, assistant text already stripped of <think> blocks and the
-    whole capped at LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS) are context only.
+    Raises ValueError for an unknown name, or "llm" with no chat model configured.
     """
-
-    message: str
-    summary: str = ""
-    recent: tuple[dict[str, str], ...] = ()
-
-
-@dataclass(frozen=True)
-class ExistingMemory:
-    """An active memory of the user, as refinement sees it."""
-
-    id: int
-    key: str
-    memory_type: str
-    content: str
-    importance: int = 3
-    confidence: float = 0.8
-
-
-class Engine(Protocol):
-    name: str
-
-    def extract(self, turn: TurnContext) -> list[Candidate]:
-        """Candidates proposed by this turn (not yet validated against the user's memories)."""
-
-    def refine(self, candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
-        """The candidates to write: kept, merged into / reusing an existing key, or dropped."""
+    if requested in (None, "auto"):
+        return "llm" if settings.use_llm else "rules"
+    if requested == "llm" and not settings.llm_configured:
+        raise ValueError("engine 'llm' needs OPENAI_BASE_URL or OPENAI_API_KEY")
+    if requested not in ("llm", "rules"):
+        raise ValueError(f"unknown engine {requested!r} (auto, llm or rules)")
+    return requested
 
 
 def select_engine(use_llm: bool) -> Engine:
     """The LLM engine when a chat model is configured, else the offline rules engine."""
-    if use_llm:
-        from memory_tasks.extraction.llm_engine import LLMEngine
-
-        return LLMEngine()
-    from memory_tasks.extraction.rules import RulesEngine
-
-    return RulesEngine()
+    return LLMEngine() if use_llm else RulesEngine()

@@ -15,8 +15,8 @@ from typing import Any
 
 from config.settings import Settings, get_settings
 from memory_tasks.extraction.candidates import Candidate, InvalidCandidate, coerce_candidate, coerce_candidates
-from memory_tasks.extraction.engine import ExistingMemory, TurnContext
 from memory_tasks.extraction.prompts import Prompt, load_prompt
+from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.llm import LLMOutputError, chat_json, json_items, strip_think
 
 logger = logging.getLogger(__name__)

@@ -53,8 +53,8 @@ from typing import Literal
 
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate, Op
-from memory_tasks.extraction.engine import ExistingMemory, TurnContext
 from memory_tasks.extraction.filters import drop_reason, is_trivial, short_window, text_drop_reason
+from memory_tasks.extraction.types import ExistingMemory, TurnContext
 
 Lang = Literal["zh", "en"]
 

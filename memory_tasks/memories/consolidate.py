@@ -41,16 +41,18 @@ from sqlalchemy import ColumnElement, Select, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from config.settings import Settings, get_settings
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, User, VectorStatus
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import KEY_PATTERN, MAX_CONTENT_CHARS, MAX_KEY_CHARS, MEMORY_TYPES, Candidate
+from memory_tasks.extraction.engine import choose_engine
 from memory_tasks.extraction.filters import drop_reason
 from memory_tasks.extraction.prompts import load_prompt
 from memory_tasks.llm import LLMOutputError, chat_json, json_items
 from memory_tasks.memories.dedup import different_facts
 from memory_tasks.memories.lifecycle import expire_user_memories
 from memory_tasks.memories.similarity import SimilarityScorer
-from memory_tasks.memories.store import WriteContext, db_now, load_for_update, lock_user, record_history
+from memory_tasks.memories.store import WriteContext, load_for_update, lock_user, record_history
 from memory_tasks.pipeline import scorer_for
 
 logger = logging.getLogger(__name__)
@@ -761,13 +763,7 @@ def get_reviewer(engine: str | None = None, settings: Settings | None = None) ->
     Raises ValueError for an unknown engine, or "llm" with no chat model configured.
     """
     settings = settings or get_settings()
-    if engine in (None, "auto"):
-        engine = "llm" if settings.use_llm else "rules"
-    if engine == "llm" and not settings.llm_configured:
-        raise ValueError("engine 'llm' needs OPENAI_BASE_URL or OPENAI_API_KEY")
-    if engine not in ("llm", "rules"):
-        raise ValueError(f"unknown consolidation engine {engine!r} (auto, llm or rules)")
-    return LLMReviewer(settings) if engine == "llm" else RulesReviewer()
+    return LLMReviewer(settings) if choose_engine(engine, settings) == "llm" else RulesReviewer()
 
 
 # --- the database around the plan --------------------------------------------------------

@@ -20,9 +20,10 @@ from sqlalchemy import Row, Select, func, select, update
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, VectorStatus
 from memory_tasks.db.session import session_scope
-from memory_tasks.memories.store import WriteContext, db_now, record_history
+from memory_tasks.memories.store import WriteContext, record_history
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, text, update
+from sqlalchemy import select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -269,11 +269,6 @@ def active_memories(session: Session, user_id: int, now: datetime) -> list[LongT
             .order_by(LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc())
         )
     )
-
-
-def db_now(session: Session) -> datetime:
-    """The database clock: every writer agrees on it, whatever the worker's clock says."""
-    return session.execute(select(func.now())).scalar_one()
 
 
 def valid_memories(session: Session, user_id: int, now: datetime) -> list[LongTermMemory]:

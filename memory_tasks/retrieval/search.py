@@ -27,7 +27,6 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from config.settings import Settings, get_settings
-from memory_tasks.api import memory_json
 from memory_tasks.db.models import LongTermMemory, VectorStatus
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.filters import is_noise_memory
@@ -43,6 +42,7 @@ from memory_tasks.retrieval.rerank import (
     recency_signal,
     rerank,
 )
+from memory_tasks.shapes import memory_json
 from memory_tasks.vectors.embedders import Embedder, get_embedder
 from memory_tasks.vectors.index import cached_vectors, index_text, text_hash
 from memory_tasks.vectors.milvus_store import VectorHit, get_store

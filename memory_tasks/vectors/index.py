@@ -18,9 +18,9 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import EmbeddingCache, LongTermMemory, VectorStatus
 from memory_tasks.db.session import session_scope
-from memory_tasks.memories.store import db_now
 from memory_tasks.vectors.embedders import Embedder, get_embedder
 from memory_tasks.vectors.milvus_store import MilvusStore, VectorRow, get_store
 

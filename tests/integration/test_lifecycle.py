@@ -16,13 +16,14 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from memory_tasks.__main__ import main
 from memory_tasks.api import list_memories
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, MemoryHistory, User
 from memory_tasks.db.session import get_engine, session_scope
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.llm import LLMOutputError
 from memory_tasks.memories import consolidate
 from memory_tasks.memories.lifecycle import expire_batch
-from memory_tasks.memories.store import WriteContext, apply_candidate, db_now, lock_user
+from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
 from memory_tasks.retrieval import find_memories
 from memory_tasks.tasks import lifecycle as lifecycle_tasks
 from memory_tasks.vectors import index

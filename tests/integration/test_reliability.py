@@ -97,9 +97,10 @@ def test_rows_locked_by_another_claimer_are_skipped_not_waited_for(db) -> None:
 
 def test_index_sweep_claims_are_disjoint(db) -> None:
     """R-BEAT-4: the DIRTY sweep uses the same claim discipline."""
+    from memory_tasks.db.clock import db_now
     from memory_tasks.db.models import HistorySource
     from memory_tasks.extraction.candidates import Candidate
-    from memory_tasks.memories.store import WriteContext, db_now, lock_user
+    from memory_tasks.memories.store import WriteContext, lock_user
     from memory_tasks.pipeline import write_candidates
 
     record_turn(612, "hello there")

@@ -16,10 +16,11 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from config.settings import get_settings
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, User
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.memories.store import WriteContext, apply_candidate, db_now, lock_user
+from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
 from memory_tasks.retrieval import access, search
 from memory_tasks.retrieval.outage import Outage
 from memory_tasks.retrieval.search import find_memories, retrieve

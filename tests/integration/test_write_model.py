@@ -11,10 +11,11 @@ from sqlalchemy import func, select
 
 from memory_tasks import pipeline
 from memory_tasks.api import list_memories, message_state, record_turn
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import EmbeddingCache, HistorySource, LongTermMemory, MemoryHistory
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.memories.store import WriteContext, apply_candidate, db_now, lock_user
+from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
 from memory_tasks.vectors import index
 from memory_tasks.vectors.milvus_store import get_store
 

@@ -8,9 +8,9 @@ import pytest
 
 from config.settings import Settings
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.extraction.engine import ExistingMemory, TurnContext
 from memory_tasks.extraction.llm_engine import LLMEngine, build_extract_input
 from memory_tasks.extraction.prompts import PromptNotFound, load_prompt
+from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.llm import LLMOutputError, LLMTransientError
 from tests.fake_openai import FakeOpenAI, as_json, error, text
 

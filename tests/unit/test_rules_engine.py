@@ -10,8 +10,8 @@ import pytest
 from bench.eval_extraction import DEFAULT_DATA, evaluate, load_turns
 from config.settings import DEFAULT_NOISE_KEY_PATTERNS, Settings
 from memory_tasks.extraction.candidates import Candidate, coerce_candidate
-from memory_tasks.extraction.engine import ExistingMemory, TurnContext
 from memory_tasks.extraction.rules import RulesEngine, preference_key, third_person
+from memory_tasks.extraction.types import ExistingMemory, TurnContext
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "data" / "extraction_scenarios.jsonl"
 ENGINE = RulesEngine(DEFAULT_NOISE_KEY_PATTERNS)

@@ -1,0 +1,34 @@
+"""Text facts every layer shares: which characters are Chinese, and what a user id is.
+
+This module imports nothing from the project, so any layer may use it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# CJK Unified Ideographs with Extension A and the compatibility block: what "Chinese text" means
+# for splitting, tokenizing and choosing a joiner. One class, used inside other regexes as [{HAN}].
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# CJK symbols and punctuation plus the full-width ASCII forms (，。！？：；（）…).
+CJK_PUNCTUATION = "\u3001-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+HAN_CHAR = re.compile(f"[{HAN}]")
+
+MAX_USER_ID = 2**31 - 1  # users.id is a PostgreSQL integer
+
+
+def has_han(text: str) -> bool:
+    """True when `text` contains at least one Chinese character."""
+    return HAN_CHAR.search(text) is not None
+
+
+class InvalidUserId(ValueError):
+    """A user id that is not a positive 32-bit integer."""
+
+
+def checked_user_id(value: Any) -> int:
+    """`value` when it is a valid user id (an int, not a bool, 1 … 2**31-1); else InvalidUserId."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_USER_ID:
+        raise InvalidUserId(f"user id must be a positive 32-bit integer, got {value!r}")
+    return value
