@@ -10,7 +10,9 @@ import pytest
 from bench.eval_extraction import DEFAULT_DATA, evaluate, load_turns
 from config.settings import DEFAULT_NOISE_KEY_PATTERNS, Settings
 from memory_tasks.extraction.candidates import Candidate, coerce_candidate
-from memory_tasks.extraction.rules import RulesEngine, preference_key, third_person
+from memory_tasks.extraction.rules import RulesEngine
+from memory_tasks.extraction.rules.english import third_person
+from memory_tasks.extraction.rules.keys import preference_key
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "data" / "extraction_scenarios.jsonl"

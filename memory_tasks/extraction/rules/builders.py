@@ -1,0 +1,203 @@
+"""What a rule makes of a match: the candidates built from the matched clause.
+
+A builder takes the regex match and its clause and returns candidates (none when the match
+turns out not to be a statement worth keeping). Slots fill one fixed key; the others derive
+the key from the matched item through the key scheme (rules/keys.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memory_tasks.extraction.candidates import Candidate, Op
+from memory_tasks.extraction.rules.clauses import FAMILY, Clause
+from memory_tasks.extraction.rules.content import PRONOUN_ITEM, clean_item, split_items, statement
+from memory_tasks.extraction.rules.keys import goal_key, item_slug, project_key, rule_key
+from memory_tasks.extraction.rules.lexicon import lexicon_entries
+
+Build = Callable[[re.Match[str], Clause], list[Candidate]]
+
+# Days to keep lifelong facts; None leaves the configured default TTL.
+LIFELONG_TTL_DAYS = 3650
+
+
+Build = Callable[[re.Match[str], Clause], list[Candidate]]
+
+
+def _candidate(
+    op: Op, memory_type: str, key: str, content: str, clause: Clause, importance: int, ttl_days: int | None = None
+) -> Candidate:
+    return Candidate(
+        op=op,
+        memory_type=memory_type,
+        key=key,
+        content=content[:1000],
+        importance=importance,
+        confidence=clause.confidence,
+        ttl_days=ttl_days,
+        reason=f"rules: {memory_type} stated by the user",
+    )
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A single-valued slot filled from the named group `value`."""
+
+    memory_type: str
+    key: str
+    templates: dict[str, str] | None = None  # {"zh": "住在{value}", "en": …}; None = the clause itself
+    importance: int = 4
+    ttl_days: int | None = None
+    clean: Callable[[str], str | None] = lambda value: value
+
+    def __call__(self, match: re.Match[str], clause: Clause) -> list[Candidate]:
+        value = self.clean(match.group("value").strip(" ，,.的"))
+        if not value:
+            return []
+        if self.templates:
+            content = self.templates[clause.lang].format(value=value)
+        else:
+            content = statement(clause.text, clause.lang)
+        return [_candidate("upsert", self.memory_type, self.key, content, clause, self.importance, self.ttl_days)]
+
+
+def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) -> Build:
+    """One upsert per item of the named group `item`, keyed by `key_of(item)`.
+
+    Content: for one item the matched statement; for a list, the words before the list plus
+    each item, so "我平时喜欢听爵士乐和古典音乐" gives "平时喜欢听爵士乐" and "平时喜欢听古典音乐".
+    """
+
+    def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
+        items = split_items(match.group("item"), clause.lang)
+        if len(items) == 1:
+            contents = [statement(match.group(0), clause.lang)]
+        else:
+            head = clause.text[match.start() : match.start("item")].strip()
+            joiner = "" if clause.lang == "zh" else " "
+            contents = [statement(f"{head}{joiner}{item}", clause.lang) for item in items]
+        return [
+            _candidate("upsert", memory_type, key_of(item), content, clause, importance)
+            for item, content in zip(items, contents, strict=True)
+        ]
+
+    return build
+
+
+def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
+    """op=delete on the key the positive statement used; `key_of_verb(verb, item)` picks it."""
+
+    def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
+        verb = (match.groupdict().get("verb") or "").strip().lower()
+        candidates = []
+        for item in split_items(match.group("item"), clause.lang):
+            key = key_of_verb(verb, item)
+            if key:
+                content = statement(match.group(0), clause.lang)
+                memory_type = key.split("-", 1)[0] if key.startswith(("goal-", "project-")) else "preference"
+                candidates.append(_candidate("delete", memory_type, key, content, clause, 3))
+        return candidates
+
+    return build
+
+
+def goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    item = match.group("item").strip()
+    if re.match(r"^(?:你|您)", item):
+        return []
+    item = clean_item(item, clause.lang)
+    if not item or PRONOUN_ITEM.match(item):
+        return []
+    return [_candidate("upsert", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 4)]
+
+
+_PROJECT_HEAD = re.compile(
+    r"项目|系统|应用|app|网站|小程序|平台|工具|插件|库|框架|游戏|小说|书|论文|博客|产品|引擎|数据库|编译器|服务|机器人|助手|模型|课程|播客"
+    r"|\b(?:apps?|application|website|site|compiler|library|framework|tool|game|novel|book|thesis|dissertation|paper"
+    r"|startup|extension|plugin|bot|engine|database|service|platform|api|backend|frontend|system|course|podcast"
+    r"|album|project|model|package|sdk|cli)\b",
+    re.IGNORECASE,
+)
+
+
+def project(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    item = clean_item(match.group("item"), clause.lang)
+    if not _PROJECT_HEAD.search(item):
+        return []
+    return [_candidate("upsert", "project", project_key(item), statement(clause.text, clause.lang), clause, 4)]
+
+
+def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None) -> Build:
+    """A fact under `<prefix>-<item slug>` (allergy-peanut, health-diabetes, pet-cat)."""
+
+    def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
+        item = clean_item(match.group("item"), clause.lang)
+        if not item:
+            return []
+        content = statement(clause.text, clause.lang)
+        return [_candidate("upsert", "fact", f"{prefix}-{item_slug(item)}", content, clause, importance, ttl_days)]
+
+    return build
+
+
+def family_fact(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A fact about a family member, appended under family-<group>."""
+    group = next((g for g in FAMILY if match.groupdict().get(g)), None) or clause.subject.partition(":")[2]
+    if not group:
+        return []
+    content = statement(clause.text, clause.lang)
+    return [_candidate("append", "fact", f"family-{group}", content, clause, 4, LIFELONG_TTL_DAYS)]
+
+
+def standing_rule(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    return [_candidate("upsert", "constraint", rule_key(clause.text), statement(clause.text, clause.lang), clause, 4)]
+
+
+# Value checks of the slots.
+_ZH_NOT_A_PLACE = re.compile(r"^(?:一|个|这|那|家|公司|学校|宿舍|酒店|附近|隔壁|楼)|[楼室栋]|单元|小区")
+_CITIES = re.compile(
+    r"^(?:北京|上海|广州|深圳|杭州|南京|苏州|成都|重庆|武汉|西安|天津|长沙|厦门|青岛|大连|沈阳|郑州|济南|合肥|福州|昆明"
+    r"|香港|澳门|台北|东京|大阪|首尔|新加坡|纽约|伦敦|巴黎|柏林|硅谷)|[市省县]$"
+)
+
+
+def zh_place(value: str) -> str | None:
+    value = re.sub(r"(?:这边|那边|市区|附近|住|了|啦|来|去)+$", "", value)
+    return None if _ZH_NOT_A_PLACE.search(value) else value
+
+
+def zh_employer(value: str) -> str | None:
+    return None if _CITIES.search(value) or _ZH_NOT_A_PLACE.search(value) else value
+
+
+def zh_work_city(value: str) -> str | None:
+    return value if _CITIES.search(value) else None
+
+
+_FREQUENCY_ZH = re.compile(r"每天|每晚|每周|每个?月|每年|平时|平常|一般|通常|经常|常常|周末|工作日")
+_FREQUENCY_EN = re.compile(
+    r"\b(?:every (?:day|morning|evening|night|week|weekend)|daily|weekly|\w+ times a (?:day|week|month)|on weekends"
+    r"|usually|often|regularly)\b",
+    re.IGNORECASE,
+)
+
+
+def habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A habit: a frequency word plus an activity the LEXICON knows ("周末我一般去爬山")."""
+    if not (_FREQUENCY_ZH if clause.lang == "zh" else _FREQUENCY_EN).search(clause.text):
+        return []
+    entries = [(s, c) for s, c in lexicon_entries(clause.text) if c in ("sport", "music", "habit", "drink", "food")]
+    if not entries:
+        return []
+    slug, category = entries[0]
+    content = statement(clause.text, clause.lang)
+    return [_candidate("upsert", "preference", f"{category}-{slug}", content, clause, 3)]
+
+
+def timed_habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A daily routine at a time ("I usually wake up at 5:30") under preference-<activity>."""
+    activity = match.group("item").lower()
+    content = statement(clause.text, clause.lang)
+    return [_candidate("upsert", "preference", f"preference-{item_slug(activity)}", content, clause, 3)]

@@ -1,0 +1,69 @@
+"""What a clause says: its statement as memory content, and the items it names.
+
+Content is the user's statement in the user's language: the clause without its leading
+"我" in Chinese ("喜欢吃川菜"), in the third person in English ("Loves Thai food"). An item
+is the thing a statement is about ("川菜", "hiking and rock climbing" = two items); an item
+pointing at the conversation ("I like that idea", "第二个方案") is a reaction, not a preference.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_tasks.extraction.rules.clauses import Lang
+from memory_tasks.extraction.rules.english import third_person
+
+_ZH_TRAILING = re.compile(r"[啊呀哦喔哈啦呢吧嘛～~]+$")
+
+
+def statement(text: str, lang: Lang) -> str:
+    """`text` as memory content: without the leading "我" (Chinese), in the third person (English)."""
+    text = text.strip(" ，,。.!！")
+    if lang == "zh":
+        return _ZH_TRAILING.sub("", re.sub(r"^我(?:的(?=[^，,]))?(?![们家])", "", text)).strip()
+    return third_person(text)
+
+
+_ZH_ITEM_END = re.compile(r"(?:就|的话|因为|所以|但是|不过|而且|，|,).*$")
+_ZH_ITEM_TRIM = re.compile(
+    r"^(?:一点|太|很|特别|比较|一些|那种|这种|各种|所有)|(?:之类的|什么的|这种东西|这些|了|啊|呀|的)$"
+)
+_EN_ITEM_END = re.compile(
+    r"\s+(?:anymore|any more|these days|lately|a lot|so much|very much|too|as well|now|at all|over .+|more than .+"
+    r"|rather than .+|instead of .+|because .+|since .+|especially .+)$",
+    re.IGNORECASE,
+)
+_EN_ITEM_ARTICLE = re.compile(r"^(?:a|an|the|some|my|any)\s+", re.IGNORECASE)
+PRONOUN_ITEM = re.compile(r"^(?:你|您|他|她|它|这|那|it|you|him|her|them|that|this|those|these|one|to)$", re.IGNORECASE)
+# An item that points at the conversation ("这个回答", "第二个方案", "that idea", "how you
+# explained it") is a reaction to the current answer, not a lasting preference.
+_DEICTIC_ITEM = re.compile(
+    r"^(?:这|那|你|您|第[一二三四五六七八九十\d]+|上一|下一)|方案|回答|回复|答案|建议|选项|解释"
+    r"|^(?:that|this|these|those|it|your|how|what|when|where|why|the (?:first|second|third|last|other|previous|next))\b"
+    r"|\b(?:option|idea|answer|reply|response|explanation|suggestion|version|one)s?$",
+    re.IGNORECASE,
+)
+_ZH_LIST = re.compile(r"和|、|跟|以及|还有|与")
+_EN_LIST = re.compile(r",\s*|\s+and\s+|\s+or\s+|\s*&\s*")
+
+
+def clean_item(item: str, lang: Lang) -> str:
+    """The named thing alone: trailing clauses, degree words and particles removed."""
+    if lang == "zh":
+        item = _ZH_ITEM_END.sub("", item)
+        previous = None
+        while previous != item:
+            previous, item = item, _ZH_ITEM_TRIM.sub("", item)
+        return item.strip()
+    previous = None
+    while previous != item:
+        previous, item = item, _EN_ITEM_END.sub("", item.strip())
+    return _EN_ITEM_ARTICLE.sub("", item).strip(" ,.")
+
+
+def split_items(item: str, lang: Lang) -> list[str]:
+    """The items of a list ("爵士乐和古典音乐", "hiking and rock climbing"), each cleaned; empty,
+    pronoun ("I love you") and conversation-pointing ("I like that idea") items dropped."""
+    parts = (_ZH_LIST if lang == "zh" else _EN_LIST).split(clean_item(item, lang))
+    cleaned = [clean_item(p, lang) for p in parts]
+    return [p for p in cleaned if p and len(p) <= 40 and not PRONOUN_ITEM.match(p) and not _DEICTIC_ITEM.search(p)]

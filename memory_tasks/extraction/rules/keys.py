@@ -1,0 +1,107 @@
+"""The key scheme of the rules engine: which key each kind of statement lands on.
+
+Stable keys are what make overwrite and retirement work.
+
+Single-valued slots — the same key for every new value, op=upsert overwrites the old one:
+    fact:        residence-city, work-city, hometown, nationality, occupation, employer, diet,
+                 birthday, timezone, native-language, spoken-languages, education-major,
+                 commute, vehicle
+    constraint:  reply-language, reply-length, reply-format, reply-emoji, code-language,
+                 code-comment-language
+    preference:  reply-style (the seed files "偏好简洁回复风格" under preference)
+One key per item for the multi-valued kinds, so distinct likes never overwrite each other:
+    preference   <category>-<item>      drink-milk-tea, food-sichuan-cuisine, sport-hiking;
+                 preference-<item>      when the item is not in LEXICON
+    fact         allergy-<item>, health-<item>, trait-<item>, pet-<species>, business-<item>
+    goal         goal-<item>            goal-jlpt-n1, goal-marathon
+    project      project-<item>         project-pai, project-rust-compiler
+    constraint   rule-<item words>      rule-rain-umbrella (a standing conditional rule)
+Family facts accumulate with op=append under family-partner, family-children,
+family-parents, family-siblings.
+
+<item> is the item's slug: the LEXICON entry the item names (both languages map to one
+slug, so "I love milk tea" and 我不喝奶茶了 meet on drink-milk-tea), else the item's ASCII
+words, else a short hash of its normalized Chinese text (the same words, the same key).
+A like and a dislike of one item share the key: the later statement overwrites the earlier.
+A retirement ("我不喝奶茶了", "I don't drink milk tea anymore", "我放弃考N1了") is op=delete
+on exactly the key the positive statement would have used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from memory_tasks.extraction.rules.lexicon import lexicon_entries
+from memory_tasks.text import HAN_CHAR, has_han
+
+_EN_STOPWORDS = frozenset(
+    "a an the my our your some any of to for and or with on in at by from that which who this these those "
+    "really very so too also just about it its".split()
+)
+# Generic Chinese words that do not tell one item from another ("PAI项目" is "PAI").
+_ZH_GENERIC = re.compile(r"项目|系统|一个|一款|一本|一只|一条|这个|那个|的|了|个")
+
+
+def _hash_slug(text: str) -> str:
+    return "h" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:7]
+
+
+def item_slug(item: str) -> str:
+    """A stable ASCII slug naming `item`: its LEXICON slug, else its ASCII words plus a hash
+    of any Chinese left over, else a hash of the Chinese (same item text, same slug)."""
+    entries = lexicon_entries(item)
+    if entries:
+        return entries[0][0]
+    words = [w for w in re.findall(r"[a-z0-9]+", item.casefold()) if w not in _EN_STOPWORDS][:5]
+    chinese = "".join(HAN_CHAR.findall(_ZH_GENERIC.sub("", item)))
+    parts = words + ([_hash_slug(chinese)] if chinese else [])
+    return "-".join(parts) or _hash_slug(item.strip().casefold())
+
+
+def preference_key(item: str) -> str:
+    """`<category>-<slug>` for a LEXICON item, else `preference-<slug>`; depends on the item only,
+    so "I love X", "我不喜欢X" and "I don't eat X anymore" meet on one key."""
+    entries = lexicon_entries(item)
+    if entries:
+        slug, category = entries[0]
+        return f"{category}-{slug}"
+    return f"preference-{item_slug(item)}"
+
+
+def rule_key(text: str) -> str:
+    """`rule-<slugs>` for a standing rule: the LEXICON items it names, sorted (so the Chinese and
+    English wording of one rule meet), else its ASCII words, else a hash."""
+    slugs = sorted({slug for slug, _ in lexicon_entries(text)})
+    return "rule-" + ("-".join(slugs) if slugs else item_slug(text))
+
+
+_GOAL_VERBS = ("打算", "准备", "考虑", "想", "plan", "planning", "going", "trying", "aiming")
+_PROJECT_VERBS = ("做", "开发", "写", "building", "developing", "working on")
+
+
+def retired_key(verb: str, item: str) -> str | None:
+    """Which key a retirement names: goal-/project- after plan/build verbs, a preference otherwise."""
+    if verb in _GOAL_VERBS:
+        return goal_key(item)
+    if verb in _PROJECT_VERBS:
+        return project_key(item)
+    return preference_key(item)
+
+
+_ZH_GOAL_LEAD = re.compile(r"^(?:在|要|能|去|考过|考|通过|拿到|学会|学习|学|攒够|存够|跑一次|跑|完成)+")
+_EN_GOAL_LEAD = re.compile(r"^(?:to |get |pass |run |learn |become |buy |finish |complete |my )+", re.IGNORECASE)
+
+
+def goal_key(item: str) -> str:
+    """`goal-<slug>` of the goal's object ("考N1" and "通过N1" are both goal-jlpt-n1)."""
+    lead = _ZH_GOAL_LEAD if has_han(item) else _EN_GOAL_LEAD
+    core = re.split(r"\s+(?:before|by|within|in the next|this year|next year|so that|so|because)\b", item)[0]
+    return "goal-" + item_slug(lead.sub("", core) or item)
+
+
+def project_key(item: str) -> str:
+    """`project-<slug>` of the project's name ("PAI项目" -> project-pai)."""
+    core = re.split(r"\s+(?:for|that|which|on|about|to|from|with)\b|，", item)[0]
+    core = re.sub(r"^(?:一个|一款|一本|个|款|本)", "", core)
+    return "project-" + item_slug(core)

@@ -1,0 +1,133 @@
+"""The item lexicon: the things users like, avoid, own or aim for, named in both languages.
+
+An item the lexicon knows gets one slug whatever the language ("奶茶" and "milk tea" are both
+milk-tea), which is what lets a Chinese retirement meet an English preference on one key.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_tasks.text import HAN_CHAR
+
+# (slug, category, surface forms in both languages). Categories prefix preference keys.
+LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("sichuan-cuisine", "food", ("川菜", "sichuan food", "sichuan cuisine", "szechuan food")),
+    ("cantonese-cuisine", "food", ("粤菜", "cantonese food")),
+    ("thai-food", "food", ("泰国菜", "thai food")),
+    ("hotpot", "food", ("火锅", "hotpot", "hot pot")),
+    ("spicy-food", "food", ("辣", "辣的", "吃辣", "spicy food", "spicy")),
+    ("salty-food", "food", ("咸", "太咸", "salty food")),
+    ("sweets", "food", ("甜食", "甜点", "sweets", "desserts")),
+    ("cilantro", "food", ("香菜", "cilantro", "coriander")),
+    ("seafood", "food", ("海鲜", "seafood")),
+    ("pork", "food", ("猪肉", "pork")),
+    ("red-meat", "food", ("红肉", "red meat")),
+    ("pizza", "food", ("披萨", "pizza")),
+    ("sushi", "food", ("寿司", "sushi")),
+    ("fast-food", "food", ("快餐", "垃圾食品", "fast food", "junk food")),
+    ("milk-tea", "drink", ("奶茶", "milk tea", "bubble tea", "boba")),
+    ("oolong-tea", "drink", ("乌龙茶", "乌龙", "oolong", "oolong tea")),
+    ("green-tea", "drink", ("绿茶", "green tea")),
+    ("tea", "drink", ("茶", "喝茶", "tea")),
+    ("coffee", "drink", ("咖啡", "coffee")),
+    ("alcohol", "drink", ("酒", "喝酒", "alcohol", "drinking", "booze")),
+    ("smoking", "habit", ("烟", "抽烟", "吸烟", "smoking", "cigarettes", "smoke")),
+    ("staying-up-late", "habit", ("熬夜", "晚睡", "staying up late")),
+    ("jazz", "music", ("爵士", "爵士乐", "jazz")),
+    ("classical-music", "music", ("古典音乐", "古典乐", "classical music", "classical")),
+    ("soul-music", "music", ("灵魂乐", "soul", "soul music")),
+    ("rock-music", "music", ("摇滚", "rock music")),
+    ("piano", "music", ("钢琴", "piano")),
+    ("guitar", "music", ("吉他", "guitar")),
+    ("running", "sport", ("跑步", "running", "jogging", "run")),
+    ("hiking", "sport", ("爬山", "徒步", "hiking")),
+    ("rock-climbing", "sport", ("攀岩", "rock climbing", "climbing", "bouldering")),
+    ("gym", "sport", ("健身房", "健身", "撸铁", "gym", "working out", "weightlifting")),
+    ("swimming", "sport", ("游泳", "swimming")),
+    ("yoga", "sport", ("瑜伽", "yoga")),
+    ("cycling", "sport", ("骑行", "骑车", "cycling", "biking")),
+    ("half-marathon", "sport", ("半马", "半程马拉松", "half marathon")),
+    ("marathon", "sport", ("马拉松", "全马", "marathon")),
+    ("sci-fi-movies", "movie", ("科幻电影", "科幻片", "sci-fi movies", "science fiction movies")),
+    ("horror-movies", "movie", ("恐怖片", "恐怖电影", "horror movies", "horror films", "horror")),
+    ("korean-dramas", "tv", ("韩剧", "korean dramas", "k-dramas")),
+    ("cafes", "place", ("咖啡馆", "咖啡厅", "cafes", "coffee shops")),
+    ("crowds", "place", ("人多", "人多的地方", "crowded places", "crowds")),
+    ("flying", "travel", ("坐飞机", "飞机", "flying")),
+    ("high-speed-rail", "travel", ("高铁", "high-speed rail", "bullet train")),
+    ("wechat", "app", ("微信", "wechat")),
+    ("email", "app", ("邮件", "email")),
+    ("android", "device", ("安卓", "android")),
+    ("iphone", "device", ("iphone", "苹果手机")),
+    ("mac", "device", ("mac", "macbook", "苹果电脑")),
+    ("windows", "device", ("windows",)),
+    ("linux", "device", ("linux",)),
+    ("cat", "pet", ("猫", "猫咪", "橘猫", "cat", "cats", "kitten")),
+    ("dog", "pet", ("狗", "狗狗", "柯基", "dog", "dogs", "puppy")),
+    ("peanut", "food", ("花生", "peanut", "peanuts")),
+    ("shellfish", "food", ("贝类", "shellfish")),
+    ("penicillin", "medicine", ("青霉素", "penicillin")),
+    ("cat-hair", "allergen", ("猫毛", "cat hair", "cat dander")),
+    ("pollen", "allergen", ("花粉", "pollen")),
+    ("lactose-intolerance", "health", ("乳糖不耐受", "乳糖不耐", "lactose intolerant", "lactose intolerance")),
+    ("hypertension", "health", ("高血压", "hypertension", "high blood pressure")),
+    ("diabetes", "health", ("糖尿病", "diabetes", "diabetic")),
+    ("asthma", "health", ("哮喘", "asthma")),
+    ("left-handed", "trait", ("左撇子", "left-handed")),
+    ("jlpt-n1", "exam", ("n1", "jlpt n1", "日语一级")),
+    ("ielts", "exam", ("雅思", "ielts")),
+    ("toefl", "exam", ("托福", "toefl")),
+    ("grad-school-exam", "exam", ("考研",)),
+    ("japanese", "language", ("日语", "日文", "japanese")),
+    ("spanish", "language", ("西班牙语", "spanish")),
+    ("english", "language", ("英语", "英文", "english")),
+    ("japan", "place", ("日本", "japan")),
+    ("antarctica", "place", ("南极", "antarctica")),
+    ("house", "purchase", ("买房", "首付", "buy a house", "house")),
+    ("weight-loss", "health", ("减肥", "lose weight", "weight loss")),
+    ("sugar", "food", ("控糖", "戒糖", "糖", "sugar")),
+    ("caffeine", "drink", ("caffeine", "咖啡因")),
+    ("rain", "weather", ("下雨", "雨天", "rain", "rains", "raining")),
+    ("umbrella", "item", ("带伞", "雨伞", "umbrella")),
+    ("restaurants", "place", ("餐厅", "饭店", "restaurant", "restaurants")),
+    ("recipes", "item", ("菜谱", "食谱", "recipe", "recipes")),
+    ("calories", "item", ("卡路里", "热量", "calories")),
+    ("technical-questions", "item", ("技术问题", "technical questions")),
+    ("conclusion-first", "item", ("先给结论", "conclusion first")),
+)
+
+
+def _build_lexicon_index() -> list[tuple[str, str, str]]:
+    """(surface form, slug, category), longest surface first so "乌龙茶" beats "茶"."""
+    rows = [(term.casefold(), slug, category) for slug, category, terms in LEXICON for term in terms]
+    return sorted(rows, key=lambda row: len(row[0]), reverse=True)
+
+
+_LEXICON_INDEX = _build_lexicon_index()
+
+
+def lexicon_entries(text: str) -> list[tuple[str, str]]:
+    """(slug, category) of every LEXICON item named in `text`, in order of first mention.
+
+    A one-character Chinese form ("茶", "辣") counts only when it is the whole text, so
+    "绿茶" is not "茶"; English forms match whole words.
+    """
+    folded = text.casefold().strip()
+    found: list[tuple[int, str, str]] = []
+    taken: list[tuple[int, int]] = []
+    for term, slug, category in _LEXICON_INDEX:
+        if HAN_CHAR.match(term):
+            if len(term) == 1 and folded != term:
+                continue
+            positions = [m.start() for m in re.finditer(re.escape(term), folded)]
+        else:
+            positions = [m.start() for m in re.finditer(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", folded)]
+        for start in positions:
+            end = start + len(term)
+            if any(start < t_end and t_start < end for t_start, t_end in taken):
+                continue
+            taken.append((start, end))
+            if slug not in (s for _, s, _ in found):
+                found.append((start, slug, category))
+    return [(slug, category) for _, slug, category in sorted(found)]

@@ -1,0 +1,272 @@
+"""The rule table: every Chinese and English pattern the rules engine reads, in the order tried.
+
+One rule per line, grouped by what it reads (preferences, goals, projects, facts, constraints).
+Rules of one group exclude each other on overlapping text, so table order is meaning: a
+retirement is tried before a dislike, a dislike before a like.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory_tasks.extraction.rules.builders import (
+    LIFELONG_TTL_DAYS,
+    Build,
+    Slot,
+    family_fact,
+    goal,
+    habit,
+    keyed_fact,
+    per_item,
+    project,
+    retirement,
+    standing_rule,
+    timed_habit,
+    zh_employer,
+    zh_place,
+    zh_work_city,
+)
+from memory_tasks.extraction.rules.clauses import FAMILY, Lang
+from memory_tasks.extraction.rules.keys import goal_key, preference_key, retired_key
+from memory_tasks.text import HAN
+
+# One Chinese character, and one Chinese or Latin letter, inside the patterns below.
+ZH = f"[{HAN}]"
+ZH_OR_LATIN = f"[{HAN}A-Za-z]"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A pattern on a clause and what to make of a match.
+
+    Rules of one `group` exclude each other on overlapping text, tried in table order, so
+    "我不喜欢香菜" is read by the dislike rule and not again by the like rule.
+    """
+
+    group: str
+    lang: Lang
+    pattern: re.Pattern[str]
+    build: Build
+    standing: bool = False  # may be read from a one-off request ("请用中文回复我")
+    family: bool = False  # may be read from a clause about a family member
+
+
+def _r(group: str, lang: Lang, pattern: str, build: Build, *, standing: bool = False, family: bool = False) -> Rule:
+    # Case-insensitive throughout; a proper name's capital is required locally with CAP.
+    return Rule(group, lang, re.compile(pattern, re.IGNORECASE), build, standing=standing, family=family)
+
+
+_ZH_OCCUPATION = (
+    r"工程师|程序员|程序猿|码农|设计师|产品经理|经理|医生|医师|护士|律师|会计|老师|教师|教授|记者|作家|编辑|翻译|厨师|司机|警察"
+    r"|销售|运营|分析师|研究员|架构师|科学家|学生|研究生|博士生|本科生|大学生|高中生|主播|博主|自由职业者|创业者|公务员|店主"
+    r"|画家|摄影师|演员|歌手|工人|农民|快递员|外卖员|药剂师|咨询师|顾问|律师助理|产品|前端|后端|全栈|测试|运维|HR|hr"
+    r"|财务|行政|人事|客服|法务|出纳|文员"
+)
+_EN_OCCUPATION = (
+    r"engineer|developer|programmer|coder|designer|teacher|nurse|doctor|physician|surgeon|lawyer|attorney|accountant"
+    r"|student|researcher|scientist|manager|writer|journalist|chef|cook|pharmacist|dentist|architect|analyst|consultant"
+    r"|freelancer|photographer|artist|musician|electrician|plumber|firefighter|police officer|pilot|driver|translator"
+    r"|editor|professor|lecturer|therapist|psychologist|veterinarian|vet|mechanic|farmer|librarian|recruiter"
+    r"|salesperson|marketer|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
+)
+_LANGUAGES_ZH = r"(?:简体|繁体)?中文|普通话|粤语|英文|英语|日语|日文|韩语|韩文|法语|德语|西班牙语|俄语"
+_LANGUAGES_EN = (
+    r"English|Chinese|Mandarin|Cantonese|Japanese|Korean|French|German|Spanish|Portuguese|Italian|Russian|Arabic"
+    r"|Hindi|Dutch|Swedish|Polish|Turkish|Vietnamese|Thai|Indonesian"
+)
+_PROGRAMMING = r"Python|Java(?:Script)?|TypeScript|Go(?:lang)?|Rust|C\+\+|C#|Ruby|PHP|Kotlin|Swift|Scala|Haskell|Lua|SQL|Bash|Shell"
+_DEMONYMS = (
+    r"Canadian|American|British|English|Australian|Chinese|Japanese|Korean|German|French|Italian|Spanish|Mexican"
+    r"|Brazilian|Indian|Filipino|Vietnamese|Thai|Russian|Dutch|Swedish|Irish|Scottish|Polish|Turkish|Nigerian"
+)
+# Words that make a Chinese or English clause a standing rule rather than a one-off request.
+_ZH_STANDING = r"(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|都|[^，。]{1,8}(?:时|的时候))"
+_EN_STANDING = (
+    r"(?:whenever|every time|each time|from now on|going forward|in (?:the )?future|always|by default|unless)"
+)
+
+_ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该)*"
+_ZH_ME = r"^(?:我|本人)?" + _ZH_ADV
+_EN_ADV = r"(?:(?:really|just|absolutely|also|totally|genuinely|honestly|do|still|kind of|sort of|mostly|usually|always|generally|definitely|truly|now|actually) )*"
+
+CAP = r"(?-i:[A-Z])"
+# 在 as "at", not the end of 现在/正在/实在/存在/自在.
+AT = r"(?<![现正实存自])在"
+_EN_PLACE = r"(?P<value>(?-i:[A-Z0-9])[\w.'’-]*(?:,? " + CAP + r"[\w.'’-]*){0,3})"
+_EN_NAME = r"(?P<value>" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
+
+_pref = per_item("preference", preference_key, 3)
+_retire_any = retirement(retired_key)
+_retire_goal = retirement(lambda verb, item: goal_key(item))
+_retire_preference = retirement(lambda verb, item: preference_key(item))
+
+RESIDENCE_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"}, clean=zh_place)
+RESIDENCE_EN = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"})
+HOMETOWN = Slot("fact", "hometown", {"zh": "老家是{value}", "en": "Is from {value}"}, ttl_days=LIFELONG_TTL_DAYS)
+GREW_UP = Slot("fact", "hometown", {"zh": "在{value}长大", "en": "Grew up in {value}"}, ttl_days=LIFELONG_TTL_DAYS)
+OCCUPATION = Slot("fact", "occupation", {"zh": "职业：{value}", "en": "Occupation: {value}"})
+EMPLOYER_ZH = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"}, clean=zh_employer)
+EMPLOYER_EN = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"})
+TIMEZONE = Slot("fact", "timezone", {"zh": "时区：{value}", "en": "Time zone: {value}"})
+BIRTHDAY = Slot("fact", "birthday", {"zh": "生日是{value}", "en": "Birthday: {value}"}, ttl_days=LIFELONG_TTL_DAYS)
+NATIVE_LANGUAGE = Slot(
+    "fact", "native-language", {"zh": "母语是{value}", "en": "Native language: {value}"}, ttl_days=LIFELONG_TTL_DAYS
+)
+REPLY_LANGUAGE = Slot("constraint", "reply-language")
+REPLY_LENGTH = Slot("constraint", "reply-length")
+REPLY_STYLE = Slot("preference", "reply-style", importance=3)
+REPLY_FORMAT = Slot("constraint", "reply-format")
+REPLY_EMOJI = Slot("constraint", "reply-emoji")
+CODE_LANGUAGE = Slot("constraint", "code-language")
+ALLERGY = keyed_fact("allergy", 5, LIFELONG_TTL_DAYS)
+HEALTH = keyed_fact("health", 5, LIFELONG_TTL_DAYS)
+TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
+PET = keyed_fact("pet", 3)
+EDUCATION = Slot("fact", "education-major", ttl_days=LIFELONG_TTL_DAYS)
+COMMUTE = Slot("fact", "commute")
+BUSINESS = keyed_fact("business", 4)
+
+_FAMILY_WORDS = "|".join(FAMILY.values())
+_RETIRE_VERBS_ZH = r"喜欢|爱|吃|喝|用|玩|听|看|抽|碰|养|打算|准备|考虑|想|做|开发|写"
+_RETIRE_VERBS_EN = r"like|love|enjoy|eat|drink|use|play|watch|listen to|smoke|read|do"
+
+# One rule per line: the table reads better than its formatted form.
+# fmt: off
+RULES: tuple[Rule, ...] = (
+    # ---- preferences: retirements, then dislikes, then likes and habits -------------------
+    _r("pref", "zh", r"(?:不再|再也不|再也没)(?P<verb>" + _RETIRE_VERBS_ZH + r")?(?P<item>[^，。]+?)了?$", _retire_any),
+    _r("pref", "zh", r"不(?:打算|准备|考虑|想)再?(?P<item>[^，。]+?)了$", _retire_goal),
+    _r("pref", "zh", r"不(?P<verb>喜欢|爱|吃|喝|用|玩|听|看|抽|碰)(?P<item>[^，。]+?)了$", _retire_any),
+    _r("pref", "zh", r"放弃了?(?P<item>[^，。]+?)了?$", _retire_goal),
+    _r("pref", "zh", r"戒(?:掉了?)?(?P<item>" + ZH_OR_LATIN + r"{1,6}?)(?=[\d一二三四五六七八九十两几好多]|了|$)", _retire_preference),
+    _r("pref", "en", r"^I (?:(?:really|just|honestly) )?(?:don't|do not|won't) (?P<verb>" + _RETIRE_VERBS_EN + r") (?P<item>.+?) (?:anymore|any more)$", _retire_any),
+    _r("pref", "en", r"^I no longer (?P<verb>" + _RETIRE_VERBS_EN + r") (?P<item>.+)$", _retire_any),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?:eating|drinking|using|playing|watching|smoking|reading|taking|doing) (?P<item>.+)$", _retire_preference),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>smoking|drinking|caffeine|coffee|sugar|alcohol|meat)$", _retire_preference),
+    _r("pref", "en", r"^I(?:'m| am) (?:no longer|not) (?:planning|going|trying|aiming) to (?P<item>.+?)(?: anymore| any more)?$", _retire_goal),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
+    _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
+    _r("pref", "zh", r"最(?:喜欢|爱)的[^，。是]{1,6}是(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)(?:吃|喝|听|看|玩|用|去|逛|读|打|穿|做|坐|养|追)?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:爱好者|迷|控|粉丝|粉)$", _pref),
+    _r("pref", "zh", r"有(?P<item>[^，。]+?)的习惯", _pref),
+    _r("pref", "zh", r"(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?P<item>[A-Za-z][\w+#.\-]*(?: [A-Za-z][\w+#.\-]*)?|" + ZH + r"{2,8}$)", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?P<item>.+)$", _pref),
+    _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard )(?P<item>" + CAP + r"[\w .'-]+?) fan$", _pref),
+    _r("pref", "en", r"^my (?:all-time )?favou?rite [\w ]+? (?:is|are) (?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I(?:'m| am) an? (?P<item>morning person|night owl|early bird|early riser|cat person|dog person|introvert|extrovert|homebody)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*)", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"use (?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?)\b", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+)$", _pref),
+    _r("pref", "en", r"^I (?:usually|always|normally|typically|often|generally) (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate)\b.*$", timed_habit),
+    _r("pref", "zh", r".+", habit),
+    _r("pref", "zh", r"(?:换成|改用|改喝|改吃|转用|换用)了?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>.+)$", _pref),
+    _r("pref", "en", r".+", habit),
+    # ---- goals (a final 了 after 准备/打算 is an action about to happen: "我准备去睡觉了") ----
+    _r("goal", "zh", r"(?:我的)?(?:长期)?(?:目标|梦想|心愿|愿望|计划)(?:是|就是)(?P<item>[^，。]+)$", goal),
+    _r("goal", "zh", r"(?<![不没])(?:在|正在)?(?:准备|备考|冲刺)(?:考)?(?P<item>[^，。]+)(?<!了)$", goal),
+    _r("goal", "zh", r"(?<![不没])(?:打算|计划|决定|立志)(?:在)?(?P<item>[^，。]+)(?<!了)$", goal),
+    _r("goal", "zh", r"(?<![不没])(?:希望|想要|想)(?=在|以后|将来|未来|今年|明年|年底|[^，。]{1,8}之前)(?P<item>[^，。]+)$", goal),
+    _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公)$", goal),
+    _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution) (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
+    _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
+    _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
+    _r("goal", "en", r"^I(?:'m| am) (?:learning|studying) (?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
+    _r("goal", "en", r"^I(?:'m| am) trying to (?P<item>.+)$", goal),
+    _r("goal", "en", r"^I(?: want| plan| hope| intend| aim|'m planning| am planning|'d like| would like) to (?!know|ask|see|check|talk|say|understand|make sure|be sure|watch|eat|go to bed|sleep|try|find out|learn how|read|hear|share|tell)(?P<item>.+)$", goal),
+    # ---- projects ------------------------------------------------------------------------
+    _r("project", "zh", r"(?:最近|目前|现在|一直)?(?:正在|在)(?:开发|做|写|搭建|搞|维护|研发|设计|打造)(?P<item>[^，。]+)$", project),
+    _r("project", "en", r"^(?:I(?:'m| am)|we(?:'re| are)|our team is|my team is|I've been|we've been) (?:currently |also |still |now )?(?:building|developing|writing|working on|making|creating|maintaining|designing|migrating|rewriting|launching) (?P<item>.+)$", project),
+    # ---- facts ---------------------------------------------------------------------------
+    _r("residence-city", "zh", r"(?:^|我|我们|我家)(?:现在|目前|一直|常年|长期)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
+    _r("residence-city", "zh", r"搬(?:到|去|来)了?(?P<value>" + ZH + r"{2,10}?|[A-Z][\w .'-]{1,30})(?:了|啦|住)?$", RESIDENCE_ZH),
+    _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live|reside) (?:in|near|outside)(?: (?:a|the) (?:suburb|outskirts|small town|village) (?:of|near|outside))? " + _EN_PLACE, RESIDENCE_EN),
+    _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
+    _r("residence-city", "en", r"^(?:I'm|I am|we're|we are) (?:currently |now )?(?:based|living|located) in " + _EN_PLACE, RESIDENCE_EN),
+    _r("residence-city", "en", r"^(?:I'm|I am) in " + _EN_PLACE + r" now$", RESIDENCE_EN),
+    _r("residence-city", "en", r"^I (?:work|am working|'m working) remotely from " + _EN_PLACE, RESIDENCE_EN),
+    _r("hometown", "zh", r"(?:老家|家乡|祖籍)(?:在|是)(?P<value>[^，。]{2,12}?)(?:的|人)?$", HOMETOWN),
+    _r("hometown", "zh", r"^(?:我)?是(?P<value>(?!个|一个|好|坏|普通|外地|本地|年轻|老实|打工|上班|文化|有钱|穷)" + ZH + r"{2,6}?)人$", HOMETOWN),
+    _r("hometown", "zh", r"(?:从小)?在(?P<value>" + ZH + r"{2,8}?)长大", GREW_UP),
+    _r("hometown", "zh", r"(?:出生在|出生于|生在|来自)(?P<value>" + ZH + r"{2,8})", HOMETOWN),
+    _r("hometown", "en", r"^I(?:'m| am) (?:originally )?from " + _EN_PLACE, HOMETOWN),
+    _r("hometown", "en", r"^I (?:grew up|was born(?: and raised)?) in (?:a (?:small |little )?(?:town|village|city) (?:in|near|outside(?: of)?) )?" + _EN_PLACE, GREW_UP),
+    _r("hometown", "en", r"^my home ?town is " + _EN_PLACE, HOMETOWN),
+    _r("nationality", "en", r"^I(?:'m| am) (?P<value>" + _DEMONYMS + r")$", Slot("fact", "nationality", {"zh": "国籍：{value}", "en": "Is {value}"}, ttl_days=LIFELONG_TTL_DAYS)),
+    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还)?(?:是|当)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
+    _r("occupation", "zh", r"职业是(?P<value>[^，。]+)$", OCCUPATION),
+    _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?是做(?P<value>[^，。]+?)的$", OCCUPATION),
+    _r("occupation", "zh", AT + r"[^，。\s]{2,10}?(?:做|当)(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
+    _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing) as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
+    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", EMPLOYER_ZH),
+    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
+    _r("work-city", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"}, clean=zh_work_city)),
+    _r("employer", "en", r"^I (?:currently |now )?(?:work|am working|'m working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
+    _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
+    _r("employer", "en", r"^I (?:just |recently )?joined " + _EN_NAME, EMPLOYER_EN),
+    _r("diet", "zh", r"(?P<value>吃素|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食)", Slot("fact", "diet")),
+    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free)\b", Slot("fact", "diet")),
+    _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)过敏", ALLERGY),
+    _r("allergy", "zh", r"有(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
+    _r("allergy", "en", r"allergic to (?P<item>[\w -]+)", ALLERGY),
+    _r("allergy", "en", r"^I have an? (?P<item>[\w-]+(?: [\w-]+)?) allergy", ALLERGY),
+    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症|焦虑症|过敏性鼻炎)", HEALTH),
+    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout)", HEALTH),
+    _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|hard of hearing)\b", HEALTH),
+    _r("trait", "zh", r"^(?:我)?是(?:个)?(?P<item>左撇子)", TRAIT),
+    _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
+    _r("pet", "zh", r"(?<![没不])(?:养了|养着|养|有)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>猫咪|橘猫|猫|狗狗|狗|柯基|兔子|仓鼠|鹦鹉|金鱼|乌龟)", PET),
+    _r("pet", "en", r"^I (?:have|own|'ve got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten)\b", PET),
+    _r("family", "zh", r"^(?:我的?|我家)?(?:" + _FAMILY_WORDS + r")", family_fact, family=True),
+    _r("family", "zh", r"有[一二两三四五\d]+个(?P<children>孩子|女儿|儿子)|(?P<partner>结婚了|已婚)", family_fact),
+    _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
+    _r("family", "en", r"^I have (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children)\b|^I(?:'m| am) (?P<partner>married)\b", family_fact),
+    _r("commute", "zh", r"(?P<value>开车|坐地铁|坐公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
+    _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
+    _r("vehicle", "zh", r"^(?:我)?(?:开的是|开一辆|的车是)(?P<value>[^，。]+)$", Slot("fact", "vehicle")),
+    _r("vehicle", "en", r"^I (?:drive|own|have) an? (?P<value>" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", Slot("fact", "vehicle")),
+    _r("business", "zh", r"(?:开了|经营|开着)(?:一家|一间|家|个)(?P<item>[^，。]+?(?:店|馆|公司|工作室|餐厅|诊所))", BUSINESS),
+    _r("business", "en", r"^I (?:run|own) an? (?:small |little |local )?(?P<item>[\w -]+?(?:shop|store|bakery|cafe|restaurant|company|business|studio|clinic|agency|bar|salon))\b", BUSINESS),
+    _r("native-language", "zh", r"母语是(?P<value>[^，。]+)$", NATIVE_LANGUAGE),
+    _r("native-language", "en", r"^my (?:native|first|mother) (?:language|tongue) is (?P<value>" + CAP + r"\w+)", NATIVE_LANGUAGE),
+    _r("spoken-languages", "zh", r"(?:会说|能说|会讲|能讲)(?P<value>[^，。]*(?:" + _LANGUAGES_ZH + r")[^，。]*)$", Slot("fact", "spoken-languages")),
+    _r("spoken-languages", "en", r"^I speak (?P<value>.*\b(?:" + _LANGUAGES_EN + r")\b.*)$", Slot("fact", "spoken-languages")),
+    _r("timezone", "zh", r"(?:^|在|是|用|时区是?)(?P<value>东[一二三四五六七八九十]{1,2}区|西[一二三四五六七八九十]{1,2}区|UTC\s?[+-]\s?\d{1,2}|GMT\s?[+-]?\s?\d{0,2})", TIMEZONE),
+    _r("timezone", "en", r"^(?:I'm|I am|we're|we are) (?:in|on) (?:the )?(?P<value>" + CAP + r"[a-z]+(?: " + CAP + r"[a-z]+)?) time ?zone", TIMEZONE),
+    _r("timezone", "en", r"^my time ?zone is (?P<value>[\w+:/ -]+?)(?: now)?$", TIMEZONE),
+    _r("timezone", "en", r"^(?:I'm|I am) on (?P<value>(?:UTC|GMT)(?:[+-]\d{1,2})?|(?-i:[A-Z]{2,4}T)|" + CAP + r"[a-z]+ time)\b", TIMEZONE),
+    _r("birthday", "zh", r"生日是(?P<value>[^，。]+)$", BIRTHDAY),
+    _r("birthday", "en", r"^my birthday is (?:on )?(?P<value>.+)$", BIRTHDAY),
+    _r("birthday", "en", r"^I was born on (?P<value>.+)$", BIRTHDAY),
+    _r("education-major", "zh", r"(?:学的是|读的是|专业是)(?P<value>[^，。]+?)(?:专业)?$", EDUCATION),
+    _r("education-major", "en", r"^I (?:studied|majored in|have a degree in|did my degree in) (?P<value>[\w ]+)", EDUCATION),
+    # ---- constraints: the slots, then any other standing rule ----------------------------
+    _r("constraint", "zh", r"(?:注释|commit)[^，。]{0,8}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", Slot("constraint", "code-comment-language"), standing=True),
+    _r("constraint", "zh", r"(?:用|使用|以)(?P<value>" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|跟我说|和我说|说话|聊)", REPLY_LANGUAGE, standing=True),
+    _r("constraint", "zh", r"(?:回复|回答|说话|聊天|交流)[^，。]{0,5}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", REPLY_LANGUAGE, standing=True),
+    _r("constraint", "en", r"\b(?:reply|respond|answer|write back|talk to me|speak to me|communicate)(?: to me)? (?:only |always )?in (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
+    _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
+    _r("constraint", "en", r"\b(?:answers?|repl(?:y|ies)|responses?|keep it|keep them)\b.*?\b(?:under|below|less than|fewer than|no more than|at most|max(?:imum)?(?: of)?|within|to) (?P<value>\d+) (?:words|characters|chars|sentences|lines|paragraphs)\b", REPLY_LENGTH, standing=True),
+    _r("constraint", "zh", r"(?:回复|回答|说话|解释|讲)[^，。]{0,6}?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)", REPLY_STYLE, standing=True),
+    _r("constraint", "en", r"\b(?:be|keep (?:it|(?:your )?(?:answers|replies|responses))|(?:answers?|responses?) (?:should be|that are))\b (?:more |a bit more |very |extra |really )?(?P<value>concise|brief|short|succinct|direct|formal|casual|detailed|thorough|friendly|blunt|straightforward)\b", REPLY_STYLE, standing=True),
+    _r("constraint", "zh", r"(?:不要|别|不用|少|禁止|不许|不准)(?:在回复里|在回答里|在回复中)?(?:用|加|带|放|使用|发)?(?:任何)?(?P<value>表情符号|表情包|表情|emoji|颜文字)", REPLY_EMOJI, standing=True),
+    _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
+    _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
+    _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
+    _r("constraint", "en", r"\buse (?P<value>bullet points|bullets|numbered lists|tables|markdown|headings|code blocks)\b", REPLY_FORMAT, standing=True),
+    _r("constraint", "en", r"\bformat (?:your )?(?:answers|replies|responses) (?:in|as|with) (?P<value>\w+(?: \w+)?)", REPLY_FORMAT, standing=True),
+    _r("constraint", "zh", _ZH_STANDING + r"[^，。]*?(?:代码|示例|例子|样例)[^，。]{0,10}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
+    _r("constraint", "en", r"(?=.*\b" + _EN_STANDING + r"|.*\bwhen you (?:show|write|give)).*\b(?:code|examples?|snippets?)\b.*?\b(?:in|use|using) (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
+    _r("constraint", "zh", r"^.*" + _ZH_STANDING + r".*(?:提醒我|帮我|别|不要|避开|记得|给我|都要|请|要先|先给|先说).*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
+)
+# fmt: on
