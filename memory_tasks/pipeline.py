@@ -21,11 +21,11 @@ from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation, HistorySource, Message, MessageStatus
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.extraction.context import ContextWindow, context_window
 from memory_tasks.extraction.engine import select_engine
 from memory_tasks.extraction.filters import is_trivial, redact_pii
 from memory_tasks.extraction.gate import admit
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
-from memory_tasks.llm import strip_think
 from memory_tasks.memories.dedup import CachedEmbedder, merge_near_duplicates, redirect_duplicates
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
 from memory_tasks.memories.store import WriteContext, active_memories, apply_candidate, lock_user
@@ -51,31 +51,19 @@ def _finish(session: Session, message: Message, status: MessageStatus, note: str
     )
 
 
-def recent_context(session: Session, message: Message, max_chars: int) -> tuple[dict[str, str], ...]:
-    """Earlier turns of the conversation, oldest first, newest kept when over `max_chars`.
-
-    Assistant text loses its <think> blocks (R-PIPE-11); it is context, never a fact source.
-    """
+def recent_context(session: Session, message: Message, summary: str, max_chars: int) -> ContextWindow:
+    """The conversation's summary and the turns before `message`, within `max_chars` (`context_window`):
+    the newest user/assistant turns that fit, assistant text without its <think> blocks (R-PIPE-11)."""
     if max_chars <= 0:
-        return ()
+        return ContextWindow(summary="", turns=())
     earlier = session.scalars(
         select(Message)
         .where(Message.conversation_id == message.conversation_id, Message.id < message.id)
         .order_by(Message.id.desc())
         .limit(50)
     )
-    turns: list[dict[str, str]] = []
-    used = 0
-    for turn in earlier:
-        content = strip_think(turn.content) if turn.role == "assistant" else turn.content
-        content = content.strip()
-        if not content:
-            continue
-        if used + len(content) > max_chars:
-            break
-        used += len(content)
-        turns.append({"role": turn.role, "content": content})
-    return tuple(reversed(turns))
+    turns = [{"role": turn.role, "content": turn.content} for turn in reversed(list(earlier))]
+    return context_window(turns, max_chars, summary=summary)
 
 
 def extract_stage(message_id: int) -> Payload | None:
@@ -105,24 +93,20 @@ def extract_stage(message_id: int) -> Payload | None:
         message.memory_attempts += 1
         message.memory_claimed_at = db_now(session)
         conversation = session.get(Conversation, message.conversation_id)
-        turn = TurnContext(
-            message=message.content,
-            summary=(conversation.summary if conversation else "")[
-                : settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS
-            ],
-            recent=recent_context(session, message, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS),
-        )
+        summary = conversation.summary if conversation else ""
+        context = recent_context(session, message, summary, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS)
+        turn = TurnContext(message=message.content, summary=context.summary, recent=context.turns)
 
     # The engine (maybe a slow LLM call) runs outside any transaction.
     candidates = select_engine(settings.use_llm).extract(turn)
-    gated = admit(candidates, settings, stage="extract", message_id=message_id, message=turn.message)
-    if not gated.admitted:
+    admitted = admit(candidates, settings, stage="extract", message_id=message_id, message=turn.message)
+    if not admitted:
         with session_scope() as session:
             message = session.get(Message, message_id, with_for_update=True)
             if message is not None and message.memory_status not in FINISHED:
                 _finish(session, message, MessageStatus.PROCESSED, None)
         return None
-    return {"message_id": message_id, "candidates": [c.to_json() for c in gated.admitted]}
+    return {"message_id": message_id, "candidates": [c.to_json() for c in admitted]}
 
 
 def scorer_for(session: Session) -> SimilarityScorer:
@@ -161,8 +145,8 @@ def refine_stage(payload: Payload | None) -> Payload | None:
         existing = _existing_for_refine(session, message.user_id, candidates)
         text = message.content
     refined = select_engine(settings.use_llm).refine(candidates, existing)
-    gated = admit(refined, settings, stage="refine", message_id=payload["message_id"], message=text)
-    return {"message_id": payload["message_id"], "candidates": [c.to_json() for c in gated.admitted]}
+    admitted = admit(refined, settings, stage="refine", message_id=payload["message_id"], message=text)
+    return {"message_id": payload["message_id"], "candidates": [c.to_json() for c in admitted]}
 
 
 def upsert_stage(payload: Payload | None) -> list[int]:

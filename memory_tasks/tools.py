@@ -50,7 +50,7 @@ from memory_tasks.extraction.candidates import (
     InvalidCandidate,
     coerce_candidate,
 )
-from memory_tasks.extraction.filters import drop_reason
+from memory_tasks.extraction.gate import refusal
 from memory_tasks.memories.store import WriteContext, load_for_update, lock_user
 from memory_tasks.pipeline import write_candidates
 
@@ -221,16 +221,17 @@ def _checked_key(raw: str) -> str:
 
 
 def _admit(candidate: Candidate) -> None:
-    """The pipeline's hard filters and confidence floor (R-TYPE-3/4, R-PIPE-3), as tool errors."""
+    """The pipeline's gate (hard filters, confidence floor: R-TYPE-3/4, R-PIPE-3), as tool errors."""
     settings = get_settings()
-    reason = drop_reason(candidate, settings.noise_key_patterns)
-    if reason is not None:
-        raise ToolError(f"not a long-term memory: {reason}")
-    if candidate.confidence < settings.LONG_TERM_MEMORY_MIN_CONFIDENCE:
-        raise ToolError(
-            f"confidence {candidate.confidence} is below the minimum "
-            f"{settings.LONG_TERM_MEMORY_MIN_CONFIDENCE}; save only what the user clearly stated"
-        )
+    refused = refusal(candidate, settings)
+    if refused is None:
+        return
+    if refused.kind == "boundary":
+        raise ToolError(f"not a long-term memory: {refused.reason}")
+    raise ToolError(
+        f"confidence {candidate.confidence} is below the minimum "
+        f"{settings.LONG_TERM_MEMORY_MIN_CONFIDENCE}; save only what the user clearly stated"
+    )
 
 
 # --- the four tools -----------------------------------------------------------------------

@@ -1,13 +1,17 @@
-"""The candidate schema shared by every engine, and its validation (R-PIPE-2).
+"""The candidate schema shared by every engine, its validation, and memory keys (R-PIPE-2).
 
 A candidate is what extraction proposes and refinement decides on. It travels between
 Celery tasks as a plain dict (`Candidate.to_json`), so it must stay small and JSON-safe.
+A key is a slug (`is_key`): untrusted input may differ from one only in case and spacing
+(`normalize_key`); `slug_key` turns anything into the nearest slug (consolidation's repair).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -59,10 +63,38 @@ class InvalidCandidate(ValueError):
     """A candidate that must not be written; the message is the logged drop reason."""
 
 
+def is_key(text: str) -> bool:
+    """True when `text` is a valid memory key: a slug (KEY_PATTERN) of at most MAX_KEY_CHARS."""
+    return len(text) <= MAX_KEY_CHARS and KEY_PATTERN.fullmatch(text) is not None
+
+
 def normalize_key(raw: str) -> str:
-    """Lowercase, trim and turn spaces into '-', so 'Food Preference' becomes 'food-preference'."""
+    """`raw` lowercased and trimmed, with whitespace runs as '-': 'Food Preference' -> 'food-preference'.
+
+    Only case and spacing are forgiven: the result is a valid key only when `raw` was one up
+    to those (untrusted keys must not be invented into something else; see `slug_key`).
+    """
     key = re.sub(r"\s+", "-", str(raw).strip().lower())
     return re.sub(r"-{2,}", "-", key)
+
+
+def slug_key(raw: str, memory_type: str) -> str:
+    """The nearest valid key to `raw`; always a valid key, the same for the same input.
+
+    `normalize_key(raw)` when that is valid ("Food Preference" -> "food-preference"), else
+    `raw` forced into a slug: NFKC, lowercase, every other character run as '-', a run of
+    separators as one ('_' if all underscores), cut to MAX_KEY_CHARS ("food__pref!" ->
+    "food_pref"). A key with no ASCII letter or digit at all ("饮食偏好") becomes
+    "<memory_type>-<first 8 hex of its SHA-1>".
+    """
+    # When the gentle form is valid, the forced one below gives the same key; this is its fast path.
+    gentle = normalize_key(raw)
+    if is_key(gentle):
+        return gentle
+    text = re.sub(r"[^a-z0-9_-]+", "-", unicodedata.normalize("NFKC", raw).lower())
+    text = re.sub(r"[-_]{2,}", lambda run: "_" if set(run.group()) == {"_"} else "-", text)
+    text = text.strip("-_")[:MAX_KEY_CHARS].strip("-_")
+    return text or f"{memory_type}-{hashlib.sha1(raw.encode('utf-8')).hexdigest()[:8]}"
 
 
 def coerce_candidate(data: Any) -> Candidate:
@@ -105,7 +137,7 @@ def coerce_candidate(data: Any) -> Candidate:
         raise InvalidCandidate(f"ttl_days {ttl_days} outside 1..36500")
     reuse_key = data.get("reuse_key")
     reuse_key = normalize_key(reuse_key) if reuse_key else None
-    if reuse_key and (len(reuse_key) > MAX_KEY_CHARS or not KEY_PATTERN.match(reuse_key)):
+    if reuse_key and not is_key(reuse_key):
         raise InvalidCandidate(f"reuse_key {reuse_key[:40]!r} is not a slug")
     return Candidate(
         op=op,  # type: ignore[arg-type]

@@ -2,12 +2,13 @@
 
 Seed sections 提取边界 and 事实来源与硬过滤. Three callers:
 - the pipeline skips a trivial message before any engine call (`is_trivial`);
-- every engine's candidates pass `drop_reason` before they are written (extraction/gate.py),
-  and the rules engine applies `text_drop_reason` to each clause it reads;
+- every candidate, from an engine or a tool call, passes `drop_reason` in the gate
+  (extraction/gate.py) before it is written, and the rules engine applies
+  `text_drop_reason` to each clause it reads;
 - the read path and consolidation hide stored rows for which `is_noise_memory` is true,
   so old dirty rows never surface.
 
-Reasons are "category: detail" strings; the gate counts drops by the category.
+Reasons are "category: detail" strings, logged by the gate with the dropped key.
 """
 
 from __future__ import annotations

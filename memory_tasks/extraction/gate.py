@@ -1,14 +1,15 @@
 """The last check before anything is written: hard filters, confidence floor, per-turn cap.
 
-Applies to every engine's output (R-TYPE-3/4, R-PIPE-3), so a misbehaving LLM cannot
-store a noise key, a profile field or a short-term reminder.
+Applies to every engine's output and to every tool write (R-TYPE-3/4, R-PIPE-3), so a
+misbehaving LLM or agent cannot store a noise key, a profile field or a short-term reminder.
+`refusal` judges one candidate; `admit` judges a turn's candidates and caps their number.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Literal
 
 from config.settings import Settings
 from memory_tasks.extraction.candidates import Candidate
@@ -17,10 +18,32 @@ from memory_tasks.extraction.filters import drop_reason, window_reminder_reason
 logger = logging.getLogger(__name__)
 
 
-@dataclass
-class GateResult:
-    admitted: list[Candidate]
-    drops: Counter[str] = field(default_factory=Counter)
+@dataclass(frozen=True)
+class Refusal:
+    """Why the gate refuses a candidate.
+
+    `kind` is "boundary" (a hard filter: noise key, profile field, short-term content, bad
+    slot value) or "confidence" (below LONG_TERM_MEMORY_MIN_CONFIDENCE); `reason` is the
+    detail that is logged ("noise key: tool-*", "confidence 0.50 below 0.75").
+    """
+
+    kind: Literal["boundary", "confidence"]
+    reason: str
+
+
+def refusal(candidate: Candidate, settings: Settings, *, message: str = "") -> Refusal | None:
+    """Why `candidate` may not be written, or None when it may.
+
+    `message` is the user's text the candidate came from; empty (a tool call) skips the check
+    that a reminder is bound to a short window in that text.
+    """
+    reason = drop_reason(candidate, settings.noise_key_patterns) or window_reminder_reason(candidate, message)
+    if reason is not None:
+        return Refusal("boundary", reason)
+    floor = settings.LONG_TERM_MEMORY_MIN_CONFIDENCE
+    if candidate.confidence < floor:
+        return Refusal("confidence", f"confidence {candidate.confidence:.2f} below {floor}")
+    return None
 
 
 def admit(
@@ -30,33 +53,28 @@ def admit(
     stage: str,
     message_id: int | None = None,
     message: str = "",
-) -> GateResult:
+) -> list[Candidate]:
     """The candidates that may be written, best first, at most LONG_TERM_MEMORY_MAX_WRITE_ITEMS.
 
-    `message` is the user's text the candidates came from (empty for tool calls). Each
-    dropped candidate is logged with its reason and counted in `drops`.
+    `message` is the user's text the candidates came from. Each dropped candidate is logged
+    with its reason (its key, never its content).
     """
-    result = GateResult(admitted=[])
-    patterns = settings.noise_key_patterns
+    admitted = []
     for candidate in candidates:
-        reason = drop_reason(candidate, patterns) or window_reminder_reason(candidate, message)
-        if reason is None and candidate.confidence < settings.LONG_TERM_MEMORY_MIN_CONFIDENCE:
-            reason = f"confidence {candidate.confidence:.2f} below {settings.LONG_TERM_MEMORY_MIN_CONFIDENCE}"
-        if reason is None:
-            result.admitted.append(candidate)
-            continue
-        result.drops[reason.split(":", 1)[0]] += 1
-        logger.info(
-            "candidate dropped",
-            extra={"stage": stage, "message_id": message_id, "key": candidate.key, "reason": reason},
-        )
-    result.admitted.sort(key=lambda c: (c.op == "delete", c.importance * c.confidence), reverse=True)
-    overflow = result.admitted[settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS :]
-    for candidate in overflow:
-        result.drops["max write items"] += 1
-        logger.info(
-            "candidate dropped",
-            extra={"stage": stage, "message_id": message_id, "key": candidate.key, "reason": "max write items"},
-        )
-    del result.admitted[settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS :]
-    return result
+        refused = refusal(candidate, settings, message=message)
+        if refused is None:
+            admitted.append(candidate)
+        else:
+            _log_drop(candidate, refused.reason, stage, message_id)
+    admitted.sort(key=lambda c: (c.op == "delete", c.importance * c.confidence), reverse=True)
+    cap = settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS
+    for candidate in admitted[cap:]:
+        _log_drop(candidate, "max write items", stage, message_id)
+    return admitted[:cap]
+
+
+def _log_drop(candidate: Candidate, reason: str, stage: str, message_id: int | None) -> None:
+    logger.info(
+        "candidate dropped",
+        extra={"stage": stage, "message_id": message_id, "key": candidate.key, "reason": reason},
+    )

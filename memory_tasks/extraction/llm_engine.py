@@ -15,15 +15,15 @@ from typing import Any
 
 from config.settings import Settings, get_settings
 from memory_tasks.extraction.candidates import Candidate, InvalidCandidate, coerce_candidate, coerce_candidates
+from memory_tasks.extraction.context import context_line, context_window
 from memory_tasks.extraction.prompts import Prompt, load_prompt
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
-from memory_tasks.llm import LLMOutputError, chat_json, json_items, strip_think
+from memory_tasks.llm import LLMOutputError, chat_json, json_items
 
 logger = logging.getLogger(__name__)
 
 # The caller picks the most relevant memories; this only bounds the prompt if it did not.
 MAX_EXISTING = 50
-CONTEXT_ROLES = ("user", "assistant")
 # Our section markers; the same text inside user data is defused so it cannot close a section.
 MARKERS = ("conversation_summary", "recent_context", "user_message")
 ACTIONS = ("keep", "merge", "reuse", "drop")
@@ -101,31 +101,14 @@ class LLMEngine:
 def build_extract_input(turn: TurnContext, max_context_chars: int) -> str:
     """The user-role content of the extract call: marked context, then the user message.
 
-    The summary and earlier turns together stay within `max_context_chars` (oldest turns
-    go first, then the summary is cut); assistant text loses its <think> blocks.
+    The context is `context_window(turn.recent, max_context_chars, summary=turn.summary)`:
+    the newest user and assistant turns (assistant text without <think> blocks) and the
+    summary within the budget. The user message is never cut.
     """
-    turns = []
-    for item in turn.recent:
-        role = str(item.get("role") or "")
-        if role not in CONTEXT_ROLES:
-            continue
-        content = str(item.get("content") or "")
-        if role == "assistant":
-            content = strip_think(content)
-        if content.strip():
-            turns.append(f"[{role}] {_defuse(content.strip())}")
-    summary = _defuse((turn.summary or "").strip())
-    # Most recent turns matter most; drop from the oldest end until the budget fits.
-    budget = max(0, max_context_chars)
-    kept: list[str] = []
-    used = 0
-    for line in reversed(turns):
-        if used + len(line) + 1 > budget:
-            break
-        kept.append(line)
-        used += len(line) + 1
-    kept.reverse()
-    summary = summary[: max(0, budget - used)]
+    window = context_window(turn.recent, max_context_chars, summary=turn.summary)
+    # _defuse keeps the length, so the defused lines stay within the window's budget.
+    kept = [context_line(t["role"], _defuse(t["content"])) for t in window.turns]
+    summary = _defuse(window.summary)
     return (
         "<conversation_summary>\n"
         f"{summary or '(none)'}\n"

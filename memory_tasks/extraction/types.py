@@ -17,8 +17,8 @@ class TurnContext:
     """One user turn to extract from.
 
     `message` is the only fact source. `summary` and `recent` (earlier turns as
-    {"role", "content"} dicts, assistant text already stripped of <think> blocks and the
-    whole capped at LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS) are context only.
+    {"role", "content"} dicts, oldest first) are context only; `context.context_window`
+    bounds them together by LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS.
     """
 
     message: str

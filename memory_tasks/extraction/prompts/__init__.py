@@ -1,8 +1,9 @@
 """The LLM prompts, as versioned files of the project (R-LLM-3).
 
 A prompt lives in `<name>.v<N>.md` next to this module. Changing a prompt's meaning means
-adding `<name>.v<N+1>.md`, so a memory's provenance (the `ref`, e.g. "extract.v1") keeps
-naming the exact text that produced it.
+adding `<name>.v<N+1>.md`, so a prompt's `ref` (e.g. "extract.v1") always names one exact
+text. The ref is not stored with the memories a prompt produced: their history records the
+source (extraction, tool, consolidate, expiry), not the prompt version.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class Prompt:
 
     @property
     def ref(self) -> str:
-        """The prompt's id for logs and provenance, e.g. "extract.v1"."""
+        """The prompt's name and version, e.g. "extract.v1": one name for one exact text."""
         return f"{self.name}.v{self.version}"
 
 
