@@ -15,7 +15,9 @@ from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import EmbeddingCache, HistorySource, LongTermMemory, MemoryHistory
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.memories.dedup import merge_near_duplicates, scorer_for
 from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
+from memory_tasks.memories.write_path import write_candidates
 from memory_tasks.vectors import index
 from memory_tasks.vectors.milvus_store import get_store
 
@@ -158,7 +160,7 @@ def test_paraphrase_reuses_the_existing_memory(db) -> None:
         with session_scope() as session:
             lock_user(session, 1104)
             ctx = WriteContext(1104, HistorySource.EXTRACTION, db_now(session), 180)
-            pipeline.write_candidates(session, ctx, [Candidate("upsert", "preference", key, content)])
+            write_candidates(session, ctx, [Candidate("upsert", "preference", key, content)])
     assert [(m["memory_key"], m["content"]) for m in list_memories(1104)] == [("food-sichuan", "喜欢吃川菜")]
 
 
@@ -170,7 +172,7 @@ def test_near_duplicates_under_different_keys_are_merged_with_history(db) -> Non
         ctx = WriteContext(1105, HistorySource.TOOL, db_now(session), 180)
         apply_candidate(session, ctx, Candidate("upsert", "fact", "allergy-peanut", "对花生过敏", importance=5))
         apply_candidate(session, ctx, Candidate("upsert", "fact", "peanut-allergy", "对花生过敏。", importance=3))
-        merged = pipeline.merge_near_duplicates(session, pipeline.scorer_for(session), ctx)
+        merged = merge_near_duplicates(session, scorer_for(session), ctx)
     assert len(merged) == 1
     assert [m["memory_key"] for m in list_memories(1105)] == ["allergy-peanut"]
     with session_scope() as session:
@@ -191,9 +193,7 @@ def test_pii_redaction_applies_to_every_write(db, monkeypatch: pytest.MonkeyPatc
         with session_scope() as session:
             lock_user(session, 1106)
             ctx = WriteContext(1106, HistorySource.TOOL, db_now(session), 180)
-            pipeline.write_candidates(
-                session, ctx, [Candidate("upsert", "fact", "contact-email", "邮箱是 li@example.com")]
-            )
+            write_candidates(session, ctx, [Candidate("upsert", "fact", "contact-email", "邮箱是 li@example.com")])
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()
