@@ -175,12 +175,13 @@ def _print_plan(plan: Any, outcome: dict[str, Any]) -> None:
 
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
+    from memory_tasks.extraction.review import get_reviewer
     from memory_tasks.llm import LLMError
-    from memory_tasks.memories.consolidate import apply_plan, plan_consolidation
+    from memory_tasks.memories.consolidation import apply_plan, plan_consolidation
     from memory_tasks.tools import enqueue_index_sync
 
     try:
-        plan = plan_consolidation(args.user, engine=args.engine)
+        plan = plan_consolidation(args.user, get_reviewer(args.engine))
     except ValueError as exc:
         raise CliError(str(exc)) from None
     except LLMError as exc:

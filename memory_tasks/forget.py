@@ -32,6 +32,7 @@ from memory_tasks.db.models import Conversation, EmbeddingCache, LongTermMemory,
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import MEMORY_TYPES
 from memory_tasks.memories.store import lock_user
+from memory_tasks.text import InvalidUserId, checked_user_id
 from memory_tasks.vectors.index import index_text, text_hash
 from memory_tasks.vectors.milvus_store import MilvusStore, get_store
 
@@ -40,12 +41,6 @@ logger = logging.getLogger(__name__)
 
 class ForgetError(RuntimeError):
     """The user could not be forgotten; nothing was deleted."""
-
-
-def _checked_user_id(user_id: Any) -> int:
-    if isinstance(user_id, bool) or not isinstance(user_id, int) or not 0 < user_id < 2**31:
-        raise ForgetError(f"user id must be a positive 32-bit integer, got {user_id!r}")
-    return user_id
 
 
 def derived_text_hashes(memory_type: str | None, key: str, content: str) -> set[str]:
@@ -143,7 +138,10 @@ def forget_user(user_id: int) -> dict[str, Any]:
     "disabled". Raises ForgetError (and deletes nothing) for an invalid id or an
     unreachable Milvus.
     """
-    user_id = _checked_user_id(user_id)
+    try:
+        user_id = checked_user_id(user_id)
+    except InvalidUserId as exc:
+        raise ForgetError(str(exc)) from None
     store = _vector_store()
     with session_scope() as session:
         lock_user(session, user_id)

@@ -10,7 +10,6 @@ return None and the rest of the chain passes it along.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select, update
@@ -23,13 +22,12 @@ from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.context import ContextWindow, context_window
 from memory_tasks.extraction.engine import select_engine
-from memory_tasks.extraction.filters import is_trivial, redact_pii
+from memory_tasks.extraction.filters import is_trivial
 from memory_tasks.extraction.gate import admit
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
-from memory_tasks.memories.dedup import CachedEmbedder, merge_near_duplicates, redirect_duplicates
-from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
-from memory_tasks.memories.store import WriteContext, active_memories, apply_candidate, lock_user
-from memory_tasks.vectors.embedders import EmbeddingError, get_embedder
+from memory_tasks.memories.dedup import scorer_for
+from memory_tasks.memories.store import WriteContext, active_memories, existing_memory, lock_user
+from memory_tasks.memories.write_path import write_candidates
 
 logger = logging.getLogger(__name__)
 
@@ -109,16 +107,6 @@ def extract_stage(message_id: int) -> Payload | None:
     return {"message_id": message_id, "candidates": [c.to_json() for c in admitted]}
 
 
-def scorer_for(session: Session) -> SimilarityScorer:
-    """Embedding similarity through the PostgreSQL cache, or lexical when no embedder loads."""
-    settings = get_settings()
-    try:
-        return get_scorer(settings, CachedEmbedder(session, get_embedder()))
-    except (EmbeddingError, ImportError) as exc:
-        logger.warning("embedder unavailable, lexical similarity used", extra={"error": str(exc)})
-        return get_scorer(settings, None)
-
-
 def _existing_for_refine(session: Session, user_id: int, candidates: list[Candidate]) -> list[ExistingMemory]:
     """The user's active memories most similar to the candidates, at most REFINE_EXISTING_LIMIT."""
     memories = active_memories(session, user_id, db_now(session))
@@ -129,7 +117,7 @@ def _existing_for_refine(session: Session, user_id: int, candidates: list[Candid
         ).max(axis=0)
         memories = [m for _, m in sorted(zip(scores, memories, strict=True), key=lambda p: -p[0])]
         memories = memories[:REFINE_EXISTING_LIMIT]
-    return [ExistingMemory(m.id, m.memory_key, m.memory_type, m.content, m.importance, m.confidence) for m in memories]
+    return [existing_memory(m) for m in memories]
 
 
 def refine_stage(payload: Payload | None) -> Payload | None:
@@ -180,25 +168,6 @@ def upsert_stage(payload: Payload | None) -> list[int]:
         _finish(session, message, MessageStatus.PROCESSED, None)
     logger.info("memories written", extra={"message_id": ctx.message_id, "user_id": ctx.user_id, "memory_ids": touched})
     return touched
-
-
-def write_candidates(session: Session, ctx: WriteContext, candidates: list[Candidate]) -> list[int]:
-    """Apply candidates for `ctx.user_id` (caller holds the user lock), then merge near-duplicates.
-
-    Returns the ids of every memory that changed, for index sync.
-    """
-    if get_settings().LONG_TERM_MEMORY_REDACT_PII:
-        candidates = [replace(c, content=redact_pii(c.content)) for c in candidates]
-    scorer = scorer_for(session)
-    candidates = redirect_duplicates(session, scorer, ctx.user_id, candidates, ctx)
-    touched: list[int] = []
-    for candidate in candidates:
-        change = apply_candidate(session, ctx, candidate)
-        if change is not None:
-            touched.append(change.memory_id)
-    if touched:
-        touched.extend(merge_near_duplicates(session, scorer, ctx))
-    return sorted(set(touched))
 
 
 def mark_message_failed(message_id: int, error: str) -> None:

@@ -13,8 +13,8 @@ sending the returned dict back (JSON) as the tool message.
 - `memory_delete` deactivates the memory under a key (kept in the history).
 - `memory_list` lists the user's valid memories (active, unexpired, noise filtered).
 
-Writes go through the pipeline's own write path (`pipeline.write_candidates`: semantic
-dedup, `apply_candidate`, merge) in one transaction under the user's write lock, with
+Writes go through the pipeline's own write path (`memories.write_path.write_candidates`:
+semantic dedup, `apply_candidate`, merge) in one transaction under the user's write lock, with
 history rows of source `tool`; the touched rows are DIRTY and their index sync is
 enqueued at once, so a saved memory reaches dense search within seconds.
 
@@ -52,7 +52,7 @@ from memory_tasks.extraction.candidates import (
 )
 from memory_tasks.extraction.gate import refusal
 from memory_tasks.memories.store import WriteContext, load_for_update, lock_user
-from memory_tasks.pipeline import write_candidates
+from memory_tasks.memories.write_path import write_candidates
 
 logger = logging.getLogger(__name__)
 

@@ -1,13 +1,17 @@
-"""What an extraction engine sees and answers: the turn, the user's existing memories, the protocol.
+"""What an engine sees and answers: the turn, the user's existing memories, the protocols.
 
-Engines (`rules.RulesEngine`, `llm_engine.LLMEngine`) and the stages import these types; the
-factory that picks an engine is `extraction.engine`.
+Extraction engines (`rules.RulesEngine`, `llm_engine.LLMEngine`) and the stages import these
+types; the factory that picks an engine is `extraction.engine`. Consolidation's reviewers
+(`extraction.review`) answer a `Reviewer`'s `Decision`s, which the planner in
+`memories.consolidation` validates.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from datetime import datetime
+from typing import Literal, Protocol
 
 from memory_tasks.extraction.candidates import Candidate
 
@@ -28,7 +32,12 @@ class TurnContext:
 
 @dataclass(frozen=True)
 class ExistingMemory:
-    """An active memory of the user, as refinement sees it."""
+    """An active memory of the user as plain values: what refinement and consolidation see.
+
+    A model is shown the first six fields. The stored row's bookkeeping after them is read
+    by consolidation's planner (expiry, which of two duplicates survives, the snapshot's
+    fingerprint of (id, revision)); refinement ignores it.
+    """
 
     id: int
     key: str
@@ -36,6 +45,10 @@ class ExistingMemory:
     content: str
     importance: int = 3
     confidence: float = 0.8
+    access_count: int = 0
+    revision: int = 1
+    expires_at: datetime | None = None
+    updated_at: datetime | None = None
 
 
 class Engine(Protocol):
@@ -46,3 +59,29 @@ class Engine(Protocol):
 
     def refine(self, candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
         """The candidates to write: kept, merged into / reusing an existing key, or dropped."""
+
+
+Verdict = Literal["keep", "delete", "merge", "normalize"]
+VERDICTS: tuple[Verdict, ...] = ("keep", "delete", "merge", "normalize")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a reviewer proposes for one memory; None fields are unchanged. `into_id`: merge target."""
+
+    memory_id: int
+    verdict: Verdict
+    into_id: int | None = None
+    key: str | None = None
+    memory_type: str | None = None
+    content: str | None = None
+    reason: str = ""
+
+
+class Reviewer(Protocol):
+    """An engine's review of a user's memories for consolidation."""
+
+    name: str
+
+    def review(self, rows: Sequence[ExistingMemory]) -> list[Decision]:
+        """Proposals for some of `rows`; rows without one are kept as they are."""

@@ -6,7 +6,8 @@ when no embedder is available):
   type is that memory, so it is written under the existing key;
 - merge: after a write, any two active memories of the user at >= merge threshold are
   one memory: the better-supported one survives, the other is deactivated with a
-  pointer to the survivor and history rows on both.
+  pointer to the survivor and history rows on both. Which pairs merge
+  (`near_duplicate_merges`) is decided the same way for consolidation's plan.
 Single-valued slots are keyed, not left to similarity: a candidate whose own key exists
 is never redirected. Scores compare contents embedded query-side (E5's symmetric mode),
 which separates same from different memories best (docs/quality.md).
@@ -17,16 +18,17 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
-from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from memory_tasks.db.models import LongTermMemory, VectorStatus
+from config.settings import get_settings
+from memory_tasks.db.models import LongTermMemory
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.memories.similarity import SimilarityScorer
-from memory_tasks.memories.store import WriteContext, active_memories, record_history
-from memory_tasks.vectors.embedders import Embedder
+from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
+from memory_tasks.memories.store import WriteContext, active_memories, merge_into
+from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
 from memory_tasks.vectors.index import EmbeddingKind, embed_texts, text_hash
 
 logger = logging.getLogger(__name__)
@@ -141,8 +143,56 @@ def redirect_duplicates(
     return candidates
 
 
-def _support(memory: LongTermMemory) -> tuple:
-    return (memory.importance * memory.confidence, memory.access_count, len(memory.content), -memory.id)
+def support(importance: int, confidence: float, access_count: int, content: str, memory_id: int) -> tuple:
+    """How well-supported a memory is, for ordering: of two duplicates the greater survives.
+
+    Stated as more important and surer first, then read more often, then saying more, then older.
+    """
+    return (importance * confidence, access_count, len(content), -memory_id)
+
+
+@dataclass(frozen=True)
+class Mergeable:
+    """A memory as the near-duplicate merge compares it; `support` as `support()` gives it."""
+
+    key: str
+    memory_type: str
+    content: str
+    support: tuple
+
+
+def near_duplicate_merges(memories: Sequence[Mergeable], scorer: SimilarityScorer) -> list[tuple[int, int, float]]:
+    """Which of `memories` merge into which: (loser index, survivor index, score) triples.
+
+    Two memories of one type whose contents score >= the scorer's merge threshold are one
+    memory, unless their keys or numbers show different facts; the better-supported one
+    survives. Greedy, best-supported first: a memory merged away neither absorbs nor is
+    absorbed again. Content, not the index text: the "[type] key:" prefix makes related
+    memories look alike (docs/quality.md, "Dedup").
+    """
+    by_type: dict[str, list[int]] = {}
+    for index in sorted(range(len(memories)), key=lambda i: memories[i].support, reverse=True):
+        by_type.setdefault(memories[index].memory_type, []).append(index)
+    merges: list[tuple[int, int, float]] = []
+    for group in by_type.values():
+        if len(group) < 2:
+            continue
+        texts = [memories[i].content for i in group]
+        scores = np.asarray(scorer.matrix(texts, texts))
+        merged: set[int] = set()
+        for rank, survivor in enumerate(group):
+            if survivor in merged:
+                continue
+            for other, loser in enumerate(group[rank + 1 :], start=rank + 1):
+                score = float(scores[rank, other])
+                if loser in merged or score < scorer.merge_threshold:
+                    continue
+                a, b = memories[loser], memories[survivor]
+                if different_facts(a.key, a.content, b.key, b.content):
+                    continue
+                merges.append((loser, survivor, score))
+                merged.add(loser)
+    return merges
 
 
 def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: WriteContext) -> list[int]:
@@ -153,49 +203,36 @@ def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: Write
     memories = active_memories(session, ctx.user_id, ctx.now)
     if len(memories) < 2:
         return []
-    contents = [m.content for m in memories]
-    scores = scorer.matrix(contents, contents)
-    merged: set[int] = set()
-    order = sorted(range(len(memories)), key=lambda i: _support(memories[i]), reverse=True)
-    for rank, i in enumerate(order):
-        survivor = memories[i]
-        if survivor.id in merged:
-            continue
-        for j in order[rank + 1 :]:
-            loser = memories[j]
-            if loser.id in merged or loser.memory_type != survivor.memory_type or scores[i, j] < scorer.merge_threshold:
-                continue
-            if different_facts(loser.memory_key, loser.content, survivor.memory_key, survivor.content):
-                continue
-            _merge_into(session, ctx, loser, survivor, float(scores[i, j]))
-            merged.add(loser.id)
+    views = [
+        Mergeable(
+            m.memory_key,
+            m.memory_type,
+            m.content,
+            support(m.importance, m.confidence, m.access_count, m.content, m.id),
+        )
+        for m in memories
+    ]
+    merged = []
+    for loser_index, survivor_index, score in near_duplicate_merges(views, scorer):
+        loser, survivor = memories[loser_index], memories[survivor_index]
+        merge_into(
+            session,
+            ctx,
+            loser,
+            survivor,
+            f"merged into {survivor.id} ({survivor.memory_key}) at similarity {score:.3f}",
+            f"absorbed {loser.id} ({loser.memory_key}) at similarity {score:.3f}",
+        )
+        logger.info("memories merged", extra={"user_id": ctx.user_id, "memory_id": survivor.id, "merged_id": loser.id})
+        merged.append(loser.id)
     return sorted(merged)
 
 
-def _merge_into(
-    session: Session, ctx: WriteContext, loser: LongTermMemory, survivor: LongTermMemory, score: float
-) -> None:
-    session.execute(
-        update(LongTermMemory)
-        .where(LongTermMemory.id == loser.id)
-        .values(
-            is_active=False,
-            merged_into_id=survivor.id,
-            vector_status=VectorStatus.DIRTY.value,
-            revision=LongTermMemory.revision + 1,
-            updated_at=ctx.now,
-        )
-    )
-    detail = f"merged into {survivor.id} ({survivor.memory_key}) at similarity {score:.3f}"
-    record_history(session, ctx, loser.id, loser.memory_key, "merge", loser.content, None, detail)
-    record_history(
-        session,
-        ctx,
-        survivor.id,
-        survivor.memory_key,
-        "absorb",
-        survivor.content,
-        survivor.content,
-        f"absorbed {loser.id} ({loser.memory_key}) at similarity {score:.3f}",
-    )
-    logger.info("memories merged", extra={"user_id": ctx.user_id, "memory_id": survivor.id, "merged_id": loser.id})
+def scorer_for(session: Session) -> SimilarityScorer:
+    """Embedding similarity through the PostgreSQL cache, or lexical when no embedder loads."""
+    settings = get_settings()
+    try:
+        return get_scorer(settings, CachedEmbedder(session, get_embedder()))
+    except (EmbeddingError, ImportError) as exc:
+        logger.warning("embedder unavailable, lexical similarity used", extra={"error": str(exc)})
+        return get_scorer(settings, None)

@@ -2,9 +2,10 @@
 
 A memory lives until `expires_at` (time of its last write or confirmation + its ttl_days,
 or LONG_TERM_MEMORY_DEFAULT_TTL_DAYS). Reads never wait for this module: `active_memories`
-already hides rows whose `expires_at` has passed. The sweep here only makes expiry
-durable: the row is deactivated, marked DIRTY so index sync removes its vector, its
-revision bumped, and a history row with source=expiry records what was lost.
+already hides rows whose `expires_at` has passed. The sweep here only finds and claims
+the due rows; `store.expire` makes expiry durable: the row is deactivated, marked DIRTY so
+index sync removes its vector, its revision bumped, and a history row with source=expiry
+records what was lost.
 
 Plain functions, no Celery. Every function takes `now` so tests can drive the clock;
 by default the database clock decides.
@@ -12,22 +13,16 @@ by default the database clock decides.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Row, Select, func, select, update
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
-from config.settings import get_settings
 from memory_tasks.db.clock import db_now
-from memory_tasks.db.models import HistorySource, LongTermMemory, VectorStatus
+from memory_tasks.db.models import LongTermMemory
 from memory_tasks.db.session import session_scope
-from memory_tasks.memories.store import WriteContext, record_history
-
-logger = logging.getLogger(__name__)
-
-EXPIRE_OP = "expire"
+from memory_tasks.memories.store import expire
 
 
 def _expired_rows(now: datetime) -> Select:
@@ -49,35 +44,6 @@ def _expired_rows(now: datetime) -> Select:
     )
 
 
-def _deactivate(session: Session, rows: Sequence[Row], now: datetime) -> list[int]:
-    """Deactivate the claimed expired `rows` with one history row each; returns their ids.
-
-    `updated_at` is the database's time of the change; `now` is only the clock that
-    decided the rows were due (it may be a test's future).
-    """
-    ids = [row.id for row in rows]
-    if not ids:
-        return []
-    session.execute(
-        update(LongTermMemory)
-        .where(LongTermMemory.id.in_(ids))
-        .values(
-            is_active=False,
-            vector_status=VectorStatus.DIRTY.value,
-            revision=LongTermMemory.revision + 1,
-            updated_at=func.now(),
-        )
-        .execution_options(synchronize_session=False)
-    )
-    default_ttl = get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
-    for row in rows:
-        ctx = WriteContext(user_id=row.user_id, source=HistorySource.EXPIRY, now=now, default_ttl_days=default_ttl)
-        detail = f"expired at {row.expires_at.isoformat()}"
-        record_history(session, ctx, row.id, row.memory_key, EXPIRE_OP, row.content, None, detail)
-    logger.info("memories expired", extra={"memory_ids": ids, "user_ids": sorted({row.user_id for row in rows})})
-    return ids
-
-
 def expire_batch(limit: int, now: datetime | None = None) -> list[int]:
     """Expire at most `limit` due memories of any users in one transaction.
 
@@ -89,7 +55,7 @@ def expire_batch(limit: int, now: datetime | None = None) -> list[int]:
     with session_scope() as session:
         now = now or db_now(session)
         rows = session.execute(_expired_rows(now).limit(limit).with_for_update(skip_locked=True)).all()
-        return _deactivate(session, rows, now)
+        return expire(session, rows)
 
 
 def expire_user_memories(session: Session, user_id: int, memory_ids: Sequence[int], now: datetime) -> list[int]:
@@ -102,4 +68,4 @@ def expire_user_memories(session: Session, user_id: int, memory_ids: Sequence[in
         return []
     stmt = _expired_rows(now).where(LongTermMemory.user_id == user_id, LongTermMemory.id.in_(list(memory_ids)))
     rows = session.execute(stmt.with_for_update(skip_locked=True)).all()
-    return _deactivate(session, rows, now)
+    return expire(session, rows)

@@ -32,12 +32,12 @@ from typing import Literal
 import numpy as np
 
 from config.settings import Settings
+from memory_tasks.text import HAN, HAN_CHAR
 from memory_tasks.vectors.embedders import Embedder
 
 # Latin letters/digits form words; Han characters (plus the CJK extension A block and the
 # compatibility ideographs) form runs that are cut into bigrams, because Chinese has no spaces.
-_TOKEN_RUN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_TOKEN_RUN = re.compile(rf"[a-z0-9]+(?:'[a-z]+)?|[{HAN}]+")
 
 # Function words that carry no memory content. Chinese ones split a Han run (so no bigram
 # spans them); "user" is here because extractors write "The user ..." / "用户..." at will.
@@ -72,7 +72,7 @@ def lexical_tokens(text: str) -> list[str]:
     normalised = unicodedata.normalize("NFKC", text).replace("\u2019", "'").lower()
     tokens: list[str] = []
     for run in _TOKEN_RUN.findall(normalised):
-        if _HAN.match(run):
+        if HAN_CHAR.match(run):
             tokens.extend(_han_tokens(run))
         elif run not in _EN_STOPWORDS:
             tokens.append(run)

@@ -1,27 +1,47 @@
-"""The write model: every change to a memory goes through `apply_candidate` (R-PIPE-4..7, R-DATA-6).
+"""The write model: the one module through which a memory row changes (R-PIPE-4..7, R-DATA-6, R-LIFE-1/2).
 
-Callers hold the user's write lock (`lock_user`) for the whole transaction, so two
-writers of one user are serialized while different users proceed in parallel. Each
-applied change bumps `revision`, marks the row DIRTY for index sync and appends a
-history row; a change that changes nothing writes nothing, which is what makes re-runs
-idempotent.
+A change to what a memory says or whether it is shown is one of the row operations here:
+- `write_row`  inserts or overwrites the (user, key) row: create, overwrite, append, and
+               the inactive tombstone of a retraction;
+- `deactivate` deletes (for the user, a tool or consolidation);
+- `merge_into` retires a near-duplicate or same-key row into its survivor (dedup, consolidation);
+- `rewrite`    sets new column values (consolidation's normalize);
+- `expire`     ends the rows whose lifetime is over (the TTL sweep, consolidation).
+Each keeps the invariant the index's compare-and-set relies on (`vectors.index.sync_vectors`):
+the row is rewritten or deactivated, marked DIRTY, its `revision` bumped (`_revised` is the only
+place that bumps it), `updated_at` set, and one history row appended per row changed.
+
+`apply_candidate` decides which operation a validated candidate means. `confirm`,
+`note_statement` and `repoint_merges` are bookkeeping that changes neither the text nor the
+visibility of any memory, so they bump nothing and leave no history. Outside this module only
+index state (`vectors.index`, `db.claims`), access statistics (`retrieval.access`) and
+`forget.forget_user` (which deletes a user's rows and history outright) touch the table.
+
+Callers hold the user's write lock (`lock_user`) for the whole transaction, so two writers of
+one user are serialized while different users proceed in parallel. A change that changes
+nothing writes nothing, which is what makes re-runs idempotent.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from sqlalchemy import select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, MemoryHistory, VectorStatus
 from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, Candidate
 from memory_tasks.extraction.filters import is_noise_memory
+from memory_tasks.extraction.types import ExistingMemory
+from memory_tasks.text import has_han
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +78,19 @@ class AppliedChange:
     op: str
 
 
+class StoredMemory(Protocol):
+    """What a row operation reads of the row it changes (an ORM row or a selected Row)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def memory_key(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
+
+
 def lock_user(session: Session, user_id: int) -> None:
     """Take the user's write lock until the transaction ends (serializes R-PIPE-7)."""
     session.execute(
@@ -84,7 +117,7 @@ def append_content(existing: str, addition: str) -> str:
     ]
     if not new_parts:
         return existing
-    joiner = "；" if re.search(r"[\u4e00-\u9fff]", existing + addition) else "; "
+    joiner = "；" if has_han(existing + addition) else "; "
     combined = joiner.join([existing.rstrip("；;。. ")] + new_parts) if existing else joiner.join(new_parts)
     return combined[:MAX_CONTENT_CHARS]
 
@@ -102,7 +135,25 @@ def load_for_update(session: Session, user_id: int, key: str) -> LongTermMemory 
     ).one_or_none()
 
 
-def record_history(
+# --- the row operations: each keeps the revision / DIRTY / history invariant ---------------
+
+
+def _revised(updated_at: datetime) -> dict[str, Any]:
+    """The columns every change sets besides its own.
+
+    DIRTY so index sync follows the change, the next revision so a sync that read the row
+    before cannot mark it SYNCED (compare-and-set on the revision), no error of an older
+    revision, and the time of the change.
+    """
+    return {
+        "vector_status": VectorStatus.DIRTY.value,
+        "vector_error": None,
+        "revision": LongTermMemory.revision + 1,
+        "updated_at": updated_at,
+    }
+
+
+def _record_history(
     session: Session,
     ctx: WriteContext,
     memory_id: int,
@@ -128,19 +179,25 @@ def record_history(
     )
 
 
-def _write(
+def write_row(
     session: Session,
     ctx: WriteContext,
     candidate: Candidate,
     key: str,
     content: str,
     *,
+    op: str,
+    old_content: str | None = None,
+    detail: str | None = None,
     active: bool = True,
     expires_at: datetime | None = None,
 ) -> int:
-    """Insert or overwrite the (user, key) row with `content`; returns the memory id.
+    """Insert or overwrite the (user, key) row with `content` and record `op`; returns the memory id.
 
-    ON CONFLICT keeps the row id stable and is safe even if a writer ever skipped the lock.
+    The candidate gives type, importance, confidence and (unless `expires_at`) the lifetime.
+    An inactive row (`active=False`) is the tombstone of a retraction: its history shows no
+    new content. ON CONFLICT keeps the row id stable and is safe even if a writer ever
+    skipped the lock.
     """
     values = {
         "user_id": ctx.user_id,
@@ -165,15 +222,125 @@ def _write(
         set_={
             **{name: stmt.excluded[name] for name in values if name not in ("user_id", "memory_key", "created_at")},
             "merged_into_id": None,
-            "vector_error": None,
-            "revision": LongTermMemory.revision + 1,
+            **_revised(ctx.now),
         },
     ).returning(LongTermMemory.id)
-    return session.execute(stmt).scalar_one()
+    memory_id = session.execute(stmt).scalar_one()
+    _record_history(session, ctx, memory_id, key, op, old_content, content if active else None, detail)
+    return memory_id
 
 
-def _refresh_ttl(session: Session, memory: LongTermMemory, candidate: Candidate, ctx: WriteContext) -> None:
-    """A memory stated again lives on: push its expiry forward (no history, no re-index)."""
+def deactivate(
+    session: Session,
+    ctx: WriteContext,
+    memory: StoredMemory,
+    op: str,
+    detail: str | None = None,
+    *,
+    merged_into: int | None = None,
+    retracted: bool = False,
+) -> None:
+    """Deactivate `memory` and record `op` (delete, or merge with `merged_into` the survivor's id).
+
+    `retracted`: the user said it no longer holds, so the row records that message and its
+    time, which keeps an older statement processed late from reviving it.
+    """
+    values: dict[str, Any] = {"is_active": False, "merged_into_id": merged_into, **_revised(ctx.now)}
+    if retracted:
+        values.update(source_message_id=ctx.message_id, stated_at=ctx.statement_time)
+    session.execute(update(LongTermMemory).where(LongTermMemory.id == memory.id).values(**values))
+    _record_history(session, ctx, memory.id, memory.memory_key, op, memory.content, None, detail)
+
+
+def merge_into(
+    session: Session,
+    ctx: WriteContext,
+    loser: StoredMemory,
+    survivor: StoredMemory,
+    detail: str | None,
+    absorbed_detail: str,
+) -> None:
+    """Retire `loser` into `survivor`: history "merge" on the loser and "absorb" on the survivor.
+
+    The survivor's own row is not changed here (its content stays; a caller that changes it
+    does so with `rewrite`).
+    """
+    deactivate(session, ctx, loser, "merge", detail, merged_into=survivor.id)
+    _record_history(
+        session, ctx, survivor.id, survivor.memory_key, "absorb", survivor.content, survivor.content, absorbed_detail
+    )
+
+
+def rewrite(
+    session: Session,
+    ctx: WriteContext,
+    memory: LongTermMemory,
+    values: Mapping[str, Any],
+    op: str,
+    detail: str,
+    *,
+    old_content: str | None = None,
+) -> None:
+    """Set `values` (column -> new value) on `memory` and record `op` with the old and new content.
+
+    `old_content` is what the history shows as before (default: the row's content; when a
+    memory moves into this row, the content that moved). `updated_at` is the time the user
+    last stated what the row holds (retrieval ranks by it), so it is kept unless `values`
+    sets it: consolidation tidies wording, the user said nothing new.
+    """
+    old_content = memory.content if old_content is None else old_content
+    key = values.get("memory_key", memory.memory_key)
+    session.execute(
+        update(LongTermMemory)
+        .where(LongTermMemory.id == memory.id)
+        .values({**values, **_revised(values.get("updated_at", memory.updated_at))})
+    )
+    _record_history(session, ctx, memory.id, key, op, old_content, values.get("content", old_content), detail)
+
+
+class ExpiringMemory(StoredMemory, Protocol):
+    """A row claimed for expiry: whose it is and when its lifetime ended."""
+
+    @property
+    def user_id(self) -> int: ...
+
+    @property
+    def expires_at(self) -> datetime: ...
+
+
+def expire(session: Session, rows: Sequence[ExpiringMemory]) -> list[int]:
+    """Deactivate the claimed expired `rows` (of any users) with one history row each; returns their ids.
+
+    History says source=expiry and when the lifetime ended; `updated_at` is the database's
+    time of the change.
+    """
+    ids = [row.id for row in rows]
+    if not ids:
+        return []
+    now = db_now(session)
+    session.execute(
+        update(LongTermMemory)
+        .where(LongTermMemory.id.in_(ids))
+        .values(is_active=False, **_revised(now))
+        .execution_options(synchronize_session=False)
+    )
+    default_ttl = get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
+    for row in rows:
+        ctx = WriteContext(user_id=row.user_id, source=HistorySource.EXPIRY, now=now, default_ttl_days=default_ttl)
+        detail = f"expired at {row.expires_at.isoformat()}"
+        _record_history(session, ctx, row.id, row.memory_key, "expire", row.content, None, detail)
+    logger.info("memories expired", extra={"memory_ids": ids, "user_ids": sorted({row.user_id for row in rows})})
+    return ids
+
+
+# --- bookkeeping: no new revision, no history ------------------------------------------------
+
+
+def confirm(memory: LongTermMemory, candidate: Candidate, ctx: WriteContext) -> None:
+    """A memory stated again lives on: push its expiry forward and keep the stronger support.
+
+    What it says is unchanged, so the index has nothing to follow (no revision, no history).
+    """
     expires_at = _expiry(candidate, ctx)
     if memory.expires_at is None or memory.expires_at < expires_at:
         memory.expires_at = expires_at
@@ -182,15 +349,24 @@ def _refresh_ttl(session: Session, memory: LongTermMemory, candidate: Candidate,
     memory.stated_at = max(memory.stated_at or ctx.statement_time, ctx.statement_time)
 
 
-def _tombstone(session: Session, ctx: WriteContext, candidate: Candidate, key: str) -> AppliedChange:
-    """Record a retraction of something not (yet) stored as an inactive row.
+def note_statement(memory: LongTermMemory, ctx: WriteContext) -> None:
+    """Record that the user's latest word on an inactive memory is this turn's (it stays inactive)."""
+    memory.stated_at = ctx.statement_time
 
-    A turn processed out of order may retract a memory before the older turn that states
-    it is written; the inactive row's statement time then keeps that older turn out.
+
+def repoint_merges(session: Session, from_id: int, to_id: int) -> None:
+    """Rows merged into `from_id` now point at `to_id`, where that memory lives on.
+
+    Only the pointer of inactive rows changes (they have no vector and say nothing new).
     """
-    memory_id = _write(session, ctx, candidate, key, candidate.content or "", active=False)
-    record_history(session, ctx, memory_id, key, "delete", None, None, "retraction recorded before any statement")
-    return AppliedChange(memory_id, "delete")
+    session.execute(
+        update(LongTermMemory)
+        .where(LongTermMemory.merged_into_id == from_id, LongTermMemory.id != from_id)
+        .values(merged_into_id=to_id)
+    )
+
+
+# --- applying a candidate --------------------------------------------------------------------
 
 
 def apply_candidate(session: Session, ctx: WriteContext, candidate: Candidate) -> AppliedChange | None:
@@ -212,23 +388,23 @@ def apply_candidate(session: Session, ctx: WriteContext, candidate: Candidate) -
 
     if candidate.op == "delete":
         if existing is None:
-            return _tombstone(session, ctx, candidate, key)
-        if live is None:
-            existing.stated_at = ctx.statement_time  # the latest word on this key is still "no"
-            return None
-        session.execute(
-            update(LongTermMemory)
-            .where(LongTermMemory.id == live.id)
-            .values(
-                is_active=False,
-                vector_status=VectorStatus.DIRTY.value,
-                revision=LongTermMemory.revision + 1,
-                updated_at=ctx.now,
-                source_message_id=ctx.message_id,
-                stated_at=ctx.statement_time,
+            # A turn processed out of order may retract a memory before the older turn that
+            # states it is written; the inactive row's statement time then keeps that turn out.
+            memory_id = write_row(
+                session,
+                ctx,
+                candidate,
+                key,
+                candidate.content or "",
+                op="delete",
+                detail="retraction recorded before any statement",
+                active=False,
             )
-        )
-        record_history(session, ctx, live.id, key, "delete", live.content, None, candidate.reason or None)
+            return AppliedChange(memory_id, "delete")
+        if live is None:
+            note_statement(existing, ctx)  # the latest word on this key is still "no"
+            return None
+        deactivate(session, ctx, live, "delete", candidate.reason or None, retracted=True)
         return AppliedChange(live.id, "delete")
 
     expires_at = None
@@ -246,14 +422,42 @@ def apply_candidate(session: Session, ctx: WriteContext, candidate: Candidate) -
         content = candidate.content[:MAX_CONTENT_CHARS]
 
     if live is not None and live.content == content and live.memory_type == candidate.memory_type:
-        _refresh_ttl(session, live, candidate, ctx)
+        confirm(live, candidate, ctx)
         return None
 
-    memory_id = _write(session, ctx, candidate, key, content, expires_at=expires_at)
     op = candidate.op if live is not None else "create"
-    record_history(session, ctx, memory_id, key, op, live.content if live else None, content, candidate.reason or None)
+    memory_id = write_row(
+        session,
+        ctx,
+        candidate,
+        key,
+        content,
+        op=op,
+        old_content=live.content if live else None,
+        detail=candidate.reason or None,
+        expires_at=expires_at,
+    )
     session.expire_all()
     return AppliedChange(memory_id, op)
+
+
+# --- reads ------------------------------------------------------------------------------------
+
+
+def existing_memory(memory: LongTermMemory) -> ExistingMemory:
+    """The plain values of a stored row, as refinement and consolidation see it."""
+    return ExistingMemory(
+        memory.id,
+        memory.memory_key,
+        memory.memory_type,
+        memory.content,
+        memory.importance,
+        memory.confidence,
+        memory.access_count,
+        memory.revision,
+        memory.expires_at,
+        memory.updated_at,
+    )
 
 
 def active_memories(session: Session, user_id: int, now: datetime) -> list[LongTermMemory]:

@@ -1,6 +1,6 @@
 """Lifecycle on beat: TTL expiry and per-user consolidation (R-LIFE-1/2, R-BEAT-3).
 
-Thin tasks: the logic is `memory_tasks.memories.lifecycle` and `.consolidate`.
+Thin tasks: the logic is `memory_tasks.memories.lifecycle` and `.consolidation`.
 Consolidation fans out: the beat task only claims the users whose memories changed
 since their last consolidation and enqueues one `memory.consolidate_user` per user,
 never one giant task.
@@ -17,7 +17,8 @@ from celery import Task, shared_task
 
 from config.celery import QUEUE_LLM
 from config.settings import get_settings
-from memory_tasks.memories import consolidate, lifecycle
+from memory_tasks.extraction.review import get_reviewer
+from memory_tasks.memories import consolidation, lifecycle
 from memory_tasks.tasks.base import RETRY_OPTIONS
 from memory_tasks.tools import enqueue_index_sync
 
@@ -70,7 +71,7 @@ def schedule_consolidation() -> int:
     def enqueue(user_id: int) -> None:
         consolidate_user.apply_async(args=[user_id], expires=expires, queue=QUEUE_LLM)
 
-    user_ids = consolidate.schedule_due_users(CONSOLIDATE_FAN_OUT_LIMIT, enqueue)
+    user_ids = consolidation.schedule_due_users(CONSOLIDATE_FAN_OUT_LIMIT, enqueue)
     if user_ids:
         logger.info("consolidation fanned out", extra={"user_ids": user_ids})
     return len(user_ids)
@@ -89,10 +90,10 @@ def consolidate_user(self: Task, user_id: int, force: bool = False) -> dict[str,
     Does nothing for a user with no change since their last consolidation unless `force`
     (a duplicate task from an overlapping fan-out lands here). A stale plan is retried.
     """
-    if not force and not consolidate.is_due(user_id):
+    if not force and not consolidation.is_due(user_id):
         return {"user_id": user_id, "status": "not due", "changed_ids": []}
-    plan = consolidate.plan_consolidation(user_id)
-    result = consolidate.apply_plan(plan)
+    plan = consolidation.plan_consolidation(user_id, get_reviewer())
+    result = consolidation.apply_plan(plan)
     if result.status == "stale":
         raise self.retry(countdown=STALE_RETRY_SEC)
     enqueue_index_sync(list(result.changed_ids))

@@ -20,8 +20,9 @@ from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, MemoryHistory, User
 from memory_tasks.db.session import get_engine, session_scope
 from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.extraction.review import get_reviewer
 from memory_tasks.llm import LLMOutputError
-from memory_tasks.memories import consolidate
+from memory_tasks.memories import consolidation
 from memory_tasks.memories.lifecycle import expire_batch
 from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
 from memory_tasks.retrieval import find_memories
@@ -234,13 +235,13 @@ def test_offline_consolidation_of_a_messy_user(db) -> None:
     ids = seed_messy(USER)
     other = seed(OTHER, {"memory_key": "tool-list", "content": "当前可用工具：web_search"})
     before = state(USER, OTHER)
-    plan = consolidate.plan_consolidation(USER, engine="rules")
+    plan = consolidation.plan_consolidation(USER, get_reviewer("rules"))
     # A plan changes nothing.
     assert state(USER, OTHER) == before
     # editor-theme absorbs an identical duplicate with nothing to change, so it is kept as it is.
     assert plan.counts() == {"expire": 1, "delete": 3, "merge": 2, "normalize": 4, "keep": 2}
 
-    result = consolidate.apply_plan(plan)
+    result = consolidation.apply_plan(plan)
     assert result.status == "applied"
     assert listed(USER) == EXPECTED
     # Every change went through the write model: history with its source, DIRTY, a new revision.
@@ -257,8 +258,8 @@ def test_offline_consolidation_of_a_messy_user(db) -> None:
     # Another user's memories are none of this consolidation's business.
     assert row(other["tool-list"]).is_active
     # Done: the user is no longer due, and a second pass finds nothing to do.
-    assert not consolidate.is_due(USER)
-    assert consolidate.plan_consolidation(USER, engine="rules").changes == []
+    assert not consolidation.is_due(USER)
+    assert consolidation.plan_consolidation(USER, get_reviewer("rules")).changes == []
 
 
 def test_a_memory_moves_onto_a_key_only_an_inactive_row_holds(db) -> None:
@@ -268,7 +269,7 @@ def test_a_memory_moves_onto_a_key_only_an_inactive_row_holds(db) -> None:
         {"memory_key": "home-city", "content": "常住武汉", "is_active": False},
         {"memory_key": "Home City", "content": "常住上海"},
     )
-    assert consolidate.apply_plan(consolidate.plan_consolidation(USER, engine="rules")).status == "applied"
+    assert consolidation.apply_plan(consolidation.plan_consolidation(USER, get_reviewer("rules"))).status == "applied"
     assert listed(USER) == {"home-city": ("fact", "常住上海")}
     assert row(ids["Home City"]).merged_into_id == ids["home-city"]
     assert history(ids["home-city"]) == [("normalize", "consolidate"), ("absorb", "consolidate")]
@@ -278,13 +279,13 @@ def test_a_memory_moves_onto_a_key_only_an_inactive_row_holds(db) -> None:
 def test_a_stale_plan_is_refused_and_writes_nothing(db) -> None:
     """R-PIPE-7: a write between plan and apply makes the plan stale; nothing is applied."""
     seed_messy(USER)
-    plan = consolidate.plan_consolidation(USER, engine="rules")
+    plan = consolidation.plan_consolidation(USER, get_reviewer("rules"))
     with session_scope() as session:
         lock_user(session, USER)
         ctx = WriteContext(USER, HistorySource.EXTRACTION, db_now(session), default_ttl_days=180)
         apply_candidate(session, ctx, Candidate(op="upsert", memory_type="fact", key="employer", content="在银行工作"))
     before = state(USER)
-    assert consolidate.apply_plan(plan).status == "stale"
+    assert consolidation.apply_plan(plan).status == "stale"
     assert state(USER) == before
 
 
@@ -345,11 +346,11 @@ def test_llm_consolidation_survives_hostile_answers(db, fake_openai: FakeOpenAI,
         )
     )
     with llm_configured(fake_openai, monkeypatch):
-        plan = consolidate.plan_consolidation(USER)
+        plan = consolidation.plan_consolidation(USER, get_reviewer())
     assert plan.engine == "llm"
     # It should show the model only this user's rows that passed the hard filters.
     assert reviewed_ids(fake_openai) == {ids[k] for k in ("coffee", "coffee-habit", "jazz", "moving", "diet")}
-    assert consolidate.apply_plan(plan).status == "applied"
+    assert consolidation.apply_plan(plan).status == "applied"
     assert listed(USER) == {
         "coffee": ("preference", "每天早上喝一杯美式咖啡"),
         "music-preference": ("preference", "喜欢听爵士乐"),
@@ -366,7 +367,7 @@ def test_an_llm_answer_with_nothing_usable_fails_and_changes_nothing(db, fake_op
     before = state(USER, OTHER)
     fake_openai.script(as_json({"actions": [{"id": other["secret"], "action": "delete"}]}))
     with llm_configured(fake_openai, monkeypatch), pytest.raises(LLMOutputError):
-        consolidate.plan_consolidation(USER)
+        consolidation.plan_consolidation(USER, get_reviewer())
     assert state(USER, OTHER) == before
 
 
@@ -455,11 +456,11 @@ def test_overlapping_fan_outs_never_claim_the_same_user(db) -> None:
         holding.set()
         release.wait(10)
 
-    thread = threading.Thread(target=consolidate.schedule_due_users, args=(10, slow_enqueue))
+    thread = threading.Thread(target=consolidation.schedule_due_users, args=(10, slow_enqueue))
     thread.start()
     try:
         assert holding.wait(10)
-        assert consolidate.schedule_due_users(10, lambda user_id: None) == []
+        assert consolidation.schedule_due_users(10, lambda user_id: None) == []
     finally:
         release.set()
         thread.join(10)

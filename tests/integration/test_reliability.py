@@ -101,7 +101,7 @@ def test_index_sweep_claims_are_disjoint(db) -> None:
     from memory_tasks.db.models import HistorySource
     from memory_tasks.extraction.candidates import Candidate
     from memory_tasks.memories.store import WriteContext, lock_user
-    from memory_tasks.pipeline import write_candidates
+    from memory_tasks.memories.write_path import write_candidates
 
     record_turn(612, "hello there")
     with session_scope() as session:

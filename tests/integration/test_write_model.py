@@ -6,16 +6,24 @@ redelivery is simply a second call.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from memory_tasks import pipeline
 from memory_tasks.api import list_memories, message_state, record_turn
 from memory_tasks.db.clock import db_now
-from memory_tasks.db.models import EmbeddingCache, HistorySource, LongTermMemory, MemoryHistory
+from memory_tasks.db.models import EmbeddingCache, HistorySource, LongTermMemory, MemoryHistory, User
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.extraction.review import RulesReviewer
+from memory_tasks.memories import consolidation
+from memory_tasks.memories.dedup import merge_near_duplicates, scorer_for
+from memory_tasks.memories.lifecycle import expire_batch
 from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
+from memory_tasks.memories.write_path import write_candidates
 from memory_tasks.vectors import index
 from memory_tasks.vectors.milvus_store import get_store
 
@@ -158,7 +166,7 @@ def test_paraphrase_reuses_the_existing_memory(db) -> None:
         with session_scope() as session:
             lock_user(session, 1104)
             ctx = WriteContext(1104, HistorySource.EXTRACTION, db_now(session), 180)
-            pipeline.write_candidates(session, ctx, [Candidate("upsert", "preference", key, content)])
+            write_candidates(session, ctx, [Candidate("upsert", "preference", key, content)])
     assert [(m["memory_key"], m["content"]) for m in list_memories(1104)] == [("food-sichuan", "喜欢吃川菜")]
 
 
@@ -170,7 +178,7 @@ def test_near_duplicates_under_different_keys_are_merged_with_history(db) -> Non
         ctx = WriteContext(1105, HistorySource.TOOL, db_now(session), 180)
         apply_candidate(session, ctx, Candidate("upsert", "fact", "allergy-peanut", "对花生过敏", importance=5))
         apply_candidate(session, ctx, Candidate("upsert", "fact", "peanut-allergy", "对花生过敏。", importance=3))
-        merged = pipeline.merge_near_duplicates(session, pipeline.scorer_for(session), ctx)
+        merged = merge_near_duplicates(session, scorer_for(session), ctx)
     assert len(merged) == 1
     assert [m["memory_key"] for m in list_memories(1105)] == ["allergy-peanut"]
     with session_scope() as session:
@@ -191,10 +199,164 @@ def test_pii_redaction_applies_to_every_write(db, monkeypatch: pytest.MonkeyPatc
         with session_scope() as session:
             lock_user(session, 1106)
             ctx = WriteContext(1106, HistorySource.TOOL, db_now(session), 180)
-            pipeline.write_candidates(
-                session, ctx, [Candidate("upsert", "fact", "contact-email", "邮箱是 li@example.com")]
-            )
+            write_candidates(session, ctx, [Candidate("upsert", "fact", "contact-email", "邮箱是 li@example.com")])
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()
     assert [m["content"] for m in list_memories(1106)] == ["邮箱是 [email]"]
+
+
+# --- the invariant of every write path --------------------------------------------------------
+
+SEED_AGE = timedelta(days=10)
+
+
+def _seed(user_id: int, *memories: dict) -> None:
+    """The user and these memories as stored, indexed rows: SYNCED, revision 1, written SEED_AGE ago."""
+    with session_scope() as session:
+        now = db_now(session)
+        session.execute(pg_insert(User).values(id=user_id).on_conflict_do_nothing())
+        for values in memories:
+            defaults = {
+                "memory_type": "fact",
+                "vector_status": "SYNCED",
+                "expires_at": now + timedelta(days=90),
+                "updated_at": now - SEED_AGE,
+            }
+            session.add(LongTermMemory(user_id=user_id, **(defaults | values)))
+
+
+def _snapshot(user_id: int) -> dict[int, tuple]:
+    """memory id -> (key, revision, vector_status, updated_at, history ops in order)."""
+    with session_scope() as session:
+        ops: dict[int, list[str]] = {}
+        for memory_id, op in session.execute(
+            select(MemoryHistory.memory_id, MemoryHistory.op)
+            .where(MemoryHistory.user_id == user_id)
+            .order_by(MemoryHistory.id)
+        ):
+            ops.setdefault(memory_id, []).append(op)
+        return {
+            m.id: (m.memory_key, m.revision, m.vector_status, m.updated_at, ops.get(m.id, []))
+            for m in session.scalars(select(LongTermMemory).where(LongTermMemory.user_id == user_id))
+        }
+
+
+def _apply(user_id: int, candidate: Candidate) -> None:
+    with session_scope() as session:
+        lock_user(session, user_id)
+        apply_candidate(session, WriteContext(user_id, HistorySource.EXTRACTION, db_now(session), 180), candidate)
+
+
+def _merge(user_id: int) -> None:
+    with session_scope() as session:
+        lock_user(session, user_id)
+        merge_near_duplicates(
+            session, scorer_for(session), WriteContext(user_id, HistorySource.TOOL, db_now(session), 180)
+        )
+
+
+def _consolidate(user_id: int) -> None:
+    assert consolidation.apply_plan(consolidation.plan_consolidation(user_id, RulesReviewer())).status == "applied"
+
+
+TEA = {"memory_key": "drink-tea", "memory_type": "preference", "content": "喜欢喝乌龙茶"}
+PEANUT = [
+    {"memory_key": "allergy-peanut", "content": "对花生过敏", "importance": 5},
+    {"memory_key": "peanut-allergy", "content": "对花生过敏。", "importance": 3},
+]
+# Consolidation: a noise key (delete), an identical duplicate (merge, absorb), untidy content
+# (normalize), an expired row, and a rename onto the key only an inactive row holds.
+MESSY = [
+    {"memory_key": "tool-list", "content": "当前可用工具：web_search"},
+    {"memory_key": "editor-theme", "memory_type": "preference", "content": "Prefers dark mode", "importance": 4},
+    {"memory_key": "dark-mode", "memory_type": "preference", "content": "Prefers dark mode.", "importance": 2},
+    {"memory_key": "goal-japanese", "memory_type": "goal", "content": "  Learn   Japanese ,"},
+    {"memory_key": "old-hobby", "content": "下象棋", "expires_at": datetime(2001, 1, 1, tzinfo=UTC)},
+    {"memory_key": "home-city", "content": "常住武汉", "is_active": False},
+    {"memory_key": "Home City", "content": "常住上海"},
+]
+
+# Each write path: the rows it starts from, the write, and the history ops it must leave per key.
+WRITE_PATHS = {
+    "create": (
+        [],
+        lambda u: _apply(u, Candidate("upsert", "fact", "home-city", "常住上海")),
+        {"home-city": ["create"]},
+    ),
+    "overwrite": (
+        [TEA],
+        lambda u: _apply(u, Candidate("upsert", "preference", "drink-tea", "只喝绿茶")),
+        {"drink-tea": ["upsert"]},
+    ),
+    "append": (
+        [TEA],
+        lambda u: _apply(u, Candidate("append", "preference", "drink-tea", "也喜欢普洱")),
+        {"drink-tea": ["append"]},
+    ),
+    "delete": (
+        [TEA],
+        lambda u: _apply(u, Candidate("delete", "preference", "drink-tea", "")),
+        {"drink-tea": ["delete"]},
+    ),
+    "retraction tombstone": (
+        [],
+        lambda u: _apply(u, Candidate("delete", "fact", "pet-cat", "")),
+        {"pet-cat": ["delete"]},
+    ),
+    "near-duplicate merge": (PEANUT, _merge, {"peanut-allergy": ["merge"], "allergy-peanut": ["absorb"]}),
+    "expiry": (
+        [TEA | {"expires_at": datetime(2001, 1, 1, tzinfo=UTC)}],
+        lambda u: expire_batch(100),
+        {"drink-tea": ["expire"]},
+    ),
+    "consolidation": (
+        MESSY,
+        _consolidate,
+        {
+            "tool-list": ["delete"],
+            "dark-mode": ["merge"],
+            "editor-theme": ["absorb"],
+            "goal-japanese": ["normalize"],
+            "old-hobby": ["expire"],
+            "Home City": ["merge"],
+            "home-city": ["normalize", "absorb"],
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("path", list(WRITE_PATHS))
+def test_every_write_path_keeps_the_invariant(db, path: str) -> None:
+    """R-DATA-6, issue 4: a changed row has the next revision, is DIRTY, was updated now and has history
+    for exactly that change; a row that only absorbed another keeps its revision and index state."""
+    # given
+    user_id = 1150 + list(WRITE_PATHS).index(path)
+    seeded, write, expected_ops = WRITE_PATHS[path]
+    _seed(user_id, *seeded)
+    before = _snapshot(user_id)
+    # when
+    write(user_id)
+    # then
+    after = _snapshot(user_id)
+    changed = {}
+    for memory_id, (key, revision, status, updated_at, ops) in after.items():
+        seeded_key, old_revision, old_status, old_updated_at, old_ops = before.get(memory_id, (key, 0, None, None, []))
+        new_ops = ops[len(old_ops) :]
+        if not new_ops:
+            assert (revision, status, updated_at) == (old_revision, old_status, old_updated_at), key
+            continue
+        changed[seeded_key] = new_ops
+        if new_ops == ["absorb"]:
+            # It should leave the survivor's row as it was: only its history says what it absorbed.
+            assert (revision, status) == (old_revision, old_status), key
+            continue
+        # It should give the changed row the next revision and mark it DIRTY for index sync.
+        assert (revision, status) == (old_revision + 1, "DIRTY"), key
+        if "normalize" in new_ops:
+            # Consolidation's rewrite keeps the time the user last stated the memory.
+            assert updated_at == old_updated_at, key
+        else:
+            assert old_updated_at is None or updated_at > old_updated_at, key
+    # It should record exactly the expected history: one row per change, nothing on untouched rows.
+    assert changed == expected_ops

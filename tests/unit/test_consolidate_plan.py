@@ -9,21 +9,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from config.settings import Settings
+from memory_tasks.extraction.candidates import slug_key
 from memory_tasks.extraction.prompts import load_prompt
-from memory_tasks.memories.consolidate import (
-    Action,
-    Decision,
-    LLMReviewer,
-    MemoryRow,
-    Plan,
-    RulesReviewer,
-    fix_type,
-    get_reviewer,
-    parse_decisions,
-    plan_rows,
-    slug_key,
-    tidy_content,
-)
+from memory_tasks.extraction.review import LLMReviewer, RulesReviewer, get_reviewer, parse_decisions
+from memory_tasks.extraction.types import Decision, ExistingMemory
+from memory_tasks.memories.consolidation import Action, Plan, plan_rows
+from memory_tasks.memories.consolidation.normalizers import fix_type, tidy_content
 from memory_tasks.memories.similarity import LexicalScorer
 from tests.fake_openai import FakeOpenAI, as_json
 
@@ -36,9 +27,9 @@ def days(n: float) -> datetime:
     return NOW + timedelta(days=n)
 
 
-def row(memory_id: int, key: str, memory_type: str, content: str, **extra) -> MemoryRow:
+def row(memory_id: int, key: str, memory_type: str, content: str, **extra) -> ExistingMemory:
     values = {"expires_at": days(90), "updated_at": days(-30)} | extra
-    return MemoryRow(memory_id, key, memory_type, content, **values)
+    return ExistingMemory(memory_id, key, memory_type, content, **values)
 
 
 class Scripted:
@@ -48,14 +39,14 @@ class Scripted:
 
     def __init__(self, *decisions: Decision) -> None:
         self.decisions = list(decisions)
-        self.shown: list[MemoryRow] = []
+        self.shown: list[ExistingMemory] = []
 
     def review(self, rows):
         self.shown = list(rows)
         return self.decisions
 
 
-def plan(rows: list[MemoryRow], reviewer=None) -> Plan:
+def plan(rows: list[ExistingMemory], reviewer=None) -> Plan:
     return plan_rows(1, rows, NOW, reviewer or RulesReviewer(), LexicalScorer(SETTINGS), PATTERNS)
 
 
@@ -114,7 +105,7 @@ def test_every_row_gets_one_action_in_a_stable_order() -> None:
     json.dumps(result.to_json(), ensure_ascii=False)
 
 
-def applied(rows: list[MemoryRow], result: Plan) -> list[MemoryRow]:
+def applied(rows: list[ExistingMemory], result: Plan) -> list[ExistingMemory]:
     """The rows as they would be after `result`, for checking convergence without a database."""
     names = {"memory_key": "key"}
     out = []

@@ -1,4 +1,7 @@
-"""Plain-function rules of the write path: turn validation and append semantics (R-SAFE-4, R-PIPE-6)."""
+"""Plain-function rules of the write path: turn validation, append semantics, one write model (R-SAFE-4, R-PIPE-6)."""
+
+import re
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +46,30 @@ def test_append_in_english_uses_a_latin_separator() -> None:
 
 def test_append_to_empty_content_is_the_addition() -> None:
     assert append_content("", "Plays the violin.") == "Plays the violin."
+
+
+PACKAGE = Path(__file__).resolve().parents[2] / "memory_tasks"
+WRITE_MODEL = "memories/store.py"
+# Modules that write other columns of long_term_memories: index state and access statistics,
+# never what a memory says or whether it is shown.
+BOOKKEEPING = {"vectors/index.py", "db/claims.py", "retrieval/access.py"}
+
+
+def _sources_matching(pattern: str) -> set[str]:
+    regex = re.compile(pattern)
+    return {
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if regex.search(path.read_text(encoding="utf-8"))
+    }
+
+
+def test_the_revision_is_bumped_in_the_write_model_only() -> None:
+    """Issue 10: the expression that bumps `revision` exists once, so no write path can keep its own."""
+    assert _sources_matching(r"revision\s*(\+|=[^\n]*\+)\s*1") == {WRITE_MODEL}
+
+
+def test_memory_rows_are_written_by_the_write_model_only() -> None:
+    """Issue 10: a new UPDATE/INSERT of long_term_memories outside the write model fails here."""
+    writers = _sources_matching(r"(update|insert)\(LongTermMemory\)")
+    assert writers - BOOKKEEPING == {WRITE_MODEL}
