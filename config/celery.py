@@ -7,6 +7,16 @@ from typing import Any
 from kombu import Exchange, Queue
 
 from config.settings import Settings
+from memory_tasks.task_names import (
+    CONSOLIDATE_USER,
+    EMBED_MEMORIES,
+    EXTRACT_CANDIDATES,
+    REFINE_CANDIDATES,
+    SYNC_INDEX_BATCH,
+    TOUCH_MEMORIES,
+    UPSERT_MEMORIES,
+    UPSERT_VECTORS,
+)
 
 # Slow, LLM-bound stages; index sync; periodic maintenance. Separate queues so slow LLM
 # work can never starve index sync (R-OPS-1).
@@ -15,16 +25,17 @@ QUEUE_INDEX = "index"
 QUEUE_MAINTENANCE = "maintenance"
 ALL_QUEUES = (QUEUE_LLM, QUEUE_INDEX, QUEUE_MAINTENANCE)
 
+# By task name; every other task (the beat jobs) goes to the maintenance queue.
 TASK_ROUTES = {
-    "memory.extract_candidates": {"queue": QUEUE_LLM},
-    "memory.refine_candidates": {"queue": QUEUE_LLM},
-    "memory.upsert_memories": {"queue": QUEUE_LLM},
-    "memory.embed_memories": {"queue": QUEUE_INDEX},
-    "memory.upsert_vectors": {"queue": QUEUE_INDEX},
-    "memory.sync_index_batch": {"queue": QUEUE_INDEX},
-    "memory.touch_memories": {"queue": QUEUE_INDEX},
+    EXTRACT_CANDIDATES: {"queue": QUEUE_LLM},
+    REFINE_CANDIDATES: {"queue": QUEUE_LLM},
+    UPSERT_MEMORIES: {"queue": QUEUE_LLM},
+    EMBED_MEMORIES: {"queue": QUEUE_INDEX},
+    UPSERT_VECTORS: {"queue": QUEUE_INDEX},
+    SYNC_INDEX_BATCH: {"queue": QUEUE_INDEX},
+    TOUCH_MEMORIES: {"queue": QUEUE_INDEX},
     # Consolidating a user may call the chat model.
-    "memory.consolidate_user": {"queue": QUEUE_LLM},
+    CONSOLIDATE_USER: {"queue": QUEUE_LLM},
     "memory.*": {"queue": QUEUE_MAINTENANCE},
 }
 

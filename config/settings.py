@@ -132,10 +132,6 @@ class Settings(BaseSettings):
     # Optional PII redaction before storage (R-SAFE-5).
     LONG_TERM_MEMORY_REDACT_PII: bool = False
 
-    # Flower.
-    FLOWER_PORT: int = Field(5555, ge=1, le=65535)
-    FLOWER_BASIC_AUTH: str = ""
-
     @field_validator("DATABASE_URL")
     @classmethod
     def _postgres_only(cls, value: str) -> str:

@@ -9,8 +9,10 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
+
+from memory_tasks.text import InvalidUserId, checked_user_id
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
@@ -25,13 +27,13 @@ def _print_json(value: Any) -> None:
 
 
 def _user_id(raw: str) -> int:
+    """argparse type of every id option (users, conversations, messages): a positive 32-bit integer."""
     try:
-        value = int(raw)
+        return checked_user_id(int(raw))
+    except InvalidUserId as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     except ValueError:
         raise argparse.ArgumentTypeError(f"user id must be an integer, got {raw!r}") from None
-    if not 0 < value < 2**31:
-        raise argparse.ArgumentTypeError(f"user id must be between 1 and {2**31 - 1}, got {value}")
-    return value
 
 
 def cmd_init_db(args: argparse.Namespace) -> int:
@@ -120,9 +122,9 @@ def cmd_enqueue(args: argparse.Namespace) -> int:
 
 
 def cmd_rescan(args: argparse.Namespace) -> int:
-    from memory_tasks.tasks.maintenance import rescan_messages
+    from memory_tasks.jobs import rescan_messages
 
-    print(json.dumps({"enqueued": rescan_messages.run()}))
+    print(json.dumps({"enqueued": rescan_messages()}))
     return 0
 
 
@@ -142,15 +144,13 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
     return 0
 
 
-def _timestamp(raw: str) -> str:
+def _timestamp(raw: str) -> datetime:
     """An ISO 8601 time as given, UTC when it names no zone."""
-    from datetime import datetime
-
     try:
         value = datetime.fromisoformat(raw)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {raw!r}") from None
-    return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def _print_plan(plan: Any, outcome: dict[str, Any]) -> None:
@@ -175,10 +175,10 @@ def _print_plan(plan: Any, outcome: dict[str, Any]) -> None:
 
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
+    from memory_tasks.dispatch import enqueue_index_sync
     from memory_tasks.extraction.review import get_reviewer
     from memory_tasks.llm import LLMError
     from memory_tasks.memories.consolidation import apply_plan, plan_consolidation
-    from memory_tasks.tools import enqueue_index_sync
 
     try:
         plan = plan_consolidation(args.user, get_reviewer(args.engine))
@@ -201,9 +201,9 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
 
 
 def cmd_expire(args: argparse.Namespace) -> int:
-    from memory_tasks.tasks.lifecycle import expire_memories
+    from memory_tasks.jobs import expire_memories
 
-    print(json.dumps({"expired": expire_memories.run(args.now)}))
+    print(json.dumps({"expired": expire_memories(args.now)}))
     return 0
 
 

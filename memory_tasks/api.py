@@ -2,7 +2,7 @@
 
 Retrieval before a reply is `memory_tasks.retrieval.retrieve` / `format_memory_block`.
 A chat server that does not import this package can `send_task("memory.extract_candidates",
-args=[message_id])` after writing the message row itself.
+args=[message_id])` after writing the message row itself (the names: `memory_tasks.task_names`).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 from sqlalchemy import select, update
 
 from config.settings import get_settings
+from memory_tasks import dispatch
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import MemoryHistory, Message
 from memory_tasks.db.session import session_scope
-from memory_tasks.memories.store import valid_memories
-from memory_tasks.shapes import memory_json
+from memory_tasks.shapes import list_memories, memory_json
 from memory_tasks.turns import TurnError, record_turn
 
 FINAL_STATES = ("PROCESSED", "SKIPPED", "FAILED")
@@ -40,8 +40,6 @@ def enqueue_turn(message_id: int, countdown: float | None = None) -> str:
     The message is stamped as claimed, so the beat rescan leaves it to this chain unless
     the chain is lost (then the rescan restarts it once the lease is over).
     """
-    from memory_tasks.tasks.pipeline import message_chain
-
     settings = get_settings()
     with session_scope() as session:
         claimed = session.execute(
@@ -50,16 +48,7 @@ def enqueue_turn(message_id: int, countdown: float | None = None) -> str:
     if not claimed:
         raise TurnError(f"message {message_id} does not exist")
     delay = settings.LONG_TERM_MEMORY_DEBOUNCE_SEC if countdown is None else countdown
-    return message_chain(message_id).apply_async(countdown=delay).id
-
-
-def list_memories(user_id: int, memory_type: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
-    """The user's valid memories (active, unexpired, not noise), most important first."""
-    with session_scope() as session:
-        memories = valid_memories(session, user_id, db_now(session))
-        if memory_type:
-            memories = [m for m in memories if m.memory_type == memory_type]
-        return [memory_json(m) for m in memories[:limit]]
+    return dispatch.enqueue_message(message_id, countdown=delay)
 
 
 def message_state(message_id: int) -> dict[str, Any] | None:

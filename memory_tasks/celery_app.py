@@ -1,4 +1,9 @@
-"""The Celery application (`celery -A memory_tasks worker|beat|flower`)."""
+"""The Celery application (`celery -A memory_tasks worker|beat|flower`).
+
+Importing it configures the app and nothing else: senders (`memory_tasks.dispatch`) send
+by task name and never need the task modules. Workers import those at start-up
+(`include`), so the tasks can use the dispatch module without an import circle.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +13,19 @@ from celery.signals import setup_logging, worker_process_init
 from config.celery import celery_config
 from config.logging import configure_logging
 from config.settings import get_settings
+from memory_tasks.db.session import get_engine
 from schedules.beat import beat_schedule
 
-app = Celery("memory_tasks")
+TASK_MODULES = ["memory_tasks.tasks"]
+
+app = Celery("memory_tasks", include=TASK_MODULES)
 app.conf.update(celery_config(get_settings()))
 app.conf.beat_schedule = beat_schedule(get_settings())
-app.autodiscover_tasks(["memory_tasks"], related_name="tasks", force=True)
 
 
 @worker_process_init.connect
 def _fresh_connections_in_child(**_: object) -> None:
     """Forked children must not share the parent's pooled DB connections."""
-    from memory_tasks.db.session import get_engine
-
     get_engine().dispose(close=False)
 
 

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import time
 
+from memory_tasks.api import enqueue_turn, list_memories, record_turn, wait_for_message
+from memory_tasks.forget import forget_user
+from memory_tasks.retrieval import format_memory_block, retrieve
+
 DEMO_USER_ID = 1001
 
 SAMPLE_CONVERSATION: tuple[tuple[str, str], ...] = (
@@ -29,10 +33,6 @@ DEMO_QUESTION = "晚饭推荐点什么菜？"
 
 def run_demo(timeout: float = 180.0) -> int:
     """Run the sample conversation; returns a process exit code (0 when every turn finished)."""
-    from memory_tasks.api import enqueue_turn, list_memories, record_turn, wait_for_message
-    from memory_tasks.forget import forget_user
-    from memory_tasks.retrieval import format_memory_block, retrieve
-
     forget_user(DEMO_USER_ID)  # so `make run` twice shows the same result
     print(f"== sample conversation of user {DEMO_USER_ID} ==")
     message_ids = []

@@ -1,10 +1,16 @@
-"""The public JSON shape of a memory: one definition for the CLI, the tools, retrieval and the HTTP API."""
+"""The public JSON shape of a memory: one definition for the CLI, the tools, retrieval and the HTTP API.
+
+Also the shaped listing every face shows (`list_memories`), so the CLI, the API and the tools agree.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import LongTermMemory
+from memory_tasks.db.session import session_scope
+from memory_tasks.memories.store import valid_memories
 
 
 def memory_json(memory: LongTermMemory) -> dict[str, Any]:
@@ -24,3 +30,12 @@ def memory_json(memory: LongTermMemory) -> dict[str, Any]:
         "created_at": memory.created_at.isoformat() if memory.created_at else None,
         "updated_at": memory.updated_at.isoformat() if memory.updated_at else None,
     }
+
+
+def list_memories(user_id: int, memory_type: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    """The user's valid memories (active, unexpired, not noise), most important first."""
+    with session_scope() as session:
+        memories = valid_memories(session, user_id, db_now(session))
+        if memory_type:
+            memories = [m for m in memories if m.memory_type == memory_type]
+        return [memory_json(m) for m in memories[:limit]]

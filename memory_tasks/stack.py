@@ -36,6 +36,8 @@ from urllib.parse import urlsplit
 import psutil
 from dotenv import dotenv_values
 
+from config.celery import QUEUE_INDEX, QUEUE_LLM, QUEUE_MAINTENANCE
+
 ROOT = Path(__file__).resolve().parent.parent
 ENV_FILE = ROOT / ".env"
 ENV_MARKER = "# written by memory_tasks.stack: delete this file to point at your own services"
@@ -48,8 +50,17 @@ DATABASE = "memory_tasks"
 
 # One worker per queue group, so slow LLM calls never starve index sync (SPEC R-OPS-1).
 CELERY_WORKERS: dict[str, list[str]] = {
-    "worker-llm": ["worker", "-E", "-Q", "llm", "--concurrency", "2", "-n", "llm@%h"],
-    "worker-index": ["worker", "-E", "-Q", "index,maintenance", "--concurrency", "1", "-n", "index@%h"],
+    "worker-llm": ["worker", "-E", "-Q", QUEUE_LLM, "--concurrency", "2", "-n", "llm@%h"],
+    "worker-index": [
+        "worker",
+        "-E",
+        "-Q",
+        f"{QUEUE_INDEX},{QUEUE_MAINTENANCE}",
+        "--concurrency",
+        "1",
+        "-n",
+        "index@%h",
+    ],
 }
 
 # Every port a Milvus 2.3 standalone listens on, as an offset from its proxy (client) port, so
@@ -523,7 +534,9 @@ def celery_commands(stack: Stack) -> dict[str, tuple[list[str], dict[str, str] |
     )
     flower = [*celery, "flower", f"--port={stack.flower_port}", "--address=127.0.0.1"]
     if os.environ.get("FLOWER_BASIC_AUTH"):
-        commands["flower"] = ([*flower, f"--basic-auth={os.environ['FLOWER_BASIC_AUTH']}"], None)
+        # Flower reads FLOWER_BASIC_AUTH from the environment it inherits; on the command line
+        # the credentials would show in every process listing.
+        commands["flower"] = (flower, None)
     else:
         # Without credentials the API is open; acceptable only because it is bound to 127.0.0.1.
         commands["flower"] = (flower, {**os.environ, "FLOWER_UNAUTHENTICATED_API": "true"})

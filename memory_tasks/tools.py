@@ -38,10 +38,10 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
-from memory_tasks.api import list_memories, memory_json
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, User
 from memory_tasks.db.session import session_scope
+from memory_tasks.dispatch import enqueue_index_sync
 from memory_tasks.extraction.candidates import (
     MAX_CONTENT_CHARS,
     MAX_KEY_CHARS,
@@ -53,6 +53,8 @@ from memory_tasks.extraction.candidates import (
 from memory_tasks.extraction.gate import refusal
 from memory_tasks.memories.store import WriteContext, load_for_update, lock_user
 from memory_tasks.memories.write_path import write_candidates
+from memory_tasks.shapes import list_memories, memory_json
+from memory_tasks.text import InvalidUserId, checked_user_id
 
 logger = logging.getLogger(__name__)
 
@@ -309,26 +311,6 @@ def _write_result(session: Session, user_id: int, candidate: Candidate, existed:
     return result
 
 
-def enqueue_index_sync(memory_ids: list[int]) -> str:
-    """Start embed -> upsert_vectors for `memory_ids` now; returns queued / deferred / not needed.
-
-    A broker outage must not fail the tool call: the rows stay DIRTY and the beat sweep
-    (R-BEAT-2) indexes them later, so the call is `deferred`, not an error.
-    """
-    if not memory_ids:
-        return "not needed"
-    from memory_tasks.tasks.pipeline import index_chain  # importing the tasks binds them to the app
-
-    try:
-        index_chain(memory_ids).apply_async(retry=False)
-    except Exception:
-        logger.warning(
-            "index sync not enqueued; the sweep will pick it up", exc_info=True, extra={"memory_ids": memory_ids}
-        )
-        return "deferred"
-    return "queued"
-
-
 def memory_save(user_id: int, args: dict[str, Any]) -> Result:
     """Create or overwrite the memory under args["key"]; the result shows the memory as stored."""
     memory_type = _memory_type(args["memory_type"])
@@ -509,9 +491,10 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [tool.schema() for tool in TOOLS.values()]
 
 
 def _checked_user(user_id: Any) -> int:
-    if isinstance(user_id, bool) or not isinstance(user_id, int) or not 0 < user_id < 2**31:
-        raise ToolError(f"the chat server passed an invalid user id {user_id!r}")
-    return user_id
+    try:
+        return checked_user_id(user_id)
+    except InvalidUserId:
+        raise ToolError(f"the chat server passed an invalid user id {user_id!r}") from None
 
 
 def execute(user_id: int, name: str, arguments: str | bytes | dict[str, Any] | None) -> Result:

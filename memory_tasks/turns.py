@@ -8,6 +8,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation, Message, MessageStatus, User
 from memory_tasks.db.session import session_scope
+from memory_tasks.text import InvalidUserId, checked_user_id
 
 ROLES = ("user", "assistant", "system", "tool")
 MAX_MESSAGE_CHARS = 32_000
@@ -19,8 +20,10 @@ class TurnError(ValueError):
 
 def validate_turn(user_id: int, role: str, content: str) -> str:
     """The content to store, or TurnError saying what is wrong. Nothing is written here."""
-    if not isinstance(user_id, int) or isinstance(user_id, bool) or not 0 < user_id < 2**31:
-        raise TurnError(f"user id must be a positive 32-bit integer, got {user_id!r}")
+    try:
+        checked_user_id(user_id)
+    except InvalidUserId as exc:
+        raise TurnError(str(exc)) from None
     if role not in ROLES:
         raise TurnError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
     if not isinstance(content, str):

@@ -12,6 +12,7 @@ from typing import Any
 
 from config.celery import QUEUE_INDEX, QUEUE_MAINTENANCE
 from config.settings import Settings
+from memory_tasks.task_names import EXPIRE_MEMORIES, RESCAN_MESSAGES, SCHEDULE_CONSOLIDATION, SYNC_INDEX_BATCH
 
 
 def _entry(task: str, every_sec: float, queue: str) -> dict[str, Any]:
@@ -24,21 +25,19 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
     if settings.LONG_TERM_MEMORY_SCAN_ENABLED:
         # Every LONG_TERM_MEMORY_SCAN_INTERVAL_SEC (120 s): restart lost PENDING and due FAILED messages.
         schedule["rescan-messages"] = _entry(
-            "memory.rescan_messages", settings.LONG_TERM_MEMORY_SCAN_INTERVAL_SEC, QUEUE_MAINTENANCE
+            RESCAN_MESSAGES, settings.LONG_TERM_MEMORY_SCAN_INTERVAL_SEC, QUEUE_MAINTENANCE
         )
     if settings.MEMORY_INDEX_WORKER_ENABLED and settings.MEMORY_MILVUS_ENABLED:
         # Every MEMORY_INDEX_WORKER_INTERVAL_SEC (30 s): sync DIRTY/FAILED memories to Milvus.
-        schedule["sync-vector-index"] = _entry(
-            "memory.sync_index_batch", settings.MEMORY_INDEX_WORKER_INTERVAL_SEC, QUEUE_INDEX
-        )
+        schedule["sync-vector-index"] = _entry(SYNC_INDEX_BATCH, settings.MEMORY_INDEX_WORKER_INTERVAL_SEC, QUEUE_INDEX)
     # Every LONG_TERM_MEMORY_EXPIRY_INTERVAL_SEC (1 h): deactivate expired memories, drop their vectors.
     schedule["expire-memories"] = _entry(
-        "memory.expire_memories", settings.LONG_TERM_MEMORY_EXPIRY_INTERVAL_SEC, QUEUE_MAINTENANCE
+        EXPIRE_MEMORIES, settings.LONG_TERM_MEMORY_EXPIRY_INTERVAL_SEC, QUEUE_MAINTENANCE
     )
     if settings.LONG_TERM_MEMORY_ENABLED:
         # Every LONG_TERM_MEMORY_CONSOLIDATE_INTERVAL_SEC (6 h): one memory.consolidate_user per user
         # whose memories changed since their last consolidation.
         schedule["schedule-consolidation"] = _entry(
-            "memory.schedule_consolidation", settings.LONG_TERM_MEMORY_CONSOLIDATE_INTERVAL_SEC, QUEUE_MAINTENANCE
+            SCHEDULE_CONSOLIDATION, settings.LONG_TERM_MEMORY_CONSOLIDATE_INTERVAL_SEC, QUEUE_MAINTENANCE
         )
     return schedule

@@ -1,7 +1,8 @@
 """Deferred access statistics (R-READ-5): a read only publishes; a task writes later.
 
 The read path never writes to PostgreSQL: `enqueue_touch` publishes one small task
-(`memory.touch_memories`, queue "index", ~1 ms) and a worker runs the UPDATE. When the
+(`memory.touch_memories` through `memory_tasks.dispatch`, queue "index", ~1 ms) and a
+worker runs the UPDATE. When the
 broker fails, publishing is skipped for TOUCH_RETRY_SEC, so an outage costs statistics
 and at most one failed attempt (bounded by Celery's broker_connection_timeout) per
 interval, never a failed read.
@@ -18,13 +19,13 @@ from datetime import datetime
 
 from sqlalchemy import func, update
 
+from memory_tasks import dispatch
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.db.session import session_scope
 from memory_tasks.retrieval.outage import Outage
 
 logger = logging.getLogger(__name__)
 
-TOUCH_TASK = "memory.touch_memories"
 # After a failed publish, reads skip publishing for this long (statistics are lost meanwhile).
 TOUCH_RETRY_SEC = 30.0
 
@@ -57,16 +58,13 @@ def record_access(user_id: int, memory_ids: list[int], accessed_at: datetime) ->
 def enqueue_touch(user_id: int, memory_ids: list[int], accessed_at: datetime) -> None:
     """Ask a worker to record this read; never raises (a broker outage is logged once).
 
-    Sent by name, so the read path needs the Celery app but none of the task modules.
-    `retry=False`: with the broker down, publishing fails at once instead of holding the
-    reply while kombu retries.
+    Sent by name, so the read path needs the Celery app but none of the task modules;
+    with the broker down, publishing fails at once instead of holding the reply.
     """
     if not memory_ids or _broker.skip():
         return
     try:
-        from memory_tasks.celery_app import app
-
-        app.send_task(TOUCH_TASK, args=(user_id, list(memory_ids), accessed_at.isoformat()), retry=False)
+        dispatch.enqueue_touch(user_id, memory_ids, accessed_at)
     except Exception as exc:  # noqa: BLE001 - any publish failure only costs statistics
         _broker.failed(exc, retry_sec=TOUCH_RETRY_SEC)
     else:

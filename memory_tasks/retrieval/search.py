@@ -43,6 +43,7 @@ from memory_tasks.retrieval.rerank import (
     rerank,
 )
 from memory_tasks.shapes import memory_json
+from memory_tasks.text import checked_user_id
 from memory_tasks.vectors.embedders import Embedder, get_embedder
 from memory_tasks.vectors.index import cached_vectors, index_text, text_hash
 from memory_tasks.vectors.milvus_store import VectorHit, get_store
@@ -108,8 +109,8 @@ class VectorResult:
 
 
 def _check_arguments(user_id: int, mode: str, limit: int) -> None:
-    if isinstance(user_id, bool) or not isinstance(user_id, int) or user_id <= 0:
-        raise ValueError(f"user_id must be a positive integer, got {user_id!r}")
+    """ValueError naming the first bad argument (InvalidUserId for the user id); None when all are valid."""
+    checked_user_id(user_id)
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:

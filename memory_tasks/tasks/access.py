@@ -6,11 +6,12 @@ from datetime import datetime
 
 from celery import shared_task
 
-from memory_tasks.retrieval.access import TOUCH_TASK, record_access
-from memory_tasks.tasks.base import RETRY_OPTIONS
+from memory_tasks.retrieval.access import record_access
+from memory_tasks.task_names import TOUCH_MEMORIES
+from memory_tasks.tasks.base import MemoryTask
 
 
-@shared_task(name=TOUCH_TASK, ignore_result=True, **RETRY_OPTIONS)
+@shared_task(name=TOUCH_MEMORIES, base=MemoryTask, ignore_result=True)
 def touch_memories(user_id: int, memory_ids: list[int], accessed_at: str) -> int:
     """Record that retrieval returned these memories at `accessed_at` (ISO time); returns rows updated."""
     return record_access(user_id, memory_ids, datetime.fromisoformat(accessed_at))

@@ -14,12 +14,21 @@ from typing import Protocol
 import numpy as np
 
 from config.settings import LOCAL_MODEL_NAME, Settings, get_settings
+from memory_tasks.errors import PermanentError, TransientError, transient_http_status
 
 logger = logging.getLogger(__name__)
 
 
 class EmbeddingError(RuntimeError):
-    """The embedder could not produce vectors (model missing, API down, wrong dimension)."""
+    """The embedder could not produce vectors; one of the two kinds below."""
+
+
+class EmbeddingTransientError(EmbeddingError, TransientError):
+    """The embedding server is unreachable, timed out, rate-limited or failed (5xx): retry later."""
+
+
+class EmbeddingPermanentError(EmbeddingError, PermanentError):
+    """Retrying cannot help: the key or the request was refused (401/403/4xx), or the dimension is wrong."""
 
 
 class Embedder(Protocol):
@@ -34,6 +43,10 @@ class Embedder(Protocol):
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         """(len(texts), dim) normalised query-side vectors (also E5's side for text-vs-text similarity)."""
+
+
+def _failed(exc: Exception) -> str:
+    return f"embedding call failed: {type(exc).__name__}: {exc}"
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:
@@ -89,11 +102,16 @@ class OpenAIEmbedder:
             response = self._client.embeddings.create(
                 model=self.model_name, input=texts, extra_body={"input_type": input_type}
             )
-        except openai.OpenAIError as exc:
-            raise EmbeddingError(f"embedding call failed: {type(exc).__name__}: {exc}") from exc
+        except openai.APIConnectionError as exc:  # timeouts included
+            raise EmbeddingTransientError(_failed(exc)) from exc
+        except openai.APIStatusError as exc:
+            kind = EmbeddingTransientError if transient_http_status(exc.status_code) else EmbeddingPermanentError
+            raise kind(_failed(exc)) from exc
+        except openai.OpenAIError as exc:  # an answer the client could not read
+            raise EmbeddingPermanentError(_failed(exc)) from exc
         vectors = _normalise(np.array([item.embedding for item in sorted(response.data, key=lambda d: d.index)]))
         if vectors.shape != (len(texts), self.dim):
-            raise EmbeddingError(
+            raise EmbeddingPermanentError(
                 f"embedding model {self.model_name!r} returned shape {vectors.shape}, "
                 f"expected ({len(texts)}, {self.dim}): set MEMORY_EMBEDDING_DIM to the model's dimension"
             )

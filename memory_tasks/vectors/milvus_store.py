@@ -7,13 +7,19 @@ filters are only ever built from integers, never from strings.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import grpc
+from pymilvus import DataType, MilvusClient, MilvusException
 
 from config.settings import get_settings
+from memory_tasks.errors import PermanentError, TransientError, is_transient
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +34,36 @@ DELETE_RETRY_SLEEP_SEC = 0.5
 
 
 class VectorStoreError(RuntimeError):
-    """Milvus is unreachable or the collection does not fit (e.g. another dimension)."""
+    """Milvus failed; one of the two kinds below."""
+
+
+class VectorStoreTransientError(VectorStoreError, TransientError):
+    """Milvus is unreachable, overloaded or failed on its side: retry later."""
+
+
+class VectorStorePermanentError(VectorStoreError, PermanentError):
+    """Retrying cannot help: the collection does not fit (another dimension) or Milvus refused the request."""
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _translated(
+    method: Callable[Concatenate[MilvusStore, _P], _R],
+) -> Callable[Concatenate[MilvusStore, _P], _R]:
+    """The store method, raising VectorStoreTransientError / VectorStorePermanentError for what
+    pymilvus raises (classified by error code, `memory_tasks.errors`), so callers see one kind."""
+
+    @functools.wraps(method)
+    def wrapper(self: MilvusStore, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(self, *args, **kwargs)
+        except (MilvusException, grpc.RpcError) as exc:
+            kind = VectorStoreTransientError if is_transient(exc) else VectorStorePermanentError
+            raise kind(f"Milvus {method.__name__} failed: {exc}") from exc
+
+    return wrapper
 
 
 @dataclass(frozen=True)
@@ -51,27 +86,27 @@ def _ids_filter(field: str, ids: list[int]) -> str:
 
 class MilvusStore:
     def __init__(self, uri: str, collection: str) -> None:
-        from pymilvus import MilvusClient
-
         self.collection = collection
         self._uri = uri
         try:
             self._client = MilvusClient(uri=uri, timeout=10)
         except Exception as exc:  # pymilvus raises several unrelated types on connect
-            raise VectorStoreError(f"cannot connect to Milvus at {uri}: {exc}") from exc
+            # Only a request Milvus classifies as wrong (a bad URI, bad credentials) is permanent.
+            permanent = isinstance(exc, MilvusException) and not is_transient(exc)
+            kind = VectorStorePermanentError if permanent else VectorStoreTransientError
+            raise kind(f"cannot connect to Milvus at {uri}: {exc}") from exc
         self._ready_dim: int | None = None
 
+    @_translated
     def ensure_collection(self, dim: int) -> None:
         """Create the collection on first use, load it after a restart, refuse another dimension."""
         if self._ready_dim == dim:
             return
-        from pymilvus import DataType, MilvusClient
-
         client = self._client
         if client.has_collection(self.collection):
             existing = self.dimension()
             if existing != dim:
-                raise VectorStoreError(
+                raise VectorStorePermanentError(
                     f"Milvus collection {self.collection!r} has dimension {existing} but the embedder "
                     f"gives {dim}: run `python -m memory_tasks reindex` with a new MEMORY_MILVUS_COLLECTION"
                 )
@@ -90,6 +125,7 @@ class MilvusStore:
         client.load_collection(self.collection)
         self._ready_dim = dim
 
+    @_translated
     def dimension(self) -> int | None:
         """The vector dimension of the existing collection, or None if there is none."""
         if not self._client.has_collection(self.collection):
@@ -99,6 +135,7 @@ class MilvusStore:
                 return int(field["params"]["dim"])
         return None
 
+    @_translated
     def replace(self, rows: list[VectorRow], *, flush: bool = True) -> None:
         """Write `rows`, replacing any vector stored under the same memory ids.
 
@@ -118,6 +155,7 @@ class MilvusStore:
         if flush:
             self._client.flush(self.collection)
 
+    @_translated
     def delete(self, memory_ids: list[int], *, flush: bool = True) -> None:
         """Remove these memories' vectors (`flush` as for `replace`), and check they are gone.
 
@@ -136,13 +174,16 @@ class MilvusStore:
                 return
             logger.warning("milvus kept deleted vectors", extra={"memory_ids": remaining, "attempt": attempt + 1})
             time.sleep(DELETE_RETRY_SLEEP_SEC * (attempt + 1))
-        raise VectorStoreError(f"Milvus still holds vectors of deleted memories {remaining}")
+        # Seen as a lag of Milvus 2.3 after a delete: a later attempt (or the sweep) finishes it.
+        raise VectorStoreTransientError(f"Milvus still holds vectors of deleted memories {remaining}")
 
+    @_translated
     def delete_user(self, user_id: int) -> None:
         if self._client.has_collection(self.collection):
             self._client.delete(self.collection, filter=f"user_id == {int(user_id)}")
             self._client.flush(self.collection)
 
+    @_translated
     def search(self, user_id: int, vector: list[float], limit: int, *, strong: bool = False) -> list[VectorHit]:
         """The user's nearest memories, best first (score = cosine similarity).
 
@@ -167,6 +208,7 @@ class MilvusStore:
         )
         return [VectorHit(int(hit["id"]), float(hit["distance"])) for hit in result[0]]
 
+    @_translated
     def stored(self, memory_ids: list[int]) -> dict[int, dict[str, Any]]:
         """{memory id: {user_id, text_hash}} for the ids present in Milvus."""
         if not memory_ids or not self._client.has_collection(self.collection):
@@ -179,6 +221,7 @@ class MilvusStore:
         )
         return {int(r["id"]): {"user_id": int(r["user_id"]), "text_hash": r["text_hash"]} for r in rows}
 
+    @_translated
     def drop(self) -> None:
         if self._client.has_collection(self.collection):
             self._client.drop_collection(self.collection)

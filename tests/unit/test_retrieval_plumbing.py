@@ -12,7 +12,7 @@ from memory_tasks.retrieval.outage import Outage
 def test_the_touch_task_keeps_its_name_and_goes_to_the_index_queue() -> None:
     """R-READ-5: reads publish memory.touch_memories by name; it runs beside index sync."""
     from config.celery import TASK_ROUTES
-    from memory_tasks.retrieval.access import TOUCH_TASK
+    from memory_tasks.task_names import TOUCH_MEMORIES as TOUCH_TASK
     from memory_tasks.tasks import app
 
     assert TOUCH_TASK == "memory.touch_memories" and TOUCH_TASK in app.tasks

@@ -1,6 +1,7 @@
 """Task names are a public contract: chat servers `send_task` by name (R-PIPE-1)."""
 
 from config.celery import TASK_ROUTES
+from memory_tasks import dispatch
 
 PIPELINE_STAGES = [
     "memory.extract_candidates",
@@ -15,18 +16,25 @@ def test_pipeline_stages_keep_their_names() -> None:
     """R-PIPE-1: each stage is registered under its stable dotted name."""
     from memory_tasks import app
 
+    app.loader.import_default_modules()  # what a worker does at start-up
     for name in [*PIPELINE_STAGES, "memory.sync_index_batch", "memory.rescan_messages"]:
         assert name in app.tasks, name
 
 
 def test_chain_runs_the_five_stages_in_order() -> None:
     """R-PIPE-1: enqueue_turn starts extract -> refine -> upsert -> embed -> upsert_vectors."""
-    from memory_tasks.tasks.pipeline import message_chain
-
-    chain = message_chain(123)
+    chain = dispatch.message_chain(123)
     assert [sig.task for sig in chain.tasks] == PIPELINE_STAGES
     assert chain.tasks[0].args == (123,)
     assert chain.tasks[0].immutable
+
+
+def test_index_sync_chains_embed_and_upsert_vectors_for_the_given_ids() -> None:
+    """R-VEC-3: a tool write, consolidation or expiry starts embed -> upsert_vectors for its rows."""
+    chain = dispatch.index_chain([7, 8])
+    assert [sig.task for sig in chain.tasks] == PIPELINE_STAGES[3:]
+    assert chain.tasks[0].args == ([7, 8],)
+    assert chain.tasks[0].immutable and not chain.tasks[1].immutable
 
 
 def test_llm_and_index_stages_go_to_separate_queues() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -78,14 +79,24 @@ def test_save_limits_match_the_candidate_validation() -> None:
 
 
 @pytest.fixture
-def no_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any database access fails the test: these calls must be refused before it."""
+def touched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What a call reached of the database and the broker, for the test to check after the call.
 
-    def refuse() -> None:
-        raise AssertionError("the database was touched")
+    An exception raised in here alone would only become the tool's `{"error": ...}`
+    (execute turns every failure into one) and pass unseen.
+    """
+    reached: list[str] = []
 
-    monkeypatch.setattr(tools, "session_scope", refuse)
-    monkeypatch.setattr(tools, "list_memories", refuse)
+    def tripwire(name: str) -> Callable[..., Any]:
+        def reach(*_: Any, **__: Any) -> Any:
+            reached.append(name)
+            raise RuntimeError(f"{name} reached")  # stop the call here; the list tells the test
+
+        return reach
+
+    for name in ("session_scope", "list_memories", "enqueue_index_sync"):
+        monkeypatch.setattr(tools, name, tripwire(name))
+    return reached
 
 
 SAVE = {"key": "food-preference", "content": "喜欢川菜", "memory_type": "preference"}
@@ -138,18 +149,20 @@ REFUSED_BEFORE_THE_DATABASE = [
 
 
 @pytest.mark.parametrize(("name", "arguments"), REFUSED_BEFORE_THE_DATABASE)
-def test_bad_calls_return_a_readable_error_and_touch_nothing(no_database: None, name: str, arguments: Any) -> None:
+def test_bad_calls_return_a_readable_error_and_touch_nothing(touched: list[str], name: str, arguments: Any) -> None:
     """R-WRITE-1, R-SAFE-4: a bad call is an {"error": ...} result, never an exception, never a write."""
     result = execute(7, name, arguments)
+    assert touched == []
     assert set(result) == {"error"}
     assert isinstance(result["error"], str) and len(result["error"]) > 10
     json.dumps(result)
 
 
 @pytest.mark.parametrize("user_id", [0, -1, 2**31, True, "7", None, 1.0])
-def test_an_invalid_user_id_from_the_chat_server_is_an_error_too(no_database: None, user_id: Any) -> None:
+def test_an_invalid_user_id_from_the_chat_server_is_an_error_too(touched: list[str], user_id: Any) -> None:
     """R-SAFE-3/4: nothing raises into the chat loop, even when the caller's user id is wrong."""
     assert "error" in execute(user_id, "memory_list", {})
+    assert touched == []
 
 
 def test_errors_tell_the_model_what_to_do() -> None:

@@ -1,0 +1,95 @@
+"""The one way work is enqueued: every message to the workers, sent by task name (R-PIPE-1).
+
+The API, the agent tools, retrieval, the beat jobs, the CLI and the HTTP service all call
+these functions; none of them imports `memory_tasks.tasks`. Messages are built from the
+names in `memory_tasks.task_names` (`app.signature(name, …)` chains, `app.send_task`), so
+a process that sends work needs the configured app and nothing of the workers' code.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from celery import chain
+from celery.canvas import Signature
+
+from config.celery import QUEUE_LLM
+from memory_tasks.celery_app import app
+from memory_tasks.task_names import (
+    CONSOLIDATE_USER,
+    EMBED_MEMORIES,
+    EXTRACT_CANDIDATES,
+    REFINE_CANDIDATES,
+    SYNC_INDEX_BATCH,
+    TOUCH_MEMORIES,
+    UPSERT_MEMORIES,
+    UPSERT_VECTORS,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def message_chain(message_id: int) -> Signature:
+    """extract -> refine -> upsert -> embed -> upsert_vectors for one message.
+
+    Each stage gets the previous one's result; only the first is immutable (it takes the id).
+    """
+    return chain(
+        app.signature(EXTRACT_CANDIDATES, args=(message_id,), immutable=True),
+        app.signature(REFINE_CANDIDATES),
+        app.signature(UPSERT_MEMORIES),
+        app.signature(EMBED_MEMORIES),
+        app.signature(UPSERT_VECTORS),
+    )
+
+
+def index_chain(memory_ids: list[int]) -> Signature:
+    """embed -> upsert_vectors for memories changed outside the pipeline (tools, consolidation, expiry)."""
+    return chain(app.signature(EMBED_MEMORIES, args=(list(memory_ids),), immutable=True), app.signature(UPSERT_VECTORS))
+
+
+def enqueue_message(message_id: int, countdown: float | None = None) -> str:
+    """Start the chain of one recorded message (in `countdown` seconds, else now); returns the Celery task id."""
+    return message_chain(message_id).apply_async(countdown=countdown).id
+
+
+def enqueue_index_sync(memory_ids: list[int]) -> str:
+    """Start embed -> upsert_vectors for `memory_ids` now; returns queued / deferred / not needed.
+
+    A broker outage must not fail the caller (a tool call, a consolidation): the rows stay
+    DIRTY and the beat sweep (R-BEAT-2) indexes them later, so the sync is `deferred`.
+    `retry=False`: with the broker down, publishing fails at once instead of blocking.
+    """
+    if not memory_ids:
+        return "not needed"
+    try:
+        index_chain(memory_ids).apply_async(retry=False)
+    except Exception:  # whatever the broker raises, the sweep is the fallback
+        logger.warning(
+            "index sync not enqueued; the sweep will pick it up", exc_info=True, extra={"memory_ids": memory_ids}
+        )
+        return "deferred"
+    return "queued"
+
+
+def enqueue_index_batch(batches_left: int) -> None:
+    """Ask for the next batch of the DIRTY/FAILED sweep; it stops after `batches_left` more."""
+    app.send_task(SYNC_INDEX_BATCH, args=(batches_left,))
+
+
+def enqueue_touch(user_id: int, memory_ids: list[int], accessed_at: datetime) -> None:
+    """Ask a worker to record that a read returned these memories; raises what the broker raises.
+
+    `retry=False`: with the broker down, publishing fails at once instead of holding the reply.
+    """
+    app.send_task(TOUCH_MEMORIES, args=(user_id, list(memory_ids), accessed_at.isoformat()), retry=False)
+
+
+def enqueue_consolidation(user_id: int, expires: float) -> None:
+    """Ask for the consolidation of one user, dropped if not started within `expires` seconds.
+
+    It goes to the llm queue: the LLM engine is slow, and the offline one embeds, so
+    neither may hold up index sync.
+    """
+    app.send_task(CONSOLIDATE_USER, args=[user_id], expires=expires, queue=QUEUE_LLM)

@@ -1,0 +1,141 @@
+"""What beat runs, as plain functions (R-BEAT): the tasks in `memory_tasks/tasks/` wrap them and
+the CLI runs them on demand (`rescan`, `expire`).
+
+Every job claims its rows (FOR UPDATE SKIP LOCKED plus a lease), so overlapping runs
+split the work, and enqueues what follows through `memory_tasks.dispatch`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from pymilvus.exceptions import MilvusException
+
+from config.settings import get_settings
+from memory_tasks import dispatch
+from memory_tasks.db.claims import claim_memories_to_sync, claim_messages_to_rescan
+from memory_tasks.errors import TRANSIENT_TYPES
+from memory_tasks.extraction.review import get_reviewer
+from memory_tasks.memories import consolidation, lifecycle
+from memory_tasks.vectors import index
+from memory_tasks.vectors.embedders import EmbeddingError
+from memory_tasks.vectors.milvus_store import VectorStoreError
+
+logger = logging.getLogger(__name__)
+
+RESCAN_BATCH = 200
+# One sweep run handles at most this many index batches, then leaves the rest to the next run.
+MAX_INDEX_BATCHES_PER_RUN = 20
+EXPIRY_BATCH_SIZE = 500
+# One expiry run stops starting batches after this long; the next beat run continues.
+EXPIRY_BUDGET_SEC = 60.0
+# At most this many users are enqueued per consolidation fan-out, the longest-waiting first.
+CONSOLIDATE_FAN_OUT_LIMIT = 1000
+# What makes one index batch fail (its rows are marked FAILED for a later sweep), transient or not.
+INDEX_BATCH_FAILURES: tuple[type[BaseException], ...] = (
+    *TRANSIENT_TYPES,
+    EmbeddingError,
+    VectorStoreError,
+    MilvusException,
+)
+
+
+def rescan_messages() -> int:
+    """Restart the pipeline for PENDING messages whose task was lost and FAILED ones due a retry.
+
+    Returns how many messages were claimed and re-enqueued.
+    """
+    settings = get_settings()
+    if not settings.LONG_TERM_MEMORY_SCAN_ENABLED:
+        return 0
+    message_ids = claim_messages_to_rescan(
+        limit=RESCAN_BATCH,
+        debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC,
+        lease_sec=settings.LONG_TERM_MEMORY_CLAIM_LEASE_SEC,
+        max_attempts=settings.LONG_TERM_MEMORY_MAX_ATTEMPTS,
+        backoff_sec=settings.LONG_TERM_MEMORY_RETRY_BACKOFF_SEC,
+    )
+    for message_id in message_ids:
+        dispatch.enqueue_message(message_id)
+    if message_ids:
+        logger.info("messages re-enqueued", extra={"message_ids": message_ids})
+    return len(message_ids)
+
+
+def sync_index_batch(batches_left: int = MAX_INDEX_BATCHES_PER_RUN) -> dict[str, int] | None:
+    """Claim one batch of DIRTY/FAILED memories, sync it, and ask for the next batch if this one was full.
+
+    Returns the sync counts, or None when the index is off, nothing was due or the batch
+    failed; a failed batch is marked FAILED with the error and retried by a later sweep.
+    """
+    settings = get_settings()
+    if not (settings.MEMORY_INDEX_WORKER_ENABLED and settings.MEMORY_MILVUS_ENABLED):
+        return None
+    memory_ids = claim_memories_to_sync(
+        limit=settings.MEMORY_INDEX_WORKER_BATCH_SIZE, lease_sec=settings.LONG_TERM_MEMORY_CLAIM_LEASE_SEC
+    )
+    if not memory_ids:
+        return None
+    try:
+        result = index.sync_vectors(memory_ids)
+    except INDEX_BATCH_FAILURES as exc:
+        index.mark_vector_failed(memory_ids, f"{type(exc).__name__}: {exc}")
+        logger.warning("index sync failed", extra={"memory_ids": memory_ids, "error": str(exc)})
+        return None
+    if len(memory_ids) == settings.MEMORY_INDEX_WORKER_BATCH_SIZE and batches_left > 1:
+        dispatch.enqueue_index_batch(batches_left - 1)
+    return asdict(result)
+
+
+def expire_memories(now: datetime | None = None) -> int:
+    """Expire due memories in batches until none is left or the budget is used; returns how many.
+
+    `now` replaces the database clock, for operators and tests. The index sync of each
+    batch is enqueued at once, so the vectors of expired rows leave Milvus.
+    """
+    deadline = time.monotonic() + EXPIRY_BUDGET_SEC
+    expired = 0
+    while True:
+        memory_ids = lifecycle.expire_batch(EXPIRY_BATCH_SIZE, now)
+        dispatch.enqueue_index_sync(memory_ids)
+        expired += len(memory_ids)
+        if len(memory_ids) < EXPIRY_BATCH_SIZE or time.monotonic() >= deadline:
+            return expired
+
+
+def schedule_consolidation() -> int:
+    """Enqueue one consolidation per user changed since their last one; returns how many users.
+
+    Each expires after one consolidation interval, so a backlog never piles up duplicates.
+    """
+    settings = get_settings()
+    if not settings.LONG_TERM_MEMORY_ENABLED:
+        return 0
+    expires = settings.LONG_TERM_MEMORY_CONSOLIDATE_INTERVAL_SEC
+    user_ids = consolidation.schedule_due_users(
+        CONSOLIDATE_FAN_OUT_LIMIT, lambda user_id: dispatch.enqueue_consolidation(user_id, expires)
+    )
+    if user_ids:
+        logger.info("consolidation fanned out", extra={"user_ids": user_ids})
+    return len(user_ids)
+
+
+def consolidate_user(user_id: int, force: bool = False) -> dict[str, Any]:
+    """Plan and apply the consolidation of one user, then enqueue the index sync of what changed.
+
+    Returns {user_id, status, changed_ids, …}: status `not due` for a user with no change
+    since their last consolidation (unless `force`; a duplicate task from an overlapping
+    fan-out lands here), `applied`, or `stale` when the user wrote meanwhile (nothing
+    changed; plan again later).
+    """
+    if not force and not consolidation.is_due(user_id):
+        return {"user_id": user_id, "status": "not due", "changed_ids": []}
+    plan = consolidation.plan_consolidation(user_id, get_reviewer())
+    result = consolidation.apply_plan(plan)
+    if result.status == "applied":
+        dispatch.enqueue_index_sync(list(result.changed_ids))
+    return {**result.to_json(), "counts": plan.counts(), "engine": plan.engine}

@@ -1,0 +1,28 @@
+"""Every Celery task name: the contract between whoever sends work and the workers (R-PIPE-1).
+
+A chat server may `send_task` these names without importing this package, so they never
+change. Senders go through `memory_tasks.dispatch`; `config/celery.py` routes by these
+names, `schedules/beat.py` schedules them and `memory_tasks/tasks/` registers them. This
+module imports nothing, so the routing configuration can use it without an import circle
+(dispatch needs the configured app, and the app needs the routes).
+tests/unit/test_task_contract.py pins the complete set.
+"""
+
+# The five stages of one message, chained in this order.
+EXTRACT_CANDIDATES = "memory.extract_candidates"
+REFINE_CANDIDATES = "memory.refine_candidates"
+UPSERT_MEMORIES = "memory.upsert_memories"
+EMBED_MEMORIES = "memory.embed_memories"
+UPSERT_VECTORS = "memory.upsert_vectors"
+
+# Index upkeep: the DIRTY/FAILED sweep and the deferred access statistics of reads.
+SYNC_INDEX_BATCH = "memory.sync_index_batch"
+TOUCH_MEMORIES = "memory.touch_memories"
+
+# Beat jobs and the per-user task the consolidation fan-out sends.
+RESCAN_MESSAGES = "memory.rescan_messages"
+EXPIRE_MEMORIES = "memory.expire_memories"
+SCHEDULE_CONSOLIDATION = "memory.schedule_consolidation"
+CONSOLIDATE_USER = "memory.consolidate_user"
+
+MESSAGE_STAGES = (EXTRACT_CANDIDATES, REFINE_CANDIDATES, UPSERT_MEMORIES, EMBED_MEMORIES, UPSERT_VECTORS)
