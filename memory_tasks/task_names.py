@@ -5,7 +5,7 @@ change. Senders go through `memory_tasks.dispatch`; `config/celery.py` routes by
 names, `schedules/beat.py` schedules them and `memory_tasks/tasks/` registers them. This
 module imports nothing, so the routing configuration can use it without an import circle
 (dispatch needs the configured app, and the app needs the routes).
-tests/unit/test_task_contract.py pins the complete set.
+tests/unit/test_task_contract.py pins the complete set (every constant here is a task name).
 """
 
 # The five stages of one message, chained in this order.
@@ -24,5 +24,3 @@ RESCAN_MESSAGES = "memory.rescan_messages"
 EXPIRE_MEMORIES = "memory.expire_memories"
 SCHEDULE_CONSOLIDATION = "memory.schedule_consolidation"
 CONSOLIDATE_USER = "memory.consolidate_user"
-
-MESSAGE_STAGES = (EXTRACT_CANDIDATES, REFINE_CANDIDATES, UPSERT_MEMORIES, EMBED_MEMORIES, UPSERT_VECTORS)

@@ -165,8 +165,11 @@ def lexical_ranking(session: Session, user_id: int, query: str, now: datetime, s
     Memories are tokenised most important first, so when the budget runs out the ones
     left unscored are the least important.
     """
-    deadline = time.perf_counter() + settings.LONG_TERM_MEMORY_LEXICAL_BUDGET_MS / 1000
     memories = valid_memories(session, user_id, now)
+    # The budget bounds the scoring only (the query has its statement_timeout): started before
+    # the query, one pause there (a full garbage collection takes ~0.5 s in a big process)
+    # used it up before the first memory was scored, and the fallback found nothing.
+    deadline = time.perf_counter() + settings.LONG_TERM_MEMORY_LEXICAL_BUDGET_MS / 1000
     candidates: list[Candidate] = []
     for memory in memories:
         if time.perf_counter() > deadline:

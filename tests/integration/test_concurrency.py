@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy import text as sql_text
 
-from memory_tasks.api import enqueue_turn, list_memories, record_turn, wait_for_message
+from memory_tasks.api import enqueue_turn, list_memories, message_state, record_turn, wait_for_message
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.db.session import session_scope
+from memory_tasks.memories.store import USER_WRITE_LOCK_NAMESPACE, lock_user
 from tests.helpers import ingest
 
 pytestmark = [pytest.mark.slow]
@@ -68,13 +72,43 @@ def test_concurrent_burst_of_one_user_matches_sequential_processing(start_worker
     assert _rows(902) == _rows(901)  # no duplicate row either, active or not
 
 
+def _waiting_for_write_lock(user_id: int) -> int:
+    """How many database sessions wait for the user's write lock right now."""
+    with session_scope() as session:
+        return session.scalar(
+            sql_text(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                "AND classid = :namespace AND objid = :user_id AND objsubid = 2"
+            ),
+            {"namespace": USER_WRITE_LOCK_NAMESPACE, "user_id": user_id},
+        )
+
+
+def _wait_until(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
 def test_different_users_do_not_wait_for_each_other(start_worker, db) -> None:
-    """R-PIPE-7: the write lock is per user: two users' bursts both finish, isolated."""
+    """R-PIPE-7: the write lock is per user: while user A's lock is held, A's write waits and B's
+    whole burst finishes; then A's finishes too, and both end alike, isolated."""
     start_worker(concurrency=2)
-    ids = [(user, record_turn(user, text)) for text in TURNS[:6] for user in (903, 904)]
-    for _, message_id in ids:
-        enqueue_turn(message_id, countdown=0)
-    for _, message_id in ids:
-        assert wait_for_message(message_id, 120)["status"] in ("PROCESSED", "SKIPPED")
+    first_of_a = record_turn(903, TURNS[0])
+    with session_scope() as holder:
+        lock_user(holder, 903)  # held until this block ends, as a long write of user A would
+        enqueue_turn(first_of_a, countdown=0)
+        assert _wait_until(lambda: _waiting_for_write_lock(903) == 1, 60), "A's write never reached the lock"
+        for text_b in TURNS[:6]:
+            assert ingest(904, text_b)["status"] in ("PROCESSED", "SKIPPED")
+        # It should still be waiting: B never needed A's lock, and A never got it.
+        assert _waiting_for_write_lock(903) == 1
+        assert message_state(first_of_a)["status"] == "PENDING"
+    assert wait_for_message(first_of_a, 60)["status"] == "PROCESSED"
+    for text_a in TURNS[1:6]:
+        assert ingest(903, text_a)["status"] in ("PROCESSED", "SKIPPED")
     assert _state(903) == _state(904)
     assert {m["user_id"] for m in list_memories(903)} == {903}

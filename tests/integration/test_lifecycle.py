@@ -435,8 +435,12 @@ def test_fan_out_enqueues_one_task_per_changed_user_only(db, monkeypatch) -> Non
     """R-BEAT-3, R-LIFE-2: one memory.consolidate_user per changed user, with expires, on the llm queue."""
     seed_fan_out_users()
     sent: list[tuple[list[int], dict]] = []
+    from memory_tasks import app
+
     monkeypatch.setattr(
-        lifecycle_tasks.consolidate_user, "apply_async", lambda args, **options: sent.append((args, options))
+        app,
+        "send_task",
+        lambda name, args, **options: sent.append((args, options)) if name == "memory.consolidate_user" else None,
     )
     assert lifecycle_tasks.schedule_consolidation.run() == 2
     from config.settings import get_settings

@@ -87,7 +87,7 @@ def test_new_value_of_a_single_valued_slot_overwrites(worker, db) -> None:
 
 def test_unknown_message_id_is_a_quiet_no_op(worker, db) -> None:
     """Saleor rule: a task whose row is gone returns quietly."""
-    from memory_tasks.tasks.pipeline import message_chain
+    from memory_tasks.dispatch import message_chain
 
     result = message_chain(987654321).apply_async()
     assert result.get(timeout=30) == {"written": 0, "removed": 0, "synced": 0, "skipped": 0}

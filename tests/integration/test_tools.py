@@ -88,9 +88,9 @@ def no_broker(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
         def apply_async(self, **_: Any) -> None:
             enqueued.append(list(self.ids))
 
-    import memory_tasks.tasks.pipeline as task_pipeline
+    from memory_tasks import dispatch
 
-    monkeypatch.setattr(task_pipeline, "index_chain", Chain)
+    monkeypatch.setattr(dispatch, "index_chain", Chain)
     return enqueued
 
 
@@ -258,7 +258,7 @@ def test_a_broker_outage_does_not_fail_the_tool_call(db, monkeypatch: pytest.Mon
     """R-WRITE-1, R-SAFE-2: the memory is saved and stays DIRTY for the beat sweep."""
     from kombu.exceptions import OperationalError
 
-    import memory_tasks.tasks.pipeline as task_pipeline
+    from memory_tasks import dispatch
 
     class DownChain:
         def __init__(self, ids: list[int]) -> None:
@@ -267,7 +267,7 @@ def test_a_broker_outage_does_not_fail_the_tool_call(db, monkeypatch: pytest.Mon
         def apply_async(self, **_: Any) -> None:
             raise OperationalError("Error 111 connecting to redis:6379. Connection refused.")
 
-    monkeypatch.setattr(task_pipeline, "index_chain", DownChain)
+    monkeypatch.setattr(dispatch, "index_chain", DownChain)
     result = _save(ALICE, "tea-preference", "喜欢绿茶")
     assert result["ok"] and result["index"] == "deferred"
     assert _rows(ALICE)[0][2] == "喜欢绿茶"
