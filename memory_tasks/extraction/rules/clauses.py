@@ -25,6 +25,13 @@ Lang = Literal["zh", "en"]
 # the hedged one falls under LONG_TERM_MEMORY_MIN_CONFIDENCE (0.75) on purpose.
 CONFIDENT = 0.9
 HEDGED = 0.6
+# A clause longer than this is not read: no statement the rules know runs that long without a
+# comma, and the rules' patterns are only cheap on bounded text (the run time stays linear in
+# the message: a bounded cost per clause).
+MAX_CLAUSE_CHARS = 300
+# Clauses read per message: past this a message is a pasted document, not a turn about the user,
+# and the rest is not read (a bounded cost per message).
+MAX_CLAUSES = 120
 
 
 @dataclass
@@ -134,7 +141,7 @@ def _sentences(message: str) -> Iterator[tuple[str, bool]]:
 
 
 def split_clauses(message: str) -> list[Clause]:
-    """The clauses of `message`, each marked with whether and why it may not be read."""
+    """The first MAX_CLAUSES clauses of `message`, each marked with whether and why it may not be read."""
     clauses: list[Clause] = []
     for sentence, asked in _sentences(message):
         lang: Lang = "zh" if has_han(sentence) else "en"
@@ -142,7 +149,12 @@ def split_clauses(message: str) -> list[Clause]:
         parts = [p for p in parts if p]
         tainted: str | None = None
         for index, raw in enumerate(parts):
+            if len(clauses) >= MAX_CLAUSES:
+                return clauses
             lang = "zh" if has_han(raw) else "en"
+            if len(raw) > MAX_CLAUSE_CHARS:
+                clauses.append(Clause(text=raw[:MAX_CLAUSE_CHARS], lang=lang, skip="too long to be one statement"))
+                continue
             raw = raw.strip(" ，,、：:")
             text = _strip_discourse(raw, lang)
             clause = Clause(text=text, lang=lang)

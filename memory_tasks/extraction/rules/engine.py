@@ -13,6 +13,8 @@ from memory_tasks.extraction.rules.lexicon import lexicon_entries
 from memory_tasks.extraction.rules.table import RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
 
+RULES_BY_LANG = {lang: tuple(rule for rule in RULES if rule.lang == lang) for lang in ("zh", "en")}
+
 
 class RulesEngine:
     """Extraction by Chinese and English patterns: the rules of `rules.table`, keyed as `rules.keys` describes.
@@ -50,8 +52,8 @@ class RulesEngine:
         reading text another rule of the group already read."""
         found: list[Candidate] = []
         taken: dict[str, list[tuple[int, int]]] = {}
-        for rule in RULES:
-            if rule.lang != clause.lang or (clause.request and not rule.standing):
+        for rule in RULES_BY_LANG[clause.lang]:
+            if clause.request and not rule.standing:
                 continue
             if clause.subject != "self" and not (rule.family and clause.subject.startswith("family:")):
                 continue
