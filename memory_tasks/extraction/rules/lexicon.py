@@ -18,7 +18,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("hotpot", "food", ("火锅", "hotpot", "hot pot")),
     ("spicy-food", "food", ("辣", "辣的", "吃辣", "spicy food", "spicy")),
     ("salty-food", "food", ("咸", "太咸", "salty food")),
-    ("sweets", "food", ("甜食", "甜点", "sweets", "desserts")),
+    ("sweets", "food", ("甜食", "甜点", "甜品", "甜的", "甜", "sweets", "desserts", "sweet things")),
     ("cilantro", "food", ("香菜", "cilantro", "coriander")),
     ("seafood", "food", ("海鲜", "seafood")),
     ("pork", "food", ("猪肉", "pork")),

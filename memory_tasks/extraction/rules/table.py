@@ -132,6 +132,10 @@ WORK_CITY_EN = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works
 REPLY_LANGUAGE = Slot("constraint", "reply-language")
 REPLY_LENGTH = Slot("constraint", "reply-length")
 REPLY_STYLE = Slot("preference", "reply-style", importance=3)
+# "简洁一点" said after another reply rule: the clause alone does not say it is about replies.
+REPLY_STYLE_AFTER_RULE = Slot(
+    "preference", "reply-style", {"zh": "回复{value}", "en": "Replies: {value}"}, importance=3
+)
 REPLY_FORMAT = Slot("constraint", "reply-format")
 REPLY_EMOJI = Slot("constraint", "reply-emoji")
 CODE_LANGUAGE = Slot("constraint", "code-language")
@@ -278,7 +282,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"\b(?:answers?|repl(?:y|ies)|responses?|keep it|keep them)\b.*?\b(?:under|below|less than|fewer than|no more than|at most|max(?:imum)?(?: of)?|within|to) (?P<value>\d+) (?:words|characters|chars|sentences|lines|paragraphs)\b", REPLY_LENGTH, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|解释|讲)[^，。]{0,6}?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
-    _r("constraint", "zh", r"^(?:请|要|尽量|再|都)?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)(?:一点|一些|些)?(?:吧)?$", REPLY_STYLE, standing=True, after="reply-"),
+    _r("constraint", "zh", r"^(?:请|要|尽量|再|都)?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)(?:一点|一些|些)?(?:吧)?$", REPLY_STYLE_AFTER_RULE, standing=True, after="reply-"),
     _r("constraint", "en", r"\b(?:be|keep (?:it|(?:your )?(?:answers|replies|responses))|(?:answers?|responses?) (?:should be|that are))\b (?:more |a bit more |very |extra |really )?(?P<value>concise|brief|short|succinct|direct|formal|casual|detailed|thorough|friendly|blunt|straightforward)\b", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"(?:不要|别|不用|少|禁止|不许|不准)(?:在回复里|在回答里|在回复中)?(?:用|加|带|放|使用|发)?(?:任何)?(?P<value>表情符号|表情包|表情|emoji|颜文字)", REPLY_EMOJI, standing=True),
     _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
