@@ -1,12 +1,16 @@
 """A message cut into clauses, each marked with what the rules may read from it.
 
-The message is cut into sentences (。！？!?；; newline) and clauses (，, and English ", "
-before a new subject); quoted text is removed first (a sentence to translate is not a
+The message is cut into sentences (。！？!?；; newline) and clauses (，, 也不, and English ", "
+or " and " before a new subject); quoted text is removed first (a sentence to translate is not a
 statement of the user). A clause is skipped when it is a question, is about the current
 exchange only ("用英文回答这个问题"), is said about someone else ("我朋友…", "my colleague…"), or
 `filters.text_drop_reason` rejects it; a one-off task ("帮我…", "write me…") is read for standing
-rules only. A short time window (今晚, tomorrow, 这周…) taints its clause and every later clause
-of the sentence, so "这周我在减肥，别给我推荐甜点" yields nothing.
+rules only. A clause that names no subject continues the previous clause's ("她是我的同事，住在
+北京" is not the user's residence). A short time window (今晚, tomorrow, 这周…) taints its clause
+and the later clauses that continue it, so "这周我在减肥，别给我推荐甜点" yields nothing while
+"我今天想说一下，我对青霉素过敏" keeps the allergy. A forget request ("请忘掉…") is marked, its
+text being what to forget; a name clause ("她叫小雨") carries the name for the previous clause.
+At most MAX_CLAUSES clauses of at most MAX_CLAUSE_CHARS are read (a bounded cost per message).
 """
 
 from __future__ import annotations
