@@ -3,17 +3,21 @@
     python -m bench.eval_extraction [--data tests/data/extraction_turns.jsonl] [--show-errors]
 
 Each line of the data is one user message with the memories it should yield:
-{"id", "lang", "text", "expected": [{"memory_type", "op", "facts": [...], "key"?}]};
+{"id", "lang", "text", "expected": [{"memory_type", "op", "facts": [...], "key"?}],
+"existing"?: [{"id", "key", "memory_type", "content"}]};
 an empty `expected` means the message must produce nothing (short-term request, weather,
-tool talk, profile field, small talk, question). Lines with "split": "holdout" were written
+tool talk, profile field, small talk, question). `existing` are the user's memories when the
+message arrives (what a forget request or a retraction targets); the engine's `refine` sees
+them, as in the pipeline. Lines with "split": "holdout" were written
 after the rules and never used to tune them; the others ("dev") were written before the
 rules and then used to develop them, so their figures are optimistic.
 
 Matching: a produced candidate matches an expected item when the memory_type is equal, the
 op is equal (upsert and append count as one: both store the content, and which of the two
 lands it on a key is the key scheme's choice; delete is distinct), every fact is a substring of the candidate's content (case-insensitive), and the
-key is equal where the label gives one (labels give keys only for the defined single-valued
-slots: residence-city, occupation, reply-language …). Within a turn, expected items are
+key (the key the candidate writes to after refine) is equal where the label gives one (labels
+give keys for the defined single-valued slots: residence-city, occupation, reply-language …, and
+for a delete, the existing memory it must remove). Within a turn, expected items are
 matched in label order, each to the first still unmatched candidate that fits.
 
 - precision = matched candidates / produced candidates (1.0 when nothing is produced)
@@ -34,7 +38,7 @@ from pathlib import Path
 
 from memory_tasks.extraction.candidates import MEMORY_TYPES, Candidate
 from memory_tasks.extraction.rules import RulesEngine
-from memory_tasks.extraction.types import Engine, TurnContext
+from memory_tasks.extraction.types import Engine, ExistingMemory, TurnContext
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "extraction_turns.jsonl"
 
@@ -52,7 +56,7 @@ class Expected:
         return (
             candidate.memory_type == self.memory_type
             and (candidate.op == "delete") == (self.op == "delete")
-            and (self.key is None or candidate.key == self.key)
+            and (self.key is None or candidate.target_key == self.key)
             and all(fact.casefold() in content for fact in self.facts)
         )
 
@@ -64,6 +68,7 @@ class LabeledTurn:
     text: str
     expected: tuple[Expected, ...]
     split: str = "dev"
+    existing: tuple[ExistingMemory, ...] = ()
 
 
 @dataclass
@@ -109,7 +114,11 @@ def load_turns(path: Path = DEFAULT_DATA) -> list[LabeledTurn]:
             Expected(e["memory_type"], e.get("op", "upsert"), tuple(e.get("facts", ())), e.get("key"))
             for e in row["expected"]
         )
-        turns.append(LabeledTurn(row["id"], row["lang"], row["text"], expected, row.get("split", "dev")))
+        existing = tuple(
+            ExistingMemory(id=m["id"], key=m["key"], memory_type=m["memory_type"], content=m["content"])
+            for m in row.get("existing", ())
+        )
+        turns.append(LabeledTurn(row["id"], row["lang"], row["text"], expected, row.get("split", "dev"), existing))
     return turns
 
 
@@ -126,11 +135,12 @@ def match_turn(expected: Sequence[Expected], produced: Sequence[Candidate]) -> l
 
 
 def evaluate(turns: Sequence[LabeledTurn], engine: Engine | None = None) -> Evaluation:
-    """Run `engine` (the rules engine by default) on every turn and count matches."""
+    """Run `engine` (the rules engine by default) on every turn, extract then refine against the
+    turn's existing memories, and count matches."""
     engine = engine or RulesEngine()
     result = Evaluation()
     for turn in turns:
-        produced = engine.extract(TurnContext(message=turn.text))
+        produced = engine.refine(engine.extract(TurnContext(message=turn.text)), list(turn.existing))
         pairs = match_turn(turn.expected, produced)
         matched_expected = {e for e, _ in pairs}
         matched_produced = {c for _, c in pairs}
@@ -174,7 +184,8 @@ def report(evaluation: Evaluation, *, show_errors: bool = False) -> str:
             f"missed      {tid}: {e.memory_type}/{e.op} {list(e.facts)} {e.key or ''}" for tid, e in evaluation.missed
         ]
         lines += [
-            f"unexpected  {tid}: {c.memory_type}/{c.op} {c.key} {c.content!r}" for tid, c in evaluation.unexpected
+            f"unexpected  {tid}: {c.memory_type}/{c.op} {c.target_key} {c.content!r}"
+            for tid, c in evaluation.unexpected
         ]
     return "\n".join(lines)
 

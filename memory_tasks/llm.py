@@ -26,6 +26,7 @@ import openai
 from openai import OpenAI
 
 from config.settings import Settings, get_settings
+from memory_tasks.text import UNSTORABLE_CHAR
 
 logger = logging.getLogger("memory_tasks.llm")
 
@@ -63,11 +64,12 @@ class LLMPermanentError(LLMError):
 
 
 class LLMOutputError(LLMError):
-    """The model answered, but not with usable JSON. `raw_text` is its answer, truncated."""
+    """The model answered, but not with usable JSON. `raw_text` is its answer, truncated, with NUL
+    and lone surrogates replaced by U+FFFD so that recording the failure cannot fail too."""
 
     def __init__(self, message: str, raw_text: str) -> None:
         super().__init__(message)
-        self.raw_text = raw_text[:MAX_RAW_TEXT_CHARS]
+        self.raw_text = UNSTORABLE_CHAR.sub("\ufffd", raw_text[:MAX_RAW_TEXT_CHARS])
 
     def __reduce__(self):  # Celery pickles task exceptions; without this it falls back to LLMError
         return type(self), (str(self), self.raw_text)

@@ -14,6 +14,9 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # CJK symbols and punctuation plus the full-width ASCII forms (，。！？：；（）…).
 CJK_PUNCTUATION = "\u3001-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
 HAN_CHAR = re.compile(f"[{HAN}]")
+# Code points no stored text may hold: NUL (PostgreSQL text rejects it) and lone surrogates
+# (not encodable as UTF-8, e.g. from a JSON "\ud800").
+UNSTORABLE_CHAR = re.compile("[\x00\ud800-\udfff]")
 
 MAX_USER_ID = 2**31 - 1  # users.id is a PostgreSQL integer
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
+
+from memory_tasks.text import UNSTORABLE_CHAR
 
 logger = logging.getLogger(__name__)
 
@@ -97,48 +100,80 @@ def slug_key(raw: str, memory_type: str) -> str:
     return text or f"{memory_type}-{hashlib.sha1(raw.encode('utf-8')).hexdigest()[:8]}"
 
 
+def checked_text(value: Any, name: str) -> str:
+    """`value` as text, stripped; None is "". Raises InvalidCandidate when it is not a string
+    (a list, an object, a number, a boolean: never stringified) or holds NUL or a lone
+    surrogate. The reason names the field, never its text."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidCandidate(f"{name} is {type(value).__name__}, not text")
+    if UNSTORABLE_CHAR.search(value):
+        raise InvalidCandidate(f"{name} holds NUL or a lone surrogate")
+    return value.strip()
+
+
+def checked_number(value: Any, name: str) -> float:
+    """`value` as a finite number: an int, a float or a numeric string. Raises InvalidCandidate
+    for booleans (`true` is not 1.0), other types, NaN, infinities and overflowing literals."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise InvalidCandidate(f"{name} is {type(value).__name__}, not a number")
+    try:
+        number = float(value)
+    except (ValueError, OverflowError):
+        raise InvalidCandidate(f"{name} is not a number") from None
+    if not math.isfinite(number):
+        raise InvalidCandidate(f"{name} is not a finite number")
+    return number
+
+
+def checked_int(value: Any, name: str) -> int:
+    """`value` as an integer (`checked_number`, then truncated: 3.7 -> 3)."""
+    return int(checked_number(value, name))
+
+
 def coerce_candidate(data: Any) -> Candidate:
     """Build a valid Candidate from untrusted data (LLM output, tool arguments).
 
-    Raises InvalidCandidate with the reason when the data cannot be a memory.
+    Every field is checked (`checked_text`, `checked_number`). Raises InvalidCandidate with
+    the reason when the data cannot be a memory; the reason never holds the memory's text.
     """
     if not isinstance(data, dict):
         raise InvalidCandidate(f"not an object: {type(data).__name__}")
-    op = str(data.get("op") or "upsert").strip().lower()
+    op = checked_text(data.get("op"), "op").lower() or "upsert"
     if op not in OPS:
-        raise InvalidCandidate(f"unknown op {op!r}")
-    memory_type = str(data.get("memory_type") or data.get("type") or "").strip().lower()
+        raise InvalidCandidate("unknown op")
+    memory_type = checked_text(data.get("memory_type") or data.get("type"), "memory_type").lower()
     if memory_type == "profile":
         raise InvalidCandidate("profile fields never enter long-term memory")
     if memory_type not in MEMORY_TYPES:
-        raise InvalidCandidate(f"unknown memory_type {memory_type!r}")
-    key = normalize_key(data.get("key") or data.get("memory_key") or "")
+        raise InvalidCandidate("unknown memory_type")
+    key = normalize_key(checked_text(data.get("key") or data.get("memory_key"), "key"))
     if not key:
         raise InvalidCandidate("empty key")
     if len(key) > MAX_KEY_CHARS:
         raise InvalidCandidate(f"key longer than {MAX_KEY_CHARS} chars")
     if not KEY_PATTERN.match(key):
-        raise InvalidCandidate(f"key {key[:40]!r} is not a slug (a-z, 0-9, '-' and '_')")
-    content = str(data.get("content") or "").strip()
+        raise InvalidCandidate("key is not a slug (a-z, 0-9, '-' and '_')")
+    content = checked_text(data.get("content"), "content")
     if op != "delete" and not content:
         raise InvalidCandidate("empty content")
     if len(content) > MAX_CONTENT_CHARS:
         raise InvalidCandidate(f"content longer than {MAX_CONTENT_CHARS} chars")
-    try:
-        importance = int(data.get("importance", 3))
-        confidence = float(data.get("confidence", 0.8))
-        ttl_raw = data.get("ttl_days")
-        ttl_days = None if ttl_raw in (None, "", 0) else int(ttl_raw)
-    except (TypeError, ValueError) as exc:
-        raise InvalidCandidate(f"bad number: {exc}") from None
+    importance = checked_int(data.get("importance", 3), "importance")
+    confidence = checked_number(data.get("confidence", 0.8), "confidence")
+    ttl_raw = data.get("ttl_days")
+    # null, "" and 0 mean "the default lifetime" (the prompt's wording); false is no number.
+    lasting = ttl_raw is None or (ttl_raw in ("", 0) and not isinstance(ttl_raw, bool))
+    ttl_days = None if lasting else checked_int(ttl_raw, "ttl_days")
     if not 0.0 <= confidence <= 1.0:
         raise InvalidCandidate(f"confidence {confidence} outside 0..1")
     if ttl_days is not None and not 1 <= ttl_days <= 36500:
         raise InvalidCandidate(f"ttl_days {ttl_days} outside 1..36500")
-    reuse_key = data.get("reuse_key")
+    reuse_key = checked_text(data.get("reuse_key"), "reuse_key")
     reuse_key = normalize_key(reuse_key) if reuse_key else None
     if reuse_key and not is_key(reuse_key):
-        raise InvalidCandidate(f"reuse_key {reuse_key[:40]!r} is not a slug")
+        raise InvalidCandidate("reuse_key is not a slug")
     return Candidate(
         op=op,  # type: ignore[arg-type]
         memory_type=memory_type,
@@ -147,7 +182,7 @@ def coerce_candidate(data: Any) -> Candidate:
         importance=min(5, max(1, importance)),
         confidence=confidence,
         ttl_days=ttl_days,
-        reason=str(data.get("reason") or "")[:200],
+        reason=checked_text(data.get("reason"), "reason")[:200],
         reuse_key=reuse_key,
     )
 

@@ -37,9 +37,10 @@ _ACKNOWLEDGEMENTS = (
     "sounds good", "a lot", "so much", "very much",
 )
 # fmt: on
-_ACK_ALTERNATION = "|".join(re.escape(a) for a in sorted(_ACKNOWLEDGEMENTS, key=len, reverse=True))
-# Chinese runs acknowledgements together ("好的谢谢"), so tokens may touch.
-_ACK_ONLY = re.compile(rf"^(?:(?:{_ACK_ALTERNATION})\s*)+$")
+# Acknowledgements by first character, for the linear tokenizer of `_only_acknowledgements`.
+_ACKS_BY_FIRST = {
+    first: tuple(a for a in _ACKNOWLEDGEMENTS if a[0] == first) for first in {a[0] for a in _ACKNOWLEDGEMENTS}
+}
 _INVISIBLE = {"\u200d", "\ufe0e", "\ufe0f"}  # zero-width joiner and emoji variation selectors
 
 
@@ -55,6 +56,29 @@ def _letters_and_digits(text: str) -> str:
     return re.sub(r"\s+", " ", "".join(kept)).strip().casefold()
 
 
+def _only_acknowledgements(core: str) -> bool:
+    """True when `core` is a run of acknowledgements, touching or space-separated ("好的谢谢", "ok thanks").
+
+    A search over reachable positions, linear in the length: a regex alternation of
+    overlapping tokens ("k", "kk") backtracks exponentially on "kkkk…x".
+    """
+    reachable = {0}
+    frontier = [0]
+    while frontier:
+        start = frontier.pop()
+        for ack in _ACKS_BY_FIRST.get(core[start : start + 1], ()):
+            if core.startswith(ack, start):
+                end = start + len(ack)
+                if end < len(core) and core[end] == " ":
+                    end += 1
+                if end == len(core):
+                    return True
+                if end not in reachable:
+                    reachable.add(end)
+                    frontier.append(end)
+    return False
+
+
 def is_trivial(text: str) -> bool:
     """True when the message can hold nothing worth remembering, so it is SKIPPED unread.
 
@@ -62,7 +86,7 @@ def is_trivial(text: str) -> bool:
     or nothing but acknowledgements (好的, 嗯嗯, 收到, 谢谢, ok, thanks, lol, haha …).
     """
     core = _letters_and_digits(text or "")
-    return len(core.replace(" ", "")) <= 1 or bool(_ACK_ONLY.match(core))
+    return len(core.replace(" ", "")) <= 1 or _only_acknowledgements(core)
 
 
 # --- content markers ----------------------------------------------------------------------
@@ -80,9 +104,11 @@ _INTERNAL = re.compile(
 )
 
 # A temperature reading is a snapshot on its own; the other markers need weather context.
-_TEMPERATURE = re.compile(r"-?\d+(?:\.\d+)?\s*(?:℃|℉|°\s*[CF]?)", re.IGNORECASE)
+# Numbers start only where a digit run starts: otherwise a long run of digits is read from each
+# of its positions (quadratic).
+_TEMPERATURE = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?\s*(?:℃|℉|°\s*[CF]?)", re.IGNORECASE)
 _WEATHER_MARKERS = re.compile(
-    r"最高温|最低温|气温|雷阵雨|阵雨|多云|转晴|晴转|转阴|[东南西北]风|风力|\d+级|降水|湿度|空气质量|雾霾|\d+度"
+    r"最高温|最低温|气温|雷阵雨|阵雨|多云|转晴|晴转|转阴|[东南西北]风|风力|(?<!\d)\d+级|降水|湿度|空气质量|雾霾|(?<!\d)\d+度"
     r"|\bforecast\b|\bshowers?\b|\bcloudy\b|\bovercast\b|\bhumidity\b|\bthunderstorms?\b|\bdrizzle\b"
     r"|\bsunny\b|\bdegrees\b|\bwind(?:s|y)?\b",
     re.IGNORECASE,
@@ -254,7 +280,8 @@ _PII_PATTERNS = (
     (re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"), "[email]"),
     (re.compile(r"(?<!\d)\d{17}[\dXx](?!\d)"), "[id-number]"),  # PRC resident identity card
     (re.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)"), "[phone]"),  # mainland China mobile
-    (re.compile(r"(?<![\w])\+?\d[\d\s().-]{7,}\d(?![\w])"), "[phone]"),
+    # At most 20 characters: an unbounded run is retried from every start position (quadratic).
+    (re.compile(r"(?<![\w])\+?\d[\d\s().-]{7,20}\d(?![\w])"), "[phone]"),
 )
 
 

@@ -14,7 +14,15 @@ import logging
 from typing import Any
 
 from config.settings import Settings, get_settings
-from memory_tasks.extraction.candidates import Candidate, InvalidCandidate, coerce_candidate, coerce_candidates
+from memory_tasks.extraction.candidates import (
+    Candidate,
+    InvalidCandidate,
+    checked_int,
+    checked_text,
+    coerce_candidate,
+    coerce_candidates,
+    is_key,
+)
 from memory_tasks.extraction.context import context_line, context_window
 from memory_tasks.extraction.prompts import Prompt, load_prompt
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
@@ -152,18 +160,24 @@ def apply_decision(candidate: Candidate, decision: dict[str, Any] | None, existi
     """The candidate as `decision` leaves it, or None when the decision is drop."""
     if decision is None:
         return candidate
-    action = str(decision.get("action") or "").strip().lower()
+    try:
+        action = checked_text(decision.get("action"), "action").lower()
+        target = checked_text(decision.get("target_key"), "target_key")
+    except InvalidCandidate as exc:
+        logger.info("refine decision invalid, keeping candidate", extra={"key": candidate.key, "reason": str(exc)})
+        return candidate
     if action == "drop":
-        logger.info("candidate dropped by refine", extra={"key": candidate.key, "reason": _reason(decision)})
+        # The model's own reason is not logged: it may quote what the user said.
+        logger.info("candidate dropped by refine", extra={"key": candidate.key})
         return None
     if action not in ACTIONS:
-        logger.info("unknown refine action, keeping candidate", extra={"key": candidate.key, "action": action[:40]})
+        logger.info("unknown refine action, keeping candidate", extra={"key": candidate.key})
         return candidate
-    target = str(decision.get("target_key") or "").strip()
     if action in ("merge", "reuse") and target not in existing_keys:
         # Only keys the caller passed in can be targeted; anything else may be invented.
         logger.info(
-            "refine target is not an existing key, keeping", extra={"key": candidate.key, "target": target[:60]}
+            "refine target is not an existing key, keeping",
+            extra={"key": candidate.key, "target": target[:60] if is_key(target) else "(not a key)"},
         )
         action = "keep"
     fields = candidate.to_json()
@@ -194,18 +208,13 @@ def _index_decisions(items: list[Any], count: int) -> dict[int, dict[str, Any]]:
     for position, item in enumerate(items):
         if not isinstance(item, dict):
             continue
-        raw_index = item.get("index", position)
         try:
-            index = int(raw_index)
-        except (TypeError, ValueError):
+            index = checked_int(item.get("index", position), "index")
+        except InvalidCandidate:
             continue
         if 0 <= index < count and index not in decisions:
             decisions[index] = item
     return decisions
-
-
-def _reason(decision: dict[str, Any]) -> str:
-    return str(decision.get("reason") or "")[:200]
 
 
 def _defuse(text: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from config.settings import DEFAULT_NOISE_KEY_PATTERNS
@@ -273,3 +275,19 @@ def test_pii_is_redacted_before_storage_when_enabled() -> None:
     for secret in ("13812345678", "wang.li@example.com", "11010519491231002X", "1234567"):
         assert secret not in redacted
     assert redact_pii("年底前考过 N1，住在 3 号楼") == "年底前考过 N1，住在 3 号楼"
+
+
+@pytest.mark.parametrize("text", ["k" * 60 + "x", "哈" * 20000 + "x", "ok " * 5000 + "fine?", "1" * 32000 + "级"])
+def test_acknowledgement_and_weather_checks_run_in_linear_time(text: str) -> None:
+    """Bounded cost (issue 11.10): overlapping acknowledgements ("k", "kk") backtracked
+    exponentially, and a long digit run was re-read from each of its digits."""
+    started = time.perf_counter()
+    is_trivial(text)
+    text_drop_reason(text)
+    assert time.perf_counter() - started < 2.0
+
+
+def test_a_run_of_acknowledgements_is_still_trivial_and_one_word_more_is_not() -> None:
+    assert is_trivial("ok " * 500 + "thanks")
+    assert is_trivial("好的谢谢" * 200)
+    assert not is_trivial("ok " * 500 + "I live in Berlin")

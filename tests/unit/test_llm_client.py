@@ -222,3 +222,11 @@ def test_token_usage_is_logged_per_call(fake_openai: FakeOpenAI, caplog: pytest.
 def test_strip_think_removes_reasoning_blocks(raw: str, expected: str) -> None:
     """R-PIPE-11: <think> blocks (closed, unclosed leading, orphan close) never reach the context."""
     assert strip_think(raw) == expected
+
+
+def test_an_output_error_carries_no_nul_or_lone_surrogate() -> None:
+    """Issue 11.9: a NUL in the raw answer must not make recording the failure fail too."""
+    with pytest.raises(LLMOutputError) as failed:
+        parse_json_output("not json \x00 and \ud800 here")
+    assert failed.value.raw_text == "not json \ufffd and \ufffd here"
+    failed.value.raw_text.encode("utf-8")

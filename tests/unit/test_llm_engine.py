@@ -302,3 +302,43 @@ def test_model_output_cannot_choose_the_user(fake_openai: FakeOpenAI) -> None:
     [refined] = engine_for(fake_openai).refine([cand("diet", "吃素")], EXISTING)
     assert refined.reuse_key is None
     assert "user_id" not in refined.to_json() and refined.extra == {}
+
+
+def test_extract_keeps_the_legitimate_items_of_a_hostile_answer(fake_openai: FakeOpenAI) -> None:
+    """Issue 11.9: an answer with NUL, a lone surrogate, Infinity, NaN, 1e999, lists as text and
+    booleans as numbers stores only its legitimate items (no OverflowError for the whole answer)."""
+    fake_openai.script(
+        text(
+            '{"candidates": ['
+            '{"memory_type": "fact", "key": "a", "content": "nul \\u0000 here"},'
+            '{"memory_type": "fact", "key": "b", "content": "lone \\ud800 surrogate"},'
+            '{"memory_type": "fact", "key": "c", "content": "big", "importance": 1e999},'
+            '{"memory_type": "fact", "key": "d", "content": "nan", "confidence": NaN},'
+            '{"memory_type": "fact", "key": "e", "content": "inf", "ttl_days": Infinity},'
+            '{"memory_type": "fact", "key": "f", "content": ["a", "list"]},'
+            '{"memory_type": "fact", "key": "g", "content": "bool", "confidence": true},'
+            '{"memory_type": "fact", "key": "diet", "content": "吃素", "confidence": 0.9}'
+            "]}"
+        )
+    )
+    candidates = engine_for(fake_openai).extract(TURN)
+    assert [(c.key, c.content) for c in candidates] == [("diet", "吃素")]
+
+
+def test_refine_decisions_with_hostile_fields_keep_their_candidate(fake_openai: FakeOpenAI) -> None:
+    """Issue 11.9: an index of 1e999 or true, an action or target that is a list, a NaN confidence:
+    that decision is not applied (the candidate is kept as it was); the other decisions are."""
+    fake_openai.script(
+        text(
+            '{"decisions": ['
+            '{"index": 1e999, "action": "drop"},'
+            '{"index": true, "action": "drop"},'
+            '{"index": 0, "action": ["drop"]},'
+            '{"index": 1, "action": "reuse", "target_key": {"k": "home-city"}},'
+            '{"index": 2, "action": "keep", "confidence": NaN},'
+            '{"index": 3, "action": "drop", "reason": "\\u0000"}'
+            "]}"
+        )
+    )
+    original = [cand("diet", "吃素"), cand("city", "住上海"), cand("pet-cat", "养猫"), cand("weather", "多云")]
+    assert engine_for(fake_openai).refine(original, EXISTING) == original[:3]

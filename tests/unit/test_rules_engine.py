@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
 
 from bench.eval_extraction import DEFAULT_DATA, evaluate, load_turns
 from config.settings import DEFAULT_NOISE_KEY_PATTERNS, Settings
+from memory_tasks.demo import SAMPLE_CONVERSATION
 from memory_tasks.extraction.candidates import Candidate, coerce_candidate
 from memory_tasks.extraction.rules import RulesEngine
 from memory_tasks.extraction.rules.english import third_person
@@ -309,3 +311,188 @@ def test_the_rules_engine_meets_the_quality_floors(split: str) -> None:
     assert result.overall.precision >= 0.9
     assert result.must_drop_accuracy >= 0.95
     assert result.overall.recall >= 0.7
+
+
+# --- bounded cost (issue 11.10) ----------------------------------------------------------------
+
+_FUZZ_LENGTH = 32000
+_FUZZ_UNITS = [
+    "1 ",  # the quadratic pattern of issue 11.10
+    "1",
+    "A ",
+    "I'm ",
+    "allergic to ",
+    "whenever I use ",
+    "时",  # cubic in the Chinese standing-rule patterns
+    "我喜欢吃川菜",
+    "在北京工作",
+    "I like 川菜 and 1234 ",
+    ", I",
+    "ab. ",
+]
+
+
+def _fuzz_messages() -> list[str]:
+    """32,000-character messages: repetitions as one clause, and cut into clauses of 60 and 299 characters."""
+    messages = []
+    for unit in _FUZZ_UNITS:
+        messages.append((unit * _FUZZ_LENGTH)[:_FUZZ_LENGTH])
+        for length in (60, 299):
+            clause = (unit * length)[:length]
+            messages.append(((clause + "，") * (_FUZZ_LENGTH // length + 1))[:_FUZZ_LENGTH])
+    return messages
+
+
+def test_the_rules_engine_reads_a_32000_character_message_in_bounded_time() -> None:
+    """Issue 11.10: run time is linear in the message (measured worst case under 1 s, docs/quality.md);
+    the bound here is loose so a busy machine does not fail it."""
+    worst = 0.0
+    for message in _fuzz_messages():
+        started = time.perf_counter()
+        extract(message)
+        worst = max(worst, time.perf_counter() - started)
+    assert worst < 5.0
+
+
+# --- everyday turns (issue 17.1, 13.7) ---------------------------------------------------------
+
+EVERYDAY = Path(__file__).resolve().parent.parent / "data" / "everyday_turns.jsonl"
+
+
+def refined(message: str, existing: list[ExistingMemory]) -> list[tuple[str, str, str]]:
+    """(op, memory_type, target key) of what the engine writes for `message` given `existing`."""
+    candidates = ENGINE.refine(extract(message), existing)
+    return [(c.op, c.memory_type, c.target_key) for c in candidates]
+
+
+def test_the_everyday_set_meets_its_targets() -> None:
+    """Issue 17.1: on the everyday turns recall >= 0.85 and precision >= 0.95 (first run and now in
+    docs/quality.md); the turns were labeled before the engine ever read them."""
+    turns = load_turns(EVERYDAY)
+    result = evaluate(turns, ENGINE)
+    assert len(turns) >= 150 and {t.lang for t in turns} == {"zh", "en"}
+    assert result.overall.recall >= 0.85
+    assert result.overall.precision >= 0.95
+    assert result.must_drop_accuracy >= 0.95
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我今天想说一下，我对青霉素过敏。", "allergy-penicillin"),
+        ("今天开会讨论了很多事情，我喜欢喝普洱茶。", None),
+        ("I'm exhausted today, but I love hiking.", "sport-hiking"),
+    ],
+)
+def test_a_time_word_taints_only_the_clause_it_governs(message: str, key: str | None) -> None:
+    """Issue 17.1: a clause naming its own subject after a time-bound clause is a statement of its own."""
+    [candidate] = extract(message)
+    assert key is None or candidate.key == key
+
+
+def test_a_time_word_still_binds_the_clause_it_continues() -> None:
+    assert extract("今天我要减肥，别给我推荐甜点。") == []
+    assert extract("I'm on a diet this week, so no desserts please.") == []
+
+
+def test_forget_requests_delete_the_memory_they_name() -> None:
+    """Issue 17.1: 请忘掉/删掉/别记…, "forget that…", "delete what you know about my job"."""
+    job = [ExistingMemory(1, "occupation", "fact", "职业：后端工程师"), ExistingMemory(2, "diet", "fact", "吃素")]
+    assert refined("请忘掉我的职业信息。", job) == [("delete", "fact", "occupation")]
+    assert refined("Delete what you know about my job.", job) == [("delete", "fact", "occupation")]
+    jazz = [ExistingMemory(3, "music-jazz", "preference", "Likes jazz")]
+    assert refined("Forget that I like jazz.", jazz) == [("delete", "preference", "music-jazz")]
+    cat = [ExistingMemory(4, "pet-cat", "fact", "Has a cat")]
+    assert refined("Delete the memory about my cat.", cat) == [("delete", "fact", "pet-cat")]
+    marathon = [ExistingMemory(5, "goal-marathon", "goal", "Is training for a marathon")]
+    assert refined("Forget about my marathon goal.", marathon) == [("delete", "goal", "goal-marathon")]
+
+
+def test_a_forget_request_naming_nothing_stored_says_nothing() -> None:
+    assert refined("请忘掉我的职业信息。", [ExistingMemory(1, "residence-city", "fact", "住在深圳")]) == []
+    assert refined("Forget what I just said about the weather.", []) == []
+    assert all(c.op == "delete" for c in extract("请忘记我对花生过敏这件事。"))
+
+
+def test_english_retractions_deactivate_the_memory_and_never_mangle_a_word() -> None:
+    """Issue 17.1: "not … anymore", "no longer", "stopped", "quit"."""
+    vegetarian = [ExistingMemory(1, "diet", "fact", "Is vegetarian now")]
+    assert refined("I'm not vegetarian anymore.", vegetarian) == [("delete", "fact", "diet")]
+    dark = [ExistingMemory(2, "preference-dark-mode", "preference", "Uses dark mode")]
+    [candidate] = ENGINE.refine(extract("I no longer use dark mode."), dark)
+    assert (candidate.op, candidate.target_key) == ("delete", "preference-dark-mode")
+    assert candidate.content == "No longer uses dark mode"
+    assert refined("I quit smoking last year.", []) == [("delete", "preference", "habit-smoking")]
+    assert refined("I no longer work at Google.", []) == [("delete", "fact", "employer")]
+    assert third_person("I no longer live in Chicago") == "No longer lives in Chicago"
+
+
+def test_a_retraction_followed_by_the_new_value_keeps_the_new_value() -> None:
+    [candidate] = extract("我现在不住北京了，搬去了杭州")
+    assert (candidate.op, candidate.key, candidate.content) == ("upsert", "residence-city", "住在杭州")
+
+
+def test_work_and_live_in_one_city_fills_both_slots() -> None:
+    """Issue 17.1: 在成都工作和生活 never leaves residence-city in another city."""
+    assert {(c.key, c.content) for c in extract("我现在在成都工作和生活。")} == {
+        ("work-city", "在成都工作"),
+        ("residence-city", "住在成都"),
+    }
+    assert {c.key for c in extract("I live and work in Berlin.")} == {"residence-city", "work-city"}
+
+
+def test_every_clause_of_a_sentence_is_kept() -> None:
+    """Issue 17.1: second clauses, names attached to a person or pet, "I use X" as a tool preference."""
+    assert {c.key for c in extract("我更喜欢简短的回答，别用表情符号。")} == {"reply-style", "reply-emoji"}
+    assert {(c.key, c.content) for c in extract("我叫李明，今年32岁，在杭州做产品经理")} == {
+        ("occupation", "职业：产品经理"),
+        ("work-city", "在杭州工作"),
+    }
+    [daughter] = extract("My daughter is learning piano, her name is Xiaoyu.")
+    assert daughter.key == "family-children" and "Xiaoyu" in daughter.content and "piano" in daughter.content
+    [daughter] = extract("我女儿在学钢琴，她叫小雨。")
+    assert daughter.content == "女儿在学钢琴，叫小雨"
+    assert [(c.key, c.content) for c in extract("I'm a software engineer and I use Vim.")] == [
+        ("occupation", "Occupation: software engineer"),
+        ("preference-vim", "Uses Vim"),
+    ]
+    assert {c.key for c in extract("我不抽烟也不喝酒。")} == {"habit-smoking", "drink-alcohol"}
+
+
+def test_the_demo_conversation_leaves_what_a_careful_person_would_write() -> None:
+    """Issue 13.7: `make run`'s sample conversation, turn by turn, later statements of a key winning."""
+    memories: dict[str, tuple[str, str]] = {}
+    for role, text in SAMPLE_CONVERSATION:
+        if role == "user":
+            for candidate in ENGINE.refine(extract(text), []):
+                assert candidate.op == "upsert"
+                memories[candidate.key] = (candidate.memory_type, candidate.content)
+    assert memories == {
+        "residence-city": ("fact", "住在上海"),
+        "occupation": ("fact", "职业：后端工程师"),
+        "food-sichuan-cuisine": ("preference", "喜欢吃川菜"),
+        "food-sweets": ("preference", "不太能吃甜的"),
+        "reply-language": ("constraint", "以后回复尽量用中文"),
+        "reply-style": ("preference", "回复简洁"),
+        "goal-marathon": ("goal", "Is training for a marathon next spring; goal is to finish under four hours"),
+        "project-rust-compiler": ("project", "Is building a Rust compiler as a side project"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("I love Italian food.", "I really like Italian cuisine."),
+        ("I love Korean dishes.", "I'm a big fan of Korean food."),
+        ("I like sci-fi films.", "I love sci-fi movies."),
+        ("I enjoy French films.", "I like French movies."),
+    ],
+)
+def test_english_paraphrases_meet_on_one_key(first: str, second: str) -> None:
+    """Issue 13.2: the offline key scheme normalises common synonyms (food/cuisine/dishes, film/movie…)."""
+    assert only(first).key == only(second).key
+
+
+def test_synonyms_do_not_merge_different_items() -> None:
+    assert only("I love Italian cuisine.").key != only("I love Thai cuisine.").key
+    assert preference_key("Italian cuisine") == preference_key("italian food") == "preference-italian-food"

@@ -7,7 +7,8 @@ A message is read in four steps, one module each:
 2. `table` tries each rule on each readable clause, in table order;
 3. `builders` turn a match into candidates, worded by `content` (and `english` for the third
    person) and keyed by `keys` (the key scheme, with `lexicon` naming known items);
-4. `engine` (`RulesEngine`) collects the candidates of the message, one per key.
+4. `engine` (`RulesEngine`) collects the candidates of the message, one per key; retractions
+   and forget requests are read as the statement they take back (`retract`).
 """
 
 from memory_tasks.extraction.rules.engine import RulesEngine

@@ -103,12 +103,16 @@ def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
     return build
 
 
+_POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+
+
 def goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
     item = match.group("item").strip()
     if re.match(r"^(?:你|您)", item):
         return []
     item = clean_item(item, clause.lang)
-    if not item or PRONOUN_ITEM.match(item):
+    if not item or PRONOUN_ITEM.match(item) or _POINTS_BACK.search(item):
+        # "I plan to launch it next year": what "it" is belongs to another clause.
         return []
     return [_candidate("upsert", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 4)]
 
@@ -201,3 +205,21 @@ def timed_habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     activity = match.group("item").lower()
     content = statement(clause.text, clause.lang)
     return [_candidate("upsert", "preference", f"preference-{item_slug(activity)}", content, clause, 3)]
+
+
+def slots(*fills: Slot) -> Build:
+    """Every slot filled from one match: "在成都工作和生活" is both the work city and the residence."""
+
+    def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
+        return [candidate for fill in fills for candidate in fill(match, clause)]
+
+    return build
+
+
+def slot_retirement(memory_type: str, key: str) -> Build:
+    """op=delete on a fixed slot ("I quit my job" retires the employer)."""
+
+    def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
+        return [_candidate("delete", memory_type, key, statement(clause.text, clause.lang), clause, 3)]
+
+    return build

@@ -1,12 +1,16 @@
 """A message cut into clauses, each marked with what the rules may read from it.
 
-The message is cut into sentences (。！？!?；; newline) and clauses (，, and English ", "
-before a new subject); quoted text is removed first (a sentence to translate is not a
+The message is cut into sentences (。！？!?；; newline) and clauses (，, 也不, and English ", "
+or " and " before a new subject); quoted text is removed first (a sentence to translate is not a
 statement of the user). A clause is skipped when it is a question, is about the current
 exchange only ("用英文回答这个问题"), is said about someone else ("我朋友…", "my colleague…"), or
 `filters.text_drop_reason` rejects it; a one-off task ("帮我…", "write me…") is read for standing
-rules only. A short time window (今晚, tomorrow, 这周…) taints its clause and every later clause
-of the sentence, so "这周我在减肥，别给我推荐甜点" yields nothing.
+rules only. A clause that names no subject continues the previous clause's ("她是我的同事，住在
+北京" is not the user's residence). A short time window (今晚, tomorrow, 这周…) taints its clause
+and the later clauses that continue it, so "这周我在减肥，别给我推荐甜点" yields nothing while
+"我今天想说一下，我对青霉素过敏" keeps the allergy. A forget request ("请忘掉…") is marked, its
+text being what to forget; a name clause ("她叫小雨") carries the name for the previous clause.
+At most MAX_CLAUSES clauses of at most MAX_CLAUSE_CHARS are read (a bounded cost per message).
 """
 
 from __future__ import annotations
@@ -25,6 +29,13 @@ Lang = Literal["zh", "en"]
 # the hedged one falls under LONG_TERM_MEMORY_MIN_CONFIDENCE (0.75) on purpose.
 CONFIDENT = 0.9
 HEDGED = 0.6
+# A clause longer than this is not read: no statement the rules know runs that long without a
+# comma, and the rules' patterns are only cheap on bounded text (the run time stays linear in
+# the message: a bounded cost per clause).
+MAX_CLAUSE_CHARS = 300
+# Clauses read per message: past this a message is a pasted document, not a turn about the user,
+# and the rest is not read (a bounded cost per message).
+MAX_CLAUSES = 120
 
 
 @dataclass
@@ -38,6 +49,10 @@ class Clause:
     subject: str = "self"  # "self", "other", or "family:<group>" (partner, children, parents, siblings)
     skip: str | None = None  # why no rule may read it
     hedged: bool = False
+    forget: bool = False  # "请忘掉…", "forget that…": `text` is what to forget
+    name: str | None = None  # "她叫小雨", "her name is Xiaoyu": the name of the previous clause's subject
+    sentence: int = 0  # index of its sentence in the message
+    continues: bool = False  # names no subject of its own: goes on about the previous clause's
 
     @property
     def confidence(self) -> float:
@@ -48,10 +63,13 @@ _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』")
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;\n]+|$)")
 # An English full stop ends a sentence unless it follows a single capital ("Ursula K. Le Guin").
 _EN_FULL_STOP = re.compile(r"(?<=[^A-Z\s]\.)\s+|(?<=\b[a-z]\.)\s+|(?<=[a-z]{2}\.)\s+")
-_ZH_CLAUSE = re.compile(rf"[，,]|(?:^|(?<=[{HAN}]))(?=但是|不过|可是|所以|而且)")
+# "我不抽烟也不喝酒" is two statements; "一点也不", "从来也不" are one.
+_ZH_CLAUSE = re.compile(
+    rf"[，,]|(?:^|(?<=[{HAN}]))(?=但是|不过|可是|所以|而且)|(?<=[{HAN}])(?<![点些来都我])(?=也不|也没)"
+)
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|especially|mostly|aiming|have|not|no|because|since"
-    r"|although|though|even|plus|also|what|how|any|good)\b)|\s+(?=but I\b)",
+    r"|although|though|even|plus|also|what|how|any|good)\b)|\s+(?=but I\b)|\s+(?=and (?:I|I'm|I've|we|we're|my)\b)",
     re.IGNORECASE,
 )
 _ZH_DISCOURSE = re.compile(
@@ -84,6 +102,11 @@ _ONE_OFF = re.compile(
     r"这个问题|这道题|这次|这一次|这段|这句|这篇|下面这|this (?:one|time|question|answer|message|text)|just this|for now",
     re.IGNORECASE,
 )
+_LASTING_AFTER_WINDOW = re.compile(
+    r"^.*?(?:才?发现|才知道|得知|被确诊|确诊(?=了))(?:了)?(?:自己|我)?(?P<rest>.+)$"
+    r"|^.*?\b(?:found out|learned|learnt|realized|realised|discovered)(?: that)? (?P<rest_en>I.+)$",
+    re.IGNORECASE,
+)
 _ZH_HEDGE = re.compile(r"可能|也许|大概|好像|应该是|说不定|或许")
 _EN_HEDGE = re.compile(r"\b(?:maybe|probably|perhaps|i think|i guess|kind of|sort of|might)\b", re.IGNORECASE)
 
@@ -102,6 +125,45 @@ _EN_SUBJECT = re.compile(
     r"|^(?:(?:my|our) (?P<other>friend|colleague|coworker|roommate|boss|neighbou?r|manager)s?|he|she|they)\b",
     re.IGNORECASE,
 )
+
+
+# A clause that names its subject; one that does not ("是一名医生", "and allergic to nuts")
+# continues the subject of the clause before it.
+_ZH_EXPLICIT_SUBJECT = re.compile(r"^(?:我|本人|咱|你|您|他|她|它)")
+_EN_EXPLICIT_SUBJECT = re.compile(
+    r"^(?:I|I'm|I've|I'd|I'll|we|we're|we've|my|our|you|he|she|they|his|her|their)\b", re.IGNORECASE
+)
+# "她叫小雨", "名字叫大黄", "一只叫豆豆", "her name is Xiaoyu": a name for the subject just stated.
+_ZH_NAME = re.compile(
+    r"^(?:她|他|它)?(?:的)?(?:名字)?(?:[一另老][一二只个条]?|另一[只个条])?(?:叫做|名叫|叫)(?P<name>[^，,。\s的]{1,8})$"
+)
+_EN_NAME = re.compile(
+    r"^(?:(?:her|his|its|their) names? (?:is|are)|(?:she|he|it)(?:'s| is) (?:called|named))"
+    r" (?P<name>(?-i:[A-Z])[\w'-]*(?: (?:and )?(?-i:[A-Z])[\w'-]*)?)$",
+    re.IGNORECASE,
+)
+# Explicit forget requests: what follows is what to forget.
+_ZH_FORGET = re.compile(
+    r"^(?:请|麻烦)?(?:你)?(?:帮我)?(?:把)?(?:忘掉|忘记|忘了|删掉|删除|清除|清掉|别再?记着?|不要再?记着?|不用再?记着?)"
+    r"(?:关于)?(?P<rest>.+?)(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?(?:了|吧|啊)?$"
+    r"|^(?:请|麻烦)?(?:你)?(?:帮我)?把(?:关于)?(?P<rest2>.+?)(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?"
+    r"(?:删掉|删除|删了|清除|忘掉|忘了)(?:吧|了)?$"
+)
+_EN_FORGET = re.compile(
+    r"^(?:please )?(?:forget|delete|remove|erase|stop remembering|don't remember|do not remember)"
+    r"(?: (?:that|about|what you know about|everything (?:you know )?about|the memory (?:about|of)|anything about))*"
+    r" (?P<rest>.+)$",
+    re.IGNORECASE,
+)
+
+
+def forget_request(text: str, lang: Lang) -> str | None:
+    """What an explicit forget request asks to forget ("请忘掉我的职业信息" -> "我的职业"), or None."""
+    match = (_ZH_FORGET if lang == "zh" else _EN_FORGET).match(text)
+    if not match:
+        return None
+    rest = (match.group("rest") or match.groupdict().get("rest2") or "").strip(" ，,")
+    return rest or None
 
 
 def _subject(text: str, lang: Lang) -> str:
@@ -133,32 +195,77 @@ def _sentences(message: str) -> Iterator[tuple[str, bool]]:
                 yield body, sentence.rstrip().endswith(("?", "？"))
 
 
+def _joined_short_subjects(parts: list[str]) -> list[str]:
+    """`parts` with a part of one or two words put back before the "and …" part after it:
+    "My husband and I have been married" is one clause."""
+    joined: list[str] = []
+    for part in parts:
+        if joined and part.lower().startswith("and ") and len(joined[-1].split()) <= 2:
+            joined[-1] = f"{joined[-1]} {part}"
+        else:
+            joined.append(part)
+    return joined
+
+
 def split_clauses(message: str) -> list[Clause]:
-    """The clauses of `message`, each marked with whether and why it may not be read."""
+    """The first MAX_CLAUSES clauses of `message`, each marked with whether and why it may not be read."""
     clauses: list[Clause] = []
-    for sentence, asked in _sentences(message):
+    for sentence_index, (sentence, asked) in enumerate(_sentences(message)):
         lang: Lang = "zh" if has_han(sentence) else "en"
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
-        parts = [p for p in parts if p]
+        parts = _joined_short_subjects([p for p in parts if p])
         tainted: str | None = None
+        previous_subject = "self"
         for index, raw in enumerate(parts):
+            if len(clauses) >= MAX_CLAUSES:
+                return clauses
             lang = "zh" if has_han(raw) else "en"
+            if len(raw) > MAX_CLAUSE_CHARS:
+                clauses.append(Clause(text=raw[:MAX_CLAUSE_CHARS], lang=lang, skip="too long to be one statement"))
+                continue
             raw = raw.strip(" ，,、：:")
             text = _strip_discourse(raw, lang)
-            clause = Clause(text=text, lang=lang)
+            clause = Clause(text=text, lang=lang, sentence=sentence_index)
+            name = (_ZH_NAME if lang == "zh" else _EN_NAME).match(text)
+            if name and index > 0:
+                clause.name, clause.subject = name.group("name"), previous_subject
+                clauses.append(clause)
+                continue
+            forgotten = forget_request(text, lang)
+            if forgotten:
+                # What to forget is read as a statement of its own (its subject, its slots).
+                text = clause.text = forgotten
+                clause.forget = True
             clause.question = (asked and index == len(parts) - 1) or bool(
                 (_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(text)
             )
             clause.request = bool((_ZH_REQUEST if lang == "zh" else _EN_REQUEST).match(text))
-            clause.subject = _subject(text, lang)
+            named_subject = _subject(text, lang)
+            explicit = (
+                index == 0
+                or named_subject != "self"
+                or bool((_ZH_EXPLICIT_SUBJECT if lang == "zh" else _EN_EXPLICIT_SUBJECT).match(text))
+            )
+            clause.subject = named_subject if explicit else previous_subject
+            clause.continues = not explicit
+            previous_subject = clause.subject
             # Hedges are often the discourse words just stripped ("I think I like jazz").
             clause.hedged = bool((_ZH_HEDGE if lang == "zh" else _EN_HEDGE).search(raw))
-            # A short window binds the rest of the sentence: "这周我在减肥，别给我推荐甜点".
-            window = short_window(text)
+            # A short window binds its clause and the clauses that continue it without a subject of
+            # their own ("这周我在减肥，别给我推荐甜点"); a clause naming its subject is a new statement
+            # ("我今天想说一下，我对青霉素过敏").
+            if explicit:
+                tainted = None
+            lasting = _LASTING_AFTER_WINDOW.match(clause.text)
+            if lasting:
+                # "今天才发现自己对芒果过敏": the window dates the discovery, not the fact.
+                rest = lasting.group("rest") or lasting.group("rest_en")
+                clause.text = rest if lang == "en" or rest.startswith("我") else f"我{rest}"
+            window = short_window(clause.text)
             tainted = tainted or (f"short-term window: {window}" if window else None)
             clause.skip = (
                 tainted
-                or text_drop_reason(text)
+                or text_drop_reason(clause.text)
                 or ("question" if clause.question else None)
                 or ("one-off request" if _ONE_OFF.search(text) else None)
             )

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import drop_reason, is_trivial
-from memory_tasks.extraction.rules.clauses import Clause, split_clauses
+from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, split_clauses
+from memory_tasks.extraction.rules.content import statement
+from memory_tasks.extraction.rules.keys import item_slug
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
+from memory_tasks.extraction.rules.retract import positive_form, topic_key
 from memory_tasks.extraction.rules.table import RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
+
+RULES_BY_LANG = {lang: tuple(rule for rule in RULES if rule.lang == lang) for lang in ("zh", "en")}
+# "my goal is to finish under four hours" right after "I'm training for a marathon": the second
+# clause is the first goal's detail, not a goal of its own.
+_GOAL_DETAIL = re.compile(r"^(?:my (?:\w+ )?(?:goal|aim|target) is|我?的?目标是)", re.IGNORECASE)
+# Marks a delete that came from an explicit forget request (in Candidate.extra).
+FORGET = "forget"
 
 
 class RulesEngine:
@@ -33,27 +44,81 @@ class RulesEngine:
         if is_trivial(turn.message):
             return []
         by_key: dict[str, Candidate] = {}
+        previous: list[Candidate] = []  # what the previous clause of the same sentence yielded
+        sentence = -1
         for clause in split_clauses(turn.message):
-            if clause.skip:
+            if clause.sentence != sentence:
+                previous, sentence = [], clause.sentence
+            if clause.name:
+                _name_subject(previous, clause)
                 continue
-            for candidate in self._read(clause):
+            if clause.skip:
+                previous = []
+                continue
+            found = self._forget(clause) if clause.forget else self._statements(clause, previous)
+            if found and previous and _is_goal_detail(found, previous, clause):
+                previous[-1].content = f"{previous[-1].content}; {_lower_first(found[0].content)}"[:1000]
+                continue
+            if not found and clause.continues and previous and previous[-1].key.startswith("pet-"):
+                # "我家狗狗叫豆豆，是只柯基": the clause goes on about the pet.
+                previous[-1].content = f"{previous[-1].content}，{statement(clause.text, clause.lang)}"[:1000]
+                continue
+            for candidate in found:
                 first = by_key.setdefault(candidate.key, candidate)
-                if first is not candidate and first.op == candidate.op == "append":
+                if first.op == "delete" and candidate.op != "delete":
+                    # "我现在不住北京了，搬去了杭州": the new value replaces the retraction.
+                    by_key[candidate.key] = candidate
+                elif first is not candidate and first.op == candidate.op == "append":
                     # Several facts about one family member: one append of both sentences.
                     first.content = f"{first.content}；{candidate.content}"[:1000]
                 # Otherwise the first statement of a key wins: "我不打算考N1了" is read as a
                 # retirement before the goal rules see "打算考N1".
+            previous = found
         return [c for c in by_key.values() if drop_reason(c, self.noise_key_patterns) is None]
 
-    def _read(self, clause: Clause) -> list[Candidate]:
+    def _statements(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
+        """What a readable clause states: a retraction of a statement the rules can read (deletes
+        on its keys), else what the rules read from the clause itself."""
+        positive = positive_form(clause.text, clause.lang)
+        if positive:
+            taken_back = self._read(replace(clause, text=positive), previous)
+            if taken_back:
+                content = statement(clause.text, clause.lang)
+                return [replace(c, op="delete", content=content) for c in taken_back]
+        return self._read(clause, previous)
+
+    def _forget(self, clause: Clause) -> list[Candidate]:
+        """Deletes for an explicit forget request: of what its statement names ("忘掉我对花生过敏这件事"
+        -> allergy-peanut), else of the slot its topic word names ("我的职业" -> occupation), else of
+        whatever existing memory refine finds naming the same item (`FORGET` marks them all)."""
+        named = self._statements(replace(clause, forget=False), [])
+        content = statement(clause.text, clause.lang)
+        if not named:
+            key = topic_key(clause.text)
+            named = [
+                Candidate(
+                    op="delete",
+                    memory_type="fact",
+                    key=key or f"forget-{item_slug(clause.text)}",
+                    content=content,
+                    confidence=CONFIDENT,
+                    reason="rules: the user asked to forget it",
+                )
+            ]
+        return [replace(c, op="delete", extra={**c.extra, FORGET: True}) for c in named]
+
+    def _read(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
         """The candidates of one readable clause: each rule in order, rules of a group never
-        reading text another rule of the group already read."""
+        reading text another rule of the group already read; a rule that continues another
+        (`Rule.after`) only when the previous clause yielded a key it continues."""
         found: list[Candidate] = []
         taken: dict[str, list[tuple[int, int]]] = {}
-        for rule in RULES:
-            if rule.lang != clause.lang or (clause.request and not rule.standing):
+        for rule in RULES_BY_LANG[clause.lang]:
+            if clause.request and not rule.standing:
                 continue
             if clause.subject != "self" and not (rule.family and clause.subject.startswith("family:")):
+                continue
+            if rule.after and not any(c.key.startswith(rule.after) for c in previous):
                 continue
             spans = taken.setdefault(rule.group, [])
             for match in rule.pattern.finditer(clause.text):
@@ -69,25 +134,55 @@ class RulesEngine:
         """The candidates to write. Key match and similarity dedup are the write model's
         (memories/dedup.py); here a retirement whose key does not exist is pointed at the one
         existing memory of its type that names the retired item, so "我不喝奶茶了" also retires
-        a tool-written "drink-bubble-tea: 爱喝奶茶"."""
+        a tool-written "drink-bubble-tea: 爱喝奶茶". A forget request may point at a memory of any
+        type, and is dropped when no existing memory is the one it names (nothing is guessed)."""
         existing_keys = {memory.key for memory in existing}
-        return [
-            replace(c, reuse_key=_retired_memory_key(c, existing))
-            if c.op == "delete" and c.key not in existing_keys
-            else c
-            for c in candidates
-        ]
+        refined = []
+        for candidate in candidates:
+            if candidate.op != "delete" or candidate.key in existing_keys:
+                refined.append(candidate)
+                continue
+            forget = bool(candidate.extra.get(FORGET))
+            target = _retired_memory(candidate, existing, any_type=forget)
+            if target is None:
+                if not forget:
+                    refined.append(replace(candidate, reuse_key=None))
+                continue
+            refined.append(replace(candidate, reuse_key=target.key, memory_type=target.memory_type))
+        return refined
 
 
-def _retired_memory_key(candidate: Candidate, existing: list[ExistingMemory]) -> str | None:
-    """The key of the single existing memory of the candidate's type sharing a LEXICON item
-    with it, or None when there is none or more than one."""
+def _retired_memory(candidate: Candidate, existing: list[ExistingMemory], *, any_type: bool) -> ExistingMemory | None:
+    """The single existing memory (of the candidate's type unless `any_type`) sharing a LEXICON
+    item with it, or None when there is none or more than one."""
     items = {slug for slug, _ in lexicon_entries(candidate.content)}
     if not items:
         return None
     hits = [
-        m.key
+        m
         for m in existing
-        if m.memory_type == candidate.memory_type and items & {slug for slug, _ in lexicon_entries(m.content)}
+        if (any_type or m.memory_type == candidate.memory_type)
+        and items & {slug for slug, _ in lexicon_entries(m.content)}
     ]
     return hits[0] if len(hits) == 1 else None
+
+
+def _name_subject(previous: list[Candidate], clause: Clause) -> None:
+    """Add the name of "…，她叫小雨" / "…, her name is Xiaoyu" to the family or pet fact it names."""
+    for candidate in previous:
+        if candidate.key.startswith(("family-", "pet-")):
+            joined = f"，叫{clause.name}" if clause.lang == "zh" else f", named {clause.name}"
+            candidate.content = f"{candidate.content}{joined}"[:1000]
+            return
+
+
+def _is_goal_detail(found: list[Candidate], previous: list[Candidate], clause: Clause) -> bool:
+    return (
+        previous[-1].memory_type == "goal"
+        and all(c.memory_type == "goal" for c in found)
+        and bool(_GOAL_DETAIL.match(clause.text))
+    )
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]

@@ -22,7 +22,8 @@ _EN_FIXED = {
 }
 _EN_ADVERBS = frozenset(
     "really just absolutely also totally genuinely honestly still usually always often mostly generally normally "
-    "typically regularly actually definitely never sometimes currently now".split()
+    "typically regularly actually definitely never sometimes currently now no longer not hardly rarely barely even "
+    "only mainly".split()
 )
 _EN_UNCHANGED = frozenset(
     "can can't cannot could couldn't would wouldn't should will won't must might may grew was went had got took "

@@ -18,7 +18,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("hotpot", "food", ("火锅", "hotpot", "hot pot")),
     ("spicy-food", "food", ("辣", "辣的", "吃辣", "spicy food", "spicy")),
     ("salty-food", "food", ("咸", "太咸", "salty food")),
-    ("sweets", "food", ("甜食", "甜点", "sweets", "desserts")),
+    ("sweets", "food", ("甜食", "甜点", "甜品", "甜的", "甜", "sweets", "desserts", "sweet things")),
     ("cilantro", "food", ("香菜", "cilantro", "coriander")),
     ("seafood", "food", ("海鲜", "seafood")),
     ("pork", "food", ("猪肉", "pork")),
@@ -98,9 +98,18 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 
-def _build_lexicon_index() -> list[tuple[str, str, str]]:
-    """(surface form, slug, category), longest surface first so "乌龙茶" beats "茶"."""
-    rows = [(term.casefold(), slug, category) for slug, category, terms in LEXICON for term in terms]
+def _build_lexicon_index() -> list[tuple[str, re.Pattern[str], str, str]]:
+    """(surface form, its pattern, slug, category), longest surface first so "乌龙茶" beats "茶".
+
+    A Chinese form matches anywhere; an English form only as whole words.
+    """
+    rows = []
+    for slug, category, terms in LEXICON:
+        for term in terms:
+            folded = term.casefold()
+            escaped = re.escape(folded)
+            pattern = re.compile(escaped if HAN_CHAR.match(folded) else rf"(?<![a-z0-9]){escaped}(?![a-z0-9])")
+            rows.append((folded, pattern, slug, category))
     return sorted(rows, key=lambda row: len(row[0]), reverse=True)
 
 
@@ -116,15 +125,11 @@ def lexicon_entries(text: str) -> list[tuple[str, str]]:
     folded = text.casefold().strip()
     found: list[tuple[int, str, str]] = []
     taken: list[tuple[int, int]] = []
-    for term, slug, category in _LEXICON_INDEX:
-        if HAN_CHAR.match(term):
-            if len(term) == 1 and folded != term:
-                continue
-            positions = [m.start() for m in re.finditer(re.escape(term), folded)]
-        else:
-            positions = [m.start() for m in re.finditer(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", folded)]
-        for start in positions:
-            end = start + len(term)
+    for term, pattern, slug, category in _LEXICON_INDEX:
+        if term not in folded or (len(term) == 1 and HAN_CHAR.match(term) and folded != term):
+            continue
+        for match in pattern.finditer(folded):
+            start, end = match.span()
             if any(start < t_end and t_start < end for t_start, t_end in taken):
                 continue
             taken.append((start, end))

@@ -21,6 +21,8 @@ from memory_tasks.extraction.rules.builders import (
     per_item,
     project,
     retirement,
+    slot_retirement,
+    slots,
     standing_rule,
     timed_habit,
     zh_employer,
@@ -50,11 +52,21 @@ class Rule:
     build: Build
     standing: bool = False  # may be read from a one-off request ("请用中文回复我")
     family: bool = False  # may be read from a clause about a family member
+    after: str | None = None  # only right after a clause that yielded a key with this prefix
 
 
-def _r(group: str, lang: Lang, pattern: str, build: Build, *, standing: bool = False, family: bool = False) -> Rule:
+def _r(
+    group: str,
+    lang: Lang,
+    pattern: str,
+    build: Build,
+    *,
+    standing: bool = False,
+    family: bool = False,
+    after: str | None = None,
+) -> Rule:
     # Case-insensitive throughout; a proper name's capital is required locally with CAP.
-    return Rule(group, lang, re.compile(pattern, re.IGNORECASE), build, standing=standing, family=family)
+    return Rule(group, lang, re.compile(pattern, re.IGNORECASE), build, standing=standing, family=family, after=after)
 
 
 _ZH_OCCUPATION = (
@@ -81,7 +93,9 @@ _DEMONYMS = (
     r"|Brazilian|Indian|Filipino|Vietnamese|Thai|Russian|Dutch|Swedish|Irish|Scottish|Polish|Turkish|Nigerian"
 )
 # Words that make a Chinese or English clause a standing rule rather than a one-off request.
-_ZH_STANDING = r"(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|都|[^，。]{1,8}(?:时|的时候))"
+# Up to the first such word of the clause ("…的时候" is "…时"), atomic: on "时时时…" a pattern
+# trying every occurrence would be cubic in the clause length.
+_ZH_STANDING_FIRST = r"^(?>.*?(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|都|.时))"
 _EN_STANDING = (
     r"(?:whenever|every time|each time|from now on|going forward|in (?:the )?future|always|by default|unless)"
 )
@@ -113,9 +127,15 @@ BIRTHDAY = Slot("fact", "birthday", {"zh": "生日是{value}", "en": "Birthday: 
 NATIVE_LANGUAGE = Slot(
     "fact", "native-language", {"zh": "母语是{value}", "en": "Native language: {value}"}, ttl_days=LIFELONG_TTL_DAYS
 )
+WORK_CITY_ZH = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"}, clean=zh_work_city)
+WORK_CITY_EN = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"})
 REPLY_LANGUAGE = Slot("constraint", "reply-language")
 REPLY_LENGTH = Slot("constraint", "reply-length")
 REPLY_STYLE = Slot("preference", "reply-style", importance=3)
+# "简洁一点" said after another reply rule: the clause alone does not say it is about replies.
+REPLY_STYLE_AFTER_RULE = Slot(
+    "preference", "reply-style", {"zh": "回复{value}", "en": "Replies: {value}"}, importance=3
+)
 REPLY_FORMAT = Slot("constraint", "reply-format")
 REPLY_EMOJI = Slot("constraint", "reply-emoji")
 CODE_LANGUAGE = Slot("constraint", "code-language")
@@ -142,8 +162,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"戒(?:掉了?)?(?P<item>" + ZH_OR_LATIN + r"{1,6}?)(?=[\d一二三四五六七八九十两几好多]|了|$)", _retire_preference),
     _r("pref", "en", r"^I (?:(?:really|just|honestly) )?(?:don't|do not|won't) (?P<verb>" + _RETIRE_VERBS_EN + r") (?P<item>.+?) (?:anymore|any more)$", _retire_any),
     _r("pref", "en", r"^I no longer (?P<verb>" + _RETIRE_VERBS_EN + r") (?P<item>.+)$", _retire_any),
-    _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?:eating|drinking|using|playing|watching|smoking|reading|taking|doing) (?P<item>.+)$", _retire_preference),
-    _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>smoking|drinking|caffeine|coffee|sugar|alcohol|meat)$", _retire_preference),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?:eating|drinking|using|playing|watching|smoking|reading|taking|doing) (?P<item>(?!last \w+$|\w+ ago$).+)$", _retire_preference),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>smoking|drinking|caffeine|coffee|sugar|alcohol|meat)(?: last \w+| \w+ ago| years ago)?$", _retire_preference),
     _r("pref", "en", r"^I(?:'m| am) (?:no longer|not) (?:planning|going|trying|aiming) to (?P<item>.+?)(?: anymore| any more)?$", _retire_goal),
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
     _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
@@ -160,7 +180,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^my (?:all-time )?favou?rite [\w ]+? (?:is|are) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) an? (?P<item>morning person|night owl|early bird|early riser|cat person|dog person|introvert|extrovert|homebody)$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*)", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"use (?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?)\b", _pref),
+    _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?)\b", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+)$", _pref),
     _r("pref", "en", r"^I (?:usually|always|normally|typically|often|generally) (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate)\b.*$", timed_habit),
     _r("pref", "zh", r".+", habit),
@@ -183,7 +203,9 @@ RULES: tuple[Rule, ...] = (
     _r("project", "zh", r"(?:最近|目前|现在|一直)?(?:正在|在)(?:开发|做|写|搭建|搞|维护|研发|设计|打造)(?P<item>[^，。]+)$", project),
     _r("project", "en", r"^(?:I(?:'m| am)|we(?:'re| are)|our team is|my team is|I've been|we've been) (?:currently |also |still |now )?(?:building|developing|writing|working on|making|creating|maintaining|designing|migrating|rewriting|launching) (?P<item>.+)$", project),
     # ---- facts ---------------------------------------------------------------------------
-    _r("residence-city", "zh", r"(?:^|我|我们|我家)(?:现在|目前|一直|常年|长期)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
+    _r("residence-city", "zh", AT + r"(?P<value>" + ZH + r"{2,10}?)(?:工作和生活|生活和工作|工作生活|生活工作|工作与生活|生活与工作)", slots(RESIDENCE_ZH, WORK_CITY_ZH)),
+    _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live and work|work and live) (?:in|near) " + _EN_PLACE, slots(RESIDENCE_EN, WORK_CITY_EN)),
+    _r("residence-city", "zh", r"(?:^|我|我们|我家)(?:现在|目前|一直|常年|长期|也|还)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
     _r("residence-city", "zh", r"搬(?:到|去|来)了?(?P<value>" + ZH + r"{2,10}?|[A-Z][\w .'-]{1,30})(?:了|啦|住)?$", RESIDENCE_ZH),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live|reside) (?:in|near|outside)(?: (?:a|the) (?:suburb|outskirts|small town|village) (?:of|near|outside))? " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
@@ -207,10 +229,12 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", EMPLOYER_ZH),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
-    _r("work-city", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"}, clean=zh_work_city)),
+    _r("work-city", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", WORK_CITY_ZH),
+    _r("work-city", "zh", r"^(?:我)?(?:现在|目前|也|还)?" + AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", WORK_CITY_ZH),
     _r("employer", "en", r"^I (?:currently |now )?(?:work|am working|'m working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I (?:just |recently )?joined " + _EN_NAME, EMPLOYER_EN),
+    _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
     _r("diet", "zh", r"(?P<value>吃素|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食)", Slot("fact", "diet")),
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free)\b", Slot("fact", "diet")),
     _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)过敏", ALLERGY),
@@ -220,13 +244,15 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症|焦虑症|过敏性鼻炎)", HEALTH),
     _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout)", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|hard of hearing)\b", HEALTH),
-    _r("trait", "zh", r"^(?:我)?是(?:个)?(?P<item>左撇子)", TRAIT),
+    _r("trait", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>左撇子|急性子|慢性子|路痴|社恐)", TRAIT),
     _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
-    _r("pet", "zh", r"(?<![没不])(?:养了|养着|养|有)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>猫咪|橘猫|猫|狗狗|狗|柯基|兔子|仓鼠|鹦鹉|金鱼|乌龟)", PET),
-    _r("pet", "en", r"^I (?:have|own|'ve got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten)\b", PET),
+    _r("pet", "zh", r"(?<![没不])(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>猫咪|橘猫|猫|狗狗|狗|柯基|兔子|仓鼠|鹦鹉|金鱼|乌龟)", PET),
+    _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten)\b", PET),
     _r("family", "zh", r"^(?:我的?|我家)?(?:" + _FAMILY_WORDS + r")", family_fact, family=True),
     _r("family", "zh", r"有[一二两三四五\d]+个(?P<children>孩子|女儿|儿子)|(?P<partner>结婚了|已婚)", family_fact),
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
+    _r("family", "zh", r".+", family_fact, family=True),  # a clause continuing a family member ("是一名医生")
+    _r("family", "en", r".+", family_fact, family=True),
     _r("family", "en", r"^I have (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children)\b|^I(?:'m| am) (?P<partner>married)\b", family_fact),
     _r("commute", "zh", r"(?P<value>开车|坐地铁|坐公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
     _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
@@ -255,6 +281,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
     _r("constraint", "en", r"\b(?:answers?|repl(?:y|ies)|responses?|keep it|keep them)\b.*?\b(?:under|below|less than|fewer than|no more than|at most|max(?:imum)?(?: of)?|within|to) (?P<value>\d+) (?:words|characters|chars|sentences|lines|paragraphs)\b", REPLY_LENGTH, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|解释|讲)[^，。]{0,6}?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)", REPLY_STYLE, standing=True),
+    _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
+    _r("constraint", "zh", r"^(?:请|要|尽量|再|都)?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)(?:一点|一些|些)?(?:吧)?$", REPLY_STYLE_AFTER_RULE, standing=True, after="reply-"),
     _r("constraint", "en", r"\b(?:be|keep (?:it|(?:your )?(?:answers|replies|responses))|(?:answers?|responses?) (?:should be|that are))\b (?:more |a bit more |very |extra |really )?(?P<value>concise|brief|short|succinct|direct|formal|casual|detailed|thorough|friendly|blunt|straightforward)\b", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"(?:不要|别|不用|少|禁止|不许|不准)(?:在回复里|在回答里|在回复中)?(?:用|加|带|放|使用|发)?(?:任何)?(?P<value>表情符号|表情包|表情|emoji|颜文字)", REPLY_EMOJI, standing=True),
     _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
@@ -262,9 +290,9 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\buse (?P<value>bullet points|bullets|numbered lists|tables|markdown|headings|code blocks)\b", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\bformat (?:your )?(?:answers|replies|responses) (?:in|as|with) (?P<value>\w+(?: \w+)?)", REPLY_FORMAT, standing=True),
-    _r("constraint", "zh", _ZH_STANDING + r"[^，。]*?(?:代码|示例|例子|样例)[^，。]{0,10}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
-    _r("constraint", "en", r"(?=.*\b" + _EN_STANDING + r"|.*\bwhen you (?:show|write|give)).*\b(?:code|examples?|snippets?)\b.*?\b(?:in|use|using) (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
-    _r("constraint", "zh", r"^.*" + _ZH_STANDING + r".*(?:提醒我|帮我|别|不要|避开|记得|给我|都要|请|要先|先给|先说).*$", standing_rule, standing=True),
+    _r("constraint", "zh", _ZH_STANDING_FIRST + r"[^，。]*?(?:代码|示例|例子|样例)[^，。]{0,10}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
+    _r("constraint", "en", r"^(?=.*\b" + _EN_STANDING + r"|.*\bwhen you (?:show|write|give)).*\b(?:code|examples?|snippets?)\b.*?\b(?:in|use|using) (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
+    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|别|不要|避开|记得|给我|都要|请|要先|先给|先说).*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),

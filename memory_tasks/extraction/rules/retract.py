@@ -1,0 +1,51 @@
+"""Retractions and forget requests: which statement a negation or a forget request takes back.
+
+A retraction is the negation of a statement the rules can read: "I'm not vegetarian anymore" takes
+back "I'm vegetarian" (the diet slot), "我已经不在阿里上班了" takes back "我在阿里上班" (employer).
+`positive_form` gives that statement; the engine reads it and turns what it finds into deletes
+on the same keys. A forget request ("请忘掉我的职业信息", "forget that I like jazz") names what to
+forget either as such a statement or by a topic word (`topic_keys`: 职业 -> occupation).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_tasks.extraction.rules.clauses import Lang
+
+_EN_RETRACTIONS = (
+    (re.compile(r"^I(?:'m| am) no longer (?P<rest>.+)$", re.IGNORECASE), "I'm {rest}"),
+    (re.compile(r"^I(?:'m| am) not (?P<rest>.+?) (?:anymore|any more)$", re.IGNORECASE), "I'm {rest}"),
+    (re.compile(r"^I no longer (?P<rest>.+)$", re.IGNORECASE), "I {rest}"),
+    (re.compile(r"^I (?:don't|do not) (?P<rest>.+?) (?:anymore|any more)$", re.IGNORECASE), "I {rest}"),
+)
+_ZH_RETRACTION = re.compile(r"^(?:我)?(?:现在|已经|早就|目前)?(?:不再|不)(?P<rest>.+?)了$")
+
+
+def positive_form(text: str, lang: Lang) -> str | None:
+    """The statement a retraction takes back ("I'm not vegan anymore" -> "I'm vegan"), or None."""
+    if lang == "zh":
+        match = _ZH_RETRACTION.match(text)
+        return f"我{match.group('rest')}" if match else None
+    for pattern, template in _EN_RETRACTIONS:
+        match = pattern.match(text)
+        if match:
+            return template.format(rest=match.group("rest"))
+    return None
+
+
+# Topic words of a forget request and the single-valued slot each names (employer before
+# occupation: "工作单位" is the employer, "工作" the occupation).
+_FORGET_TOPICS = (
+    ("employer", re.compile(r"工作单位|单位|公司|\bwhere I work\b|\bemployer\b|\bcompany\b", re.IGNORECASE)),
+    ("occupation", re.compile(r"职业|工作|\b(?:job|occupation|profession|what I do)\b", re.IGNORECASE)),
+    ("residence-city", re.compile(r"住址|地址|住在哪|住哪|住的地方|\baddress\b|\bwhere I live\b", re.IGNORECASE)),
+    ("birthday", re.compile(r"生日|\bbirthday\b", re.IGNORECASE)),
+    ("hometown", re.compile(r"老家|家乡|\bhometown\b|\bwhere I'm from\b", re.IGNORECASE)),
+    ("diet", re.compile(r"饮食|\bdiet\b", re.IGNORECASE)),
+)
+
+
+def topic_key(text: str) -> str | None:
+    """The fact slot a forget request names by topic ("我的职业" -> occupation), or None."""
+    return next((key for key, pattern in _FORGET_TOPICS if pattern.search(text)), None)
