@@ -136,6 +136,11 @@ class Settings(BaseSettings):
     FLOWER_PORT: int = Field(5555, ge=1, le=65535)
     FLOWER_BASIC_AUTH: str = ""
 
+    # Core memories (R-READ-6): at most this many standing constraints and safety facts are
+    # injected into every retrieval whatever the question, within its limit (the rest of
+    # the limit is filled by relevance); 0 turns the core block off.
+    LONG_TERM_MEMORY_CORE_LIMIT: int = Field(3, ge=0, le=100)
+
     @field_validator("DATABASE_URL")
     @classmethod
     def _postgres_only(cls, value: str) -> str:

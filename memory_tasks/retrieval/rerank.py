@@ -42,6 +42,7 @@ class MemoryLike(Protocol):
     importance: int
     confidence: float
     updated_at: datetime | None
+    is_core: bool
 
 
 @dataclass(frozen=True)
