@@ -20,16 +20,19 @@ import re
 # Safety vocabulary, matched in the key and the content. English words are matched at a word
 # start so "allerg" finds allergy/allergic/allergies; Chinese terms are matched as written.
 _SAFETY_EN = (
-    r"allerg\w*|anaphyla\w*|epipen|intoleran\w*|celiac|coeliac|gluten[- ]free|lactose|"
-    r"vegetarian|vegan|halal|kosher|pescatarian|"
-    r"diabet\w*|asthma\w*|epilep\w*|hypertension|blood pressure|heart condition|pregnan\w*|"
+    r"allerg\w*|anaphyla\w*|epipen|intoleran\w*|celiac|coeliac|lactose|"
+    # A diet the person keeps, not a dish that happens to be vegan ("vegan ice cream recipe").
+    r"(?:is|am|are|'m|be|became|become|being|went|gone|stays?|eats?|eating)\s+"
+    r"(?:a\s+|strictly\s+|fully\s+|now\s+|only\s+)?(?:vegetarian|vegan|pescatarian|halal|kosher|gluten[- ]free)\b|"
+    r"(?:vegetarian|vegan|pescatarian|halal|kosher|gluten[- ]free)\s+diet|"
+    r"diabet\w*|asthma\w*|epilep\w*|hypertension|high blood pressure|heart condition|pregnan\w*|"
     r"medical condition|medication|insulin|"
-    r"never (?:suggest|recommend|mention|bring up|give|send|offer|use|call|contact|share)"
+    r"never (?:suggest|recommend|mention|bring up|send|offer|call|contact|share)\b"
 )
 _SAFETY_ZH = (
     "过敏|不耐受|麸质|乳糖|素食|吃素|清真|忌口|不能吃|不可以吃|不能喝|不能碰|"
     "糖尿病|高血压|心脏病|哮喘|癫痫|怀孕|孕期|病史|正在服用|胰岛素|"
-    "千万不要|绝对不要|永远不要|never"
+    "千万不要|绝对不要|永远不要"
 )
 _SAFETY = re.compile(rf"\b(?:{_SAFETY_EN})|{_SAFETY_ZH}", re.IGNORECASE)
 _KEY_WORDS = re.compile(r"[-_]")

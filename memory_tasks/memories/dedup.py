@@ -118,13 +118,14 @@ def _adds_detail(stored: str, stated: str) -> bool:
     """True when `stated` visibly says more than `stored`, whatever the scorer thinks.
 
     A number `stored` lacks (wakes at 6 vs 7, "3 cats"), more listed items ("川菜" vs
-    "川菜和湘菜"), `stored` extended ("住在北京" vs "住在北京朝阳区"), or half as long again.
+    "川菜和湘菜"), `stored` continued ("住在北京" vs "住在北京朝阳区"; an adverb before it, as in
+    "Really loves Italian food", adds nothing), or half as long again.
     """
     stored_flat, stated_flat = comparable(stored), comparable(stated)
     return bool(
         set(_NUMBER.findall(stated)) - set(_NUMBER.findall(stored))
         or _item_count(stated) > _item_count(stored)
-        or (stored_flat in stated_flat and stored_flat != stated_flat)
+        or (stated_flat.startswith(stored_flat) and stored_flat != stated_flat)
         or len(stated_flat) > MAX_RESTATEMENT_GROWTH * len(stored_flat)
     )
 
