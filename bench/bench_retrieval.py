@@ -61,6 +61,8 @@ KS = (1, 3, 6, 10)
 CATEGORIES = (1, 2, 3, 4)
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 LOCOMO_USER_BASE = 1  # conversation i is user LOCOMO_USER_BASE + i
+# Issue 13.5: weights are tuned on conversations 0-4 and reported on 5-9 (and on all 10).
+SPLITS = {"tune (0-4)": range(0, 5), "held out (5-9)": range(5, 10), "all 10": range(0, 10)}
 SPEED_USER_BASE = 100_001
 SPEED_MEMORY_BASE = 1_000_001  # above any id the sequence gives the LoCoMo rows
 SPEED_MODEL = "bench-random"  # embedding_cache model name of the synthetic vectors
@@ -281,6 +283,16 @@ def sync_all(memory_ids: list[int], flush: bool = True) -> float:
     return len(memory_ids) / (time.perf_counter() - started)
 
 
+def recall_by_split(rankings: Sequence[Sequence[str]], questions: Sequence[Question]) -> dict[str, float]:
+    """{split name: recall@6 over the questions of that split's conversations}."""
+    figures = {}
+    for name, conversations in SPLITS.items():
+        users = {LOCOMO_USER_BASE + c for c in conversations}
+        chosen = [i for i, q in enumerate(questions) if q.user_id in users]
+        figures[name] = recall([rankings[i] for i in chosen], [questions[i] for i in chosen])[6]
+    return figures
+
+
 def recall(rankings: Sequence[Sequence[str]], questions: Sequence[Question]) -> dict[int, float]:
     """{k: share of questions with an evidence dialog among the first k ranked dialog ids}."""
     return {
@@ -299,11 +311,15 @@ class QualityResult:
     by_category: dict[str, dict[int, float]]  # path -> category -> recall@6
     sweep: list[tuple[float, float, dict[int, float]]] = field(default_factory=list)
     noise_hidden: int = 0
+    by_split: dict[str, dict[str, float]] = field(default_factory=dict)  # path -> split -> recall@6
+    sweep_by_split: list[dict[str, float]] = field(default_factory=list)  # per sweep row: split -> recall@6
+    core_memories: int = 0
 
 
 def run_quality(locomo_path: Path, sweep: bool) -> QualityResult:
     from memory_tasks.db.clock import db_now
     from memory_tasks.extraction.filters import is_noise_memory
+    from memory_tasks.memories.core import is_core_memory
     from memory_tasks.retrieval.rerank import RerankWeights, rerank
     from memory_tasks.retrieval.search import dense_candidates, find_memories, lexical_ranking, vector_search
 
@@ -354,6 +370,10 @@ def run_quality(locomo_path: Path, sweep: bool) -> QualityResult:
             for path, ranked in rankings.items()
         },
         noise_hidden=noise_hidden,
+        by_split={path: recall_by_split(ranked, locomo.questions) for path, ranked in rankings.items()},
+        core_memories=sum(
+            is_core_memory("fact", "observation", text) for facts in locomo.facts.values() for text, _ in facts
+        ),
     )
     if sweep:
         for w_sim, w_lex in [(1.0, x) for x in (0.0, 0.2, 0.3, 0.5, 0.6, 0.7, 1.0)] + [(0.0, 1.0)]:
@@ -363,6 +383,7 @@ def run_quality(locomo_path: Path, sweep: bool) -> QualityResult:
                 for (cands, now), q in zip(candidates_of, locomo.questions, strict=True)
             ]
             result.sweep.append((w_sim, w_lex, recall(ranked, locomo.questions)))
+            result.sweep_by_split.append(recall_by_split(ranked, locomo.questions))
             print(f"sweep: similarity {w_sim} lexical {w_lex}: {result.sweep[-1][2]}", flush=True)
     return result
 
@@ -771,17 +792,40 @@ def _render_quality(quality: QualityResult, settings) -> list[str]:
         f"confidence {settings.LONG_TERM_MEMORY_RERANK_W_CONFIDENCE}, recency {settings.LONG_TERM_MEMORY_RERANK_W_RECENCY}, "
         f"key {settings.LONG_TERM_MEMORY_RERANK_W_KEY}, scan limit {settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT}. "
         "LoCoMo's memories all share one importance, confidence and age, so only similarity and lexical move "
-        f"the ranking here. {quality.noise_hidden} facts are hidden by the read-time noise filter in every path.",
+        f"the ranking here. {quality.noise_hidden} facts are hidden by the read-time noise filter in every path. "
+        f"{quality.core_memories} facts are core memories (allergies, diets, medical conditions; "
+        f"`memories/core.py`): the final path injects up to {settings.LONG_TERM_MEMORY_CORE_LIMIT} of them into "
+        "every answer of their user, whatever the question, as the product does.",
         "",
+        "recall@6 by split (issue 13.5: tuned on conversations 0-4, reported on 5-9):",
+        "",
+        "| path | " + " | ".join(SPLITS) + " |",
+        "|---|" + "---|" * len(SPLITS),
     ]
+    lines += [
+        f"| {names[p]} | " + " | ".join(f"{quality.by_split[p][s]:.3f}" for s in SPLITS) + " |"
+        for p in quality.by_split
+    ]
+    lines.append("")
     if quality.sweep:
         lines += [
             "Sweep of the similarity/lexical weights over the same candidates:",
             "",
-            "| w_similarity | w_lexical | " + " | ".join(f"recall@{k}" for k in KS) + " |",
-            "|---|---|" + "---|" * len(KS),
+            "| w_similarity | w_lexical | "
+            + " | ".join(f"recall@{k}" for k in KS)
+            + " | "
+            + " | ".join(f"recall@6 {s}" for s in SPLITS)
+            + " |",
+            "|---|---|" + "---|" * (len(KS) + len(SPLITS)),
         ]
-        lines += [f"| {ws} | {wl} | " + " | ".join(f"{r[k]:.3f}" for k in KS) + " |" for ws, wl, r in quality.sweep]
+        lines += [
+            f"| {ws} | {wl} | "
+            + " | ".join(f"{r[k]:.3f}" for k in KS)
+            + " | "
+            + " | ".join(f"{split[s]:.3f}" for s in SPLITS)
+            + " |"
+            for (ws, wl, r), split in zip(quality.sweep, quality.sweep_by_split, strict=True)
+        ]
         lines.append("")
     return lines
 

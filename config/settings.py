@@ -116,7 +116,7 @@ class Settings(BaseSettings):
     # (memory_tasks/retrieval/rerank.py). The similarity/lexical balance was chosen on LoCoMo
     # (docs/benchmarks.md); the others are small tie-breakers that real use may raise.
     LONG_TERM_MEMORY_RERANK_W_SIMILARITY: float = Field(1.0, ge=0, le=100)
-    LONG_TERM_MEMORY_RERANK_W_LEXICAL: float = Field(0.3, ge=0, le=100)
+    LONG_TERM_MEMORY_RERANK_W_LEXICAL: float = Field(0.6, ge=0, le=100)
     LONG_TERM_MEMORY_RERANK_W_IMPORTANCE: float = Field(0.05, ge=0, le=100)
     LONG_TERM_MEMORY_RERANK_W_CONFIDENCE: float = Field(0.03, ge=0, le=100)
     LONG_TERM_MEMORY_RERANK_W_RECENCY: float = Field(0.03, ge=0, le=100)
