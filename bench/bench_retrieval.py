@@ -718,14 +718,29 @@ CHOICES = """## Design choices these figures support
 - **Rerank.** score = the weighted sum of similarity, lexical, importance, confidence, recency and key
   signals, each in [0, 1] (`LONG_TERM_MEMORY_RERANK_W_*` in `config/settings.py`; the weights of this run
   are listed above). Similarity is rescaled over the query's candidates because e5 cosines sit in a narrow
-  band. The lexical weight is 0.3, not the sweep's best (0.5-0.7, about half a point higher): with a handful
-  of Chinese memories, one shared request word can outvote a clearly better vector match, which the
-  integration tests caught. English words are lightly stemmed and question/request words dropped before
-  BM25 (+4 points for BM25, +1 for the hybrid). Tried without gain: pseudo-relevance feedback (-1 to -2
-  points), MMR diversity (0), z-score or raw-cosine fusion (0), other BM25 parameters, a larger scan, BM25
-  statistics over all of the user's memories (0). A naive reciprocal-rank fusion is worse than dense alone
-  (issue 5). The 0.72 aim was not reached: LoCoMo's misses are mostly near-paraphrases from other turns of
-  the same conversation, which a stronger embedding model or a cross-encoder would have to separate.
+  band. The lexical weight is 0.6 (issue 13.5: the best of 0.3 / 0.5 / 0.6 / 0.8 on conversations 0-4,
+  then read on 5-9); the integration tests' small Chinese and English sets still rank the right memory
+  first with it. English words are lightly stemmed and question/request words dropped before BM25 (+4
+  points for BM25, +1 for the hybrid). Core memories (issue 13.3) take up to LONG_TERM_MEMORY_CORE_LIMIT
+  places of their user's answers whatever the question; they are read in the same PostgreSQL query.
+- **What else was tried for issue 13.5** (recall@6 on conversations 0-4 / 5-9 / all, measured offline on
+  the same e5 vectors with the rerank re-implemented over exact top-80 candidates, which reproduces the
+  product's 0.674 at lexical 0.3): lexical weight 0.3 -> 0.6: 0.657 / 0.690 / 0.674 -> 0.665 / 0.697 /
+  0.681 (**kept**; 0.8 drops to 0.665 / 0.685). A second vector per memory, its content embedded
+  query-side (the vector dedup already caches), fused into the similarity at 0.3 / 0.5: 0.657 / 0.692 and
+  0.652 / 0.688 (lost 1 point). Content-only passage vectors instead of "[type] key: content": 0.651 /
+  0.694 (lost 1.4 on 0-4). The question also embedded passage-side and fused: 0.659 / 0.701 (lost on
+  0-4). Reciprocal-rank fusion of dense and BM25 (k 10-60): 0.640-0.653 on 0-4 (lost up to 2.5 points).
+  BM25 over all of the user's memories, alone as corpus statistics: 0.663 / 0.699; with its top 20 added
+  to the candidates: 0.668 / 0.676 (lost 2 on 5-9). Scan limit 40 / 150 / 300: 0.661, 0.667, 0.660 on
+  0-4 (150 loses 0.7 on 5-9). Pseudo-relevance feedback on the dense top 1-5: -0.4 to -1.8 on 0-4; on
+  BM25 terms: -0.8. MMR diversity: 0. A person-name match signal: -0.4 to -1.0. z-score similarity:
+  -0.6. BM25 k1 / b variants: +-0.1. Query expansion from the conversation summary cannot be measured
+  here (LoCoMo questions come without one), and a question-style paraphrase written at write time needs
+  a chat model (none offline). So **the 0.72 aim is not reached**: held out 0.697, all 0.681 (table above).
+  The first stage is the limit: an evidence memory is in dense's top 6 for 0.653 of the questions, top 20
+  for 0.747, top 80 for 0.809 (ceiling 0.839); a stronger embedding model or a cross-encoder over the top
+  20-80 is what remains, within the latency budget only with a small model.
 - **Fallback.** When the embedder or Milvus fails, or is off, the user's valid memories are ranked by the
   same rerank without the vector signal (BM25 takes its weight) within LONG_TERM_MEMORY_LEXICAL_BUDGET_MS.
   The failure is logged once; retrieval then skips the vector path for LONG_TERM_MEMORY_VECTOR_RETRY_SEC
