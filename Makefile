@@ -49,8 +49,10 @@ test: lint
 test-unit: setup
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
+## make eval-extraction [MODEL=name]: the labeled turns through the rules engine, or through the
+## chat model MODEL at OPENAI_BASE_URL (any OpenAI-compatible server)
 eval-extraction: setup
-	$(PY) -m bench.eval_extraction
+	$(PY) -m bench.eval_extraction $(if $(MODEL),--model $(MODEL))
 
 eval-dedup: setup
 	$(PY) -m bench.eval_dedup

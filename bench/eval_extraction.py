@@ -1,6 +1,15 @@
-"""Precision and recall of the offline rules engine on labeled single turns (SPEC R-LLM-2, R-TYPE-3).
+"""Precision and recall of an extraction engine on labeled single turns (SPEC R-LLM-2, R-TYPE-3).
 
     python -m bench.eval_extraction [--data tests/data/extraction_turns.jsonl] [--show-errors]
+                                    [--engine auto|rules|llm] [--model NAME]
+    make eval-extraction MODEL=deepseek-chat   # with OPENAI_BASE_URL (and OPENAI_API_KEY) set
+
+The engine is the offline rules engine unless a chat model is configured (`--engine auto`,
+the default, follows LONG_TERM_MEMORY_ENGINE like the pipeline) or asked for: `--model` sets
+OPENAI_CHAT_MODEL and runs the LLM engine against whatever OpenAI-compatible server
+OPENAI_BASE_URL names (DeepSeek, Qwen, a local vLLM or Ollama …). For a model the report
+adds its calls, tokens and latency (p50 / p95 per call), and the turns whose answer was
+unusable (counted as producing nothing).
 
 Each line of the data is one user message with the memories it should yield:
 {"id", "lang", "text", "expected": [{"memory_type", "op", "facts": [...], "key"?}],
@@ -31,14 +40,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
+import statistics
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from config.settings import get_settings
 from memory_tasks.extraction.candidates import MEMORY_TYPES, Candidate
+from memory_tasks.extraction.engine import choose_engine, select_engine
 from memory_tasks.extraction.rules import RulesEngine
 from memory_tasks.extraction.types import Engine, ExistingMemory, TurnContext
+from memory_tasks.llm import LLMError
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "extraction_turns.jsonl"
 
@@ -97,6 +112,8 @@ class Evaluation:
     must_drop_ok: int = 0
     missed: list[tuple[str, Expected]] = field(default_factory=list)
     unexpected: list[tuple[str, Candidate]] = field(default_factory=list)
+    # Turns whose engine call failed (a model's unusable answer, a server error): produced nothing.
+    failed: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def must_drop_accuracy(self) -> float:
@@ -140,7 +157,11 @@ def evaluate(turns: Sequence[LabeledTurn], engine: Engine | None = None) -> Eval
     engine = engine or RulesEngine()
     result = Evaluation()
     for turn in turns:
-        produced = engine.refine(engine.extract(TurnContext(message=turn.text)), list(turn.existing))
+        try:
+            produced = engine.refine(engine.extract(TurnContext(message=turn.text)), list(turn.existing))
+        except LLMError as exc:
+            result.failed.append((turn.id, f"{type(exc).__name__}: {exc}"))
+            produced = []
         pairs = match_turn(turn.expected, produced)
         matched_expected = {e for e, _ in pairs}
         matched_produced = {c for _, c in pairs}
@@ -162,6 +183,55 @@ def evaluate(turns: Sequence[LabeledTurn], engine: Engine | None = None) -> Eval
     return result
 
 
+class AskedOnce:
+    """`engine`, asked at most once per message text: its answer (or its error) is replayed after."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.name = engine.name
+        self._engine = engine
+        self._answers: dict[str, list[Candidate] | LLMError] = {}
+
+    def extract(self, turn: TurnContext) -> list[Candidate]:
+        if turn.message not in self._answers:
+            try:
+                self._answers[turn.message] = self._engine.extract(turn)
+            except LLMError as exc:
+                self._answers[turn.message] = exc
+        answer = self._answers[turn.message]
+        if isinstance(answer, LLMError):
+            raise answer
+        return list(answer)
+
+
+class CallMeter(logging.Handler):
+    """Counts the chat model's calls, tokens and latency from `memory_tasks.llm`'s per-call log record."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.INFO)
+        self.latencies_ms: list[float] = []
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not hasattr(record, "latency_ms"):
+            return
+        self.latencies_ms.append(float(record.latency_ms))
+        self.prompt_tokens += getattr(record, "prompt_tokens", None) or 0
+        self.completion_tokens += getattr(record, "completion_tokens", None) or 0
+
+    def summary(self) -> str:
+        """One line: calls, tokens, latency per call (p50 / p95 / mean)."""
+        calls = len(self.latencies_ms)
+        if not calls:
+            return "model calls 0"
+        ordered = sorted(self.latencies_ms)
+        p95 = ordered[min(calls - 1, round(0.95 * (calls - 1)))]
+        return (
+            f"model calls {calls}, tokens {self.prompt_tokens} prompt + {self.completion_tokens} completion,"
+            f" latency ms p50 {statistics.median(ordered):.0f} p95 {p95:.0f} mean {statistics.fmean(ordered):.0f}"
+        )
+
+
 def _row(name: str, counts: Counts) -> str:
     return (
         f"{name:<12} {counts.precision:>9.3f} {counts.recall:>7.3f}"
@@ -179,7 +249,10 @@ def report(evaluation: Evaluation, *, show_errors: bool = False) -> str:
         f"must-drop accuracy {evaluation.must_drop_accuracy:.3f}"
         f" ({evaluation.must_drop_ok}/{evaluation.must_drop_turns} turns produced nothing)"
     )
+    if evaluation.failed:
+        lines.append(f"failed turns {len(evaluation.failed)} (counted as producing nothing)")
     if show_errors:
+        lines += [f"failed      {tid}: {reason}" for tid, reason in evaluation.failed]
         lines += [
             f"missed      {tid}: {e.memory_type}/{e.op} {list(e.facts)} {e.key or ''}" for tid, e in evaluation.missed
         ]
@@ -194,12 +267,31 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="labeled turns (JSON lines)")
     parser.add_argument("--show-errors", action="store_true", help="list missed labels and unexpected candidates")
+    parser.add_argument("--engine", default="auto", help="auto (as the pipeline chooses), rules or llm")
+    parser.add_argument("--model", help="OPENAI_CHAT_MODEL to evaluate (implies --engine llm)")
     args = parser.parse_args(argv)
+    if args.model:
+        os.environ["OPENAI_CHAT_MODEL"] = args.model
+        get_settings.cache_clear()
+    settings = get_settings()
+    try:
+        engine_name = choose_engine("llm" if args.model else args.engine, settings)
+    except ValueError as exc:
+        parser.error(f"{exc} (set OPENAI_BASE_URL to an OpenAI-compatible server)")
+    engine = select_engine(engine_name == "llm")
+    label = f"model {settings.OPENAI_CHAT_MODEL} at {settings.OPENAI_BASE_URL or 'api.openai.com'}"
+    label = label if engine_name == "llm" else "rules engine"
+    meter = CallMeter()
+    logging.getLogger("memory_tasks.llm").addHandler(meter)
+    logging.getLogger("memory_tasks.llm").setLevel(logging.INFO)
     turns = load_turns(args.data)
+    engine = AskedOnce(engine)  # the splits below re-read one run: each turn costs one model call
     splits = [("all", turns)] + [(s, [t for t in turns if t.split == s]) for s in sorted({t.split for t in turns})]
     for name, subset in splits:
-        print(f"\n== rules engine, split {name}: {len(subset)} labeled turns ({args.data.name})")
-        print(report(evaluate(subset), show_errors=args.show_errors and name != "all"))
+        print(f"\n== {label}, split {name}: {len(subset)} labeled turns ({args.data.name})")
+        print(report(evaluate(subset, engine), show_errors=args.show_errors and name != "all"))
+        if engine_name == "llm" and name == "all":
+            print(meter.summary())
 
 
 if __name__ == "__main__":

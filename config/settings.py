@@ -116,7 +116,7 @@ class Settings(BaseSettings):
     # (memory_tasks/retrieval/rerank.py). The similarity/lexical balance was chosen on LoCoMo
     # (docs/benchmarks.md); the others are small tie-breakers that real use may raise.
     LONG_TERM_MEMORY_RERANK_W_SIMILARITY: float = Field(1.0, ge=0, le=100)
-    LONG_TERM_MEMORY_RERANK_W_LEXICAL: float = Field(0.3, ge=0, le=100)
+    LONG_TERM_MEMORY_RERANK_W_LEXICAL: float = Field(0.6, ge=0, le=100)
     LONG_TERM_MEMORY_RERANK_W_IMPORTANCE: float = Field(0.05, ge=0, le=100)
     LONG_TERM_MEMORY_RERANK_W_CONFIDENCE: float = Field(0.03, ge=0, le=100)
     LONG_TERM_MEMORY_RERANK_W_RECENCY: float = Field(0.03, ge=0, le=100)
@@ -131,6 +131,11 @@ class Settings(BaseSettings):
     LONG_TERM_MEMORY_RETRIEVE_TIMEOUT_MS: int = Field(2000, ge=1)
     # Optional PII redaction before storage (R-SAFE-5).
     LONG_TERM_MEMORY_REDACT_PII: bool = False
+
+    # Core memories (R-READ-6): at most this many standing constraints and safety facts are
+    # injected into every retrieval whatever the question, within its limit (the rest of
+    # the limit is filled by relevance); 0 turns the core block off.
+    LONG_TERM_MEMORY_CORE_LIMIT: int = Field(3, ge=0, le=100)
 
     @field_validator("DATABASE_URL")
     @classmethod

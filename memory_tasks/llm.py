@@ -7,6 +7,12 @@ three errors, which is all a Celery task needs to decide what to do:
 - `LLMTransientError`  rate limit, 5xx, timeout, connection trouble: retry later with backoff.
 - `LLMPermanentError`  the request itself is wrong (bad key, unknown model, bad request): fail fast.
 - `LLMOutputError`     the model answered but not with usable JSON: fail the stage, write nothing.
+
+Structured output is asked for on a ladder (`FORMATS`): a JSON schema when the caller gives
+one (`response_format={"type": "json_schema", ...}`), else JSON mode (`json_object`), else
+nothing; the answer is parsed tolerantly whatever the rung. A server that rejects a rung with
+a 400 about the response format is asked again one rung lower at once, and that server and
+model start on the lower rung for the rest of the process.
 """
 
 from __future__ import annotations
@@ -282,9 +288,25 @@ def json_items(value: Any, *, wrapper: str, raw_text: str) -> list[Any]:
 
 # --- the client ---------------------------------------------------------------------------
 
-# (base_url, model) pairs whose server rejected response_format; remembered per process.
-_NO_JSON_MODE: set[tuple[str, str]] = set()
-_NO_JSON_MODE_LOCK = threading.Lock()
+# The rungs of the response-format ladder, most structured first.
+FORMATS = ("json_schema", "json_object", "none")
+# (base_url, model) -> the highest rung its server accepted after rejecting one; per process.
+_FORMAT_FLOOR: dict[tuple[str, str], int] = {}
+_FORMAT_FLOOR_LOCK = threading.Lock()
+
+
+def _response_format(rung: str, schema: dict[str, Any] | None, purpose: str) -> dict[str, Any]:
+    """The request's `response_format` argument for `rung` ({} for none)."""
+    if rung == "json_schema" and schema is not None:
+        return {"response_format": {"type": "json_schema", "json_schema": {"name": purpose, "schema": schema}}}
+    if rung == "json_object":
+        return {"response_format": {"type": "json_object"}}
+    return {}
+
+
+def _first_rung(server: tuple[str, str], schema: dict[str, Any] | None) -> int:
+    """Where the ladder starts for `server`: a schema only when given, never above a rung it rejected."""
+    return max(0 if schema is not None else 1, _FORMAT_FLOOR.get(server, 0))
 
 
 @lru_cache(maxsize=8)
@@ -305,13 +327,15 @@ def chat_json(
     timeout: float,
     purpose: str,
     settings: Settings | None = None,
+    schema: dict[str, Any] | None = None,
 ) -> LLMResult:
     """Ask the chat model for JSON and parse it.
 
     `timeout` is the whole budget in seconds, retries included. `purpose` names the call
-    in logs ("extract", "refine", "consolidate"). JSON mode is requested unless this
-    server is known to reject it. Raises LLMTransientError, LLMPermanentError or
-    LLMOutputError (see the module docstring).
+    in logs ("extract", "refine", "consolidate"). `schema` (a JSON schema of the answer)
+    asks for structured output; without it, or where the server rejects it, JSON mode is
+    requested, and plain text where that is rejected too (the module docstring's ladder).
+    Raises LLMTransientError, LLMPermanentError or LLMOutputError (see the module docstring).
     """
     settings = settings or get_settings()
     api_key = settings.OPENAI_API_KEY
@@ -321,20 +345,23 @@ def chat_json(
     deadline = time.monotonic() + timeout
     started = time.monotonic()
     failures = 0
+    rung = _first_rung(server, schema)
     while True:
         remaining = deadline - time.monotonic()
-        json_mode = server not in _NO_JSON_MODE
+        response_format = _response_format(FORMATS[rung], schema, purpose)
         try:
-            completion = _create(client, model, messages, json_mode=json_mode, timeout=remaining)
+            completion = _create(client, model, messages, response_format=response_format, timeout=remaining)
         except openai.BadRequestError as exc:
-            if json_mode and _rejects_json_mode(exc):
-                # Remembered for the process: later calls skip response_format at once.
+            if response_format and _rejects_json_mode(exc):
+                # Remembered for the process: later calls start one rung lower at once.
+                rung += 1
                 logger.warning(
-                    "chat server rejects response_format; continuing without JSON mode",
-                    extra={"purpose": purpose, "model": model},
+                    "chat server rejects response_format; continuing with %s",
+                    FORMATS[rung],
+                    extra={"purpose": purpose, "model": model, "response_format": FORMATS[rung]},
                 )
-                with _NO_JSON_MODE_LOCK:
-                    _NO_JSON_MODE.add(server)
+                with _FORMAT_FLOOR_LOCK:
+                    _FORMAT_FLOOR[server] = max(_FORMAT_FLOOR.get(server, 0), rung)
                 continue
             raise _permanent(exc, api_key) from None
         except (openai.APIConnectionError, openai.APIStatusError) as exc:
@@ -378,7 +405,7 @@ def chat_json(
             "completion_tokens": completion_tokens,
             "latency_ms": round(latency * 1000),
             "retries": failures,
-            "json_mode": server not in _NO_JSON_MODE,
+            "response_format": FORMATS[rung],
         },
     )
     return LLMResult(
@@ -391,17 +418,18 @@ def chat_json(
     )
 
 
-def _create(client: OpenAI, model: str, messages: list[dict[str, str]], *, json_mode: bool, timeout: float) -> Any:
-    """One chat completion request; raises the client's own errors."""
+def _create(
+    client: OpenAI, model: str, messages: list[dict[str, str]], *, response_format: dict[str, Any], timeout: float
+) -> Any:
+    """One chat completion request (`response_format`: the `_response_format` arguments); raises the client's own errors."""
     if timeout <= 0:
         raise LLMTransientError("chat model call timed out (budget used up)")
-    extra: dict[str, Any] = {"response_format": {"type": "json_object"}} if json_mode else {}
     return client.chat.completions.create(
         model=model,
         messages=messages,  # type: ignore[arg-type]
         temperature=TEMPERATURE,
         timeout=timeout,
-        **extra,
+        **response_format,
     )
 
 
@@ -418,7 +446,8 @@ def _content(completion: Any) -> str:
 def _rejects_json_mode(exc: openai.BadRequestError) -> bool:
     """True when a 400 complains about response_format / JSON mode rather than the request."""
     detail = f"{exc.message} {exc.body}".lower()
-    return any(marker in detail for marker in ("response_format", "json_object", "json mode", "response format"))
+    markers = ("response_format", "json_object", "json_schema", "json mode", "response format", "structured output")
+    return any(marker in detail for marker in markers)
 
 
 def _classify(exc: openai.APIConnectionError | openai.APIStatusError, api_key: str) -> LLMError:

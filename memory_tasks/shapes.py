@@ -24,11 +24,14 @@ def memory_json(memory: LongTermMemory) -> dict[str, Any]:
         "importance": memory.importance,
         "confidence": round(memory.confidence, 4),
         "is_active": memory.is_active,
+        # Injected before every reply whatever the question (R-READ-6, memories/core.py).
+        "is_core": memory.is_core,
         "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
         "vector_status": memory.vector_status,
         "source": memory.source,
         "created_at": memory.created_at.isoformat() if memory.created_at else None,
         "updated_at": memory.updated_at.isoformat() if memory.updated_at else None,
+        "last_confirmed_at": memory.last_confirmed_at.isoformat() if memory.last_confirmed_at else None,
     }
 
 

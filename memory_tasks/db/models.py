@@ -137,6 +137,12 @@ class LongTermMemory(Base):
     # older than this never overwrites it, so turns processed out of order (concurrent
     # workers, a late retry) end where processing them in order would (R-PIPE-7).
     stated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Injected before every reply whatever the question (R-READ-6): a standing constraint or
+    # a safety fact, decided when the row is written (memories/core.py).
+    is_core: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default=text("false"))
+    # When the user last said again what the row holds (R-WRITE-3): a confirmation refreshes
+    # the expiry and this time, never the text, the revision or the vector.
+    last_confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     vector_status: Mapped[str] = mapped_column(String(20), nullable=False, server_default=VectorStatus.DIRTY.value)
     vector_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -158,6 +164,7 @@ class LongTermMemory(Base):
             postgresql_where=text("vector_status IN ('DIRTY', 'FAILED')"),
         ),
         Index("ix_ltm_expires", "expires_at", postgresql_where=text("is_active AND expires_at IS NOT NULL")),
+        Index("ix_ltm_user_core", "user_id", postgresql_where=text("is_active AND is_core")),
     )
 
 

@@ -27,7 +27,7 @@ from config.settings import get_settings
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
-from memory_tasks.memories.store import WriteContext, active_memories, merge_into
+from memory_tasks.memories.store import WriteContext, active_memories, comparable, merge_into
 from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
 from memory_tasks.vectors.index import EmbeddingKind, embed_texts, text_hash
 
@@ -100,6 +100,46 @@ def _numbers_differ(a: str, b: str) -> bool:
     """
     numbers_a, numbers_b = set(_NUMBER.findall(a)), set(_NUMBER.findall(b))
     return bool(numbers_a and numbers_b) and numbers_a != numbers_b
+
+
+# Separators of an enumeration: "川菜、湘菜和粤菜", "tea, coffee and juice".
+_LIST_SEPARATOR = re.compile(r"[、,，/；;]|\band\b|\bor\b|和|及|以及|还有|或者")
+
+
+# A restatement this much longer than the memory (in comparable characters) says more.
+MAX_RESTATEMENT_GROWTH = 1.5
+
+
+def _item_count(text: str) -> int:
+    return len(_LIST_SEPARATOR.findall(text)) + 1
+
+
+def _adds_detail(stored: str, stated: str) -> bool:
+    """True when `stated` visibly says more than `stored`, whatever the scorer thinks.
+
+    A number `stored` lacks (wakes at 6 vs 7, "3 cats"), more listed items ("川菜" vs
+    "川菜和湘菜"), `stored` continued ("住在北京" vs "住在北京朝阳区"; an adverb before it, as in
+    "Really loves Italian food", adds nothing), or half as long again.
+    """
+    stored_flat, stated_flat = comparable(stored), comparable(stated)
+    return bool(
+        set(_NUMBER.findall(stated)) - set(_NUMBER.findall(stored))
+        or _item_count(stated) > _item_count(stored)
+        or (stated_flat.startswith(stored_flat) and stored_flat != stated_flat)
+        or len(stated_flat) > MAX_RESTATEMENT_GROWTH * len(stored_flat)
+    )
+
+
+def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str) -> bool:
+    """True when `stated` is `stored` in other words: a confirmation, not a new value or detail.
+
+    The scorer must rate them at or above its merge threshold (as sure as merging two
+    memories) and `stated` must add no visible detail (`_adds_detail`), which embeddings
+    rate as alike.
+    """
+    if _adds_detail(stored, stated):
+        return False
+    return float(scorer.matrix([stated], [stored])[0][0]) >= scorer.merge_threshold
 
 
 def find_duplicate(

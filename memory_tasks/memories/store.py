@@ -11,7 +11,24 @@ Each keeps the invariant the index's compare-and-set relies on (`vectors.index.s
 the row is rewritten or deactivated, marked DIRTY, its `revision` bumped (`_revised` is the only
 place that bumps it), `updated_at` set, and one history row appended per row changed.
 
-`apply_candidate` decides which operation a validated candidate means. `confirm`,
+Confirm, don't rewrite (R-WRITE-3). `apply_candidate` decides which operation a validated
+candidate means. A candidate that lands on an active memory of its type (the same key, or
+another key dedup redirected it to) and says what the memory says is a confirmation, not a
+write: `confirm` refreshes the expiry, confidence, importance, statement time and
+`last_confirmed_at` and records history op "confirm" with the text unchanged, and the row
+keeps its text, revision and vector status (no re-embedding, no Milvus write). "Says what
+it says" (`says_the_same`) is either
+- the same text up to spacing, punctuation and case, or
+- `dedup.says_nothing_new`: the scorer rates the two texts at or above its merge threshold
+  (stricter than the dedup threshold that redirects keys), and the statement brings no
+  number the memory lacks and lists no more items than it does.
+A changed value or any new detail overwrites (upsert) or appends as before. Because a
+repeat never rewords a memory, saying a burst of statements again, in any order, leaves
+the active memories byte-identical.
+
+Core memories (R-READ-6) are decided here too: every row written gets `is_core` from
+`memories.core.is_core_memory`; consolidation's `rewrite` and `merge_into` never clear it.
+
 `note_statement` and `repoint_merges` are bookkeeping that changes neither the text nor the
 visibility of any memory, so they bump nothing and leave no history. Outside this module only
 index state (`vectors.index`, `db.claims`), access statistics (`retrieval.access`) and
@@ -19,14 +36,15 @@ index state (`vectors.index`, `db.claims`), access statistics (`retrieval.access
 
 Callers hold the user's write lock (`lock_user`) for the whole transaction, so two writers of
 one user are serialized while different users proceed in parallel. A change that changes
-nothing writes nothing, which is what makes re-runs idempotent.
+nothing writes nothing (a redelivered turn does not even confirm again), which is what makes
+re-runs idempotent.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -41,6 +59,7 @@ from memory_tasks.db.models import HistorySource, LongTermMemory, MemoryHistory,
 from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, Candidate
 from memory_tasks.extraction.filters import is_noise_memory
 from memory_tasks.extraction.types import ExistingMemory
+from memory_tasks.memories.core import is_core_memory
 from memory_tasks.text import has_han
 
 logger = logging.getLogger(__name__)
@@ -91,6 +110,13 @@ class StoredMemory(Protocol):
     def content(self) -> str: ...
 
 
+class MergedMemory(StoredMemory, Protocol):
+    """A memory as `merge_into` reads it: also whether it is core."""
+
+    @property
+    def is_core(self) -> bool: ...
+
+
 def lock_user(session: Session, user_id: int) -> None:
     """Take the user's write lock until the transaction ends (serializes R-PIPE-7)."""
     session.execute(
@@ -99,7 +125,8 @@ def lock_user(session: Session, user_id: int) -> None:
     )
 
 
-def _comparable(sentence: str) -> str:
+def comparable(sentence: str) -> str:
+    """`sentence` without spacing and punctuation, lowercased: what comparing two wordings looks at."""
     return _NORMALIZE.sub("", sentence).lower()
 
 
@@ -109,11 +136,11 @@ def append_content(existing: str, addition: str) -> str:
     Returns `existing` unchanged when every sentence is already there, so a repeated
     append (a redelivered task, a user saying it twice) adds nothing.
     """
-    known = _comparable(existing)
+    known = comparable(existing)
     new_parts = [
         part.strip()
         for part in _SENTENCE_SPLIT.split(addition)
-        if part and part.strip() and _comparable(part) and _comparable(part) not in known
+        if part and part.strip() and comparable(part) and comparable(part) not in known
     ]
     if not new_parts:
         return existing
@@ -209,6 +236,7 @@ def write_row(
         "importance": candidate.importance,
         "confidence": candidate.confidence,
         "is_active": active,
+        "is_core": is_core_memory(candidate.memory_type, key, content),
         "expires_at": expires_at or _expiry(candidate, ctx),
         "source": ctx.source.value,
         "vector_status": VectorStatus.DIRTY.value,
@@ -255,17 +283,20 @@ def deactivate(
 def merge_into(
     session: Session,
     ctx: WriteContext,
-    loser: StoredMemory,
-    survivor: StoredMemory,
+    loser: MergedMemory,
+    survivor: MergedMemory,
     detail: str | None,
     absorbed_detail: str,
 ) -> None:
     """Retire `loser` into `survivor`: history "merge" on the loser and "absorb" on the survivor.
 
-    The survivor's own row is not changed here (its content stays; a caller that changes it
-    does so with `rewrite`).
+    The survivor's content stays (a caller that changes it does so with `rewrite`); it becomes
+    core when the loser was (R-READ-6: a merge never drops a safety fact from every reply),
+    which changes neither its text nor its vector, so no new revision.
     """
     deactivate(session, ctx, loser, "merge", detail, merged_into=survivor.id)
+    if loser.is_core and not survivor.is_core:
+        session.execute(update(LongTermMemory).where(LongTermMemory.id == survivor.id).values(is_core=True))
     _record_history(
         session, ctx, survivor.id, survivor.memory_key, "absorb", survivor.content, survivor.content, absorbed_detail
     )
@@ -286,14 +317,20 @@ def rewrite(
     `old_content` is what the history shows as before (default: the row's content; when a
     memory moves into this row, the content that moved). `updated_at` is the time the user
     last stated what the row holds (retrieval ranks by it), so it is kept unless `values`
-    sets it: consolidation tidies wording, the user said nothing new.
+    sets it: consolidation tidies wording, the user said nothing new. A core memory stays
+    core (`values` may carry `is_core` when a memory moves into another row); a rewrite that
+    makes it a constraint or a safety fact makes it core.
     """
     old_content = memory.content if old_content is None else old_content
     key = values.get("memory_key", memory.memory_key)
+    was_core = values.get("is_core", memory.is_core)
+    is_core = was_core or is_core_memory(
+        values.get("memory_type", memory.memory_type), key, values.get("content", memory.content)
+    )
     session.execute(
         update(LongTermMemory)
         .where(LongTermMemory.id == memory.id)
-        .values({**values, **_revised(values.get("updated_at", memory.updated_at))})
+        .values({**values, "is_core": is_core, **_revised(values.get("updated_at", memory.updated_at))})
     )
     _record_history(session, ctx, memory.id, key, op, old_content, values.get("content", old_content), detail)
 
@@ -333,20 +370,47 @@ def expire(session: Session, rows: Sequence[ExpiringMemory]) -> list[int]:
     return ids
 
 
-# --- bookkeeping: no new revision, no history ------------------------------------------------
+# --- confirmation: history, but no new revision ------------------------------------------------
 
 
-def confirm(memory: LongTermMemory, candidate: Candidate, ctx: WriteContext) -> None:
-    """A memory stated again lives on: push its expiry forward and keep the stronger support.
+def _stated_by(session: Session, memory_id: int, message_id: int) -> bool:
+    """True when `message_id` already wrote or confirmed the memory (a redelivered turn)."""
+    return (
+        session.scalar(
+            select(MemoryHistory.id)
+            .where(MemoryHistory.memory_id == memory_id, MemoryHistory.source_message_id == message_id)
+            .limit(1)
+        )
+        is not None
+    )
 
-    What it says is unchanged, so the index has nothing to follow (no revision, no history).
+
+def confirm(session: Session, ctx: WriteContext, memory: LongTermMemory, candidate: Candidate) -> bool:
+    """The user said again what `memory` holds: it lives on, its text stays (R-WRITE-3).
+
+    Its expiry moves forward, the stronger confidence and importance are kept, the statement
+    time and `last_confirmed_at` are set, and one history row with op "confirm" records it
+    (old and new content both the unchanged text). Text, type and key are unchanged, so the
+    index has nothing to follow: no new revision, the vector status stays as it is.
+    Returns False, changing nothing, when this message already wrote or confirmed the memory
+    (a redelivered stage, or the same turn saying it twice).
     """
+    if ctx.message_id is not None and _stated_by(session, memory.id, ctx.message_id):
+        return False
     expires_at = _expiry(candidate, ctx)
     if memory.expires_at is None or memory.expires_at < expires_at:
         memory.expires_at = expires_at
     memory.confidence = max(memory.confidence, candidate.confidence)
     memory.importance = max(memory.importance, candidate.importance)
     memory.stated_at = max(memory.stated_at or ctx.statement_time, ctx.statement_time)
+    memory.last_confirmed_at = ctx.now
+    _record_history(
+        session, ctx, memory.id, memory.memory_key, "confirm", memory.content, memory.content, candidate.reason or None
+    )
+    return True
+
+
+# --- bookkeeping: no new revision, no history ------------------------------------------------
 
 
 def note_statement(memory: LongTermMemory, ctx: WriteContext) -> None:
@@ -369,12 +433,25 @@ def repoint_merges(session: Session, from_id: int, to_id: int) -> None:
 # --- applying a candidate --------------------------------------------------------------------
 
 
-def apply_candidate(session: Session, ctx: WriteContext, candidate: Candidate) -> AppliedChange | None:
+# Whether a statement says nothing an active memory does not already say (beyond wording):
+# (stored content, stated content) -> bool. `dedup.says_nothing_new` binds the scorer.
+Restates = Callable[[str, str], bool]
+
+
+def says_the_same(stored: str, stated: str, restates: Restates | None = None) -> bool:
+    """True when `stated` repeats `stored`: equal up to spacing, punctuation and case, or `restates` says so."""
+    return comparable(stored) == comparable(stated) or (restates is not None and restates(stored, stated))
+
+
+def apply_candidate(
+    session: Session, ctx: WriteContext, candidate: Candidate, restates: Restates | None = None
+) -> AppliedChange | None:
     """Apply one validated candidate for `ctx.user_id`; the caller holds `lock_user`.
 
-    Returns what changed, or None when the memory already says this (then only its TTL
-    is refreshed), a delete names nothing active, or the memory holds a later statement
-    of the user than this one (a turn processed out of order).
+    A candidate for an active memory of its type that says what it says (`says_the_same`;
+    for an append, an addition it already holds) confirms it (`confirm`). Returns what
+    changed, or None when it confirmed, a delete names nothing active, or the memory holds a
+    later statement of the user than this one (a turn processed out of order).
     """
     key = candidate.target_key
     existing = load_for_update(session, ctx.user_id, key)
@@ -421,8 +498,12 @@ def apply_candidate(session: Session, ctx: WriteContext, candidate: Candidate) -
     else:
         content = candidate.content[:MAX_CONTENT_CHARS]
 
-    if live is not None and live.content == content and live.memory_type == candidate.memory_type:
-        confirm(live, candidate, ctx)
+    if (
+        live is not None
+        and live.memory_type == candidate.memory_type
+        and (live.content == content or says_the_same(live.content, candidate.content, restates))
+    ):
+        confirm(session, ctx, live, candidate)
         return None
 
     op = candidate.op if live is not None else "create"

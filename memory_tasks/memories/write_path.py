@@ -1,20 +1,22 @@
 """Writing a batch of candidates for one user: what the upsert stage and the agent tools both run.
 
 PII redaction (when configured), semantic dedup (a restatement reuses the existing key),
-`store.apply_candidate` per candidate, then the near-duplicate merge. One path, so a tool
+`store.apply_candidate` per candidate (a repeat in other words confirms, judged by the same
+scorer: `dedup.says_nothing_new`), then the near-duplicate merge. One path, so a tool
 write and an extracted memory are deduplicated, merged and recorded alike (R-PIPE-4, R-WRITE-1).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import redact_pii
-from memory_tasks.memories.dedup import merge_near_duplicates, redirect_duplicates, scorer_for
+from memory_tasks.memories.dedup import merge_near_duplicates, redirect_duplicates, says_nothing_new, scorer_for
 from memory_tasks.memories.store import WriteContext, apply_candidate
 
 
@@ -27,9 +29,10 @@ def write_candidates(session: Session, ctx: WriteContext, candidates: list[Candi
         candidates = [replace(c, content=redact_pii(c.content)) for c in candidates]
     scorer = scorer_for(session)
     candidates = redirect_duplicates(session, scorer, ctx.user_id, candidates, ctx)
+    restates = partial(says_nothing_new, scorer)
     touched: list[int] = []
     for candidate in candidates:
-        change = apply_candidate(session, ctx, candidate)
+        change = apply_candidate(session, ctx, candidate, restates)
         if change is not None:
             touched.append(change.memory_id)
     if touched:

@@ -11,15 +11,28 @@ HEADER = (
     "Long-term memories about the user (用户的长期记忆), learned in earlier conversations. "
     "Use them when they are relevant; if the user now says otherwise, the user's latest words win."
 )
+# Sub-headers, only when core memories are among the hits (R-READ-6): they come first.
+CORE_HEADER = "Always apply, whatever the question (始终遵守):"
+RELEVANT_HEADER = "Relevant to this message (相关记忆):"
 _WHITESPACE = re.compile(r"\s+")
+
+
+def _line(hit: Hit) -> str:
+    return f"- [{hit.memory_type}] {_WHITESPACE.sub(' ', hit.content).strip()}"
 
 
 def format_memory_block(hits: Sequence[Hit]) -> str:
     """The header and one line per memory, `- [memory_type] content`; "" when there are no hits.
 
-    Whitespace inside a memory is folded to single spaces so each memory stays on one line.
+    Core memories (standing constraints, safety facts) come first under CORE_HEADER, the
+    others after under RELEVANT_HEADER; without core hits the lines follow the header
+    directly, in the hits' order. Whitespace inside a memory is folded to single spaces so
+    each memory stays on one line.
     """
     if not hits:
         return ""
-    lines = [f"- [{hit.memory_type}] {_WHITESPACE.sub(' ', hit.content).strip()}" for hit in hits]
-    return "\n".join([HEADER, *lines])
+    core = [_line(hit) for hit in hits if hit.is_core]
+    rest = [_line(hit) for hit in hits if not hit.is_core]
+    if not core:
+        return "\n".join([HEADER, *rest])
+    return "\n".join([HEADER, CORE_HEADER, *core, *([RELEVANT_HEADER, *rest] if rest else [])])

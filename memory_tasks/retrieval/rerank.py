@@ -42,6 +42,7 @@ class MemoryLike(Protocol):
     importance: int
     confidence: float
     updated_at: datetime | None
+    is_core: bool
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class RerankWeights:
     """The weight of each signal; 0 switches a signal off."""
 
     similarity: float = 1.0
-    lexical: float = 0.3
+    lexical: float = 0.6
     importance: float = 0.05
     confidence: float = 0.03
     recency: float = 0.03

@@ -9,18 +9,24 @@ dense: question + summary -> `embed_query` -> Milvus top RETRIEVE_SCAN_LIMIT of 
 user's rows Milvus may not show yet -> rerank -> top RETRIEVE_LIMIT. When the embedder or
 Milvus is off or failing, the user's valid memories are ranked lexically instead, within
 LONG_TERM_MEMORY_LEXICAL_BUDGET_MS.
+
+Core memories (R-READ-6: standing constraints and safety facts, `memories/core.py`) are in
+every answer of every mode: up to LONG_TERM_MEMORY_CORE_LIMIT of them, the most relevant
+first, take their place whatever the question, and relevance fills the rest of the limit
+(`with_core_block`). The hits stay ordered by score; `format_memory_block` shows the core
+ones first.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import islice
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 from sqlalchemy import func, or_, select
@@ -62,6 +68,8 @@ MILVUS_STALENESS_SEC = 10
 # (one importance step is 0.25, so recency may add at most less than that).
 FULL_INJECT_RECENCY_WEIGHT = 0.1
 
+_Item = TypeVar("_Item")
+
 _vector_path = Outage("vector retrieval (embedder or Milvus)", logger)
 _retrieval = Outage("memory retrieval (database)", logger)
 
@@ -94,6 +102,11 @@ class Hit:
     @property
     def content(self) -> str:
         return self.memory["content"]
+
+    @property
+    def is_core(self) -> bool:
+        """True for a core memory (a standing constraint or safety fact), injected whatever the question."""
+        return bool(self.memory.get("is_core"))
 
     def to_json(self) -> dict[str, Any]:
         return {**self.memory, "score": round(self.score, 4), "why": self.why}
@@ -138,17 +151,34 @@ def _hits(ranked: list[Ranked]) -> list[Hit]:
     return [Hit(memory_json(r.memory), r.score, r.why) for r in ranked]
 
 
-def _top(ranked: list[Ranked], limit: int) -> list[Ranked]:
-    """The first `limit` ranked memories that are not noise (R-TYPE-4 at read time)."""
+def with_core_block(
+    items: Sequence[_Item], limit: int, core_limit: int, is_core: Callable[[_Item], bool]
+) -> list[_Item]:
+    """The `limit` items to inject from `items` (best first): the core block, then the best of the rest.
+
+    The first min(`core_limit`, `limit`) core items are always in; the remaining places go to
+    the best other items, core or not. Returned in the order of `items`.
+    """
+    core = [index for index, item in enumerate(items) if is_core(item)][: min(core_limit, limit)]
+    chosen = set(core)
+    chosen.update(islice((index for index in range(len(items)) if index not in chosen), limit - len(core)))
+    return [item for index, item in enumerate(items) if index in chosen]
+
+
+def _top(ranked: list[Ranked], limit: int, core_limit: int) -> list[Ranked]:
+    """The `limit` ranked memories to inject (`with_core_block`), noise left out (R-TYPE-4 at read time)."""
     patterns = get_settings().noise_key_patterns
-    clean = (r for r in ranked if not is_noise_memory(r.memory.memory_key, r.memory.content, patterns))
-    return list(islice(clean, limit))
+    clean = [r for r in ranked if not is_noise_memory(r.memory.memory_key, r.memory.content, patterns)]
+    return with_core_block(clean, limit, core_limit, lambda r: r.memory.is_core)
 
 
-def _full_inject(session: Session, user_id: int, limit: int, now: datetime, weights: RerankWeights) -> list[Hit]:
-    """The user's valid memories, most important first, then most recently changed."""
+def _full_inject(
+    session: Session, user_id: int, limit: int, core_limit: int, now: datetime, weights: RerankWeights
+) -> list[Hit]:
+    """The user's valid memories, most important first, then most recently changed; the core block always in."""
     hits = []
-    for memory in valid_memories(session, user_id, now)[:limit]:
+    chosen = with_core_block(valid_memories(session, user_id, now), limit, core_limit, lambda m: m.is_core)
+    for memory in chosen:
         why = {
             "importance": round(importance_signal(memory.importance), 4),
             "recency": round(
@@ -207,6 +237,7 @@ def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_l
     Those are rows not SYNCED (written moments ago, or after a failed sync) and rows synced
     within MILVUS_STALENESS_SEC (Milvus searches at Bounded consistency); at most
     `scan_limit` of them, newest first. So a memory is retrievable before its vector lands.
+    The user's core memories are always among them, however far from the question.
     Noise is dropped after ranking (`_top`), which checks a handful of rows instead of all.
     """
     valid = (
@@ -228,7 +259,10 @@ def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_l
     )
     return list(
         session.scalars(
-            select(LongTermMemory).where(*valid, or_(LongTermMemory.id.in_(ids), LongTermMemory.id.in_(recent_ids)))
+            select(LongTermMemory).where(
+                *valid,
+                or_(LongTermMemory.id.in_(ids), LongTermMemory.id.in_(recent_ids), LongTermMemory.is_core.is_(True)),
+            )
         )
     )
 
@@ -269,7 +303,8 @@ def find_memories(
     """The memories to inject before a reply, best first; errors are raised.
 
     `mode` defaults to LONG_TERM_MEMORY_RETRIEVE_MODE; `limit` to RETRIEVE_LIMIT (dense) or
-    FULL_INJECT_LIMIT (full_inject). A dense search with an empty query and summary
+    FULL_INJECT_LIMIT (full_inject). Up to LONG_TERM_MEMORY_CORE_LIMIT of the hits are the
+    user's core memories, whatever the question. A dense search with an empty query and summary
     returns what full_inject would, capped at `limit`. Raises ValueError for bad arguments
     and SQLAlchemy errors when PostgreSQL fails; a failing vector path is not an error
     (the lexical fallback answers).
@@ -283,14 +318,17 @@ def find_memories(
     _check_arguments(user_id, mode, limit)
     text = query_text(query, summary)
     found = vector_search(user_id, text, settings) if mode == "dense" and text else None
+    core_limit = settings.LONG_TERM_MEMORY_CORE_LIMIT
     with _read_session(settings) as (session, now):
         if mode == "full_inject" or not text:
-            hits = _full_inject(session, user_id, limit, now, RerankWeights.from_settings(settings))
+            hits = _full_inject(session, user_id, limit, core_limit, now, RerankWeights.from_settings(settings))
         elif found is None:
-            hits = _hits(lexical_ranking(session, user_id, text, now, settings)[:limit])
+            ranked = lexical_ranking(session, user_id, text, now, settings)
+            hits = _hits(with_core_block(ranked, limit, core_limit, lambda r: r.memory.is_core))
         else:
             candidates = dense_candidates(session, user_id, found, now, settings)
-            hits = _hits(_top(rerank(candidates, text, RerankWeights.from_settings(settings), now), limit))
+            ranked = rerank(candidates, text, RerankWeights.from_settings(settings), now)
+            hits = _hits(_top(ranked, limit, core_limit))
     enqueue_touch(user_id, [hit.id for hit in hits], now)
     return hits
 

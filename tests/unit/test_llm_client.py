@@ -230,3 +230,35 @@ def test_an_output_error_carries_no_nul_or_lone_surrogate() -> None:
         parse_json_output("not json \x00 and \ud800 here")
     assert failed.value.raw_text == "not json \ufffd and \ufffd here"
     failed.value.raw_text.encode("utf-8")
+
+
+SCHEMA = {"type": "object", "properties": {"candidates": {"type": "array"}}, "required": ["candidates"]}
+
+
+def test_a_schema_is_asked_for_first_then_json_mode_then_nothing_and_the_floor_is_remembered(
+    fake_openai: FakeOpenAI,
+) -> None:
+    """Issue 13.6: JSON-schema structured output where offered, JSON mode next, tolerant parsing last."""
+    settings = settings_for(fake_openai)
+    fake_openai.script(
+        error(400, "response_format json_schema is not supported", param="response_format"),
+        error(400, "response_format json_object is not supported by this model", param="response_format"),
+        text('Here you go: {"candidates": []}'),
+        text('{"candidates": []}'),
+    )
+    assert chat_json(MESSAGES, timeout=2.0, purpose="extract", settings=settings, schema=SCHEMA).value == {
+        "candidates": []
+    }
+    assert chat_json(MESSAGES, timeout=2.0, purpose="extract", settings=settings, schema=SCHEMA).value == {
+        "candidates": []
+    }
+    formats = [body.get("response_format", {}).get("type") for body in fake_openai.requests]
+    assert formats == ["json_schema", "json_object", None, None]
+    assert fake_openai.requests[0]["response_format"]["json_schema"] == {"name": "extract", "schema": SCHEMA}
+
+
+def test_a_server_that_takes_the_schema_keeps_getting_it(fake_openai: FakeOpenAI) -> None:
+    settings = settings_for(fake_openai)
+    for _ in range(2):
+        chat_json(MESSAGES, timeout=2.0, purpose="extract", settings=settings, schema=SCHEMA)
+    assert [body["response_format"]["type"] for body in fake_openai.requests] == ["json_schema", "json_schema"]

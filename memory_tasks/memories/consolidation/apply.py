@@ -38,6 +38,8 @@ MOVED_WITH_MEMORY = (
     "source",
     "access_count",
     "last_accessed_at",
+    "last_confirmed_at",
+    "is_core",
 )
 
 

@@ -1,0 +1,48 @@
+"""Which memories are core (R-READ-6): injected before every reply, whatever the question.
+
+Two kinds, decided when a memory is written (`store.write_row`) and stored in
+`long_term_memories.is_core`, so retrieval reads a flag instead of re-classifying:
+- standing constraints: every `constraint` memory (reply language, length, format, style,
+  code language, "下雨时提醒我带伞" — rules the user asked the assistant to follow from now on)
+  and every memory under a `reply-…` key, whatever its type;
+- safety facts of any type: allergies and intolerances, diets the user keeps (vegetarian,
+  halal, gluten-free, 不能吃…), medical conditions and medication, and "never do X" rules,
+  found by their words in the key or the content, or by a `diet`/`allergy-…`/`health-…` key.
+A dislike ("不吃香菜", "doesn't like coriander") is a preference, not a restriction, and is
+not core. Consolidation keeps the flag (a rewrite or a merge never clears it).
+Pure functions only: no database.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Safety vocabulary, matched in the key and the content. English words are matched at a word
+# start so "allerg" finds allergy/allergic/allergies; Chinese terms are matched as written.
+_SAFETY_EN = (
+    r"allerg\w*|anaphyla\w*|epipen|intoleran\w*|celiac|coeliac|lactose|"
+    # A diet the person keeps, not a dish that happens to be vegan ("vegan ice cream recipe").
+    r"(?:is|am|are|'m|be|became|become|being|went|gone|stays?|eats?|eating)\s+"
+    r"(?:a\s+|strictly\s+|fully\s+|now\s+|only\s+)?(?:vegetarian|vegan|pescatarian|halal|kosher|gluten[- ]free)\b|"
+    r"(?:vegetarian|vegan|pescatarian|halal|kosher|gluten[- ]free)\s+diet|"
+    r"diabet\w*|asthma\w*|epilep\w*|hypertension|high blood pressure|heart condition|pregnan\w*|"
+    r"medical condition|medication|insulin|"
+    r"never (?:suggest|recommend|mention|bring up|send|offer|call|contact|share)\b"
+)
+_SAFETY_ZH = (
+    "过敏|不耐受|麸质|乳糖|素食|吃素|清真|忌口|不能吃|不可以吃|不能喝|不能碰|"
+    "糖尿病|高血压|心脏病|哮喘|癫痫|怀孕|孕期|病史|正在服用|胰岛素|"
+    "千万不要|绝对不要|永远不要"
+)
+_SAFETY = re.compile(rf"\b(?:{_SAFETY_EN})|{_SAFETY_ZH}", re.IGNORECASE)
+_KEY_WORDS = re.compile(r"[-_]")
+# Keys that name a standing rule or a safety slot whatever type the extractor chose
+# ("reply-style" often arrives as a preference; "diet", "health-diabetes" as facts).
+_CORE_KEY = re.compile(r"^(?:reply|diet|allergy|health|medical|medication)(?:[-_]|$)")
+
+
+def is_core_memory(memory_type: str, key: str, content: str) -> bool:
+    """True when the memory must reach every reply: a standing constraint or a safety fact."""
+    if memory_type == "constraint" or _CORE_KEY.match(key):
+        return True
+    return _SAFETY.search(_KEY_WORDS.sub(" ", key)) is not None or _SAFETY.search(content) is not None

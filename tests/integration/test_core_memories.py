@@ -1,0 +1,119 @@
+"""Core memories reach every reply (R-READ-6): real PostgreSQL, a real Milvus server, the write model.
+
+A user with 200 unrelated memories (many about food and restaurants, to compete) and two
+core ones — a peanut allergy and a reply-language rule — asks questions that never name
+them: the allergy is in every answer about food, the language rule in every dense answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+from config.settings import get_settings
+from memory_tasks.api import list_memories
+from memory_tasks.db.clock import db_now
+from memory_tasks.db.models import HistorySource, User
+from memory_tasks.db.session import session_scope
+from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
+from memory_tasks.retrieval import format_memory_block, retrieve
+from memory_tasks.retrieval.prompt import CORE_HEADER, RELEVANT_HEADER
+from memory_tasks.vectors.index import sync_vectors
+from memory_tasks.vectors.milvus_store import get_store
+
+pytestmark = [pytest.mark.slow]
+
+USER = 1301
+ALLERGY = ("fact", "allergy-peanut", "Is allergic to peanuts")
+LANGUAGE = ("constraint", "reply-language", "以后回复尽量用中文")
+
+_FOODS = ["薯片", "黑巧克力", "芒果干", "牛肉干", "冰淇淋", "寿司", "烤鸭", "火锅", "拉面", "披萨"]
+_FOODS_EN = ["popcorn", "pretzels", "granola bars", "apple pie", "ramen", "tacos", "dim sum", "pho", "burgers", "sushi"]
+_PLACES = ["杭州", "成都", "Kyoto", "Lisbon", "Chicago", "Seoul", "大理", "Oslo", "Hanoi", "Lima"]
+_HOBBIES = ["攀岩", "油画", "chess", "cycling", "photography", "钢琴", "knitting", "birdwatching", "围棋", "surfing"]
+
+
+def _unrelated(count: int) -> list[tuple[str, str, str]]:
+    """`count` distinct non-core memories: food tastes, restaurants, trips, hobbies, work."""
+    templates = [
+        ("preference", "snack-{i}", "喜欢吃{food}当零食（第{i}条）"),
+        ("preference", "dish-{i}", "Enjoys {food_en} for dinner (note {i})"),
+        ("fact", "restaurant-{i}", "常去{place}的一家餐厅吃饭，编号{i}"),
+        ("fact", "trip-{i}", "Visited {place} on trip number {i}"),
+        ("preference", "hobby-{i}", "Spends weekends on {hobby}, entry {i}"),
+    ]
+    memories = []
+    for i in range(count):
+        memory_type, key, content = templates[i % len(templates)]
+        values = {
+            "i": i,
+            "food": _FOODS[i % 10],
+            "food_en": _FOODS_EN[i % 10],
+            "place": _PLACES[i % 10],
+            "hobby": _HOBBIES[i % 10],
+        }
+        memories.append((memory_type, key.format(**values), content.format(**values)))
+    return memories
+
+
+@pytest.fixture
+def user_with_core_memories(db, milvus_env, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """USER's 200 unrelated memories and the two core ones, written and indexed; returns their ids."""
+    from memory_tasks.celery_app import app
+
+    monkeypatch.setattr(app, "send_task", lambda *args, **kwargs: None)  # no access-stats worker here
+    ids = []
+    with session_scope() as session:
+        session.execute(pg_insert(User).values(id=USER).on_conflict_do_nothing())
+        lock_user(session, USER)
+        ctx = WriteContext(USER, HistorySource.TOOL, db_now(session), get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
+        for memory_type, key, content in [ALLERGY, *_unrelated(200), LANGUAGE]:
+            importance = 5 if key == ALLERGY[1] else 3
+            candidate = Candidate("upsert", memory_type, key, content, importance=importance, confidence=0.9)
+            ids.append(apply_candidate(session, ctx, candidate).memory_id)
+    sync_vectors(ids)
+    yield ids
+    get_store.cache_clear()
+
+
+QUESTIONS = ["Can you suggest a snack for me?", "推荐个零食", "帮我订个餐厅"]
+OTHER_QUESTIONS = ["What should I do this weekend?", "我上次去哪里旅行了？", "Tell me a joke about chess"]
+
+
+def test_core_memories_reach_every_reply(user_with_core_memories, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One test, one 202-memory user (embedding them is the slow part)."""
+    by_key = {m["memory_key"]: m for m in list_memories(USER, limit=500)}
+    assert by_key["allergy-peanut"]["is_core"] is True  # decided at write time, shown in `list --json`
+    assert by_key["reply-language"]["is_core"] is True
+    assert sum(m["is_core"] for m in by_key.values()) == 2
+
+    limit = get_settings().LONG_TERM_MEMORY_RETRIEVE_LIMIT
+    for question in QUESTIONS:
+        for mode in ("dense", "full_inject"):
+            hits = retrieve(USER, question, mode=mode, limit=limit)
+            keys = [hit.memory_key for hit in hits]
+            assert "allergy-peanut" in keys and len(hits) == limit, (mode, question, keys)
+            lines = format_memory_block(hits).splitlines()
+            assert lines[1] == CORE_HEADER
+            core_lines = lines[2 : lines.index(RELEVANT_HEADER)]
+            assert core_lines == ["- [fact] Is allergic to peanuts", "- [constraint] 以后回复尽量用中文"] or (
+                core_lines == ["- [constraint] 以后回复尽量用中文", "- [fact] Is allergic to peanuts"]
+            )
+
+    for question in QUESTIONS + OTHER_QUESTIONS:
+        hits = retrieve(USER, question, mode="dense")
+        assert "reply-language" in [hit.memory_key for hit in hits], (question, [h.memory_key for h in hits])
+        assert len([hit for hit in hits if not hit.is_core]) == limit - 2  # the rest is filled by relevance
+
+    # The guarantee is the core block, not luck: without it the rules drown among 200 memories.
+    monkeypatch.setenv("LONG_TERM_MEMORY_CORE_LIMIT", "0")
+    get_settings.cache_clear()
+    missed = [
+        question
+        for question in QUESTIONS + OTHER_QUESTIONS
+        if "reply-language" not in [hit.memory_key for hit in retrieve(USER, question, mode="dense")]
+    ]
+    assert missed
+    monkeypatch.delenv("LONG_TERM_MEMORY_CORE_LIMIT")
+    get_settings.cache_clear()

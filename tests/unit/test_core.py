@@ -1,0 +1,77 @@
+"""Core memories (R-READ-6): what is core, the core block of a retrieval, and its place in the prompt."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_tasks.memories.core import is_core_memory
+from memory_tasks.retrieval.prompt import CORE_HEADER, HEADER, RELEVANT_HEADER, format_memory_block
+from memory_tasks.retrieval.search import Hit, with_core_block
+
+
+@pytest.mark.parametrize(
+    ("memory_type", "key", "content"),
+    [
+        ("fact", "allergy-peanut", "Is allergic to peanuts"),
+        ("fact", "food-shellfish", "对海鲜过敏"),
+        ("fact", "diet", "Is vegetarian"),
+        ("fact", "health-diabetes", "有糖尿病"),
+        ("preference", "food-gluten", "Eats gluten-free only (celiac)"),
+        ("constraint", "reply-language", "以后回复尽量用中文"),
+        ("constraint", "rule-rain-umbrella", "下雨时提醒带伞"),
+        ("preference", "reply-style", "回复简洁一点"),
+        ("fact", "topic-ex", "Never mention my ex-husband"),
+        ("fact", "medication", "正在服用降压药"),
+    ],
+)
+def test_standing_rules_and_safety_facts_are_core(memory_type: str, key: str, content: str) -> None:
+    assert is_core_memory(memory_type, key, content)
+
+
+@pytest.mark.parametrize(
+    ("memory_type", "key", "content"),
+    [
+        ("preference", "food-coriander", "不吃香菜"),
+        ("preference", "food-sichuan-cuisine", "喜欢吃川菜"),
+        ("fact", "residence-city", "住在北京"),
+        ("fact", "occupation", "Works as a nurse"),
+        ("goal", "marathon", "Wants to run a marathon under four hours"),
+    ],
+)
+def test_tastes_and_ordinary_facts_are_not_core(memory_type: str, key: str, content: str) -> None:
+    assert not is_core_memory(memory_type, key, content)
+
+
+def test_the_core_block_takes_its_places_and_relevance_fills_the_rest() -> None:
+    ranked = ["a", "b", "C1", "c", "d", "C2", "e", "C3"]  # best first; upper case is core
+    core = str.isupper
+    assert with_core_block(ranked, 4, 2, lambda item: core(item[0])) == ["a", "b", "C1", "C2"]
+    assert with_core_block(ranked, 6, 2, lambda item: core(item[0])) == ["a", "b", "C1", "c", "d", "C2"]
+    assert with_core_block(ranked, 2, 3, lambda item: core(item[0])) == ["C1", "C2"]
+    assert with_core_block(ranked, 3, 0, lambda item: core(item[0])) == ["a", "b", "C1"]
+
+
+def hit(memory_type: str, content: str, is_core: bool) -> Hit:
+    memory = {"id": 1, "memory_key": "k", "memory_type": memory_type, "content": content, "is_core": is_core}
+    return Hit(memory, 1.0, {})
+
+
+def test_the_prompt_shows_the_core_block_first() -> None:
+    hits = [
+        hit("preference", "喜欢吃薯片", False),
+        hit("fact", "对花生过敏", True),
+        hit("fact", "lives in Hangzhou", False),
+    ]
+    assert format_memory_block(hits).splitlines() == [
+        HEADER,
+        CORE_HEADER,
+        "- [fact] 对花生过敏",
+        RELEVANT_HEADER,
+        "- [preference] 喜欢吃薯片",
+        "- [fact] lives in Hangzhou",
+    ]
+    assert format_memory_block([hit("fact", "对花生过敏", True)]).splitlines() == [
+        HEADER,
+        CORE_HEADER,
+        "- [fact] 对花生过敏",
+    ]
