@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
 
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation
@@ -50,3 +51,8 @@ def set_summary(user_id: int, conversation_id: int, summary: str) -> Conversatio
     if not updated:
         return None
     return ConversationSummary(conversation_id, user_id, summary, now)
+
+
+def conversation_owner(session: Session, conversation_id: int) -> int | None:
+    """The id of the user whose conversation `conversation_id` is, or None when there is none."""
+    return session.scalar(select(Conversation.user_id).where(Conversation.id == conversation_id))

@@ -6,15 +6,17 @@ import logging
 import time
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from config.settings import Settings, get_settings
 from memory_tasks.http.auth import AuthConfig
-from memory_tasks.http.errors import install_error_handlers
+from memory_tasks.http.deps import reject_unknown_query
+from memory_tasks.http.errors import error_response, install_error_handlers
 from memory_tasks.http.inspector import routes as inspector
 from memory_tasks.http.inspector.session import SessionSigner
 from memory_tasks.http.routes import conversations, memories, messages, retrieval, service, tools, turns, users
@@ -48,26 +50,95 @@ INSPECTOR_HEADERS = {
 }
 
 
-class ServiceHeaders(BaseHTTPMiddleware):
-    """One access-log line per request (no query string: it may hold search text) and the security headers."""
+class BodyTooLarge(HTTPException):
+    def __init__(self) -> None:
+        super().__init__(413, f"the body is larger than {MAX_BODY_BYTES // 1024} KB")
 
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+
+class BodyLimit:
+    """Refuse request bodies over MAX_BODY_BYTES with a JSON 413, by Content-Length or while reading.
+
+    Raised inside a route, the 413 goes through the app's error handlers like any HTTP error;
+    what escapes them (a limit hit before any route runs) is answered here.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._refuse(scope, receive, send)
+            return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except BodyTooLarge:
+            if started:
+                raise
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        error = BodyTooLarge()
+        await error_response(413, "payload_too_large", error.detail)(scope, receive, send)
+
+
+class ServiceHeaders:
+    """The security headers, and one access-log line per request (no query string: it may hold search text)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
         started = time.perf_counter()
-        response = await call_next(request)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        if request.url.path.startswith("/inspector"):
-            for name, value in INSPECTOR_HEADERS.items():
-                response.headers.setdefault(name, value)
-        access_log.info(
-            "request",
-            extra={
-                "method": request.method,
-                "path": request.url.path,
-                "status": response.status_code,
-                "duration_ms": round((time.perf_counter() - started) * 1000, 1),
-            },
-        )
-        return response
+        path = scope["path"]
+        extra = {"X-Content-Type-Options": "nosniff", **(INSPECTOR_HEADERS if path.startswith("/inspector") else {})}
+        status = 500
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = MutableHeaders(scope=message)
+                for name, value in extra.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_headers)
+        finally:
+            access_log.info(
+                "request",
+                extra={
+                    "method": scope["method"],
+                    "path": path,
+                    "status": status,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+                },
+            )
 
 
 async def _login_required(request: Request, exc: inspector.LoginRequired) -> Response:
@@ -86,7 +157,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="memory_tasks",
         version=API_VERSION,
         description=DESCRIPTION,
-        max_body_size=MAX_BODY_BYTES,
     )
     app.state.settings = settings
     app.state.auth = AuthConfig.from_settings(settings)
@@ -95,8 +165,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(inspector.LoginRequired, _login_required)
     app.add_exception_handler(inspector.FormRejected, _form_rejected)
     app.add_middleware(ServiceHeaders)
+    app.add_middleware(BodyLimit)
     for module in (turns, messages, retrieval, tools, memories, conversations, users, service):
-        app.include_router(module.router)
+        app.include_router(module.router, dependencies=[Depends(reject_unknown_query)])
     app.include_router(inspector.router)
     app.mount("/inspector/static", StaticFiles(directory=STATIC), name="inspector-static")
     return app

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, Header, Path, Query, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
@@ -58,6 +60,24 @@ def admin_role(role: Annotated[Role, Depends(caller_role)]) -> Role:
     if role is not Role.ADMIN:
         raise ApiError(403, "forbidden", "this needs the admin token (MEMORY_API_ADMIN_TOKEN)")
     return role
+
+
+def _query_names(dependant: Dependant) -> frozenset[str]:
+    names = {param.alias for param in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return frozenset(names)
+
+
+def reject_unknown_query(request: Request) -> None:
+    """422 for a query parameter the route does not take: `?usr_id=` must not silently mean "no filter"."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    unknown = sorted(set(request.query_params) - _query_names(route.dependant))
+    if unknown:
+        shown = ", ".join(name[:40] for name in unknown[:5])
+        raise ApiError(422, "invalid_request", f"unknown query parameter(s): {shown}")
 
 
 def read_session() -> Iterator[Session]:

@@ -8,6 +8,7 @@ hostnames or memory content).
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -85,9 +86,21 @@ async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
     return error_response(exc.status, exc.error, exc.detail, exc.headers)
 
 
+def allowed_methods(request: Request) -> list[str]:
+    """The methods the OpenAPI document names for this path (Starlette's 405 names only one route's)."""
+    for template, operations in request.app.openapi()["paths"].items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, request.url.path):
+            return sorted(method.upper() for method in operations)
+    return []
+
+
 async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     detail = exc.detail if isinstance(exc.detail, str) else "request refused"
-    return error_response(exc.status_code, STATUS_CODES.get(exc.status_code, "error"), detail, exc.headers)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = ", ".join(allowed_methods(request))
+    return error_response(exc.status_code, STATUS_CODES.get(exc.status_code, "error"), detail, headers or None)
 
 
 async def _database_error(request: Request, exc: OperationalError) -> JSONResponse:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from memory_tasks.conversations import MAX_SUMMARY_CHARS
 from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, MEMORY_TYPES
@@ -31,9 +31,27 @@ def _storable(value: str) -> str:
     return value
 
 
-Text = Annotated[str, AfterValidator(_storable)]
-UserId = Annotated[int, Field(ge=1, le=MAX_USER_ID, description="The chat server's own user id.")]
-RowId = Annotated[int, Field(ge=1, le=MAX_ROW_ID)]
+def _integral(value: Any) -> Any:
+    """JSON Schema counts 3.0 as an integer; strict validation then refuses "3", true and 3.5."""
+    return int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 2**63 else value
+
+
+def text(max_length: int, *, min_length: int = 0, non_blank: bool = False) -> Any:
+    """A string type of that length that PostgreSQL can store; `non_blank`: not only whitespace."""
+    # Python's str.strip also removes \x1c-\x1f, which the regex \s does not cover.
+    pattern = r"[^\s\x1c-\x1f]" if non_blank else None
+    return Annotated[
+        str, Field(min_length=min_length, max_length=max_length, pattern=pattern), AfterValidator(_storable)
+    ]
+
+
+def integer(low: int, high: int, description: str | None = None) -> Any:
+    """An integer type within [low, high] (constraints first, so the OpenAPI schema shows them)."""
+    return Annotated[int, Field(ge=low, le=high, description=description), BeforeValidator(_integral)]
+
+
+UserId = integer(1, MAX_USER_ID, "The chat server's own user id.")
+RowId = integer(1, MAX_ROW_ID)
 Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
 MemoryType = Literal[MEMORY_TYPES]  # type: ignore[valid-type]
 Role = Literal[ROLES]  # type: ignore[valid-type]
@@ -114,9 +132,10 @@ class MemoryPatch(RequestBody):
 
     model_config = ConfigDict(strict=True, extra="forbid", json_schema_extra={"minProperties": 1})
 
-    content: Text = Field(None, min_length=1, max_length=MAX_CONTENT_CHARS)  # type: ignore[assignment]
-    importance: int = Field(None, ge=MIN_IMPORTANCE, le=MAX_IMPORTANCE)  # type: ignore[assignment]
-    ttl_days: int = Field(None, ge=1, le=MAX_TTL_DAYS)  # type: ignore[assignment]
+    # Absent means "leave it"; null is refused (the types are not nullable).
+    content: text(MAX_CONTENT_CHARS, min_length=1, non_blank=True) = None  # type: ignore[valid-type]
+    importance: integer(MIN_IMPORTANCE, MAX_IMPORTANCE) = None  # type: ignore[valid-type]
+    ttl_days: integer(1, MAX_TTL_DAYS) = None  # type: ignore[valid-type]
 
 
 IndexSync = Literal["queued", "deferred", "not needed"]
@@ -139,7 +158,7 @@ class TurnIn(RequestBody):
 
     user_id: UserId
     role: Role
-    content: Text = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    content: text(MAX_MESSAGE_CHARS, min_length=1, non_blank=True)  # type: ignore[valid-type]
     conversation_id: RowId | None = None
 
 
@@ -173,10 +192,10 @@ class RetrieveIn(RequestBody):
     """The question (and the conversation summary) to find memories for; `mode`/`limit` default to the settings."""
 
     user_id: UserId
-    query: Text = Field(max_length=MAX_QUERY_CHARS)
-    summary: Text | None = Field(None, max_length=MAX_SUMMARY_CHARS)
+    query: text(MAX_QUERY_CHARS)  # type: ignore[valid-type]
+    summary: text(MAX_SUMMARY_CHARS) | None = None  # type: ignore[valid-type]
     mode: Literal["full_inject", "dense"] | None = None
-    limit: int | None = Field(None, ge=1, le=MAX_RETRIEVE_LIMIT)
+    limit: integer(1, MAX_RETRIEVE_LIMIT) | None = None  # type: ignore[valid-type]
 
 
 class HitOut(MemoryPublic):
@@ -207,14 +226,14 @@ class ToolCallIn(RequestBody):
     """`arguments`: the model's arguments, as the JSON string it produced or as an object."""
 
     user_id: UserId
-    arguments: dict[str, Any] | Text | None = Field(None, max_length=MAX_TOOL_ARGUMENT_CHARS)
+    arguments: dict[str, Any] | text(MAX_TOOL_ARGUMENT_CHARS) | None = None  # type: ignore[valid-type]
 
 
 # --- conversations and users ------------------------------------------------------------
 
 
 class SummaryIn(RequestBody):
-    summary: Text = Field(max_length=MAX_SUMMARY_CHARS)
+    summary: text(MAX_SUMMARY_CHARS)  # type: ignore[valid-type]
 
 
 class SummaryOut(BaseModel):

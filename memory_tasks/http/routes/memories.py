@@ -19,7 +19,7 @@ from memory_tasks.http.schemas import (
     MemoryPatch,
     MemoryPublic,
     MemoryType,
-    Text,
+    text,
 )
 from memory_tasks.memories import reads
 from memory_tasks.memories.edits import EditError, EditResult, MemoryDeleted, MemoryEdit, delete_memory, edit_memory
@@ -53,7 +53,7 @@ def list_user_memories(
     session: ReadSession,
     memory_type: Annotated[MemoryType | None, Query(alias="type")] = None,
     active: Annotated[bool | None, Query(description="true: active and unexpired; false: deleted or expired")] = None,
-    text: Annotated[Text | None, Query(max_length=200, description="Substring of the key or content.")] = None,
+    text: Annotated[text(200) | None, Query(description="Substring of the key or content.")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> MemoriesPage:

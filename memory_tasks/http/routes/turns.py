@@ -7,8 +7,9 @@ import logging
 from fastapi import APIRouter, Response, status
 
 from memory_tasks.api import TurnError, enqueue_turn, message_state, record_turn
-from memory_tasks.http.deps import ChatCaller, IdempotencyKeyHeader
-from memory_tasks.http.errors import COMMON_RESPONSES, ApiError
+from memory_tasks.conversations import conversation_owner
+from memory_tasks.http.deps import ChatCaller, IdempotencyKeyHeader, ReadSession
+from memory_tasks.http.errors import COMMON_RESPONSES, NOT_FOUND_RESPONSE, ApiError
 from memory_tasks.http.schemas import ErrorBody, IndexSync, TurnAccepted, TurnIn
 from memory_tasks.idempotency import IdempotencyConflict, Outcome, record_once, request_fingerprint
 
@@ -30,14 +31,25 @@ def _enqueue(message_id: int) -> IndexSync:
 @router.post(
     "",
     status_code=status.HTTP_202_ACCEPTED,
-    responses={422: {"model": ErrorBody, "description": "Invalid turn, or an Idempotency-Key reused for another."}},
+    responses={
+        **NOT_FOUND_RESPONSE,
+        409: {"model": ErrorBody, "description": "The Idempotency-Key was used, within 24 h, for another turn."},
+    },
 )
-def post_turn(turn: TurnIn, caller: ChatCaller, response: Response, key: IdempotencyKeyHeader = None) -> TurnAccepted:
+def post_turn(
+    turn: TurnIn, caller: ChatCaller, session: ReadSession, response: Response, key: IdempotencyKeyHeader = None
+) -> TurnAccepted:
     """Record one turn; for a user turn, enqueue memory extraction.
 
-    With an `Idempotency-Key`, a retry of the same request (same key, same body, within
-    24 h) records nothing and answers with the first turn (`replayed`: true).
+    A `conversation_id` that does not exist yet is created for the user; one of another
+    user is a 404. With an `Idempotency-Key`, a retry of the same request (same key, same
+    body, within 24 h) records nothing and answers with the first turn (`replayed`: true).
     """
+    if turn.conversation_id is not None and conversation_owner(session, turn.conversation_id) not in (
+        None,
+        turn.user_id,
+    ):
+        raise ApiError(404, "not_found", f"user {turn.user_id} has no conversation {turn.conversation_id}")
 
     def record() -> int:
         return record_turn(turn.user_id, turn.content, role=turn.role, conversation_id=turn.conversation_id)
@@ -50,7 +62,7 @@ def post_turn(turn: TurnIn, caller: ChatCaller, response: Response, key: Idempot
     except TurnError as exc:
         raise ApiError(422, "invalid_turn", str(exc)) from None
     except IdempotencyConflict as exc:
-        raise ApiError(422, "idempotency_key_reused", str(exc)) from None
+        raise ApiError(409, "idempotency_key_reused", str(exc)) from None
     if outcome.replayed:
         response.headers["Idempotent-Replayed"] = "true"
         state = message_state(outcome.message_id)
