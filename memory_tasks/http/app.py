@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from config.settings import Settings, get_settings
 from memory_tasks.http.auth import AuthConfig
-from memory_tasks.http.deps import reject_unknown_query
+from memory_tasks.http.deps import caller_role, reject_unknown_query
 from memory_tasks.http.errors import error_response, install_error_handlers
 from memory_tasks.http.inspector import routes as inspector
 from memory_tasks.http.inspector.session import SessionSigner
@@ -166,8 +166,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(inspector.FormRejected, _form_rejected)
     app.add_middleware(ServiceHeaders)
     app.add_middleware(BodyLimit)
-    for module in (turns, messages, retrieval, tools, memories, conversations, users, service):
-        app.include_router(module.router, dependencies=[Depends(reject_unknown_query)])
+    # Who calls is checked first: an unknown caller learns nothing about parameters or ids.
+    for module in (turns, messages, retrieval, tools, memories, conversations, users):
+        app.include_router(module.router, dependencies=[Depends(caller_role), Depends(reject_unknown_query)])
+    app.include_router(service.router)
     app.include_router(inspector.router)
     app.mount("/inspector/static", StaticFiles(directory=STATIC), name="inspector-static")
     return app

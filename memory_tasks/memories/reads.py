@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, func, not_, or_, select
+from sqlalchemy import ColumnElement, and_, func, not_, or_, select, union_all
 from sqlalchemy.orm import Session
 
 from memory_tasks.db.models import Conversation, LongTermMemory, MemoryHistory, Message, MessageStatus
 
-# The inspector's "recent users" looks at this many of the newest messages, so the page
-# costs the same on a table of a thousand messages as on one of a billion.
+# The inspector's "recent users" looks at this many of the newest messages and memories, so
+# the page costs the same on tables of a thousand rows as on tables of a billion.
 RECENT_USERS_SCAN = 2000
 
 
@@ -170,10 +170,23 @@ def user_overview(session: Session, user_id: int, now: datetime) -> UserOverview
 
 
 def recent_user_ids(session: Session, limit: int) -> list[int]:
-    """Ids of the users who wrote the newest messages (within the last RECENT_USERS_SCAN), most recent first."""
-    newest = select(Message.id, Message.user_id).order_by(Message.id.desc()).limit(RECENT_USERS_SCAN).subquery()
+    """Ids of the users with the newest messages or memories (within the last RECENT_USERS_SCAN of
+    each, newest by id), most recent activity first."""
+    messages = (
+        select(Message.user_id.label("user_id"), Message.created_at.label("at"))
+        .order_by(Message.id.desc())
+        .limit(RECENT_USERS_SCAN)
+        .subquery()
+    )
+    memories = (
+        select(LongTermMemory.user_id.label("user_id"), LongTermMemory.updated_at.label("at"))
+        .order_by(LongTermMemory.id.desc())
+        .limit(RECENT_USERS_SCAN)
+        .subquery()
+    )
+    recent = union_all(select(messages.c.user_id, messages.c.at), select(memories.c.user_id, memories.c.at)).subquery()
     return list(
         session.scalars(
-            select(newest.c.user_id).group_by(newest.c.user_id).order_by(func.max(newest.c.id).desc()).limit(limit)
+            select(recent.c.user_id).group_by(recent.c.user_id).order_by(func.max(recent.c.at).desc()).limit(limit)
         )
     )

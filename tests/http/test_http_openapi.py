@@ -1,0 +1,34 @@
+"""The committed OpenAPI document is the live one, and it documents what the fuzz test holds the app to."""
+
+from __future__ import annotations
+
+from memory_tasks.http.openapi import SPEC_PATH, live_spec, render
+
+ERROR_STATUSES = {"401", "413", "422"}
+
+
+def test_the_committed_document_is_the_live_one() -> None:
+    # Regenerate with `make openapi` after changing a route or a schema.
+    assert SPEC_PATH.read_text() == render(live_spec())
+
+
+def test_every_v1_operation_needs_a_bearer_token_and_documents_its_errors_as_error_bodies() -> None:
+    spec = live_spec()
+    assert spec["components"]["securitySchemes"]["bearer"] == {
+        "type": "http",
+        "description": spec["components"]["securitySchemes"]["bearer"]["description"],
+        "scheme": "bearer",
+    }
+    for path, operations in spec["paths"].items():
+        if not path.startswith("/v1/"):
+            continue
+        for method, operation in operations.items():
+            assert operation["security"] == [{"bearer": []}], (method, path)
+            assert set(operation["responses"]) >= ERROR_STATUSES, (method, path)
+            for status in ERROR_STATUSES:
+                schema = operation["responses"][status]["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (method, path, status)
+
+
+def test_the_inspector_is_not_part_of_the_api_document() -> None:
+    assert not [path for path in live_spec()["paths"] if path.startswith("/inspector")]
