@@ -45,7 +45,8 @@ INSPECTOR_HEADERS = {
         "frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    # Not "no-referrer": with it browsers send `Origin: null` on the inspector's own forms.
+    "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
 

@@ -83,6 +83,9 @@ class Page:
     def render(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         other = next(lang for lang in LANGUAGES if lang != self.lang)
         here = self.request.url.path + (f"?{self.request.url.query}" if self.request.url.query else "")
+        if self.request.method != "GET":
+            # A page answering a form: come back to the page the form is on (.../retrieve -> the user).
+            here = self.request.url.path.rsplit("/", 1)[0]
         html = templates.get_template(template).render(
             t=LABELS[self.lang],
             lang=self.lang,

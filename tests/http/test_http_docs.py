@@ -1,8 +1,9 @@
-"""The committed OpenAPI document is the live one, and it documents what the fuzz test holds the app to."""
+"""The committed OpenAPI document is the live one and documents what the fuzz test holds the app to; the README shows the inspector."""
 
 from __future__ import annotations
 
 from memory_tasks.http.openapi import SPEC_PATH, live_spec, render
+from tests.conftest import PROJECT_ROOT
 
 ERROR_STATUSES = {"401", "413", "422"}
 
@@ -32,3 +33,13 @@ def test_every_v1_operation_needs_a_bearer_token_and_documents_its_errors_as_err
 
 def test_the_inspector_is_not_part_of_the_api_document() -> None:
     assert not [path for path in live_spec()["paths"] if path.startswith("/inspector")]
+
+
+def test_the_readme_shows_the_inspector_and_a_turn_over_http() -> None:
+    readme = (PROJECT_ROOT / "README.md").read_text()
+
+    # The screenshot is taken by the browser test: MT_UPDATE_SCREENSHOT=1 pytest tests/browser
+    assert (PROJECT_ROOT / "docs" / "inspector.png").exists()
+    assert "docs/inspector.png" in readme
+    for step in ("/v1/retrieve", "/v1/tools", "/v1/turns"):
+        assert "curl" in readme and step in readme
