@@ -5,13 +5,16 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 from fastapi import Depends, FastAPI, HTTPException, Request
-from fastapi.responses import RedirectResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from swagger_ui_bundle import swagger_ui_path
 
 from config.settings import Settings, get_settings
 from memory_tasks.http.auth import AuthConfig
@@ -142,8 +145,20 @@ class ServiceHeaders:
             )
 
 
+async def _docs() -> HTMLResponse:
+    return get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title="memory_tasks API",
+        swagger_js_url="/docs/static/swagger-ui-bundle.js",
+        swagger_css_url="/docs/static/swagger-ui.css",
+        swagger_favicon_url="/docs/static/favicon-32x32.png",
+    )
+
+
 async def _login_required(request: Request, exc: inspector.LoginRequired) -> Response:
-    return RedirectResponse(f"/inspector/login?next={inspector.safe_next(exc.next_path)}", status_code=303)
+    return RedirectResponse(
+        f"/inspector/login?{urlencode({'next': inspector.safe_next(exc.next_path)})}", status_code=303
+    )
 
 
 async def _form_rejected(request: Request, exc: inspector.FormRejected) -> Response:
@@ -154,11 +169,8 @@ async def _form_rejected(request: Request, exc: inspector.FormRejected) -> Respo
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The ASGI app; auth comes from `settings` (default: the process settings)."""
     settings = settings or get_settings()
-    app = FastAPI(
-        title="memory_tasks",
-        version=API_VERSION,
-        description=DESCRIPTION,
-    )
+    # /docs is served from the swagger-ui-bundle package: no CDN (the default loads it from one).
+    app = FastAPI(title="memory_tasks", version=API_VERSION, description=DESCRIPTION, docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.state.auth = AuthConfig.from_settings(settings)
     app.state.sessions = SessionSigner(app.state.auth.admin_token)
@@ -173,4 +185,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(service.router)
     app.include_router(inspector.router)
     app.mount("/inspector/static", StaticFiles(directory=STATIC), name="inspector-static")
+    app.mount("/docs/static", StaticFiles(directory=str(swagger_ui_path)), name="docs-static")
+    app.add_api_route("/docs", _docs, include_in_schema=False)
     return app

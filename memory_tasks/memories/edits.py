@@ -10,6 +10,8 @@ caller enqueues the index sync of a changed memory after the commit.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -76,13 +78,18 @@ def _checked(edit: MemoryEdit) -> MemoryEdit:
     return MemoryEdit(content=content, importance=edit.importance, ttl_days=edit.ttl_days)
 
 
-def _locked_memory(session: Session, user_id: int, memory_id: int) -> LongTermMemory | None:
-    """The user's memory `memory_id`, row-locked, or None (also for another user's id)."""
-    return session.scalars(
-        select(LongTermMemory)
-        .where(LongTermMemory.id == memory_id, LongTermMemory.user_id == user_id)
-        .with_for_update()
-    ).one_or_none()
+@contextmanager
+def _locked_memory(user_id: int, memory_id: int) -> Iterator[tuple[Session, LongTermMemory | None]]:
+    """A transaction holding the user's write lock, and their memory `memory_id` row-locked in it
+    (None when the user has no such memory: another user's id is no memory of theirs)."""
+    with session_scope() as session:
+        lock_user(session, user_id)
+        memory = session.scalars(
+            select(LongTermMemory)
+            .where(LongTermMemory.id == memory_id, LongTermMemory.user_id == user_id)
+            .with_for_update()
+        ).one_or_none()
+        yield session, memory
 
 
 def _context(session: Session, user_id: int) -> WriteContext:
@@ -137,9 +144,7 @@ def edit_memory(user_id: int, memory_id: int, edit: MemoryEdit) -> EditResult | 
     old and new content and, in `detail`, every other field's old -> new value.
     """
     edit = _checked(edit)
-    with session_scope() as session:
-        lock_user(session, user_id)
-        memory = _locked_memory(session, user_id, memory_id)
+    with _locked_memory(user_id, memory_id) as (session, memory):
         if memory is None:
             return None
         if not memory.is_active:
@@ -168,9 +173,7 @@ def delete_memory(user_id: int, memory_id: int) -> EditResult | None:
 
     Deleting a memory that is already inactive changes nothing (`changed` False).
     """
-    with session_scope() as session:
-        lock_user(session, user_id)
-        memory = _locked_memory(session, user_id, memory_id)
+    with _locked_memory(user_id, memory_id) as (session, memory):
         if memory is None:
             return None
         if not memory.is_active:

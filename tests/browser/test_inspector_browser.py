@@ -248,3 +248,12 @@ def test_without_a_session_the_browser_lands_on_the_login_form(browser, served: 
     browser.get(f"{served}/inspector/users/{USER}")
     _wait(browser, "#login-form")
     assert "/inspector/login" in browser.current_url
+
+
+def test_the_interactive_api_docs_render_offline(browser, served: str) -> None:
+    browser.get(f"{served}/docs")
+    title = WebDriverWait(browser, 30).until(
+        expected_conditions.visibility_of_element_located((By.CSS_SELECTOR, ".swagger-ui .info .title"))
+    )
+    assert "memory_tasks" in title.text
+    assert browser.find_elements(By.CSS_SELECTOR, ".opblock-summary-path[data-path='/v1/turns']")

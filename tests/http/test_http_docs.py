@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
+from fastapi.testclient import TestClient
+
 from memory_tasks.http.openapi import SPEC_PATH, live_spec, render
 from tests.conftest import PROJECT_ROOT
+from tests.http.conftest import make_app
 
 ERROR_STATUSES = {"401", "413", "422"}
 
@@ -43,3 +48,14 @@ def test_the_readme_shows_the_inspector_and_a_turn_over_http() -> None:
     assert "docs/inspector.png" in readme
     for step in ("/v1/retrieve", "/v1/tools", "/v1/turns"):
         assert "curl" in readme and step in readme
+
+
+def test_the_interactive_docs_load_nothing_from_elsewhere() -> None:
+    with TestClient(make_app(), base_url="http://127.0.0.1") as client:
+        page = client.get("/docs")
+        assets = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+
+        assert page.status_code == 200
+        assert assets and all(asset.startswith("/docs/static/") for asset in assets)
+        assert all(client.get(asset).status_code == 200 for asset in assets)
+        assert "'/openapi.json'" in page.text or '"/openapi.json"' in page.text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from urllib.parse import urlencode
 
 import pytest
 from fastapi.testclient import TestClient
@@ -50,7 +51,7 @@ def test_every_page_sends_a_stranger_to_the_login_form(client: TestClient) -> No
     for path in ("/inspector", f"/inspector/users/{USER}", f"/inspector/users/{USER}/memories/1"):
         response = client.get(path, follow_redirects=False)
         assert response.status_code == 303
-        assert response.headers["location"] == f"/inspector/login?next={path}"
+        assert response.headers["location"] == f"/inspector/login?{urlencode({'next': path})}"
 
 
 def test_only_the_admin_token_logs_in_and_the_cookie_is_httponly_samesite(client: TestClient) -> None:
