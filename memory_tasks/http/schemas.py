@@ -38,8 +38,9 @@ def _integral(value: Any) -> Any:
 
 def text(max_length: int, *, min_length: int = 0, non_blank: bool = False) -> Any:
     """A string type of that length that PostgreSQL can store; `non_blank`: not only whitespace."""
-    # Python's str.strip also removes \x1c-\x1f, which the regex \s does not cover.
-    pattern = r"[^\s\x1c-\x1f]" if non_blank else None
+    # No NUL anywhere (so the OpenAPI document says it too); non-blank: at least one character
+    # that is not whitespace, counting \x1c-\x1f as Python's str.strip does (the regex \s does not).
+    pattern = r"^[^\x00]*[^\s\x00\x1c-\x1f][^\x00]*$" if non_blank else r"^[^\x00]*$"
     return Annotated[
         str, Field(min_length=min_length, max_length=max_length, pattern=pattern), AfterValidator(_storable)
     ]

@@ -21,7 +21,7 @@ from schemathesis.config import SchemathesisConfig
 from tests.http.conftest import ADMIN_TOKEN, make_app
 
 # MT_FUZZ_EXAMPLES=500 for a deeper run by hand.
-EXAMPLES = int(os.environ.get("MT_FUZZ_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("MT_FUZZ_EXAMPLES", "20"))
 
 pytestmark = pytest.mark.slow
 
