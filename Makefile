@@ -7,7 +7,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCOMO ?= ../shared/data/locomo10.json
 
-.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval setup clean
+.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval setup clean \
+	serve openapi browser-deps
 
 setup: $(STAMP)
 
@@ -21,7 +22,8 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 run: up
 	$(PY) -m memory_tasks demo
 
-## make up / make down: the embedded stack (PostgreSQL, Redis, Milvus, workers, beat, Flower) in the background
+## make up / make down: the embedded stack (PostgreSQL, Redis, Milvus, workers, beat, Flower, the HTTP
+## service on 127.0.0.1:8600 with tokens generated into .env) in the background
 up: setup
 	$(PY) -m memory_tasks.stack up
 	$(PY) -m memory_tasks init-db
@@ -42,9 +44,26 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-test: lint
+test: lint browser-deps
 	$(PY) -m memory_tasks.stack test-env > $(VENV)/.test-env
 	set -a && source $(VENV)/.test-env && set +a && $(PY) -m pytest $(PYTEST_ARGS)
+
+## make browser-deps: Debian's chromium + chromedriver for the inspector's browser tests (a no-op when
+## present; without apt the browser tests skip and say why)
+browser-deps:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
+		|| echo "could not install chromium: the browser tests will skip"; \
+	else echo "chromium/chromedriver missing and apt-get unavailable: the browser tests will skip"; fi
+
+## make serve: the HTTP service in the foreground (settings from .env / the environment)
+serve: setup
+	$(PY) -m memory_tasks serve
+
+## make openapi: rewrite docs/openapi.json from the app (a test fails while it is out of date)
+openapi: setup
+	$(PY) -m memory_tasks.http.openapi
 
 test-unit: setup
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)

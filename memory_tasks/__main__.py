@@ -304,6 +304,12 @@ def cmd_tool(args: argparse.Namespace) -> int:
     return EXIT_FAILED if "error" in result else 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from memory_tasks.http import serve
+
+    return serve(args.host, args.port)
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from memory_tasks.demo import run_demo
 
@@ -397,6 +403,10 @@ def build_parser() -> argparse.ArgumentParser:
     tool.add_argument("--user", type=_user_id, required=True)
     tool.add_argument("--name", required=True, help="tool name, e.g. memory_save")
     tool.add_argument("--arguments", default="{}", help="the tool arguments as the model's JSON string")
+
+    serve = command("serve", cmd_serve, "run the HTTP service: the /v1 API for chat servers and the /inspector page")
+    serve.add_argument("--host", help="address to bind (default MEMORY_API_HOST, 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default MEMORY_API_PORT, 8600)")
 
     command("demo", cmd_demo, "push a sample conversation through the running worker and show the memories")
     return parser

@@ -19,6 +19,10 @@ from schedules.beat import beat_schedule
 TASK_MODULES = ["memory_tasks.tasks"]
 
 app = Celery("memory_tasks", include=TASK_MODULES)
+# The default app of every thread, not only of the importing one (Celery's "current app" is
+# thread-local): a chain built in another thread (the HTTP service runs routes in a thread
+# pool) would otherwise be sent with Celery's built-in default app, to amqp://localhost.
+app.set_default()
 app.conf.update(celery_config(get_settings()))
 app.conf.beat_schedule = beat_schedule(get_settings())
 

@@ -1,4 +1,4 @@
-"""The embedded stack: PostgreSQL, Redis, Milvus and the Celery processes, from PyPI packages only.
+"""The embedded stack: PostgreSQL, Redis, Milvus, the Celery processes and the HTTP service, from PyPI packages only.
 
     python -m memory_tasks.stack up [--services-only]   start what is not running, write .env
     python -m memory_tasks.stack down                   stop everything `up` started, celery first
@@ -20,6 +20,7 @@ import fcntl
 import importlib.util
 import os
 import pwd
+import secrets
 import signal
 import socket
 import subprocess
@@ -46,6 +47,7 @@ PG_PORT = 55432
 REDIS_PORT = 56379
 MILVUS_PORT = 19550
 FLOWER_PORT = 5555
+API_PORT = 8600
 DATABASE = "memory_tasks"
 
 # One worker per queue group, so slow LLM calls never starve index sync (SPEC R-OPS-1).
@@ -372,6 +374,7 @@ class Stack:
     redis_port: int = REDIS_PORT
     milvus_port: int = MILVUS_PORT
     flower_port: int = FLOWER_PORT
+    api_port: int = API_PORT
 
     @property
     def services(self) -> list[Service]:
@@ -383,6 +386,7 @@ class Stack:
             *(Service(name, None) for name in CELERY_WORKERS),
             Service("beat", None),
             Service("flower", self.flower_port),
+            Service("api", self.api_port),
         ]
 
     def service(self, name: str) -> Service:
@@ -600,6 +604,45 @@ def _start_celery(stack: Stack) -> list[str]:
     return dead
 
 
+# --- the HTTP service --------------------------------------------------------------------------------
+
+API_TOKEN_VARS = ("MEMORY_API_TOKENS", "MEMORY_API_ADMIN_TOKEN")
+
+
+def api_tokens(env_file: Path = ENV_FILE) -> dict[str, str]:
+    """The API tokens for the .env we write: those of our earlier .env (so chat servers and a
+    running service keep working), else new random ones."""
+    earlier = dotenv_values(env_file) if env_file.exists() and env_file.read_text().startswith(ENV_MARKER) else {}
+    return {
+        name: value if (value := earlier.get(name)) and len(value) >= 32 else secrets.token_urlsafe(32)
+        for name in API_TOKEN_VARS
+    }
+
+
+def api_command(stack: Stack) -> list[str]:
+    return [sys.executable, "-m", "memory_tasks", "serve", "--host", "127.0.0.1", "--port", str(stack.api_port)]
+
+
+def _start_api(stack: Stack) -> bool:
+    """Start the HTTP service unless it runs, wait until it answers; return False (log tail printed) if it died."""
+    service = stack.service("api")
+    log = stack.log("api")
+    try:
+        pid = _ensure(stack, service, partial(spawn, api_command(stack), log))
+        if pid:
+            wait_until(lambda: port_open(stack.api_port), pid, 60, "the HTTP service", log)
+    except StackError as exc:
+        print(f"api exited during start-up: {exc}", file=sys.stderr)
+        return False
+    base = f"http://127.0.0.1:{stack.api_port}"
+    print(f"  API {base}/v1 (docs {base}/docs), inspector {base}/inspector; the tokens are in {ENV_FILE}:")
+    print(
+        "    MEMORY_API_TOKENS for chat servers, MEMORY_API_ADMIN_TOKEN for the inspector, edits and forget, e.g.\n"
+        f'    set -a; source .env; set +a; curl -H "Authorization: Bearer $MEMORY_API_TOKENS" {base}/v1/tools'
+    )
+    return True
+
+
 def up(stack: Stack, services_only: bool = False) -> int:
     """Start every service that is not running and write .env; return the exit status."""
     stack.dir.mkdir(parents=True, exist_ok=True)
@@ -617,14 +660,16 @@ def up(stack: Stack, services_only: bool = False) -> int:
             continue
         _ensure(stack, stack.service(name), start)
     if user_urls is None:
-        write_env(stack.env())
+        write_env({**stack.env(), **api_tokens()})
         print(f"wrote {ENV_FILE}")
     else:
         print(f"{ENV_FILE} is yours (no marker line), left unchanged; the embedded URLs are:")
         print("\n".join(f"  {key}={value}" for key, value in stack.env().items()))
     if services_only:
         return 0
-    return 1 if _start_celery(stack) else 0
+    celery_dead = _start_celery(stack)
+    api_up = _start_api(stack)
+    return 1 if celery_dead or not api_up else 0
 
 
 def print_test_env(stack: Stack) -> int:
@@ -700,6 +745,9 @@ def main(argv: list[str] | None = None) -> int:
         help=f"Milvus client port; the next {MILVUS_PORT_SPAN - 1} ports are used too",
     )
     common.add_argument("--flower-port", type=int, default=FLOWER_PORT)
+    common.add_argument(
+        "--api-port", type=int, default=API_PORT, help="the HTTP service (python -m memory_tasks serve)"
+    )
     parser = argparse.ArgumentParser(prog="python -m memory_tasks.stack", description=__doc__.splitlines()[0])
     subparsers = parser.add_subparsers(dest="command", required=True)
     up_parser = subparsers.add_parser("up", parents=[common], help="start what is not running, write .env")
@@ -719,6 +767,7 @@ def main(argv: list[str] | None = None) -> int:
         redis_port=args.redis_port,
         milvus_port=args.milvus_port,
         flower_port=args.flower_port,
+        api_port=args.api_port,
     )
     actions = {"down": down, "status": status, "test-env": print_test_env}
     try:

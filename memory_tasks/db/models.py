@@ -49,6 +49,8 @@ class HistorySource(str, enum.Enum):
     EXTRACTION = "extraction"
     CONSOLIDATE = "consolidate"
     EXPIRY = "expiry"
+    # An operator or chat server through the HTTP API (PATCH/DELETE /v1/memories/{id}).
+    API = "api"
 
 
 def _now_default():
@@ -202,4 +204,21 @@ class EmbeddingCache(Base):
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     text_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     vector: Mapped[list[float]] = mapped_column(ARRAY(REAL), nullable=False)
+    created_at: Mapped[datetime] = _now_default()
+
+
+class IdempotencyKey(Base):
+    """An `Idempotency-Key` of POST /v1/turns: a retried request returns the message the first one recorded.
+
+    Keyed per user, so keys of different chat servers' users never collide; the row goes
+    with its message (and so with a forgotten user). `request_hash` tells a retry (same
+    body) from a key reused for another turn.
+    """
+
+    __tablename__ = "idempotency_keys"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    message_id: Mapped[int] = mapped_column(ForeignKey("messages.id", ondelete="CASCADE"), nullable=False, index=True)
     created_at: Mapped[datetime] = _now_default()

@@ -1,7 +1,7 @@
 """core memories and confirmation time
 
 Revision ID: 0003
-Revises: 0001
+Revises: 0002
 Create Date: 2026-12-01 09:40:00
 
 `is_core` (R-READ-6) is filled in for existing rows with the classifier new writes use,
@@ -15,7 +15,7 @@ from alembic import op
 from memory_tasks.memories.core import is_core_memory
 
 revision = "0003"
-down_revision = "0001"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,1 @@
+"""One APIRouter per resource of the /v1 API."""
