@@ -158,7 +158,9 @@ def evaluate(turns: Sequence[LabeledTurn], engine: Engine | None = None) -> Eval
     result = Evaluation()
     for turn in turns:
         try:
-            produced = engine.refine(engine.extract(TurnContext(message=turn.text)), list(turn.existing))
+            produced = engine.extract(TurnContext(message=turn.text))
+            if turn.existing:  # retractions and forget requests are resolved against the user's memories
+                produced = engine.refine(produced, list(turn.existing))
         except LLMError as exc:
             result.failed.append((turn.id, f"{type(exc).__name__}: {exc}"))
             produced = []

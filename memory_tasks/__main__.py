@@ -38,9 +38,13 @@ def _user_id(raw: str) -> int:
 
 def cmd_init_db(args: argparse.Namespace) -> int:
     from memory_tasks.db.migrate import upgrade_to_head
+    from memory_tasks.db.session import session_scope
+    from memory_tasks.memories.store import mark_core_memories
 
     upgrade_to_head()
-    print("database migrated to the newest schema")
+    with session_scope() as session:
+        marked = mark_core_memories(session)
+    print("database migrated to the newest schema" + (f"; {marked} existing memories marked core" if marked else ""))
     return 0
 
 

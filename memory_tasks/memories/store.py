@@ -560,3 +560,20 @@ def valid_memories(session: Session, user_id: int, now: datetime) -> list[LongTe
     """What may be shown or injected: active, unexpired and not noise (R-TYPE-4 at read time)."""
     patterns = get_settings().noise_key_patterns
     return [m for m in active_memories(session, user_id, now) if not is_noise_memory(m.memory_key, m.content, patterns)]
+
+
+def mark_core_memories(session: Session) -> int:
+    """Set `is_core` on every stored row the write-time classifier calls core; returns how many changed.
+
+    For rows written before the flag existed (migration 0003). The flag changes neither the text
+    nor the vector, so no new revision (as in `merge_into`).
+    """
+    rows = session.execute(
+        select(LongTermMemory.id, LongTermMemory.memory_type, LongTermMemory.memory_key, LongTermMemory.content).where(
+            LongTermMemory.is_core.is_(False)
+        )
+    )
+    core_ids = [row.id for row in rows if is_core_memory(row.memory_type, row.memory_key, row.content)]
+    if core_ids:
+        session.execute(update(LongTermMemory).where(LongTermMemory.id.in_(core_ids)).values(is_core=True))
+    return len(core_ids)
