@@ -93,9 +93,8 @@ class Breaker:
             # Failures far apart are not an outage: the count is forgotten after a quiet while.
             pipe.expire(self._failures, int(max(60.0, 10 * self.open_sec)))
             failures = pipe.execute()[0]
-            if failures >= self.threshold:
-                if not self._redis.set(self._open, "1", nx=True, px=int(self.open_sec * 1000)):
-                    return  # already open: its time is not extended by late failures
+            # Already open: its time is not extended by failures of calls sent before it opened.
+            if failures >= self.threshold and self._redis.set(self._open, "1", nx=True, px=int(self.open_sec * 1000)):
                 logger.warning("chat model breaker opened", extra={"failures": failures, "open_sec": self.open_sec})
             if permit.probe:
                 self._redis.delete(self._probe)
@@ -104,11 +103,15 @@ class Breaker:
 
     def record_success(self, permit: Permit) -> None:
         """The dependency answered: the breaker closes and the failure count starts again."""
+        if permit.probe:
+            logger.info("chat model breaker closed after a successful probe")
+        self.reset()
+
+    def reset(self) -> None:
+        """Closed, with no failure counted (also what an operator or a test may do by hand)."""
         if self._redis is None:
             return
         try:
-            if permit.probe:
-                logger.info("chat model breaker closed after a successful probe")
             self._redis.delete(self._failures, self._open, self._probe)
         except redis.exceptions.RedisError:
             logger.warning("breaker state not updated", exc_info=True)
