@@ -194,6 +194,14 @@ def _completion(reply: Reply, model: str) -> dict[str, Any]:
     }
 
 
+def _utf8_encodable(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _error_body(message: str, error_type: str) -> str:
     return json.dumps({"error": {"message": message, "type": error_type}})
 
@@ -221,7 +229,9 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             elif reply.status != 200:
                 payload = json.dumps({"error": reply.error or {"message": "error"}}, ensure_ascii=False)
             else:
-                payload = json.dumps(_completion(reply, str(body.get("model") or "fake-model")), ensure_ascii=False)
+                completion = _completion(reply, str(body.get("model") or "fake-model"))
+                # Lone surrogates (hostile output) only travel as JSON \u escapes.
+                payload = json.dumps(completion, ensure_ascii=not _utf8_encodable(reply.content))
             self._send(reply.status, payload, reply.headers)
 
         def _send(self, status: int, payload: str, headers: dict[str, str]) -> None:
