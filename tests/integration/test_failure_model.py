@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 
+import psutil
 import pytest
 from sqlalchemy import text as sql
 from sqlalchemy import update
@@ -26,7 +28,6 @@ from memory_tasks.api import enqueue_turn, list_memories, message_state, record_
 from memory_tasks.celery_app import app
 from memory_tasks.db.models import Message
 from memory_tasks.db.session import session_scope
-from memory_tasks.task_names import EXTRACT_CANDIDATES
 from tests.conftest import PROJECT_ROOT
 from tests.fake_openai import FakeOpenAI, Reply, as_json, error
 from tests.fake_openai import text as reply_text
@@ -159,23 +160,32 @@ def test_a_message_failing_on_its_own_ends_dead_and_is_requeued_from_the_cli(
     assert refused.returncode == 1 and "not a dead" in refused.stderr
 
 
-def test_a_message_that_always_hits_the_hard_time_limit_is_dead_after_its_attempts(
+def test_a_message_that_kills_its_worker_every_time_is_dead_after_its_attempts(
     start_worker, db, fake_openai: FakeOpenAI, failure_settings: dict[str, str]
 ) -> None:
-    """R-FAIL-2: the hard limit kills the run (no on_failure): the attempt counted at pick-up
-    stays, so the PENDING branch of the rescan stops after LONG_TERM_MEMORY_MAX_ATTEMPTS runs."""
+    """R-FAIL-2: a run whose process dies (a crash, or the hard time limit, which SIGKILLs the
+    child as well) never reports back, yet the attempt counted at pick-up stays: after
+    LONG_TERM_MEMORY_MAX_ATTEMPTS runs the message is DEAD instead of looping forever."""
     fake_openai.default = lambda body: reply_text('{"candidates": []}', delay=30)
-    start_worker(
-        {"OPENAI_BASE_URL": fake_openai.base_url, **failure_settings, "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "60"}
+    worker = start_worker(
+        {"OPENAI_BASE_URL": fake_openai.base_url, **failure_settings, "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "60"},
+        concurrency=1,
     )
-    replies = app.control.time_limit(EXTRACT_CANDIDATES, soft=50, hard=2, reply=True)
-    assert replies and all("ok" in next(iter(r.values())) for r in replies), replies
     message_id = record_turn(720, "I have a pet called Luna")
     enqueue_turn(message_id, countdown=0)
-    state = _rescan_until([message_id], ("DEAD",), timeout=90)[message_id]
+    attempts = int(failure_settings["LONG_TERM_MEMORY_MAX_ATTEMPTS"])
+    for run in range(1, attempts + 1):
+        deadline = time.monotonic() + 30
+        while len(fake_openai.requests) < run and time.monotonic() < deadline:
+            jobs.rescan_messages()
+            time.sleep(0.2)
+        assert len(fake_openai.requests) == run, "the message was not run again"
+        for child in psutil.Process(worker.process.pid).children(recursive=True):
+            os.kill(child.pid, signal.SIGKILL)  # the run dies mid-call, every time
+    state = _rescan_until([message_id], ("DEAD",), timeout=60)[message_id]
     assert state["status"] == "DEAD", state
-    assert "did not finish" in state["error"]
-    assert len(fake_openai.requests) == 2  # two runs, each killed; none after
+    assert state["attempts"] == attempts and "did not finish" in state["error"]
+    assert len(fake_openai.requests) == attempts  # no run after the last allowed one
 
 
 def test_the_rescan_does_not_enqueue_a_chain_still_waiting_in_the_queue(db, failure_settings) -> None:
