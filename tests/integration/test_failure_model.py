@@ -91,16 +91,17 @@ def test_an_llm_outage_during_a_burst_loses_nothing_and_costs_few_requests(
 ) -> None:
     """R-FAIL-1, R-PIPE-10: 503s then 429s with Retry-After for ~12 s while 12 turns arrive.
 
-    With 2 attempts per message, the old counting (every run and retry one attempt) left all
-    of them FAILED for good after 2 runs; now the outage costs no attempt, the breaker holds
-    every worker back, and each turn is processed once the model is back.
+    With 1 attempt per message, the old counting (every run and retry one attempt) left every
+    turn that met the outage FAILED for good; now the outage costs no attempt, the breaker
+    holds every worker back, and each turn is processed once the model is back.
     """
     fake_openai.default = _pet_model
     fake_openai.outage(
         (9, error(503, "overloaded", type="server_error")),
         (3, error(429, "slow down", type="rate_limit_error", headers={"Retry-After": "1"})),
     )
-    start_worker({"OPENAI_BASE_URL": fake_openai.base_url, **failure_settings})
+    # One attempt each: a single outage retry counted against a message would kill it.
+    start_worker({"OPENAI_BASE_URL": fake_openai.base_url, **failure_settings, "LONG_TERM_MEMORY_MAX_ATTEMPTS": "1"})
     message_ids = []
     for index, pet in enumerate(PETS):
         message_ids.append(record_turn(700 + index % 3, f"I have a pet called {pet}"))
