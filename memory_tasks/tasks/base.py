@@ -72,7 +72,8 @@ class MemoryTask(Task):
         except TRANSIENT_ERRORS as exc:
             raise self.retry(exc=exc) from exc
         if not runnable:
-            return None  # finished, unknown or dead: the rest of the chain passes None along
+            # Finished, unknown or dead: the stage sees that and returns its "nothing to do".
+            return super().__call__(*args, **kwargs)
         try:
             result = super().__call__(*args, **kwargs)
         except Retry:

@@ -96,19 +96,19 @@ def test_an_llm_outage_during_a_burst_loses_nothing_and_costs_few_requests(
     holds every worker back, and each turn is processed once the model is back.
     """
     fake_openai.default = _pet_model
+    # One attempt each: a single outage retry counted against a message would kill it.
+    start_worker({"OPENAI_BASE_URL": fake_openai.base_url, **failure_settings, "LONG_TERM_MEMORY_MAX_ATTEMPTS": "1"})
     fake_openai.outage(
         (9, error(503, "overloaded", type="server_error")),
         (3, error(429, "slow down", type="rate_limit_error", headers={"Retry-After": "1"})),
     )
-    # One attempt each: a single outage retry counted against a message would kill it.
-    start_worker({"OPENAI_BASE_URL": fake_openai.base_url, **failure_settings, "LONG_TERM_MEMORY_MAX_ATTEMPTS": "1"})
     message_ids = []
     for index, pet in enumerate(PETS):
         message_ids.append(record_turn(700 + index % 3, f"I have a pet called {pet}"))
         enqueue_turn(message_ids[-1], countdown=0)
         time.sleep(0.2)
     states = _rescan_until(message_ids, ("PROCESSED",), timeout=150)
-    assert fake_openai.outage_over
+    assert fake_openai.outage_over and fake_openai.outage_requests >= 3  # the burst met the outage
     assert {s["status"] for s in states.values()} == {"PROCESSED"}, states
     for index, pet in enumerate(PETS):
         assert f"Has a pet called {pet}" in [m["content"] for m in list_memories(700 + index % 3)]
