@@ -61,7 +61,8 @@ def failure_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]
     env = {
         "LONG_TERM_MEMORY_MAX_ATTEMPTS": "2",
         "LONG_TERM_MEMORY_RETRY_BACKOFF_SEC": "1",
-        "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "3",
+        # Longer than any run here (the lease must outlast the hard time limit, as 300 s > 150 s do).
+        "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "15",
         "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "3",
         "LONG_TERM_MEMORY_LLM_BREAKER_THRESHOLD": "3",
         "LONG_TERM_MEMORY_LLM_BREAKER_OPEN_SEC": "2",
