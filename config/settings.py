@@ -131,6 +131,14 @@ class Settings(BaseSettings):
     LONG_TERM_MEMORY_RETRIEVE_TIMEOUT_MS: int = Field(2000, ge=1)
     # Optional PII redaction before storage (R-SAFE-5).
     LONG_TERM_MEMORY_REDACT_PII: bool = False
+    # Failure model (docs/reliability.md). After this many consecutive transient failures of
+    # the chat model (any worker), the shared breaker opens: no LLM call for the open time,
+    # then one probe request at a time until one succeeds.
+    LONG_TERM_MEMORY_LLM_BREAKER_THRESHOLD: int = Field(5, ge=1, le=1000)
+    LONG_TERM_MEMORY_LLM_BREAKER_OPEN_SEC: float = Field(30, gt=0, le=3600)
+    # A chain waiting in a queue longer than this is taken as lost and the rescan restarts it
+    # (until then the rescan leaves a queued chain alone, however long the backlog).
+    LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC: float = Field(3600, gt=0)
 
     # Core memories (R-READ-6): at most this many standing constraints and safety facts are
     # injected into every retrieval whatever the question, within its limit (the rest of

@@ -79,7 +79,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if state["error"]:
         result["error"] = state["error"]
     print(json.dumps(result, ensure_ascii=False))
-    return EXIT_FAILED if state["status"] == "FAILED" else 0
+    return EXIT_FAILED if state["status"] in ("FAILED", "DEAD") else 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -111,6 +111,23 @@ def cmd_status(args: argparse.Namespace) -> int:
     )
     for failure in status["recent_failures"]:
         print(f"  failed {failure['kind']} #{failure['id']} at {failure['at']}: {failure['error']}")
+    dead = status["dead_letters"]
+    print(f"dead letters: {dead['count']}" + (" (requeue with: requeue --all-dead)" if dead["count"] else ""))
+    for letter in dead["newest"]:
+        print(
+            f"  dead message #{letter['id']} at {letter['at']} after {letter['attempts']} attempts: {letter['error']}"
+        )
+    return 0
+
+
+def cmd_requeue(args: argparse.Namespace) -> int:
+    from memory_tasks.jobs import requeue_messages
+
+    requeued = requeue_messages(None if args.all_dead else [args.message])
+    print(json.dumps({"requeued": requeued}))
+    if args.message is not None and not requeued:
+        print(f"error: message {args.message} is not a dead (or failed) user message", file=sys.stderr)
+        return EXIT_FAILED
     return 0
 
 
@@ -352,6 +369,10 @@ def build_parser() -> argparse.ArgumentParser:
     enqueue.add_argument("--message", type=_user_id, required=True)
 
     command("rescan", cmd_rescan, "run the PENDING/FAILED message rescan once, now")
+    requeue = command("requeue", cmd_requeue, "give dead letters another life: attempts reset, enqueued again")
+    which = requeue.add_mutually_exclusive_group(required=True)
+    which.add_argument("--message", type=_user_id, help="one DEAD (or FAILED) message")
+    which.add_argument("--all-dead", action="store_true", help="every DEAD message")
     forget = command(
         "forget-user",
         cmd_forget_user,

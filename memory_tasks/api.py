@@ -20,7 +20,7 @@ from memory_tasks.db.session import session_scope
 from memory_tasks.shapes import list_memories, memory_json
 from memory_tasks.turns import TurnError, record_turn
 
-FINAL_STATES = ("PROCESSED", "SKIPPED", "FAILED")
+FINAL_STATES = ("PROCESSED", "SKIPPED", "FAILED", "DEAD")
 
 __all__ = [
     "FINAL_STATES",

@@ -15,6 +15,8 @@ from celery import chain
 from celery.canvas import Signature
 
 from config.celery import QUEUE_LLM
+from config.settings import get_settings
+from memory_tasks import queued
 from memory_tasks.celery_app import app
 from memory_tasks.task_names import (
     CONSOLIDATE_USER,
@@ -50,8 +52,19 @@ def index_chain(memory_ids: list[int]) -> Signature:
 
 
 def enqueue_message(message_id: int, countdown: float | None = None) -> str:
-    """Start the chain of one recorded message (in `countdown` seconds, else now); returns the Celery task id."""
-    return message_chain(message_id).apply_async(countdown=countdown).id
+    """Start the chain of one recorded message (in `countdown` seconds, else now); returns the Celery task id.
+
+    The message is registered as queued first (`memory_tasks.queued`), so the rescan does
+    not enqueue it again however long it waits in a backlog; if sending fails the
+    registration is withdrawn.
+    """
+    settings = get_settings()
+    queued.mark_queued(settings, [message_id])
+    try:
+        return message_chain(message_id).apply_async(countdown=countdown).id
+    except BaseException:
+        queued.clear_queued(settings, message_id)
+        raise
 
 
 def enqueue_index_sync(memory_ids: list[int]) -> str:

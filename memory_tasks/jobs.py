@@ -16,8 +16,8 @@ from typing import Any
 from pymilvus.exceptions import MilvusException
 
 from config.settings import get_settings
-from memory_tasks import dispatch
-from memory_tasks.db.claims import claim_memories_to_sync, claim_messages_to_rescan
+from memory_tasks import dispatch, queued
+from memory_tasks.db.claims import claim_memories_to_sync, claim_messages_to_rescan, revive_messages
 from memory_tasks.errors import TRANSIENT_TYPES
 from memory_tasks.extraction.review import get_reviewer
 from memory_tasks.memories import consolidation, lifecycle
@@ -58,12 +58,28 @@ def rescan_messages() -> int:
         lease_sec=settings.LONG_TERM_MEMORY_CLAIM_LEASE_SEC,
         max_attempts=settings.LONG_TERM_MEMORY_MAX_ATTEMPTS,
         backoff_sec=settings.LONG_TERM_MEMORY_RETRY_BACKOFF_SEC,
+        # A chain waiting in a backlog is not lost: enqueuing it again would run it twice.
+        exclude_ids=queued.queued_message_ids(settings),
     )
     for message_id in message_ids:
         dispatch.enqueue_message(message_id)
     if message_ids:
         logger.info("messages re-enqueued", extra={"message_ids": message_ids})
     return len(message_ids)
+
+
+def requeue_messages(message_ids: list[int] | None) -> list[int]:
+    """Give dead letters another life (attempts reset) and enqueue them; returns the ids requeued.
+
+    `message_ids` None means every DEAD message; otherwise only those of them that are
+    DEAD or FAILED are requeued.
+    """
+    revived = revive_messages(message_ids)
+    for message_id in revived:
+        dispatch.enqueue_message(message_id)
+    if revived:
+        logger.info("messages requeued", extra={"message_ids": revived})
+    return revived
 
 
 def sync_index_batch(batches_left: int = MAX_INDEX_BATCHES_PER_RUN) -> dict[str, int] | None:

@@ -4,7 +4,8 @@ Any OpenAI-compatible server works (OpenAI, vLLM, Ollama, llama.cpp …) through
 `openai` client. Callers get either an `LLMResult` with the parsed JSON value or one of
 three errors, which is all a Celery task needs to decide what to do:
 
-- `LLMTransientError`  rate limit, 5xx, timeout, connection trouble: retry later with backoff.
+- `LLMTransientError`  rate limit, 5xx, timeout, connection trouble, or the shared breaker
+                       is open (memory_tasks/breaker.py): retry later with backoff.
 - `LLMPermanentError`  the request itself is wrong (bad key, unknown model, bad request): fail fast.
 - `LLMOutputError`     the model answered but not with usable JSON: fail the stage, write nothing.
 
@@ -25,6 +26,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from functools import lru_cache
 from typing import Any
 
@@ -32,6 +34,7 @@ import openai
 from openai import OpenAI
 
 from config.settings import Settings, get_settings
+from memory_tasks.breaker import Breaker, BreakerOpen
 from memory_tasks.text import UNSTORABLE_CHAR
 
 logger = logging.getLogger("memory_tasks.llm")
@@ -342,6 +345,7 @@ def chat_json(
     model = settings.OPENAI_CHAT_MODEL
     server = (settings.OPENAI_BASE_URL, model)
     client = _client(settings.OPENAI_BASE_URL, api_key, os.getpid())
+    breaker = Breaker(settings, probe_timeout_sec=timeout)
     deadline = time.monotonic() + timeout
     started = time.monotonic()
     failures = 0
@@ -350,8 +354,14 @@ def chat_json(
         remaining = deadline - time.monotonic()
         response_format = _response_format(FORMATS[rung], schema, purpose)
         try:
+            permit = breaker.acquire()
+        except BreakerOpen as exc:
+            # Every worker holds off while the model fails for everyone; nothing is sent.
+            raise LLMTransientError(f"chat model unavailable: {exc}", retry_after=exc.retry_after) from None
+        try:
             completion = _create(client, model, messages, response_format=response_format, timeout=remaining)
         except openai.BadRequestError as exc:
+            breaker.record_success(permit)  # the server answered
             if response_format and _rejects_json_mode(exc):
                 # Remembered for the process: later calls start one rung lower at once.
                 rung += 1
@@ -368,7 +378,9 @@ def chat_json(
             failures += 1
             error = _classify(exc, api_key)
             if isinstance(error, LLMPermanentError):
+                breaker.record_success(permit)  # the server answered: the request is wrong
                 raise error from None
+            breaker.record_failure(permit)
             pause = _backoff(failures, error.retry_after)
             left = deadline - time.monotonic()
             if failures >= MAX_ATTEMPTS or left - pause < MIN_ATTEMPT_SEC:
@@ -381,10 +393,13 @@ def chat_json(
             continue
         except json.JSONDecodeError as exc:
             # A 2xx whose body is not JSON (a proxy's HTML page, a cut-off body): unusable.
+            breaker.record_success(permit)
             raise LLMOutputError("chat response body is not JSON", exc.doc) from None
         except openai.APIError as exc:
             # Any other answer the client could not read: unusable as well.
+            breaker.record_success(permit)
             raise LLMOutputError(f"unreadable chat response: {_redact(str(exc), api_key)}", str(exc.body)) from None
+        breaker.record_success(permit)
         break
     latency = time.monotonic() - started
     raw_text = _content(completion)
@@ -493,12 +508,24 @@ def _redact(text: str, api_key: str) -> str:
 
 
 def _retry_after(exc: openai.APIStatusError) -> float | None:
-    """The server's Retry-After in seconds, when it sent a numeric one."""
+    """The server's Retry-After in seconds (RFC 9110: delay-seconds or an HTTP date), if it sent one."""
     value = exc.response.headers.get("retry-after") if exc.response is not None else None
+    return retry_after_seconds(value) if value is not None else None
+
+
+def retry_after_seconds(value: str) -> float | None:
+    """A Retry-After header value in seconds from now (never negative); None when unreadable."""
     try:
-        return max(0.0, float(value)) if value is not None else None
+        return max(0.0, float(value))
     except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
         return None
+    if when is None or when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
 
 
 def _backoff(failures: int, retry_after: float | None) -> float:

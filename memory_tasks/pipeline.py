@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import case, select, update
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
@@ -34,7 +34,11 @@ logger = logging.getLogger(__name__)
 Payload = dict[str, Any]
 # Refinement sees at most this many existing memories, the most similar ones first.
 REFINE_EXISTING_LIMIT = 50
-FINISHED = (MessageStatus.PROCESSED.value, MessageStatus.SKIPPED.value)
+# States no stage changes any more (DEAD until an operator requeues the message).
+FINISHED = (MessageStatus.PROCESSED.value, MessageStatus.SKIPPED.value, MessageStatus.DEAD.value)
+# The stored error of a failed message is at most this long (the raw LLM output is cut).
+MAX_STORED_ERROR_CHARS = 4000
+LOST_RUN_NOTE = "a run did not finish (worker lost, or the hard time limit)"
 
 
 def _finish(session: Session, message: Message, status: MessageStatus, note: str | None = None) -> None:
@@ -88,8 +92,6 @@ def extract_stage(message_id: int) -> Payload | None:
         if is_trivial(message.content):
             _finish(session, message, MessageStatus.SKIPPED, "trivial message")
             return None
-        message.memory_attempts += 1
-        message.memory_claimed_at = db_now(session)
         conversation = session.get(Conversation, message.conversation_id)
         summary = conversation.summary if conversation else ""
         context = recent_context(session, message, summary, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS)
@@ -170,18 +172,75 @@ def upsert_stage(payload: Payload | None) -> list[int]:
     return touched
 
 
+def begin_attempt(message_id: int, max_attempts: int) -> bool:
+    """A stage picked the message up: count one attempt and renew its lease (docs/reliability.md).
+
+    The attempt is counted before the stage runs, so a run that never reports back (a
+    killed worker, the hard time limit) still counts; `end_attempt` gives it back when the
+    run ends without a fault of this message. Returns False when the stage must not run:
+    the message is unknown or finished, or it has used its `max_attempts` and is now DEAD.
+    """
+    with session_scope() as session:
+        message = session.get(Message, message_id, with_for_update=True)
+        if message is None or message.memory_status in FINISHED:
+            return False
+        now = db_now(session)
+        if message.memory_attempts >= max_attempts:
+            cause = message.memory_error if message.memory_status == MessageStatus.FAILED.value else None
+            message.memory_status = MessageStatus.DEAD.value
+            message.memory_error = storable_error(
+                f"dead after {message.memory_attempts} attempts; last: {cause or LOST_RUN_NOTE}"
+            )
+            message.memory_claimed_at = None
+            message.updated_at = now
+            logger.warning("message dead", extra={"message_id": message_id, "attempts": message.memory_attempts})
+            return False
+        message.memory_attempts += 1
+        message.memory_claimed_at = now
+        return True
+
+
+def end_attempt(message_id: int) -> None:
+    """Give back the attempt `begin_attempt` counted: the run succeeded, or a dependency failed."""
+    with session_scope() as session:
+        session.execute(
+            update(Message)
+            .where(Message.id == message_id, Message.memory_attempts > 0)
+            .values(memory_attempts=Message.memory_attempts - 1)
+        )
+
+
+def storable_error(text: str) -> str:
+    """`text` as PostgreSQL can store it: no NUL, no lone surrogate, at most MAX_STORED_ERROR_CHARS."""
+    text = text.replace("\x00", "\\0")
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    if len(text) > MAX_STORED_ERROR_CHARS:
+        text = text[: MAX_STORED_ERROR_CHARS - 20] + f" … [{len(text)} chars]"
+    return text
+
+
 def mark_message_failed(message_id: int, error: str) -> None:
-    """Record a failed attempt (error text kept for diagnosis); the rescan retries it later."""
+    """Record a failed run with its (sanitised) error: FAILED, for the rescan to retry with backoff,
+    or DEAD when the message has used all its attempts (LONG_TERM_MEMORY_MAX_ATTEMPTS).
+
+    A failure of a dependency had its attempt given back before this (`end_attempt`), so
+    only failures of this message can make it DEAD.
+    """
+    stored = storable_error(error)
+    max_attempts = get_settings().LONG_TERM_MEMORY_MAX_ATTEMPTS
     with session_scope() as session:
         now = db_now(session)
         session.execute(
             update(Message)
             .where(Message.id == message_id, Message.memory_status.notin_(FINISHED))
             .values(
-                memory_status=MessageStatus.FAILED.value,
-                memory_error=error[:4000],
+                memory_status=case(
+                    (Message.memory_attempts >= max_attempts, MessageStatus.DEAD.value),
+                    else_=MessageStatus.FAILED.value,
+                ),
+                memory_error=stored,
                 updated_at=now,
                 memory_claimed_at=None,
             )
         )
-    logger.warning("message failed", extra={"message_id": message_id, "error": error[:500]})
+    logger.warning("message failed", extra={"message_id": message_id, "error": stored[:500]})

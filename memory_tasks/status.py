@@ -11,7 +11,12 @@ from memory_tasks.db.session import session_scope
 
 
 def collect_status(errors: int = 10) -> dict[str, Any]:
-    """{messages: {state: n}, vectors: {state: n}, active_memories: n, recent_failures: [...]}."""
+    """{messages: {state: n}, vectors: {state: n}, active_memories: n, recent_failures: [...],
+    dead_letters: {count: n, newest: [{id, at, attempts, error}, ...]}}.
+
+    Dead letters are the DEAD messages (attempts used up; `requeue` revives them), the
+    newest `errors` of them with their last error.
+    """
     with session_scope() as session:
         messages = dict(
             session.execute(select(Message.memory_status, func.count()).group_by(Message.memory_status)).all()
@@ -26,6 +31,12 @@ def collect_status(errors: int = 10) -> dict[str, Any]:
             select(Message.id, Message.updated_at, Message.memory_error)
             .where(Message.memory_status == MessageStatus.FAILED.value)
             .order_by(Message.updated_at.desc())
+            .limit(errors)
+        ).all()
+        dead_messages = session.execute(
+            select(Message.id, Message.updated_at, Message.memory_attempts, Message.memory_error)
+            .where(Message.memory_status == MessageStatus.DEAD.value)
+            .order_by(Message.updated_at.desc(), Message.id.desc())
             .limit(errors)
         ).all()
         failed_vectors = session.execute(
@@ -45,4 +56,11 @@ def collect_status(errors: int = 10) -> dict[str, Any]:
         "vectors": {s.value: vectors.get(s.value, 0) for s in VectorStatus},
         "active_memories": active or 0,
         "recent_failures": failures[:errors],
+        "dead_letters": {
+            "count": messages.get(MessageStatus.DEAD.value, 0),
+            "newest": [
+                {"id": row_id, "at": at.isoformat(), "attempts": attempts, "error": (error or "")[:500]}
+                for row_id, at, attempts, error in dead_messages
+            ],
+        },
     }

@@ -11,6 +11,11 @@ Use the `fake_openai` fixture (register it in a conftest with
     fake_openai.script(text('{"candidates": []}'), error(429, "slow down"), text("..."))
     fake_openai.default = lambda body: text('{"decisions": []}')
     fake_openai.requests[-1]["messages"]
+    fake_openai.outage((10, error(503, "overloaded")), (3, error(429, "slow", headers={"Retry-After": "1"})))
+
+`outage` makes the server fail every request for a while, phase after phase, then answer
+normally again (scripted replies wait meanwhile); `outage_requests` counts what it refused.
+Starting a server resets the shared LLM breaker: a new model has no failure history.
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+
+from config.settings import get_settings
+from memory_tasks.breaker import Breaker
 
 CHAT_PATH = "/v1/chat/completions"
 
@@ -87,6 +95,9 @@ class FakeOpenAI:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []  # per request, names lowercased
         self._script: deque[Reply | str] = deque()
+        # (monotonic end time, reply) of each outage phase, in order.
+        self._outage: list[tuple[float, Reply]] = []
+        self.outage_requests = 0
         self._lock = threading.Lock()
         # Set on stop so sleeping "slow" replies end at once instead of holding threads.
         self._stopping = threading.Event()
@@ -102,8 +113,22 @@ class FakeOpenAI:
         return f"http://{host}:{port}/v1"
 
     def start(self) -> FakeOpenAI:
+        reset_llm_breaker()
         self._thread.start()
         return self
+
+    def outage(self, *phases: tuple[float, Reply]) -> None:
+        """From now on, answer each phase's reply to every request for its seconds, one phase after another."""
+        end = time.monotonic()
+        with self._lock:
+            self._outage = []
+            for seconds, reply in phases:
+                end += seconds
+                self._outage.append((end, reply))
+
+    @property
+    def outage_over(self) -> bool:
+        return not self._outage or time.monotonic() >= self._outage[-1][0]
 
     def stop(self) -> None:
         self._stopping.set()
@@ -124,12 +149,22 @@ class FakeOpenAI:
         with self._lock:
             self.requests.append(body)
             self.headers.append(headers)
+            now = time.monotonic()
+            failing = next((reply for end, reply in self._outage if now < end), None)
+            if failing is not None:
+                self.outage_requests += 1
+                return failing
             scripted = self._script.popleft() if self._script else None
         reply = scripted if scripted is not None else self.default(body)
         return text(reply) if isinstance(reply, str) else reply
 
     def _wait(self, seconds: float) -> None:
         self._stopping.wait(seconds)
+
+
+def reset_llm_breaker() -> None:
+    """Close the chat model breaker all processes of this test run share (its Redis keys)."""
+    Breaker(get_settings()).reset()
 
 
 class _Server(ThreadingHTTPServer):
@@ -159,6 +194,14 @@ def _completion(reply: Reply, model: str) -> dict[str, Any]:
     }
 
 
+def _utf8_encodable(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _error_body(message: str, error_type: str) -> str:
     return json.dumps({"error": {"message": message, "type": error_type}})
 
@@ -186,7 +229,9 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             elif reply.status != 200:
                 payload = json.dumps({"error": reply.error or {"message": "error"}}, ensure_ascii=False)
             else:
-                payload = json.dumps(_completion(reply, str(body.get("model") or "fake-model")), ensure_ascii=False)
+                completion = _completion(reply, str(body.get("model") or "fake-model"))
+                # Lone surrogates (hostile output) only travel as JSON \u escapes.
+                payload = json.dumps(completion, ensure_ascii=not _utf8_encodable(reply.content))
             self._send(reply.status, payload, reply.headers)
 
         def _send(self, status: int, payload: str, headers: dict[str, str]) -> None:

@@ -7,9 +7,10 @@ so two beats or overlapping runs never hand the same row out twice.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import timedelta
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, func, or_, select, true, update
 
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import LongTermMemory, Message, MessageStatus, VectorStatus
@@ -17,12 +18,21 @@ from memory_tasks.db.session import session_scope
 
 
 def claim_messages_to_rescan(
-    *, limit: int, debounce_sec: float, lease_sec: float, max_attempts: int, backoff_sec: float
+    *,
+    limit: int,
+    debounce_sec: float,
+    lease_sec: float,
+    max_attempts: int,
+    backoff_sec: float,
+    exclude_ids: Collection[int] = (),
 ) -> list[int]:
     """Ids of user messages whose processing should be (re)started, now claimed.
 
     PENDING messages older than the debounce whose last claim (if any) has lapsed, and
-    FAILED ones with attempts left whose backoff (backoff_sec * 2^(attempts-1)) is over.
+    FAILED ones with attempts left whose backoff (backoff_sec * 2^(attempts-1)) is over;
+    never one of `exclude_ids` (messages whose chain is still queued). A PENDING message
+    is claimed whatever its attempts: the stage that picks it up marks it DEAD when they
+    are used up (`pipeline.begin_attempt`).
     """
     with session_scope() as session:
         now = db_now(session)
@@ -37,6 +47,7 @@ def claim_messages_to_rescan(
             .where(
                 Message.role == "user",
                 lease_over,
+                Message.id.notin_(list(exclude_ids)) if exclude_ids else true(),
                 or_(
                     and_(
                         Message.memory_status == MessageStatus.PENDING.value,
@@ -57,6 +68,32 @@ def claim_messages_to_rescan(
         if ids:
             session.execute(update(Message).where(Message.id.in_(ids)).values(memory_claimed_at=now))
         return ids
+
+
+def revive_messages(message_ids: Collection[int] | None) -> list[int]:
+    """Give DEAD messages (and FAILED ones) another life: PENDING, attempts 0, claimed now.
+
+    `message_ids` None means every DEAD message. Returns the ids revived (others are left
+    as they are); the caller enqueues them.
+    """
+    states = (
+        [MessageStatus.DEAD.value] if message_ids is None else [MessageStatus.DEAD.value, MessageStatus.FAILED.value]
+    )
+    with session_scope() as session:
+        stmt = (
+            update(Message)
+            .where(Message.role == "user", Message.memory_status.in_(states))
+            .values(
+                memory_status=MessageStatus.PENDING.value,
+                memory_attempts=0,
+                memory_claimed_at=db_now(session),
+                updated_at=db_now(session),
+            )
+            .returning(Message.id)
+        )
+        if message_ids is not None:
+            stmt = stmt.where(Message.id.in_(list(message_ids)))
+        return sorted(session.scalars(stmt))
 
 
 def claim_memories_to_sync(*, limit: int, lease_sec: float) -> list[int]:

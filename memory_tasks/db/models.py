@@ -36,6 +36,9 @@ class MessageStatus(str, enum.Enum):
     PROCESSED = "PROCESSED"
     FAILED = "FAILED"
     SKIPPED = "SKIPPED"
+    # Used up LONG_TERM_MEMORY_MAX_ATTEMPTS on failures of its own: a dead letter, left
+    # alone until an operator requeues it (`python -m memory_tasks requeue`).
+    DEAD = "DEAD"
 
 
 class VectorStatus(str, enum.Enum):

@@ -1,20 +1,29 @@
 """The base class of every task: which errors are retried, the backoff, and what a final failure records.
 
 Retries follow the one error taxonomy (`memory_tasks.errors`): transient errors are
-retried with exponential backoff and jitter (R-PIPE-10); permanent ones (bad LLM output,
-a 401, a dimension mismatch) and bugs fail the task at once. A task declares what it
-owns, so its final failure is recorded there: the message (its state becomes FAILED
-with the error, for the rescan) or the memory ids (FAILED vectors, for the index sweep).
+retried with exponential backoff and jitter (R-PIPE-10), or after the server's
+Retry-After when it sent one; permanent ones (bad LLM output, a 401, a dimension
+mismatch) and bugs fail the task at once. A task declares what it owns, so its final
+failure is recorded there: the message (FAILED with the error for the rescan, DEAD once
+its attempts are used up) or the memory ids (FAILED vectors, for the index sweep).
+
+A stage owning a message counts one attempt when it picks the message up and gives it
+back when the run ends without a fault of this message (success, or a dependency that
+failed): only the message's own failures, crashes and time-outs use up its life
+(docs/reliability.md).
 """
 
 from __future__ import annotations
 
 import enum
+import logging
 from typing import Any
 
 from celery import Task
+from celery.exceptions import Retry
 
-from memory_tasks import pipeline
+from config.settings import get_settings
+from memory_tasks import pipeline, queued
 from memory_tasks.errors import PERMANENT_TYPES, TRANSIENT_TYPES
 from memory_tasks.llm import LLMOutputError, LLMPermanentError, LLMTransientError
 from memory_tasks.vectors import index
@@ -22,6 +31,11 @@ from memory_tasks.vectors import index
 # llm.py's classes are listed beside the taxonomy's tuples until they subclass its bases.
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (*TRANSIENT_TYPES, LLMTransientError)
 PERMANENT_ERRORS: tuple[type[BaseException], ...] = (*PERMANENT_TYPES, LLMPermanentError, LLMOutputError)
+# A server's Retry-After is honoured up to this many seconds (a hostile or broken hint
+# must not park a message for days; the rescan is the retry beyond).
+MAX_RETRY_AFTER_SEC = 600.0
+
+logger = logging.getLogger(__name__)
 
 
 class Owns(enum.Enum):
@@ -45,6 +59,58 @@ class MemoryTask(Task):
     retry_jitter = True
     max_retries = 5
     owns = Owns.NOTHING
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the task; a stage owning a message does the attempt bookkeeping around the run."""
+        message_id = self._owned_message(args, kwargs)
+        if message_id is None:
+            return super().__call__(*args, **kwargs)
+        settings = get_settings()
+        queued.clear_queued(settings, message_id)
+        try:
+            runnable = pipeline.begin_attempt(message_id, settings.LONG_TERM_MEMORY_MAX_ATTEMPTS)
+        except TRANSIENT_ERRORS as exc:
+            raise self.retry(exc=exc) from exc
+        if not runnable:
+            # Finished, unknown or dead: the stage sees that and returns its "nothing to do".
+            return super().__call__(*args, **kwargs)
+        try:
+            result = super().__call__(*args, **kwargs)
+        except Retry:
+            # Retried (with countdown) for a dependency's failure: not this message's fault.
+            self._give_back(message_id)
+            queued.mark_queued(settings, [message_id])
+            raise
+        except TRANSIENT_ERRORS:
+            # Retries used up on a dependency: FAILED (on_failure) with its attempts intact.
+            self._give_back(message_id)
+            raise
+        self._give_back(message_id)
+        if isinstance(result, dict):
+            queued.mark_queued(settings, [message_id])  # the chain now sends the next stage
+        return result
+
+    def retry(
+        self, args=None, kwargs=None, exc=None, throw=True, eta=None, countdown=None, max_retries=None, **options
+    ):
+        """Celery's retry, waiting at least the server's Retry-After (`exc.retry_after`) when it sent one."""
+        hint = getattr(exc, "retry_after", None)
+        if isinstance(hint, (int, float)) and eta is None:
+            countdown = max(countdown or 0.0, min(float(hint), MAX_RETRY_AFTER_SEC))
+        return super().retry(args, kwargs, exc, throw, eta, countdown, max_retries, **options)
+
+    def _owned_message(self, args: tuple, kwargs: dict) -> int | None:
+        if self.owns is not Owns.MESSAGE:
+            return None
+        return _message_id(args[0] if args else kwargs.get("message_id") or kwargs.get("payload"))
+
+    @staticmethod
+    def _give_back(message_id: int) -> None:
+        try:
+            pipeline.end_attempt(message_id)
+        except TRANSIENT_ERRORS:
+            # The database went away meanwhile: the attempt stays counted (one of N lost).
+            logger.warning("attempt not given back", extra={"message_id": message_id}, exc_info=True)
 
     def on_failure(self, exc: BaseException, task_id: str, args: tuple, kwargs: dict, einfo: Any) -> None:
         """Record the final failure (retries used up, or a permanent error) on what the task owns."""
