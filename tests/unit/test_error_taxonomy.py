@@ -230,7 +230,7 @@ class FakeMilvusClient:
     def __init__(self, **_: object) -> None:
         pass
 
-    def has_collection(self, _name: str) -> bool:
+    def has_collection(self, _name: str, **_: object) -> bool:
         if self.failure:
             raise self.failure
         return True
