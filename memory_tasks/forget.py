@@ -52,7 +52,7 @@ from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import MEMORY_TYPES
 from memory_tasks.memories.store import lock_user
 from memory_tasks.text import InvalidUserId, checked_user_id
-from memory_tasks.vectors.index import SYNC_FAILURES, index_text, text_hash
+from memory_tasks.vectors.index import SYNC_FAILURES, index_text, text_hash, users_awaiting_purge
 from memory_tasks.vectors.milvus_store import VectorStoreTransientError, get_store
 
 logger = logging.getLogger(__name__)
@@ -178,10 +178,15 @@ def purge_user_vectors(user_id: int) -> int:
     """Delete every vector of a forgotten user and verify by a strong read; returns how many there were.
 
     Marks the tombstone purged once no vector is left, then enqueues the index sync of
-    the rows the user wrote since (held DIRTY meanwhile). Raises VectorStoreError (or what
-    the connection raises) when Milvus fails or still shows a vector; the failure is
-    recorded on the tombstone for `status`.
+    the rows the user wrote since (held DIRTY meanwhile). Without a pending tombstone (a
+    purge already verified, a duplicate task) it does nothing and returns 0: the user may
+    have come back, and their new vectors must stay. Raises VectorStoreError (or what the
+    connection raises) when Milvus fails or still shows a vector; the failure is recorded
+    on the tombstone for `status`.
     """
+    with session_scope() as session:
+        if not users_awaiting_purge(session, {user_id}):
+            return 0
     try:
         store = get_store()
         found = 0

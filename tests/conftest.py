@@ -91,7 +91,10 @@ def db(database: str) -> Iterator[str]:
 
     with session_scope() as session:
         session.execute(
-            text("TRUNCATE memory_history, long_term_memories, messages, conversations, users, embedding_cache")
+            text(
+                "TRUNCATE memory_history, long_term_memories, messages, conversations, users, embedding_cache, "
+                "forgotten_users"
+            )
         )
     yield database
 
