@@ -109,7 +109,7 @@ class MilvusStore:
             return
         client = self._client
         if client.has_collection(self.collection, timeout=timeout):
-            existing = self.dimension()
+            existing = self.dimension(timeout=timeout)
             if existing != dim:
                 raise VectorStorePermanentError(
                     f"Milvus collection {self.collection!r} has dimension {existing} but the embedder "
@@ -150,11 +150,11 @@ class MilvusStore:
             self._client.compact(self.collection)
 
     @_translated
-    def dimension(self) -> int | None:
+    def dimension(self, *, timeout: float | None = None) -> int | None:
         """The vector dimension of the existing collection, or None if there is none."""
-        if not self._client.has_collection(self.collection):
+        if not self._client.has_collection(self.collection, timeout=timeout):
             return None
-        for field in self._client.describe_collection(self.collection)["fields"]:
+        for field in self._client.describe_collection(self.collection, timeout=timeout)["fields"]:
             if field["name"] == "vector":
                 return int(field["params"]["dim"])
         return None

@@ -235,7 +235,7 @@ class FakeMilvusClient:
             raise self.failure
         return True
 
-    def describe_collection(self, _name: str) -> dict:
+    def describe_collection(self, _name: str, **_: object) -> dict:
         return {"fields": [{"name": "vector", "params": {"dim": 3}}]}
 
 
