@@ -203,9 +203,22 @@ class MilvusStore:
 
     @_translated
     def delete_user(self, user_id: int) -> None:
-        if self._client.has_collection(self.collection):
+        """Remove every vector of the user, and check by a strong read that none is left.
+
+        Repeated like `delete` (Milvus 2.3 may show deleted rows for a moment); still there
+        after DELETE_ATTEMPTS: VectorStoreTransientError.
+        """
+        if not self._client.has_collection(self.collection):
+            return
+        for attempt in range(DELETE_ATTEMPTS):
             self._client.delete(self.collection, filter=f"user_id == {int(user_id)}")
             self._client.flush(self.collection)
+            left = self.user_vector_ids(user_id)
+            if not left:
+                return
+            logger.warning("milvus kept deleted vectors", extra={"user_id": user_id, "attempt": attempt + 1})
+            time.sleep(DELETE_RETRY_SLEEP_SEC * (attempt + 1))
+        raise VectorStoreTransientError(f"Milvus still shows {len(left)} vectors of user {user_id}")
 
     @_translated
     def user_vector_ids(self, user_id: int, limit: int = 16384) -> list[int]:

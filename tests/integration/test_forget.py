@@ -10,14 +10,24 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
+from memory_tasks import dispatch, jobs
 from memory_tasks.__main__ import main
 from memory_tasks.api import record_turn
-from memory_tasks.db.models import Conversation, EmbeddingCache, LongTermMemory, MemoryHistory, Message, User
+from memory_tasks.db.models import (
+    Conversation,
+    EmbeddingCache,
+    ForgottenUser,
+    LongTermMemory,
+    MemoryHistory,
+    Message,
+    User,
+)
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import MEMORY_TYPES
 from memory_tasks.forget import ForgetError, forget_user, purge_user_vectors
@@ -232,6 +242,26 @@ def test_a_queued_purge_is_finished_by_a_worker(
         time.sleep(0.5)
     assert not _purge_pending(gone)
     assert get_store().user_vector_ids(gone) == [] and _vectors_of(USERS[2])
+
+
+def test_a_purge_whose_task_was_lost_is_sent_again_by_the_sweep(db, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-LIFE-3 (issue 11 item 7): a purge not tried for a lease (its task lost, the broker down) is re-sent by
+    the index sweep, and not before."""
+    sent: list[int] = []
+
+    def lost(user_id: int, countdown: float | None = None) -> bool:
+        sent.append(user_id)
+        return False
+
+    record_turn(USERS[0], "我喜欢爬山")
+    with _settings(monkeypatch, MEMORY_MILVUS_ENABLED="true", MEMORY_MILVUS_URI="http://127.0.0.1:1"):
+        monkeypatch.setattr(dispatch, "enqueue_vector_purge", lost)
+        forget_user(USERS[0])
+    monkeypatch.setattr(dispatch, "enqueue_vector_purge", lost)  # _settings undid it
+    assert sent == [USERS[0]] and jobs.requeue_vector_purges() == 0  # tried just now: not due yet
+    with session_scope() as session:
+        session.execute(update(ForgottenUser).values(purge_attempted_at=func.now() - timedelta(hours=1)))
+    assert jobs.requeue_vector_purges() == 1 and sent == [USERS[0], USERS[0]]
 
 
 @contextmanager
