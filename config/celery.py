@@ -11,6 +11,7 @@ from memory_tasks.task_names import (
     CONSOLIDATE_USER,
     EMBED_MEMORIES,
     EXTRACT_CANDIDATES,
+    PURGE_USER_VECTORS,
     REFINE_CANDIDATES,
     SYNC_INDEX_BATCH,
     TOUCH_MEMORIES,
@@ -34,6 +35,7 @@ TASK_ROUTES = {
     UPSERT_VECTORS: {"queue": QUEUE_INDEX},
     SYNC_INDEX_BATCH: {"queue": QUEUE_INDEX},
     TOUCH_MEMORIES: {"queue": QUEUE_INDEX},
+    PURGE_USER_VECTORS: {"queue": QUEUE_INDEX},
     # Consolidating a user may call the chat model.
     CONSOLIDATE_USER: {"queue": QUEUE_LLM},
     "memory.*": {"queue": QUEUE_MAINTENANCE},

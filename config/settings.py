@@ -145,6 +145,20 @@ class Settings(BaseSettings):
     # the limit is filled by relevance); 0 turns the core block off.
     LONG_TERM_MEMORY_CORE_LIMIT: int = Field(3, ge=0, le=100)
 
+    # Index sweep (issue 11): a row whose own sync fails this often is DEAD (shown in
+    # `status`); before that it waits MEMORY_INDEX_RETRY_BACKOFF_SEC * 2^(attempts-1), at
+    # most MEMORY_INDEX_RETRY_BACKOFF_MAX_SEC. An outage (Milvus or the embedder down for
+    # everyone) never counts: those rows wait MEMORY_INDEX_RETRY_BACKOFF_SEC and try again.
+    MEMORY_INDEX_MAX_ATTEMPTS: int = Field(8, ge=1, le=1000)
+    MEMORY_INDEX_RETRY_BACKOFF_SEC: float = Field(30, ge=0)
+    MEMORY_INDEX_RETRY_BACKOFF_MAX_SEC: float = Field(3600, ge=0)
+    # A Milvus search on the chat path gives up after this long (the lexical fallback answers).
+    MEMORY_MILVUS_SEARCH_TIMEOUT_SEC: float = Field(1.0, gt=0, le=60)
+    # Every PostgreSQL session: waiting for a lock, and one statement, end with an error after
+    # this long (0 = no limit), so LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC bounds the upsert too.
+    MEMORY_DB_LOCK_TIMEOUT_SEC: float = Field(30, ge=0, le=3600)
+    MEMORY_DB_STATEMENT_TIMEOUT_SEC: float = Field(60, ge=0, le=3600)
+
     @field_validator("DATABASE_URL")
     @classmethod
     def _postgres_only(cls, value: str) -> str:

@@ -22,6 +22,7 @@ from memory_tasks.task_names import (
     CONSOLIDATE_USER,
     EMBED_MEMORIES,
     EXTRACT_CANDIDATES,
+    PURGE_USER_VECTORS,
     REFINE_CANDIDATES,
     SYNC_INDEX_BATCH,
     TOUCH_MEMORIES,
@@ -89,6 +90,19 @@ def enqueue_index_sync(memory_ids: list[int]) -> str:
 def enqueue_index_batch(batches_left: int) -> None:
     """Ask for the next batch of the DIRTY/FAILED sweep; it stops after `batches_left` more."""
     app.send_task(SYNC_INDEX_BATCH, args=(batches_left,))
+
+
+def enqueue_vector_purge(user_id: int, countdown: float | None = None) -> bool:
+    """Ask a worker to purge a forgotten user's vectors (in `countdown` s, else now); False when the broker refused it.
+
+    A refused purge stays pending in `forgotten_users` and the index sweep enqueues it again.
+    """
+    try:
+        app.send_task(PURGE_USER_VECTORS, args=(user_id,), countdown=countdown, retry=False)
+    except Exception:  # whatever the broker raises, the sweep is the fallback
+        logger.warning("vector purge not enqueued; the sweep will retry it", exc_info=True, extra={"user_id": user_id})
+        return False
+    return True
 
 
 def enqueue_touch(user_id: int, memory_ids: list[int], accessed_at: datetime) -> None:

@@ -5,10 +5,15 @@ Decisions:
   gone (a name at most), and `record_turn` / the tools create it again if the user comes back.
 - Messages and conversations are deleted, not just their memory state: the messages are
   what memories are extracted from, and a rescan would otherwise rebuild them.
-- Milvus enabled but unreachable: the call fails with ForgetError and PostgreSQL is left
-  as it was (one transaction, rolled back). Deleting the truth and reporting vectors as
-  "pending" would leave vectors no sweep can find any more (their rows are gone), so the
-  right to be forgotten would be silently incomplete. Run it again when Milvus is back.
+- Forgetting never waits for Milvus (issue 11, item 7). The user's truth in PostgreSQL
+  (memories, history, messages, conversations, embedding-cache entries) is deleted at once
+  in one transaction, which also leaves a tombstone (`forgotten_users`). The vectors are
+  purged after the commit, outside the user's lock: tried once in the call, and when
+  Milvus is down the purge is queued (memory.purge_user_vectors), retried until a strong
+  read finds no vector of the user, and shown in `status` until then. While it is pending
+  index sync writes no vector for the user (`index.users_awaiting_purge`), so the purge by
+  user filter cannot remove the vectors of a user who came back meanwhile, and a sync that
+  read the rows before the forget cannot leave a vector behind.
 - Milvus disabled: PostgreSQL is cleared and the result says `"milvus": "disabled"`.
 - Embedding-cache entries are keyed by text hash, not by user; the entries removed are
   those of every text derived from the user's memories and their history that no other
@@ -23,24 +28,38 @@ message gone). Running it again is safe: it finds nothing and reports zeros.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
-from memory_tasks.db.models import Conversation, EmbeddingCache, LongTermMemory, MemoryHistory, Message, User
+from config.settings import get_settings
+from memory_tasks import dispatch
+from memory_tasks.db.clock import db_now
+from memory_tasks.db.models import (
+    Conversation,
+    EmbeddingCache,
+    ForgottenUser,
+    LongTermMemory,
+    MemoryHistory,
+    Message,
+    User,
+    VectorStatus,
+)
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import MEMORY_TYPES
 from memory_tasks.memories.store import lock_user
 from memory_tasks.text import InvalidUserId, checked_user_id
-from memory_tasks.vectors.index import index_text, text_hash
-from memory_tasks.vectors.milvus_store import MilvusStore, get_store
+from memory_tasks.vectors.index import SYNC_FAILURES, index_text, text_hash, users_awaiting_purge
+from memory_tasks.vectors.milvus_store import get_store
 
 logger = logging.getLogger(__name__)
 
 
 class ForgetError(RuntimeError):
-    """The user could not be forgotten; nothing was deleted."""
+    """The user could not be forgotten (an invalid id); nothing was deleted."""
 
 
 def derived_text_hashes(memory_type: str | None, key: str, content: str) -> set[str]:
@@ -107,60 +126,114 @@ def _delete_rows(session: Session, model: type, column: Any, user_id: int) -> in
     return session.execute(delete(model).where(column == user_id)).rowcount
 
 
-def _vector_store() -> MilvusStore | None:
-    """The Milvus store, None when disabled; ForgetError when it is enabled but unreachable."""
-    try:
-        return get_store()
-    except Exception as exc:  # the client raises several unrelated types on connect
-        raise ForgetError(
-            f"Milvus is enabled but unreachable ({exc}); nothing was deleted, run again when it is back"
-        ) from exc
-
-
-def _forget_vectors(store: MilvusStore, user_id: int, memory_ids: list[int]) -> int:
-    """Delete every vector of the user (by user filter); returns how many of their memories had one."""
-    try:
-        found = len(store.stored(memory_ids))
-        store.delete_user(user_id)
-    except Exception as exc:
-        raise ForgetError(
-            f"deleting the vectors of user {user_id} in Milvus failed ({exc}); "
-            "nothing was deleted, run again when Milvus is back"
-        ) from exc
-    return found
+def _leave_tombstone(session: Session, user_id: int) -> None:
+    """Record that the user was forgotten now and their vector purge is pending (again)."""
+    now = db_now(session)
+    pending = {"forgotten_at": now, "vectors_purged_at": None, "purge_attempts": 0, "purge_error": None}
+    session.execute(
+        pg_insert(ForgottenUser)
+        .values(user_id=user_id, **pending)
+        .on_conflict_do_update(index_elements=[ForgottenUser.user_id], set_=pending)
+    )
 
 
 def forget_user(user_id: int) -> dict[str, Any]:
-    """Remove everything of `user_id` from PostgreSQL and Milvus; returns what was removed.
+    """Remove everything of `user_id` from PostgreSQL now and purge their Milvus vectors; returns what was removed.
 
     The result counts memories, history rows, messages, conversations, embedding-cache
-    entries, vectors and the users row (0 or 1), and says `milvus`: "deleted" or
-    "disabled". Raises ForgetError (and deletes nothing) for an invalid id or an
-    unreachable Milvus.
+    entries, vectors and the users row (0 or 1), and says `milvus`: "deleted" (the purge
+    is verified, `vectors` of them were found), "pending" (Milvus failed: the purge is
+    queued and `status` lists it until done; `vectors` is then 0) or "disabled". Raises
+    ForgetError (and deletes nothing) for an invalid id; never for Milvus.
     """
     try:
         user_id = checked_user_id(user_id)
     except InvalidUserId as exc:
         raise ForgetError(str(exc)) from None
-    store = _vector_store()
+    milvus = get_settings().MEMORY_MILVUS_ENABLED
     with session_scope() as session:
         lock_user(session, user_id)
-        memory_ids = list(session.scalars(select(LongTermMemory.id).where(LongTermMemory.user_id == user_id)))
         counts: dict[str, Any] = {"user_id": user_id, "embedding_cache": _forget_cache_entries(session, user_id)}
         counts["history"] = _delete_rows(session, MemoryHistory, MemoryHistory.user_id, user_id)
         counts["memories"] = _delete_rows(session, LongTermMemory, LongTermMemory.user_id, user_id)
         counts["messages"] = _delete_rows(session, Message, Message.user_id, user_id)
         counts["conversations"] = _delete_rows(session, Conversation, Conversation.user_id, user_id)
         counts["users"] = _delete_rows(session, User, User.id, user_id)
-        # Milvus last, still inside the transaction: if it fails, PostgreSQL rolls back.
-        counts["vectors"] = _forget_vectors(store, user_id, memory_ids) if store is not None else 0
-        counts["milvus"] = "deleted" if store is not None else "disabled"
-    if store is not None:
-        # An index sync that read the rows before this transaction may have written a vector
-        # since the delete above; a second pass after the commit removes it.
+        if milvus:
+            _leave_tombstone(session, user_id)
+    # The lock is released: Milvus is only waited on from here.
+    counts["vectors"], counts["milvus"] = 0, "disabled"
+    if milvus:
         try:
-            store.delete_user(user_id)
-        except Exception:
-            logger.warning("second Milvus pass failed", exc_info=True, extra={"user_id": user_id})
+            counts["vectors"], counts["milvus"] = purge_user_vectors(user_id), "deleted"
+        except SYNC_FAILURES:
+            logger.warning("vector purge pending", exc_info=True, extra={"user_id": user_id})
+            dispatch.enqueue_vector_purge(user_id)
+            counts["milvus"] = "pending"
     logger.info("user forgotten", extra=counts)
     return counts
+
+
+def purge_user_vectors(user_id: int) -> int:
+    """Delete every vector of a forgotten user and verify by a strong read; returns how many there were.
+
+    Marks the tombstone purged once no vector is left, then enqueues the index sync of
+    the rows the user wrote since (held DIRTY meanwhile). Without a pending tombstone (a
+    purge already verified, a duplicate task) it does nothing and returns 0: the user may
+    have come back, and their new vectors must stay. Raises VectorStoreError (or what the
+    connection raises) when Milvus fails or still shows a vector; the failure is recorded
+    on the tombstone for `status`.
+    """
+    with session_scope() as session:
+        if not users_awaiting_purge(session, {user_id}):
+            return 0
+    try:
+        store = get_store()
+        found = 0
+        if store is not None:
+            found = len(store.user_vector_ids(user_id))
+            store.delete_user(user_id)  # verified by a strong read
+    except SYNC_FAILURES as exc:
+        _record_purge(user_id, f"{type(exc).__name__}: {exc}")
+        raise
+    _record_purge(user_id, None)
+    with session_scope() as session:
+        waiting = list(
+            session.scalars(
+                select(LongTermMemory.id).where(
+                    LongTermMemory.user_id == user_id, LongTermMemory.vector_status != VectorStatus.SYNCED.value
+                )
+            )
+        )
+    dispatch.enqueue_index_sync(waiting)
+    return found
+
+
+def _record_purge(user_id: int, error: str | None) -> None:
+    """One purge attempt on the tombstone: verified (error None) or failed with `error`."""
+    with session_scope() as session:
+        now = db_now(session)
+        values: dict[str, Any] = {"purge_attempted_at": now, "purge_attempts": ForgottenUser.purge_attempts + 1}
+        values |= {"vectors_purged_at": now, "purge_error": None} if error is None else {"purge_error": error[:2000]}
+        session.execute(
+            update(ForgottenUser)
+            .where(ForgottenUser.user_id == user_id, ForgottenUser.vectors_purged_at.is_(None))
+            .values(**values)
+        )
+
+
+def purges_due(idle_sec: float) -> list[int]:
+    """Users whose vector purge is unverified and was not attempted in the last `idle_sec` seconds."""
+    with session_scope() as session:
+        now = db_now(session)
+        return list(
+            session.scalars(
+                select(ForgottenUser.user_id).where(
+                    ForgottenUser.vectors_purged_at.is_(None),
+                    or_(
+                        ForgottenUser.purge_attempted_at.is_(None),
+                        ForgottenUser.purge_attempted_at < now - timedelta(seconds=idle_sec),
+                    ),
+                )
+            )
+        )

@@ -13,17 +13,13 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from pymilvus.exceptions import MilvusException
-
 from config.settings import get_settings
-from memory_tasks import dispatch, queued
+from memory_tasks import dispatch, forget, queued
 from memory_tasks.db.claims import claim_memories_to_sync, claim_messages_to_rescan, revive_messages
-from memory_tasks.errors import TRANSIENT_TYPES
 from memory_tasks.extraction.review import get_reviewer
 from memory_tasks.memories import consolidation, lifecycle
 from memory_tasks.vectors import index
-from memory_tasks.vectors.embedders import EmbeddingError
-from memory_tasks.vectors.milvus_store import VectorStoreError
+from memory_tasks.vectors.milvus_store import get_store
 
 logger = logging.getLogger(__name__)
 
@@ -35,13 +31,6 @@ EXPIRY_BATCH_SIZE = 500
 EXPIRY_BUDGET_SEC = 60.0
 # At most this many users are enqueued per consolidation fan-out, the longest-waiting first.
 CONSOLIDATE_FAN_OUT_LIMIT = 1000
-# What makes one index batch fail (its rows are marked FAILED for a later sweep), transient or not.
-INDEX_BATCH_FAILURES: tuple[type[BaseException], ...] = (
-    *TRANSIENT_TYPES,
-    EmbeddingError,
-    VectorStoreError,
-    MilvusException,
-)
 
 
 def rescan_messages() -> int:
@@ -85,8 +74,11 @@ def requeue_messages(message_ids: list[int] | None) -> list[int]:
 def sync_index_batch(batches_left: int = MAX_INDEX_BATCHES_PER_RUN) -> dict[str, int] | None:
     """Claim one batch of DIRTY/FAILED memories, sync it, and ask for the next batch if this one was full.
 
-    Returns the sync counts, or None when the index is off, nothing was due or the batch
-    failed; a failed batch is marked FAILED with the error and retried by a later sweep.
+    Returns the sync counts, or None when the index is off or nothing was due. A batch that
+    fails is synced again row by row (`index.sync_vectors_one_by_one`): the rows that fail
+    alone are marked FAILED with backoff, the others are SYNCED (issue 11, item 4).
+    The last batch of a run flushes and compacts the collection, so the segments a restart
+    must reload stay few (`_seal_segments`), and re-queues forget-user purges still pending.
     """
     settings = get_settings()
     if not (settings.MEMORY_INDEX_WORKER_ENABLED and settings.MEMORY_MILVUS_ENABLED):
@@ -94,17 +86,48 @@ def sync_index_batch(batches_left: int = MAX_INDEX_BATCHES_PER_RUN) -> dict[str,
     memory_ids = claim_memories_to_sync(
         limit=settings.MEMORY_INDEX_WORKER_BATCH_SIZE, lease_sec=settings.LONG_TERM_MEMORY_CLAIM_LEASE_SEC
     )
-    if not memory_ids:
-        return None
-    try:
-        result = index.sync_vectors(memory_ids)
-    except INDEX_BATCH_FAILURES as exc:
-        index.mark_vector_failed(memory_ids, f"{type(exc).__name__}: {exc}")
-        logger.warning("index sync failed", extra={"memory_ids": memory_ids, "error": str(exc)})
-        return None
+    result = None
+    if memory_ids:
+        try:
+            result = index.sync_vectors(memory_ids)
+        except index.SYNC_FAILURES as exc:
+            logger.warning(
+                "index batch failed, syncing row by row", extra={"memory_ids": memory_ids, "error": str(exc)}
+            )
+            result = index.sync_vectors_one_by_one(memory_ids)
     if len(memory_ids) == settings.MEMORY_INDEX_WORKER_BATCH_SIZE and batches_left > 1:
         dispatch.enqueue_index_batch(batches_left - 1)
-    return asdict(result)
+    else:
+        _seal_segments()
+        requeue_vector_purges()
+    return asdict(result) if result is not None else None
+
+
+def _seal_segments() -> None:
+    """Flush (the chain's writes are never flushed) and compact, once per sweep run.
+
+    A restart replays what is not flushed and loads every segment: both stay bounded.
+    A failure here is logged only; the next run tries again.
+    """
+    try:
+        store = get_store()
+        if store is not None:
+            store.flush()
+            store.compact()
+    except index.SYNC_FAILURES as exc:
+        logger.warning("flush/compaction failed", extra={"error": str(exc)})
+
+
+def requeue_vector_purges() -> int:
+    """Enqueue the vector purge of every forgotten user whose purge is unverified and not tried lately.
+
+    The purge task retries by itself; this catches purges whose task was lost (a broker
+    outage when forget-user ran). Returns how many were enqueued.
+    """
+    user_ids = forget.purges_due(get_settings().LONG_TERM_MEMORY_CLAIM_LEASE_SEC)
+    for user_id in user_ids:
+        dispatch.enqueue_vector_purge(user_id)
+    return len(user_ids)
 
 
 def expire_memories(now: datetime | None = None) -> int:

@@ -19,7 +19,7 @@ from config.settings import get_settings
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation, HistorySource, Message, MessageStatus
 from memory_tasks.db.session import session_scope
-from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.extraction.candidates import Candidate, coerce_candidates
 from memory_tasks.extraction.context import ContextWindow, context_window
 from memory_tasks.extraction.engine import select_engine
 from memory_tasks.extraction.filters import is_trivial
@@ -143,20 +143,33 @@ def upsert_stage(payload: Payload | None) -> list[int]:
     """Stage 3: write the candidates in one transaction under the user's lock; message -> PROCESSED.
 
     Returns the ids of the memories changed (to index). The user is the message's user as
-    stored in PostgreSQL, whatever the payload or an LLM said (R-SAFE-3).
+    stored in PostgreSQL, whatever the payload or an LLM said (R-SAFE-3). The payload is
+    untrusted (anyone with the broker can send this task): every candidate is validated
+    again (`coerce_candidates`) and passed through the gate, so hand-sent garbage writes nothing.
     """
     if not payload:
         return []
+    message_id = payload.get("message_id") if isinstance(payload, dict) else None
+    items = payload.get("candidates") if isinstance(payload, dict) else None
+    if not isinstance(message_id, int) or isinstance(message_id, bool) or not isinstance(items, list):
+        logger.warning("upsert payload refused", extra={"payload_type": type(payload).__name__})
+        return []
     settings = get_settings()
-    candidates = [Candidate.from_json(c) for c in payload["candidates"]]
     with session_scope() as session:
-        owner = session.scalar(select(Message.user_id).where(Message.id == payload["message_id"]))
+        owner = session.scalar(select(Message.user_id).where(Message.id == message_id))
         if owner is None:
             return []
         lock_user(session, owner)
-        message = session.get(Message, payload["message_id"], with_for_update=True)
+        message = session.get(Message, message_id, with_for_update=True)
         if message is None or message.memory_status in FINISHED:
             return []
+        candidates = admit(
+            coerce_candidates(items, stage="upsert"),
+            settings,
+            stage="upsert",
+            message_id=message_id,
+            message=message.content,
+        )
         ctx = WriteContext(
             user_id=message.user_id,
             source=HistorySource.EXTRACTION,

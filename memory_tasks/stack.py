@@ -38,6 +38,7 @@ import psutil
 from dotenv import dotenv_values
 
 from config.celery import QUEUE_INDEX, QUEUE_LLM, QUEUE_MAINTENANCE
+from config.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV_FILE = ROOT / ".env"
@@ -88,6 +89,9 @@ MILVUS_PORT_SPAN = len(MILVUS_PORT_OFFSETS)
 # Milvus 2.3's graceful stop spends ~20 s in retries once it holds a collection (and ends in a
 # panic anyway); its write-ahead log makes a kill after a short grace period safe.
 MILVUS_STOP_TIMEOUT = 10.0
+# `up` waits this long for Milvus to answer and load the collection (issue 11: ~90 s seen for
+# 3,213 unflushed vectors; the index sweep's flush/compaction keeps it to seconds).
+MILVUS_LOAD_TIMEOUT = 180.0
 # The server binaries (~250 MB unpacked, into <this>/bin) are shared by every data dir,
 # throwaway test ones included.
 MILVUS_HOME = ROOT / "var" / "milvus-server"
@@ -254,17 +258,26 @@ class MilvusServer:
         stop_processes([self.pid], timeout)
 
 
-def _milvus_answers(uri: str) -> bool:
-    """Return True if a client can list the collections of the Milvus server at `uri`."""
+def milvus_ready(uri: str, collection: str | None = None) -> bool:
+    """Return True if the Milvus server at `uri` answers and `collection` (when it exists) is loaded.
+
+    After a restart Milvus reloads its collections in the background (`Loading` for as long as
+    the segments take); a collection nobody loads yet is asked to load. Until it is loaded
+    every search and write fails, so the server is not ready.
+    """
     from pymilvus import MilvusClient, MilvusException
+    from pymilvus.client.types import LoadState
 
     try:
         client = MilvusClient(uri=uri, timeout=3)
     except MilvusException:
         return False
     try:
-        client.list_collections()
-        return True
+        if collection is None or collection not in client.list_collections():
+            return True
+        if client.get_load_state(collection)["state"] == LoadState.NotLoad:
+            client.load_collection(collection, timeout=3)
+        return client.get_load_state(collection)["state"] == LoadState.Loaded
     except MilvusException:
         return False
     finally:
@@ -285,9 +298,12 @@ def _unpack_milvus_binaries() -> Path:
     return MILVUS_HOME / "bin"
 
 
-def start_milvus(data_dir: Path, proxy_port: int, log_path: Path, timeout: float = 90) -> MilvusServer:
+def start_milvus(
+    data_dir: Path, proxy_port: int, log_path: Path, timeout: float = 90, collection: str | None = None
+) -> MilvusServer:
     """Start a Milvus standalone server storing into `data_dir`, listening on `proxy_port` and
-    the next MILVUS_PORT_SPAN - 1 ports; return once a client call succeeds.
+    the next MILVUS_PORT_SPAN - 1 ports; return once a client call succeeds and `collection`
+    (if given and present) is loaded (`milvus_ready`).
 
     We run the `milvus` binary ourselves rather than through the package's `milvus-server`
     wrapper: the wrapper silently moves to the next free port when one is taken, cannot move
@@ -341,7 +357,7 @@ def start_milvus(data_dir: Path, proxy_port: int, log_path: Path, timeout: float
     server = MilvusServer(pid=pid, uri=f"http://127.0.0.1:{proxy_port}", log_path=log_path)
     try:
         wait_until(
-            lambda: port_open(proxy_port) and _milvus_answers(server.uri),
+            lambda: port_open(proxy_port) and milvus_ready(server.uri, collection),
             pid,
             timeout,
             f"Milvus on port {proxy_port}",
@@ -643,6 +659,12 @@ def _start_api(stack: Stack) -> bool:
     return True
 
 
+def milvus_collection() -> str:
+    """The collection the workers use: MEMORY_MILVUS_COLLECTION from the environment or .env, else the default."""
+    configured = os.environ.get("MEMORY_MILVUS_COLLECTION") or dotenv_values(ENV_FILE).get("MEMORY_MILVUS_COLLECTION")
+    return configured or Settings.model_fields["MEMORY_MILVUS_COLLECTION"].default
+
+
 def up(stack: Stack, services_only: bool = False) -> int:
     """Start every service that is not running and write .env; return the exit status."""
     stack.dir.mkdir(parents=True, exist_ok=True)
@@ -651,7 +673,15 @@ def up(stack: Stack, services_only: bool = False) -> int:
     starters: dict[str, Callable[[], int]] = {
         "postgres": lambda: start_postgres(stack),
         "redis": lambda: start_redis(stack),
-        "milvus": lambda: start_milvus(stack.dir / "milvus", stack.milvus_port, stack.log("milvus")).pid,
+        "milvus": lambda: (
+            start_milvus(
+                stack.dir / "milvus",
+                stack.milvus_port,
+                stack.log("milvus"),
+                timeout=MILVUS_LOAD_TIMEOUT,
+                collection=milvus_collection(),
+            ).pid
+        ),
     }
     for name, start in starters.items():
         url = (user_urls or {}).get(name)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
-from memory_tasks.db.models import LongTermMemory, Message, MessageStatus, VectorStatus
+from memory_tasks.db.models import ForgottenUser, LongTermMemory, Message, MessageStatus, VectorStatus
 from memory_tasks.db.session import session_scope
 
 
@@ -16,6 +17,7 @@ def collect_status(errors: int = 10) -> dict[str, Any]:
 
     Dead letters are the DEAD messages (attempts used up; `requeue` revives them), the
     newest `errors` of them with their last error.
+    `vector_purges_pending` lists forgotten users whose vectors are not purged yet; `vectors` counts DEAD rows.
     """
     with session_scope() as session:
         messages = dict(
@@ -41,14 +43,20 @@ def collect_status(errors: int = 10) -> dict[str, Any]:
         ).all()
         failed_vectors = session.execute(
             select(LongTermMemory.id, LongTermMemory.updated_at, LongTermMemory.vector_error)
-            .where(LongTermMemory.vector_status == VectorStatus.FAILED.value)
+            .where(LongTermMemory.vector_status.in_([VectorStatus.FAILED.value, VectorStatus.DEAD.value]))
             .order_by(LongTermMemory.updated_at.desc())
             .limit(errors)
         ).all()
+        purges = pending_vector_purges(session)
     failures = [
         {"kind": kind, "id": row_id, "at": at.isoformat(), "error": (error or "")[:500]}
         for kind, rows in (("message", failed_messages), ("memory", failed_vectors))
         for row_id, at, error in rows
+    ]
+    failures += [
+        {"kind": "vector purge of user", "id": p["user_id"], "at": p["attempted_at"], "error": p["error"]}
+        for p in purges
+        if p["error"]
     ]
     failures.sort(key=lambda f: f["at"], reverse=True)
     return {
@@ -63,4 +71,31 @@ def collect_status(errors: int = 10) -> dict[str, Any]:
                 for row_id, at, attempts, error in dead_messages
             ],
         },
+        "vector_purges_pending": purges,
     }
+
+
+def pending_vector_purges(session: Session, limit: int = 100) -> list[dict[str, Any]]:
+    """Forgotten users whose vector purge is not verified yet (oldest first): {user_id, forgotten_at, attempts, error}."""
+    rows = session.execute(
+        select(
+            ForgottenUser.user_id,
+            ForgottenUser.forgotten_at,
+            ForgottenUser.purge_attempts,
+            ForgottenUser.purge_attempted_at,
+            ForgottenUser.purge_error,
+        )
+        .where(ForgottenUser.vectors_purged_at.is_(None))
+        .order_by(ForgottenUser.forgotten_at)
+        .limit(limit)
+    ).all()
+    return [
+        {
+            "user_id": user_id,
+            "forgotten_at": forgotten_at.isoformat(),
+            "attempts": attempts,
+            "attempted_at": attempted_at.isoformat() if attempted_at else forgotten_at.isoformat(),
+            "error": (error or "")[:500],
+        }
+        for user_id, forgotten_at, attempts, attempted_at, error in rows
+    ]

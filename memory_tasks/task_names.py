@@ -18,6 +18,8 @@ UPSERT_VECTORS = "memory.upsert_vectors"
 # Index upkeep: the DIRTY/FAILED sweep and the deferred access statistics of reads.
 SYNC_INDEX_BATCH = "memory.sync_index_batch"
 TOUCH_MEMORIES = "memory.touch_memories"
+# The Milvus half of forget-user, retried until a strong read finds no vector of the user.
+PURGE_USER_VECTORS = "memory.purge_user_vectors"
 
 # Beat jobs and the per-user task the consolidation fan-out sends.
 RESCAN_MESSAGES = "memory.rescan_messages"

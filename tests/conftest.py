@@ -93,7 +93,7 @@ def db(database: str) -> Iterator[str]:
         session.execute(
             text(
                 "TRUNCATE memory_history, long_term_memories, idempotency_keys, messages, conversations, users, "
-                "embedding_cache"
+                "embedding_cache, forgotten_users"
             )
         )
     yield database

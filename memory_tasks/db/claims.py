@@ -97,13 +97,26 @@ def revive_messages(message_ids: Collection[int] | None) -> list[int]:
 
 
 def claim_memories_to_sync(*, limit: int, lease_sec: float) -> list[int]:
-    """Ids of DIRTY/FAILED memories (oldest change first) now claimed for index sync."""
+    """Ids of DIRTY memories and FAILED ones whose backoff is over (oldest change first), now claimed.
+
+    A FAILED row waits until its vector_next_attempt_at, so a row that keeps failing never
+    holds the head of the queue; DEAD rows are never claimed.
+    """
     with session_scope() as session:
         now = db_now(session)
         stmt = (
             select(LongTermMemory.id)
             .where(
-                LongTermMemory.vector_status.in_([VectorStatus.DIRTY.value, VectorStatus.FAILED.value]),
+                or_(
+                    LongTermMemory.vector_status == VectorStatus.DIRTY.value,
+                    and_(
+                        LongTermMemory.vector_status == VectorStatus.FAILED.value,
+                        or_(
+                            LongTermMemory.vector_next_attempt_at.is_(None),
+                            LongTermMemory.vector_next_attempt_at <= now,
+                        ),
+                    ),
+                ),
                 or_(
                     LongTermMemory.vector_claimed_at.is_(None),
                     LongTermMemory.vector_claimed_at < now - timedelta(seconds=lease_sec),

@@ -44,7 +44,8 @@ class MessageStatus(str, enum.Enum):
 class VectorStatus(str, enum.Enum):
     DIRTY = "DIRTY"
     SYNCED = "SYNCED"
-    FAILED = "FAILED"
+    FAILED = "FAILED"  # the sweep tries again after its backoff (vector_next_attempt_at)
+    DEAD = "DEAD"  # failed on its own MEMORY_INDEX_MAX_ATTEMPTS times; the next edit (or reindex) revives it
 
 
 class HistorySource(str, enum.Enum):
@@ -156,6 +157,10 @@ class LongTermMemory(Base):
     vector_version: Mapped[int | None] = mapped_column(Integer)
     vector_text_hash: Mapped[str | None] = mapped_column(String(64))
     vector_claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Failures of this row's own sync (an outage does not count); the sweep leaves a FAILED
+    # row alone until vector_next_attempt_at (issue 11, item 4).
+    vector_attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    vector_next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     created_at: Mapped[datetime] = _now_default()
     updated_at: Mapped[datetime] = _now_default()
@@ -225,3 +230,21 @@ class IdempotencyKey(Base):
     request_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     message_id: Mapped[int] = mapped_column(ForeignKey("messages.id", ondelete="CASCADE"), nullable=False, index=True)
     created_at: Mapped[datetime] = _now_default()
+
+
+class ForgottenUser(Base):
+    """A tombstone left by forget-user (R-LIFE-3): the truth is gone, the vector purge may not be yet.
+
+    While `vectors_purged_at` is NULL the purge task (memory.purge_user_vectors) is pending and
+    index sync writes no vector for the user: a purge by user filter would otherwise remove
+    the vectors of a user who came back meanwhile.
+    """
+
+    __tablename__ = "forgotten_users"
+
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    forgotten_at: Mapped[datetime] = _now_default()
+    vectors_purged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    purge_attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    purge_error: Mapped[str | None] = mapped_column(Text)
+    purge_attempted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

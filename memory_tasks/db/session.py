@@ -12,10 +12,25 @@ from sqlalchemy.orm import Session, sessionmaker
 from config.settings import get_settings
 
 
+def session_timeouts(lock_timeout_sec: float, statement_timeout_sec: float) -> str:
+    """libpq `options` setting lock_timeout and statement_timeout (in ms; 0 = no limit) for every session.
+
+    A worker blocked on a lock or a hung statement then fails with an OperationalError
+    (transient: the task retries) instead of outliving LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC.
+    """
+    return (
+        f"-c lock_timeout={round(lock_timeout_sec * 1000)} -c statement_timeout={round(statement_timeout_sec * 1000)}"
+    )
+
+
 @lru_cache(maxsize=1)
 def get_engine() -> Engine:
     """The process-wide engine for DATABASE_URL (pre-ping: survives a PostgreSQL restart)."""
-    return create_engine(get_settings().DATABASE_URL, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    settings = get_settings()
+    options = session_timeouts(settings.MEMORY_DB_LOCK_TIMEOUT_SEC, settings.MEMORY_DB_STATEMENT_TIMEOUT_SEC)
+    return create_engine(
+        settings.DATABASE_URL, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args={"options": options}
+    )
 
 
 @lru_cache(maxsize=1)

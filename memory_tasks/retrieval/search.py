@@ -223,7 +223,12 @@ def vector_search(user_id: int, query: str, settings: Settings) -> VectorResult 
         store = get_store()
         embedder = get_embedder()
         vector = embedder.embed_query(query)
-        hits = store.search(user_id, vector.tolist(), settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT)
+        hits = store.search(
+            user_id,
+            vector.tolist(),
+            settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT,
+            timeout=settings.MEMORY_MILVUS_SEARCH_TIMEOUT_SEC,
+        )
     except Exception as exc:  # noqa: BLE001 - whatever breaks in the vector path, the reply must not
         _vector_path.failed(exc, retry_sec=settings.LONG_TERM_MEMORY_VECTOR_RETRY_SEC)
         return None

@@ -13,16 +13,17 @@ import logging
 from dataclasses import dataclass
 from typing import Literal
 
-from sqlalchemy import select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
 from memory_tasks.db.clock import db_now
-from memory_tasks.db.models import EmbeddingCache, LongTermMemory, VectorStatus
+from memory_tasks.db.models import EmbeddingCache, ForgottenUser, LongTermMemory, VectorStatus
 from memory_tasks.db.session import session_scope
-from memory_tasks.vectors.embedders import Embedder, get_embedder
-from memory_tasks.vectors.milvus_store import MilvusStore, VectorRow, get_store
+from memory_tasks.errors import is_transient
+from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
+from memory_tasks.vectors.milvus_store import MilvusStore, VectorRow, VectorStoreError, get_store
 
 logger = logging.getLogger(__name__)
 
@@ -108,6 +109,24 @@ class SyncResult:
     removed: int
     synced: int
     skipped: int
+    failed: int = 0
+
+
+# What makes the sync of some rows fail (they are marked FAILED), transient or not; a bug is none of these.
+SYNC_FAILURES: tuple[type[BaseException], ...] = (EmbeddingError, VectorStoreError, OSError)
+
+
+def users_awaiting_purge(session: Session, user_ids: set[int]) -> set[int]:
+    """Those of `user_ids` forgotten whose vector purge is not verified yet: no vector is written for them."""
+    if not user_ids:
+        return set()
+    return set(
+        session.scalars(
+            select(ForgottenUser.user_id).where(
+                ForgottenUser.user_id.in_(user_ids), ForgottenUser.vectors_purged_at.is_(None)
+            )
+        )
+    )
 
 
 def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flush: bool = True) -> SyncResult:
@@ -115,7 +134,8 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
 
     `flush` after the writes: for batches (the sweep, reindex), not for one message's rows.
 
-    A row counts as `skipped` (left DIRTY) when it changed after it was read here.
+    A row counts as `skipped` (left DIRTY) when it changed after it was read here, or when
+    its user was forgotten and the purge of their vectors is not verified yet.
     Raises VectorStoreError / EmbeddingError when Milvus or the embedder fails; the
     caller marks the rows FAILED or retries.
     """
@@ -126,6 +146,10 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
     version = get_settings().MEMORY_EMBEDDING_VERSION
     with session_scope() as session:
         memories = session.scalars(select(LongTermMemory).where(LongTermMemory.id.in_(memory_ids))).all()
+        # A purge by user filter is pending for these users: their rows wait (DIRTY) until it is verified.
+        held = users_awaiting_purge(session, {m.user_id for m in memories})
+        held_rows = sum(1 for m in memories if m.user_id in held)
+        memories = [m for m in memories if m.user_id not in held]
         snapshot = {m.id: (m.revision, m.is_active, text_hash(_memory_text(m)), m.user_id) for m in memories}
         texts = [_memory_text(m) for m in memories if m.is_active]
         vectors = embed_texts(session, embedder, texts)
@@ -150,6 +174,8 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
                     vector_version=version if active else None,
                     vector_text_hash=digest if active else None,
                     vector_claimed_at=None,
+                    vector_attempts=0,
+                    vector_next_attempt_at=None,
                 )
             )
             synced += result.rowcount
@@ -157,14 +183,74 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
     # A user forgotten while this sync ran: its rows are gone, so no sweep would ever
     # find the vectors written above.
     store.delete([memory_id for memory_id in snapshot if memory_id not in still_there])
-    return SyncResult(len(live), len(gone), synced, len(snapshot) - synced)
+    return SyncResult(len(live), len(gone), synced, len(snapshot) - synced + held_rows)
 
 
-def mark_vector_failed(memory_ids: list[int], error: str) -> None:
-    """Record why these rows could not be synced; the sweep retries FAILED rows."""
+def sync_vectors_one_by_one(memory_ids: list[int], store: MilvusStore | None = None) -> SyncResult:
+    """Sync each row alone (after its batch failed), so one bad row holds back no other (issue 11, item 4).
+
+    A row that fails alone is marked FAILED with backoff and counts one attempt (DEAD at
+    MEMORY_INDEX_MAX_ATTEMPTS). A transient failure before any row succeeded is an outage,
+    not the row's fault: that row and the rest are marked FAILED without counting an attempt.
+    The rows written are flushed once at the end.
+    """
+    store = store if store is not None else get_store()
+    if store is None or not memory_ids:
+        return SyncResult(0, 0, 0, 0)
+    totals = {"written": 0, "removed": 0, "synced": 0, "skipped": 0, "failed": 0}
+    for position, memory_id in enumerate(memory_ids):
+        try:
+            result = sync_vectors([memory_id], store, flush=False)
+        except SYNC_FAILURES as exc:
+            error = f"{type(exc).__name__}: {exc}"
+            if is_transient(exc) and totals["synced"] == 0:
+                rest = memory_ids[position:]
+                mark_vector_failed(rest, error, outage=True)
+                totals["failed"] += len(rest)
+                logger.warning("index outage", extra={"memory_ids": rest, "error": error[:500]})
+                break
+            mark_vector_failed([memory_id], error)
+            totals["failed"] += 1
+            logger.warning("index sync of one row failed", extra={"memory_id": memory_id, "error": error[:500]})
+            continue
+        for name in ("written", "removed", "synced", "skipped"):
+            totals[name] += getattr(result, name)
+    if totals["written"] or totals["removed"]:
+        store.flush()
+    return SyncResult(**totals)
+
+
+def mark_vector_failed(memory_ids: list[int], error: str, *, outage: bool = False) -> None:
+    """Record why these rows could not be synced; the sweep retries them after a backoff.
+
+    `outage` (Milvus or the embedder down for everyone): the rows wait the base backoff and
+    no attempt is counted, so an outage never kills a row. Otherwise the row's attempts go
+    up by one, it waits MEMORY_INDEX_RETRY_BACKOFF_SEC * 2^(attempts-1) (at most
+    MEMORY_INDEX_RETRY_BACKOFF_MAX_SEC) and is DEAD from MEMORY_INDEX_MAX_ATTEMPTS on.
+    """
+    settings = get_settings()
+    base = settings.MEMORY_INDEX_RETRY_BACKOFF_SEC
+    if outage:
+        attempts = LongTermMemory.vector_attempts
+        status = VectorStatus.FAILED.value
+        delay = func.least(base, settings.MEMORY_INDEX_RETRY_BACKOFF_MAX_SEC)
+    else:
+        attempts = LongTermMemory.vector_attempts + 1
+        status = case(
+            (attempts >= settings.MEMORY_INDEX_MAX_ATTEMPTS, VectorStatus.DEAD.value), else_=VectorStatus.FAILED.value
+        )
+        delay = func.least(
+            base * func.power(2, LongTermMemory.vector_attempts), settings.MEMORY_INDEX_RETRY_BACKOFF_MAX_SEC
+        )
     with session_scope() as session:
         session.execute(
             update(LongTermMemory)
             .where(LongTermMemory.id.in_(memory_ids), LongTermMemory.vector_status != VectorStatus.SYNCED.value)
-            .values(vector_status=VectorStatus.FAILED.value, vector_error=error[:2000], vector_claimed_at=None)
+            .values(
+                vector_status=status,
+                vector_error=error[:2000],
+                vector_claimed_at=None,
+                vector_attempts=attempts,
+                vector_next_attempt_at=func.now() + func.make_interval(0, 0, 0, 0, 0, 0, delay),
+            )
         )

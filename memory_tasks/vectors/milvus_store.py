@@ -17,6 +17,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import grpc
 from pymilvus import DataType, MilvusClient, MilvusException
+from pymilvus.client.types import LoadState
 
 from config.settings import get_settings
 from memory_tasks.errors import PermanentError, TransientError, is_transient
@@ -98,13 +99,17 @@ class MilvusStore:
         self._ready_dim: int | None = None
 
     @_translated
-    def ensure_collection(self, dim: int) -> None:
-        """Create the collection on first use, load it after a restart, refuse another dimension."""
+    def ensure_collection(self, dim: int, *, timeout: float | None = None) -> None:
+        """Create the collection on first use, load it after a restart, refuse another dimension.
+
+        `timeout` bounds each call, loading included (a collection still loading after a
+        restart then raises VectorStoreTransientError: the caller retries or falls back).
+        """
         if self._ready_dim == dim:
             return
         client = self._client
-        if client.has_collection(self.collection):
-            existing = self.dimension()
+        if client.has_collection(self.collection, timeout=timeout):
+            existing = self.dimension(timeout=timeout)
             if existing != dim:
                 raise VectorStorePermanentError(
                     f"Milvus collection {self.collection!r} has dimension {existing} but the embedder "
@@ -122,15 +127,34 @@ class MilvusStore:
                 self.collection, schema=schema, index_params=index_params, consistency_level="Strong"
             )
             logger.info("milvus collection created", extra={"collection": self.collection, "dim": dim})
-        client.load_collection(self.collection)
+        client.load_collection(self.collection, timeout=timeout)
         self._ready_dim = dim
 
     @_translated
-    def dimension(self) -> int | None:
-        """The vector dimension of the existing collection, or None if there is none."""
+    def is_loaded(self) -> bool:
+        """True when the collection exists and is fully loaded (searchable); False while it loads."""
         if not self._client.has_collection(self.collection):
+            return False
+        return self._client.get_load_state(self.collection)["state"] == LoadState.Loaded
+
+    @_translated
+    def flush(self) -> None:
+        """Seal the growing segments: what is flushed is not replayed from the log after a restart."""
+        if self._client.has_collection(self.collection):
+            self._client.flush(self.collection)
+
+    @_translated
+    def compact(self) -> None:
+        """Ask Milvus to merge small sealed segments and purge deleted rows (runs in the background)."""
+        if self._client.has_collection(self.collection):
+            self._client.compact(self.collection)
+
+    @_translated
+    def dimension(self, *, timeout: float | None = None) -> int | None:
+        """The vector dimension of the existing collection, or None if there is none."""
+        if not self._client.has_collection(self.collection, timeout=timeout):
             return None
-        for field in self._client.describe_collection(self.collection)["fields"]:
+        for field in self._client.describe_collection(self.collection, timeout=timeout)["fields"]:
             if field["name"] == "vector":
                 return int(field["params"]["dim"])
         return None
@@ -179,21 +203,51 @@ class MilvusStore:
 
     @_translated
     def delete_user(self, user_id: int) -> None:
-        if self._client.has_collection(self.collection):
+        """Remove every vector of the user, and check by a strong read that none is left.
+
+        Repeated like `delete` (Milvus 2.3 may show deleted rows for a moment); still there
+        after DELETE_ATTEMPTS: VectorStoreTransientError.
+        """
+        if not self._client.has_collection(self.collection):
+            return
+        for attempt in range(DELETE_ATTEMPTS):
             self._client.delete(self.collection, filter=f"user_id == {int(user_id)}")
             self._client.flush(self.collection)
+            left = self.user_vector_ids(user_id)
+            if not left:
+                return
+            logger.warning("milvus kept deleted vectors", extra={"user_id": user_id, "attempt": attempt + 1})
+            time.sleep(DELETE_RETRY_SLEEP_SEC * (attempt + 1))
+        raise VectorStoreTransientError(f"Milvus still shows {len(left)} vectors of user {user_id}")
 
     @_translated
-    def search(self, user_id: int, vector: list[float], limit: int, *, strong: bool = False) -> list[VectorHit]:
+    def user_vector_ids(self, user_id: int, limit: int = 16384) -> list[int]:
+        """Ids of the user's vectors by a strong read (every acknowledged write and delete seen)."""
+        if not self._client.has_collection(self.collection):
+            return []
+        rows = self._client.query(
+            self.collection,
+            filter=f"user_id == {int(user_id)}",
+            output_fields=["id"],
+            limit=limit,
+            consistency_level="Strong",
+        )
+        return [int(r["id"]) for r in rows]
+
+    @_translated
+    def search(
+        self, user_id: int, vector: list[float], limit: int, *, strong: bool = False, timeout: float | None = None
+    ) -> list[VectorHit]:
         """The user's nearest memories, best first (score = cosine similarity).
 
         `strong=True` waits until every write acknowledged so far is visible (~200 ms);
-        for checks that must see the latest writes, not for the chat path.
+        for checks that must see the latest writes, not for the chat path. `timeout` bounds
+        every call (the chat path's budget): past it, VectorStoreTransientError.
         """
         # Known to exist once ensured: skips an RPC (~3 ms) per search on the read path.
-        if self._ready_dim is None and not self._client.has_collection(self.collection):
+        if self._ready_dim is None and not self._client.has_collection(self.collection, timeout=timeout):
             return []
-        self.ensure_collection(len(vector))
+        self.ensure_collection(len(vector), timeout=timeout)
         result = self._client.search(
             self.collection,
             data=[vector],
@@ -205,6 +259,7 @@ class MilvusStore:
             # (~200 ms, measured); Bounded answers in ~3 ms and may miss writes of the last
             # few seconds, which retrieval covers from PostgreSQL (see retrieval/search.py).
             consistency_level="Strong" if strong else SEARCH_CONSISTENCY,
+            timeout=timeout,
         )
         return [VectorHit(int(hit["id"]), float(hit["distance"])) for hit in result[0]]
 

@@ -230,12 +230,12 @@ class FakeMilvusClient:
     def __init__(self, **_: object) -> None:
         pass
 
-    def has_collection(self, _name: str) -> bool:
+    def has_collection(self, _name: str, **_: object) -> bool:
         if self.failure:
             raise self.failure
         return True
 
-    def describe_collection(self, _name: str) -> dict:
+    def describe_collection(self, _name: str, **_: object) -> dict:
         return {"fields": [{"name": "vector", "params": {"dim": 3}}]}
 
 

@@ -24,6 +24,7 @@ PINNED_TASK_NAMES = {
     "memory.upsert_vectors",
     "memory.sync_index_batch",
     "memory.touch_memories",
+    "memory.purge_user_vectors",
     "memory.rescan_messages",
     "memory.expire_memories",
     "memory.schedule_consolidation",

@@ -17,7 +17,7 @@ def test_pipeline_stages_keep_their_names() -> None:
     from memory_tasks import app
 
     app.loader.import_default_modules()  # what a worker does at start-up
-    for name in [*PIPELINE_STAGES, "memory.sync_index_batch", "memory.rescan_messages"]:
+    for name in [*PIPELINE_STAGES, "memory.sync_index_batch", "memory.rescan_messages", "memory.purge_user_vectors"]:
         assert name in app.tasks, name
 
 
@@ -41,6 +41,7 @@ def test_llm_and_index_stages_go_to_separate_queues() -> None:
     """R-OPS-1: slow LLM work cannot starve index sync."""
     assert TASK_ROUTES["memory.extract_candidates"]["queue"] == "llm"
     assert TASK_ROUTES["memory.upsert_vectors"]["queue"] == "index"
+    assert TASK_ROUTES["memory.purge_user_vectors"]["queue"] == "index"
     from memory_tasks import app
 
     queues = {q.name for q in app.conf.task_queues}

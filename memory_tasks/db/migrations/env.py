@@ -17,6 +17,9 @@ def run_migrations_online() -> None:
             context.run_migrations()
         return
     with get_engine().connect() as connection:
+        # A migration may rewrite a large table: the sessions' statement_timeout is not for it.
+        connection.exec_driver_sql("SET statement_timeout = 0")
+        connection.commit()
         context.configure(connection=connection, target_metadata=target_metadata)
         with context.begin_transaction():
             context.run_migrations()
