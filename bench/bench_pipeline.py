@@ -84,8 +84,8 @@ SLOW_DELAY_SEC = 0.8
 # so no two phases share a user; conversation id = user * 100 + LoCoMo session.
 USER_BASES = {"burst": 1_000, "warm-up": 100_000, "loop": 200_000, "one at a time": 300_000, "all at once": 400_000}
 USER_BASES["paced"] = 500_000
-# A phase not drained after this long is reported as failed rather than waited for.
-DRAIN_TIMEOUT_SEC = 4 * 3600
+# Chains unfinished while no task event came for this long: a failure (a lost event or a stuck worker).
+STALL_SEC = 120
 # PostgreSQL 15 flushes an idle backend's statistics after at most 10 s (PGSTAT_IDLE_INTERVAL).
 PG_STATS_FLUSH_SEC = 11
 RESCAN_SCALES = (10_000, 1_000_000)
@@ -226,19 +226,34 @@ class Harness:
         run.enqueued_at[recorded.message_id] = time.time()
         enqueue_turn(recorded.message_id, countdown=0)
 
-    def drain(self, run: PhaseRun, timeout: float = DRAIN_TIMEOUT_SEC) -> None:
-        """Wait until every chain of the run has finished (no task of it waiting or running), twice in a row."""
-        deadline = time.monotonic() + timeout
-        confirmed = False
-        while True:
-            done = self.events.finished(set(run.message_ids))
-            if done and confirmed:
-                break
-            confirmed = done
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{self.mode}/{run.name}: chains not finished after {timeout:.0f} s")
-            time.sleep(1.0 if not done else 0.5)
+    def drain(self, run: PhaseRun) -> None:
+        """Wait until every chain of the run has finished, seen twice in a row; then collect its tasks."""
+        self.wait_finished(run, set(run.message_ids), poll=0.5, confirm=True)
         self._collect(run)
+
+    def wait_finished(self, run: PhaseRun, wanted: set[int], poll: float, confirm: bool = False) -> None:
+        """Wait until the chains of these messages have finished (no task of them waiting or running).
+
+        Raises RuntimeError, naming what is left, when task events stop coming for
+        STALL_SEC while chains are unfinished (a lost event or a stuck worker).
+        """
+        confirmed = False
+        seen, quiet_since = self.events.events_seen, time.monotonic()
+        while True:
+            done = self.events.finished(wanted)
+            if done and (confirmed or not confirm):
+                return
+            confirmed = done
+            if self.events.events_seen != seen:
+                seen, quiet_since = self.events.events_seen, time.monotonic()
+            elif time.monotonic() - quiet_since > STALL_SEC or not self.events.alive:
+                left = self.events.unfinished(wanted)
+                detail = "; ".join(
+                    f"message {m}: " + (", ".join(f"{t.name} {t.state}" for t in tasks) or "no task seen")
+                    for m, tasks in list(left.items())[:5]
+                )
+                raise RuntimeError(f"{self.mode}/{run.name}: {len(left)} chains unfinished, no progress: {detail}")
+            time.sleep(poll)
 
     def _collect(self, run: PhaseRun) -> None:
         wanted = set(run.message_ids)
@@ -259,8 +274,7 @@ class Harness:
         with self.measured(run):
             for recorded in run.recorded:
                 self.enqueue(run, recorded)
-                while not self.events.finished({recorded.message_id}):
-                    time.sleep(0.005)
+                self.wait_finished(run, {recorded.message_id}, poll=0.005)
             self.drain(run)
 
     def run_paced(self, run: PhaseRun, rate: float) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import socket
 import sys
 import threading
 import time
@@ -208,6 +207,7 @@ class ChainTracker:
         self._root_of_message: dict[int, str] = {}
         self._open: dict[str, set[str]] = {}  # root -> tasks sent or received, not finished
         self._closed: Counter[str] = Counter()  # root -> tasks finished
+        self._events = 0  # task events so far
         self._lock = threading.Lock()
 
     def on_event(self, event: dict[str, Any]) -> None:
@@ -217,6 +217,7 @@ class ChainTracker:
             if kind.startswith("worker-"):
                 self.hostnames.add(event.get("hostname", ""))
                 return
+            self._events += 1
             uuid = event.get("uuid")
             if not uuid:
                 return
@@ -267,6 +268,24 @@ class ChainTracker:
         with self._lock:
             return dict(self._root_of_message)
 
+    def unfinished(self, message_ids: set[int]) -> dict[int, list[TaskRecord]]:
+        """{message id: its chain's tasks so far} for the messages whose chain is not finished."""
+        with self._lock:
+            by_root: dict[str, list[TaskRecord]] = {}
+            for record in self.tasks.values():
+                by_root.setdefault(record.root_id, []).append(TaskRecord(**vars(record)))
+            result = {}
+            for message_id in message_ids:
+                root = self._root_of_message.get(message_id)
+                if root is None or self._open.get(root) or not self._closed[root]:
+                    result[message_id] = by_root.get(root or "", [])
+            return result
+
+    @property
+    def events_seen(self) -> int:
+        with self._lock:
+            return self._events
+
     def snapshot(self) -> dict[str, TaskRecord]:
         with self._lock:
             return {uuid: TaskRecord(**vars(record)) for uuid, record in self.tasks.items()}
@@ -285,22 +304,34 @@ class ChainTracker:
 
 
 class TaskEvents(ChainTracker):
-    """A ChainTracker fed by a receiver thread on the broker (workers run with -E; senders send task-sent)."""
+    """A ChainTracker fed by a receiver thread on the broker (workers run with -E; senders send task-sent).
+
+    The receiver subscribes once and stays subscribed until `stop`: Redis does not keep
+    published events for a subscriber that is away, so a receiver re-subscribing between
+    calls would lose the events of the gap.
+    """
 
     def __init__(self, app: Any) -> None:
         super().__init__()
         self.app = app
-        self._stop = threading.Event()
+        self._receiver: Any = None
+        self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="task-events", daemon=True)
         self._thread.start()
+        if not self._ready.wait(30):
+            raise RuntimeError("the task event receiver did not start")
 
     def _run(self) -> None:
         with self.app.connection_for_read() as connection:
-            receiver = self.app.events.Receiver(connection, handlers={"*": self.on_event})
-            while not self._stop.is_set():
-                with contextlib.suppress(socket.timeout, TimeoutError):
-                    receiver.capture(limit=None, timeout=1.0, wakeup=False)
+            self._receiver = self.app.events.Receiver(connection, handlers={"*": self.on_event})
+            self._ready.set()
+            self._receiver.capture(limit=None, timeout=None, wakeup=False)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
 
     def stop(self) -> None:
-        self._stop.set()
+        """Stop receiving (the receiver checks about once a second)."""
+        self._receiver.should_stop = True
         self._thread.join(timeout=10)
