@@ -79,6 +79,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 SECTION_TITLE = "## Pipeline on LoCoMo"
 MODES = ("offline", "instant", "slow")
+DEFAULT_CONVERSATIONS = 10
 SLOW_DELAY_SEC = 0.8
 # First user id of each phase's users (user = base + 2 * conversation + speaker), far apart
 # so no two phases share a user; conversation id = user * 100 + LoCoMo session.
@@ -198,11 +199,20 @@ class Harness:
         return cpu_seconds(trees, singles)
 
     @contextlib.contextmanager
-    def measured(self, run: PhaseRun) -> Iterator[None]:
-        """Counters, model calls and CPU of the block, attributed to `run`."""
+    def measured(self, run: PhaseRun, fresh_cache: bool = True) -> Iterator[None]:
+        """Counters, model calls and CPU of the block, attributed to `run`.
+
+        With `fresh_cache` the phase starts with an empty embedding cache and counts repeated
+        embeddings from zero: phases share LoCoMo's texts, and each must embed them as new
+        users' texts would be.
+        """
         before_counts = pipeline_probe.read_counts(self.redis, self.probe_key)
+        if fresh_cache:
+            with session_scope() as session:
+                session.execute(text("TRUNCATE embedding_cache"))
+            self.redis.delete(self.probe_key + pipeline_probe.SEEN_SUFFIX)
+            self.local_seen = pipeline_probe.LocalSeen()
         before_cpu = self._cpu_now()
-        before_cache = _count("SELECT count(*) FROM embedding_cache")
         pipeline_probe.LOCAL.take()
         run.started = time.time()
         yield
@@ -219,7 +229,7 @@ class Harness:
             local["embed_repeats"] += self.local_seen.repeats(digests)
             run.counts["in-process loop"] = local
         run.calls = self.model.calls_between(run.started, run.ended + 1)
-        run.cache_rows = _count("SELECT count(*) FROM embedding_cache") - before_cache
+        run.cache_rows = int(_count("SELECT count(*) FROM embedding_cache")) if fresh_cache else 0
         _read_outcomes(run)
 
     def enqueue(self, run: PhaseRun, recorded: Recorded) -> None:
@@ -286,9 +296,9 @@ class Harness:
                 self.enqueue(run, recorded)
             self.drain(run)
 
-    def run_loop(self, run: PhaseRun, profiler: cProfile.Profile | None = None) -> None:
+    def run_loop(self, run: PhaseRun, profiler: cProfile.Profile | None = None, fresh_cache: bool = True) -> None:
         """The chain's five stage functions called in a row in this process, turn after turn."""
-        with self.measured(run):
+        with self.measured(run, fresh_cache):
             for recorded in run.recorded:
                 run.enqueued_at[recorded.message_id] = time.time()
                 with profiler or contextlib.nullcontext():
@@ -494,6 +504,7 @@ class ModeResult:
     record_sql_per_turn: float
     record_sec: float
     profile: Profile | None
+    ran: str  # what the burst was made of
 
 
 # --- one mode ------------------------------------------------------------------------------------
@@ -561,7 +572,7 @@ def run_mode(
                 {"users": sorted({r.user_id for r in run.recorded})},
             )
             profiler = cProfile.Profile()
-            harness.run_loop(run, profiler)
+            harness.run_loop(run, profiler, fresh_cache=False)  # their memories' vectors stay cached
             profile = Profile(run, held, *hotspots(profiler, run.turns))
             print(f"{mode}: profiled {run.turns} turns", flush=True)
 
@@ -577,7 +588,10 @@ def run_mode(
     for (name, pid), peak in harness.rss.peak.items():
         main, child = rss.get(name, (0, 0))
         rss[name] = (max(main, peak), child) if pid == harness.rss.main[name] else (main, max(child, peak))
-    return ModeResult(mode, phases, rss, paced_rate, record_sql / max(burst.turns, 1), record_sec, profile)
+    ran = f"burst {burst.turns:,} turns of conversations 1–{len(turns)} ({2 * len(turns)} users)" + (
+        f", less the last {held_out} of conversation 1 (profiled after it)" if held_out else ""
+    )
+    return ModeResult(mode, phases, rss, paced_rate, record_sql / max(burst.turns, 1), record_sec, profile, ran)
 
 
 def _celery_app() -> Any:
@@ -1052,13 +1066,38 @@ def replace_section(document: str, section: str) -> str:
 # --- main ----------------------------------------------------------------------------------------
 
 
+def write_section(output: Path, section: str) -> None:
+    """Replace (or append) the pipeline section of the Markdown file `output`."""
+    document = output.read_text(encoding="utf-8") if output.exists() else ""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(replace_section(document, section), encoding="utf-8")
+
+
+def conversations_per_mode(value: str) -> dict[str, int]:
+    """--conversations: "4" -> {"": 4} (every mode); "offline=10,slow=2" -> {"offline": 10, "slow": 2}."""
+    counts = {}
+    for part in value.split(","):
+        mode, _, number = part.strip().rpartition("=")
+        if mode and mode not in MODES:
+            raise argparse.ArgumentTypeError(f"unknown mode {mode!r}")
+        counts[mode] = int(number)
+        if not 1 <= counts[mode] <= 10:
+            raise argparse.ArgumentTypeError("LoCoMo has 10 conversations")
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.bench_pipeline", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--locomo", type=Path, required=True, help="path of locomo10.json (read, never copied)")
     parser.add_argument("--modes", default=",".join(MODES), help="comma separated: offline, instant, slow")
-    parser.add_argument("--conversations", type=int, default=10, help="LoCoMo conversations in the burst")
+    parser.add_argument(
+        "--conversations",
+        type=conversations_per_mode,
+        default={},
+        help="LoCoMo conversations in the burst (default 10): N for every mode, or per mode: offline=10,slow=2",
+    )
     parser.add_argument("--max-turns", type=int, default=None, help="at most this many turns per conversation")
     parser.add_argument("--overhead-turns", type=int, default=40, help="turns of each Celery-overhead variant")
     parser.add_argument("--warmup-turns", type=int, default=12)
@@ -1079,13 +1118,29 @@ def main(argv: list[str] | None = None) -> int:
     if not args.locomo.is_file():
         parser.error(f"--locomo: no such file {args.locomo}")
     output = args.output.resolve()
-    turns = load_turns(args.locomo, args.conversations, args.max_turns)
+    counts = {mode: args.conversations.get(mode, args.conversations.get("", DEFAULT_CONVERSATIONS)) for mode in modes}
+    turns = load_turns(args.locomo, max(counts.values()), args.max_turns)
     # A timeout or Ctrl-C must still stop the private stack (the `finally` blocks).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     command = "python -m bench.bench_pipeline " + " ".join(sys.argv[1:] if argv is None else argv)
     started = time.perf_counter()
     load_before = os.getloadavg()[0]
     model = LocomoModel(turns)
+
+    def minutes() -> float:
+        return (time.perf_counter() - started) / 60
+
+    def ran(results: list[ModeResult], failed: dict[str, str]) -> str:
+        return (
+            "Ran: "
+            + "; ".join(f"{r.mode} {r.ran}" for r in results)
+            + "".join(f"; {mode} FAILED ({error[:300]})" for mode, error in failed.items())
+            + (f" (at most {args.max_turns} turns of each conversation)" if args.max_turns else "")
+            + f". Overhead sample {args.overhead_turns} turns, paced run {min(args.paced_turns, len(turns[0]))} "
+            f"turns at {args.paced_load:.0%} of the burst's throughput. Load average (1 min) "
+            f"{load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end."
+        )
+
     with tempfile.TemporaryDirectory(prefix="mt_bench_pipeline_") as folder:
         # A .env in the caller's folder must not change the settings of the bench or its workers.
         os.chdir(folder)
@@ -1103,27 +1158,23 @@ def main(argv: list[str] | None = None) -> int:
             )
             pipeline_probe.install()
             server = serve(model)
+            results: list[ModeResult] = []
+            failed: dict[str, str] = {}
             try:
                 rescan = [] if args.skip_rescan else measure_rescan(stack)
-                results = [run_mode(mode, stack, model, server, turns, args) for mode in modes]
+                for mode in modes:
+                    try:
+                        results.append(run_mode(mode, stack, model, server, turns[: counts[mode]], args))
+                    except RuntimeError as exc:  # a stalled mode: report the others
+                        failed[mode] = str(exc)
+                        print(f"{mode}: failed: {exc}", file=sys.stderr, flush=True)
+                    # Written after every mode, so a run cut short keeps what it measured.
+                    section = render(results, rescan, model, minutes(), command, ran(results, failed))
+                    write_section(output, section)
             finally:
                 server.stop()
-            burst = results[0].phases["burst"].turns if results else 0
-            held_out = sum(1 for r in results[:1] if r.profile) and args.profile_turns
-            ran = (
-                f"Ran: modes {', '.join(modes)}; burst = {burst} turns of LoCoMo conversations 1–{len(turns)}"
-                + (f" (first {args.max_turns} turns of each)" if args.max_turns else "")
-                + (f", less the last {held_out} of conversation 1 (profiled after the burst)" if held_out else "")
-                + f", {2 * len(turns)} users; overhead sample {args.overhead_turns} turns, paced run "
-                f"{min(args.paced_turns, len(turns[0]))} turns at {args.paced_load:.0%} of the burst's throughput. "
-                f"Load average (1 min) {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end."
-            )
-            section = render(results, rescan, model, (time.perf_counter() - started) / 60, command, ran)
-    document = output.read_text(encoding="utf-8") if output.exists() else ""
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(replace_section(document, section), encoding="utf-8")
     print(section)
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
