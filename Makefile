@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCOMO ?= ../shared/data/locomo10.json
 
-.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval setup clean \
+.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline setup clean \
 	serve openapi browser-deps
 
 setup: $(STAMP)
@@ -78,6 +78,11 @@ eval-dedup: setup
 
 bench-retrieval: setup
 	$(PY) -m bench.bench_retrieval --locomo $(LOCOMO)
+
+## make bench-pipeline: LoCoMo through the real Celery chain on a private embedded stack (offline,
+## instant and 800 ms model); BENCH_ARGS adds options, e.g. BENCH_ARGS="--conversations 1 --max-turns 60"
+bench-pipeline: setup
+	$(PY) -m bench.bench_pipeline --locomo $(LOCOMO) $(BENCH_ARGS)
 
 clean: down
 	rm -rf var .env

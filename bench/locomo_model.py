@@ -1,0 +1,152 @@
+"""LoCoMo's turns for the pipeline benchmark, and a chat model that answers with LoCoMo's own facts.
+
+Each LoCoMo conversation has two speakers; each turn is said by one of them. The model is
+served by the test suite's OpenAI-compatible stub (`tests.fake_openai.FakeOpenAI`) on
+127.0.0.1 and plays both pipeline calls:
+- extract (the request holds `<user_message>`): the observation facts LoCoMo attaches to
+  that turn (`observation.session_N_observation` entries citing its dia_id), as upsert
+  candidates of type fact, or no candidate when the turn has none;
+- refine (the request lists `candidates`): "keep" for every candidate;
+- anything else (consolidation): nothing to change.
+Every call is recorded with its purpose, time and the texts it was about, so calls can be
+counted per turn; `delay` seconds pass before each answer (the slow model).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.common import dialog_ids
+from tests.fake_openai import FakeOpenAI, Reply, as_json
+
+
+@dataclass(frozen=True)
+class Turn:
+    conversation: int  # index in locomo10.json
+    session: int
+    dialog_id: str
+    speaker: int  # 0 speaker_a, 1 speaker_b
+    text: str
+    facts: tuple[str, ...]  # observation facts citing this turn
+
+
+def load_turns(path: Path, conversations: int, max_turns: int | None) -> list[list[Turn]]:
+    """The first `conversations` conversations, each its turns in order (the first `max_turns`)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    result = []
+    for index, sample in enumerate(data[:conversations]):
+        conversation = sample["conversation"]
+        speakers = (conversation["speaker_a"], conversation["speaker_b"])
+        facts: dict[str, list[str]] = {}
+        for observations in sample["observation"].values():
+            for speaker_facts in observations.values():
+                for fact, raw_ids in speaker_facts:
+                    for dialog_id in dialog_ids(raw_ids):
+                        facts.setdefault(dialog_id, []).append(fact)
+        sessions = sorted(
+            (int(key.removeprefix("session_")), turns)
+            for key, turns in conversation.items()
+            if key.startswith("session_") and isinstance(turns, list)
+        )
+        turns = [
+            Turn(
+                conversation=index,
+                session=number,
+                dialog_id=turn["dia_id"],
+                speaker=speakers.index(turn["speaker"]),
+                text=turn["text"].strip(),
+                facts=tuple(facts.get(turn["dia_id"], ())),
+            )
+            for number, session_turns in sessions
+            for turn in session_turns
+            if turn.get("text", "").strip()
+        ]
+        result.append(turns[:max_turns] if max_turns else turns)
+    return result
+
+
+_USER_MESSAGE = re.compile(r"<user_message>\n(.*?)\n</user_message>", re.DOTALL)
+REFINE_TAIL = "\n\nAnswer with the JSON object"
+
+
+@dataclass(frozen=True)
+class Call:
+    at: float  # time.time() when the request arrived
+    purpose: str  # extract, refine or other
+    texts: tuple[str, ...]  # extract: the user message; refine: the candidates' contents
+
+
+class LocomoModel:
+    """The responder of a FakeOpenAI: LoCoMo's facts for extract, keep for refine (see module doc)."""
+
+    def __init__(self, conversations: list[list[Turn]]) -> None:
+        self.facts_of: dict[str, list[str]] = {}
+        self.turn_of_fact: dict[str, str] = {}  # fact -> text of the turn it came from
+        for turns in conversations:
+            for turn in turns:
+                self.facts_of.setdefault(turn.text, []).extend(turn.facts)
+                for fact in turn.facts:
+                    self.turn_of_fact.setdefault(fact, turn.text)
+        self.delay = 0.0
+        self.calls: list[Call] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        content = str(body["messages"][-1]["content"])
+        found = _USER_MESSAGE.search(content)
+        if found:
+            text = found.group(1).strip()
+            self._record("extract", (text,))
+            candidates = [_candidate(text, number, fact) for number, fact in enumerate(self.facts_of.get(text, []))]
+            return as_json({"candidates": candidates}, delay=self.delay)
+        if REFINE_TAIL in content:
+            proposed = json.loads(content.rsplit(REFINE_TAIL, 1)[0])["candidates"]
+            self._record("refine", tuple(c["content"] for c in proposed))
+            return as_json(
+                {"decisions": [{"index": c["index"], "action": "keep", "target_key": None} for c in proposed]},
+                delay=self.delay,
+            )
+        self._record("other", ())
+        return as_json({"decisions": [], "candidates": []}, delay=self.delay)
+
+    def _record(self, purpose: str, texts: tuple[str, ...]) -> None:
+        with self._lock:
+            self.calls.append(Call(time.time(), purpose, texts))
+
+    def calls_between(self, start: float, end: float) -> list[Call]:
+        with self._lock:
+            return [call for call in self.calls if start <= call.at <= end]
+
+
+def _candidate(text: str, number: int, fact: str) -> dict[str, Any]:
+    """One extraction candidate for `fact`, keyed by the turn so no two facts share a slot."""
+    digest = hashlib.sha1(text.encode()).hexdigest()[:8]
+    return {
+        "op": "upsert",
+        "memory_type": "fact",
+        "key": f"locomo-{digest}-{number}",
+        "content": fact,
+        "importance": 3,
+        "confidence": 0.9,
+        "ttl_days": None,
+        "reason": "LoCoMo observation of this turn",
+    }
+
+
+def serve(model: LocomoModel) -> FakeOpenAI:
+    """The stub server answering with `model`, started, with Nagle's algorithm off.
+
+    The test stub writes headers and body in two sends; with Nagle on, the client's delayed
+    ACK holds the second for ~40 ms, which would make the "instant" model a 45 ms one.
+    """
+    server = FakeOpenAI(default=model)
+    handler = server._server.RequestHandlerClass
+    server._server.RequestHandlerClass = type("NoDelayHandler", (handler,), {"disable_nagle_algorithm": True})
+    return server.start()

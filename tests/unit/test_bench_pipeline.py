@@ -1,0 +1,132 @@
+"""The pipeline benchmark's own logic: LoCoMo turns, the stub model, chain tracking, figures, the report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.bench_pipeline import PhaseRun, Recorded, chain_ends, latencies, replace_section, throughput
+from bench.locomo_model import LocomoModel, Turn, load_turns, serve
+from bench.pipeline_stack import ChainTracker, TaskRecord
+from config.settings import Settings
+from memory_tasks.extraction.llm_engine import LLMEngine
+from memory_tasks.extraction.types import TurnContext
+
+LOCOMO = {
+    "conversation": {
+        "speaker_a": "Ann",
+        "speaker_b": "Bo",
+        "session_1": [
+            {"speaker": "Ann", "dia_id": "D1:1", "text": "Hi Bo!"},
+            {"speaker": "Bo", "dia_id": "D1:2", "text": " I adopted a cat and started painting. "},
+            {"speaker": "Ann", "dia_id": "D1:3", "text": ""},
+        ],
+        "session_2": [{"speaker": "Ann", "dia_id": "D2:1", "text": "I moved to Lisbon."}],
+    },
+    "observation": {
+        "session_1_observation": {"Bo": [["Bo adopted a cat.", "D1:2"], ["Bo paints.", "D1:2; D2:1"]]},
+        "session_2_observation": {"Ann": [["Ann lives in Lisbon.", "D2:1"]]},
+    },
+}
+
+
+@pytest.fixture
+def locomo_file(tmp_path: Path) -> Path:
+    path = tmp_path / "locomo.json"
+    path.write_text(json.dumps([LOCOMO, LOCOMO]), encoding="utf-8")
+    return path
+
+
+def test_turns_carry_the_facts_citing_them_and_skip_empty_text(locomo_file: Path) -> None:
+    conversations = load_turns(locomo_file, conversations=1, max_turns=None)
+
+    assert len(conversations) == 1
+    assert [(t.session, t.dialog_id, t.speaker, t.text) for t in conversations[0]] == [
+        (1, "D1:1", 0, "Hi Bo!"),
+        (1, "D1:2", 1, "I adopted a cat and started painting."),
+        (2, "D2:1", 0, "I moved to Lisbon."),
+    ]
+    assert conversations[0][1].facts == ("Bo adopted a cat.", "Bo paints.")
+    assert conversations[0][2].facts == ("Bo paints.", "Ann lives in Lisbon.")
+    assert [len(c) for c in load_turns(locomo_file, conversations=2, max_turns=2)] == [2, 2]
+
+
+def test_the_stub_model_answers_the_real_engine_with_the_turns_facts_and_keeps_them(locomo_file: Path) -> None:
+    model = LocomoModel(load_turns(locomo_file, conversations=1, max_turns=None))
+    server = serve(model)
+    try:
+        engine = LLMEngine(Settings(_env_file=None, OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY=""))
+        candidates = engine.extract(TurnContext(message="I adopted a cat and started painting."))
+        kept = engine.refine(candidates, [])
+        nothing = engine.extract(TurnContext(message="Hi Bo!"))
+    finally:
+        server.stop()
+
+    assert [c.content for c in candidates] == ["Bo adopted a cat.", "Bo paints."]
+    assert len({c.key for c in candidates}) == 2
+    assert kept == candidates
+    assert nothing == []
+    assert [(c.purpose, c.texts) for c in model.calls] == [
+        ("extract", ("I adopted a cat and started painting.",)),
+        ("refine", ("Bo adopted a cat.", "Bo paints.")),
+        ("extract", ("Hi Bo!",)),
+    ]
+
+
+def _event(kind: str, uuid: str, at: float, **fields) -> dict:
+    return {"type": kind, "uuid": uuid, "timestamp": at, **fields}
+
+
+def test_a_chain_is_finished_only_when_every_task_sent_for_it_has_ended() -> None:
+    tracker = ChainTracker()
+    tracker.on_event(_event("task-sent", "a", 1.0, name="memory.extract_candidates", root_id="a", args="(7,)"))
+    assert not tracker.finished({7})
+    tracker.on_event(_event("task-started", "a", 1.1, hostname="llm@h"))
+    tracker.on_event(_event("task-sent", "b", 1.2, name="memory.refine_candidates", root_id="a", args="({},)"))
+    tracker.on_event(_event("task-succeeded", "a", 1.3, runtime=0.2))
+    assert not tracker.finished({7})
+    # The end of b is heard before its sending: b must not count as still open afterwards.
+    tracker.on_event(_event("task-succeeded", "b", 1.5, runtime=0.1))
+    tracker.on_event(_event("task-received", "b", 1.25, name="memory.refine_candidates", root_id="a", args="()"))
+
+    assert tracker.finished({7})
+    assert not tracker.finished({7, 8})
+    assert tracker.root_of_message() == {7: "a"}
+    snapshot = tracker.snapshot()
+    assert (snapshot["a"].sent, snapshot["a"].started, snapshot["a"].hostname) == (1.0, 1.1, "llm@h")
+    assert snapshot["b"].state == "SUCCESS"
+
+
+def _run(ends: list[float]) -> PhaseRun:
+    """A phase of len(ends) turns enqueued at 0, the chain of turn i ending at ends[i]."""
+    turn = Turn(0, 1, "D1:1", 0, "text", ())
+    run = PhaseRun("burst", [Recorded(i, 1, turn) for i in range(len(ends))], started=0.0)
+    run.enqueued_at = dict.fromkeys(range(len(ends)), 0.0)
+    run.root_of = {i: f"root{i}" for i in range(len(ends))}
+    run.tasks = {f"t{i}": TaskRecord(root_id=f"root{i}", finished=end) for i, end in enumerate(ends)}
+    return run
+
+
+def test_throughput_over_the_run_and_in_its_middle() -> None:
+    steady = _run([float(i + 1) for i in range(10)])
+    bunched = _run([9.0] * 9 + [10.0])
+
+    assert chain_ends(steady)[3] == 4.0
+    assert sorted(latencies(bunched)) == [9.0] * 9 + [10.0]
+    assert throughput(steady) == pytest.approx((1.0, 1.0))
+    whole, middle = throughput(bunched)
+    assert whole == pytest.approx(1.0)
+    assert middle == pytest.approx(9 / 8)  # the 9 chains ending at 9 s fall in (1 s, 9 s]
+    assert throughput(_run([9.5] * 9 + [10.0]))[1] == 0.0  # nothing retired in the middle of the run
+
+
+def test_the_pipeline_section_is_replaced_in_place_or_appended() -> None:
+    old = "# Benchmarks\n\n## Retrieval\nA\n\n## Pipeline on LoCoMo\nold\n### Stages\nold\n\n## Later\nB\n"
+    new = "## Pipeline on LoCoMo\nnew\n"
+
+    assert replace_section(old, new) == "# Benchmarks\n\n## Retrieval\nA\n\n## Pipeline on LoCoMo\nnew\n\n## Later\nB\n"
+    assert replace_section("# Benchmarks\n\n## Retrieval\nA\n", new) == (
+        "# Benchmarks\n\n## Retrieval\nA\n\n## Pipeline on LoCoMo\nnew\n"
+    )
