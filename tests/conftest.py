@@ -20,7 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from memory_tasks.db.admin import execute_autocommit
+# pymilvus runs python-dotenv's `load_dotenv()` at import, which finds the project's .env (from
+# `make up`) by walking up from the venv and copies its variables into os.environ. Import it
+# first and drop whatever it added, so a developer's stack settings never reach the tests.
+_environment_before = set(os.environ)
+import pymilvus  # noqa: E402, F401
+
+for _leaked in set(os.environ) - _environment_before:
+    del os.environ[_leaked]
+
+from memory_tasks.db.admin import execute_autocommit  # noqa: E402 - after the .env clean-up above
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 RUN_ID = f"{os.getpid()}_{secrets.token_hex(3)}"
