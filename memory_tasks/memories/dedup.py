@@ -114,16 +114,25 @@ def _item_count(text: str) -> int:
     return len(_LIST_SEPARATOR.findall(text)) + 1
 
 
-def _adds_detail(stored: str, stated: str) -> bool:
-    """True when `stated` visibly says more than `stored`, whatever the scorer thinks.
+# Words that turn a statement around: 喜欢吃香菜 / 不吃香菜 score 0.96+, yet one is the opposite.
+_NEGATION = re.compile(
+    r"不|没|讨厌|戒|\b(?:not|no|never|none|nothing|hates?|dislikes?|stopped|quit|longer)\b|n't",
+    re.IGNORECASE,
+)
 
-    A number `stored` lacks (wakes at 6 vs 7, "3 cats"), more listed items ("川菜" vs
+
+def _adds_detail(stored: str, stated: str) -> bool:
+    """True when `stated` visibly says more than `stored`, or the opposite, whatever the scorer thinks.
+
+    Negation words that differ (喜欢吃香菜 / 不吃香菜, likes / dislikes), a number `stored` lacks (wakes at 6 vs 7, "3 cats"), more listed items ("川菜" vs
     "川菜和湘菜"), `stored` continued ("住在北京" vs "住在北京朝阳区"; an adverb before it, as in
     "Really loves Italian food", adds nothing), or half as long again.
     """
     stored_flat, stated_flat = comparable(stored), comparable(stated)
+    negations = {match.lower() for match in _NEGATION.findall(stored)}
     return bool(
-        set(_NUMBER.findall(stated)) - set(_NUMBER.findall(stored))
+        negations != {match.lower() for match in _NEGATION.findall(stated)}
+        or set(_NUMBER.findall(stated)) - set(_NUMBER.findall(stored))
         or _item_count(stated) > _item_count(stored)
         or (stated_flat.startswith(stored_flat) and stored_flat != stated_flat)
         or len(stated_flat) > MAX_RESTATEMENT_GROWTH * len(stored_flat)
@@ -134,8 +143,8 @@ def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str) -> bool
     """True when `stated` is `stored` in other words: a confirmation, not a new value or detail.
 
     The scorer must rate them at or above its merge threshold (as sure as merging two
-    memories) and `stated` must add no visible detail (`_adds_detail`), which embeddings
-    rate as alike.
+    memories) and `stated` must add no visible detail and not negate it (`_adds_detail`),
+    which embeddings rate as alike.
     """
     if _adds_detail(stored, stated):
         return False

@@ -15,7 +15,8 @@ Confirm, don't rewrite (R-WRITE-3). `apply_candidate` decides which operation a 
 candidate means. A candidate that lands on an active memory of its type (the same key, or
 another key dedup redirected it to) and says what the memory says is a confirmation, not a
 write: `confirm` refreshes the expiry, confidence, importance, statement time and
-`last_confirmed_at` and records history op "confirm" with the text unchanged, and the row
+`last_confirmed_at` and records history op "confirm" with the text unchanged (for a
+statement of a message; a tool re-saving leaves no history), and the row
 keeps its text, revision and vector status (no re-embedding, no Milvus write). "Says what
 it says" (`says_the_same`) is either
 - the same text up to spacing, punctuation and case, or
@@ -389,11 +390,12 @@ def confirm(session: Session, ctx: WriteContext, memory: LongTermMemory, candida
     """The user said again what `memory` holds: it lives on, its text stays (R-WRITE-3).
 
     Its expiry moves forward, the stronger confidence and importance are kept, the statement
-    time and `last_confirmed_at` are set, and one history row with op "confirm" records it
-    (old and new content both the unchanged text). Text, type and key are unchanged, so the
-    index has nothing to follow: no new revision, the vector status stays as it is.
-    Returns False, changing nothing, when this message already wrote or confirmed the memory
-    (a redelivered stage, or the same turn saying it twice).
+    time and `last_confirmed_at` are set, and when a message said it (`ctx.message_id`) one
+    history row with op "confirm" records which (old and new content both the unchanged
+    text); a tool saving what is already there leaves no history, as before. Text, type and
+    key are unchanged, so the index has nothing to follow: no new revision, the vector status
+    stays as it is. Returns False, changing nothing, when this message already wrote or
+    confirmed the memory (a redelivered stage, or the same turn saying it twice).
     """
     if ctx.message_id is not None and _stated_by(session, memory.id, ctx.message_id):
         return False
@@ -404,9 +406,17 @@ def confirm(session: Session, ctx: WriteContext, memory: LongTermMemory, candida
     memory.importance = max(memory.importance, candidate.importance)
     memory.stated_at = max(memory.stated_at or ctx.statement_time, ctx.statement_time)
     memory.last_confirmed_at = ctx.now
-    _record_history(
-        session, ctx, memory.id, memory.memory_key, "confirm", memory.content, memory.content, candidate.reason or None
-    )
+    if ctx.message_id is not None:
+        _record_history(
+            session,
+            ctx,
+            memory.id,
+            memory.memory_key,
+            "confirm",
+            memory.content,
+            memory.content,
+            candidate.reason or None,
+        )
     return True
 
 

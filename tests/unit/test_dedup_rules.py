@@ -1,8 +1,9 @@
 """When similar-looking memories are still different facts (R-PIPE-4/5)."""
 
+import numpy as np
 import pytest
 
-from memory_tasks.memories.dedup import different_facts, keys_name_different_items
+from memory_tasks.memories.dedup import different_facts, keys_name_different_items, says_nothing_new
 
 
 @pytest.mark.parametrize(
@@ -25,3 +26,29 @@ def test_different_numbers_are_different_facts() -> None:
     assert different_facts("routine-wake", "Wakes up at 6 am", "routine-wake", "Wakes up at 7 am")
     assert not different_facts("routine-wake", "Wakes up at 6 am", "routine-wake", "Gets up at 6 every day")
     assert not different_facts("x-a", "喜欢吃川菜", "x-a", "爱吃四川菜")
+
+
+class _AlwaysAlike:
+    """A scorer that rates every pair as a near-verbatim repeat (what embeddings do to these pairs)."""
+
+    merge_threshold = 0.96
+
+    def matrix(self, texts_a, texts_b):
+        return np.full((len(texts_a), len(texts_b)), 0.99)
+
+
+@pytest.mark.parametrize(
+    ("stored", "stated", "confirms"),
+    [
+        ("很喜欢川菜", "特别爱吃川菜", True),
+        ("Loves Italian food", "Really loves Italian food", True),
+        ("喜欢吃香菜", "不吃香菜", False),  # the opposite
+        ("Likes tea", "Dislikes tea", False),
+        ("Wakes up at 6", "Wakes up at 6:30", False),  # a new number
+        ("喜欢川菜", "喜欢川菜和湘菜", False),  # a new item
+        ("住在北京", "住在北京朝阳区", False),  # the memory continued
+        ("Plays chess", "Plays chess online every evening with friends from school", False),  # much longer
+    ],
+)
+def test_a_restatement_confirms_only_when_it_adds_nothing(stored: str, stated: str, confirms: bool) -> None:
+    assert says_nothing_new(_AlwaysAlike(), stored, stated) is confirms
