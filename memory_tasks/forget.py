@@ -141,8 +141,8 @@ def forget_user(user_id: int) -> dict[str, Any]:
     """Remove everything of `user_id` from PostgreSQL now and purge their Milvus vectors; returns what was removed.
 
     The result counts memories, history rows, messages, conversations, embedding-cache
-    entries, vectors and the users row (0 or 1), and says `milvus`: "deleted" (the purge
-    is verified, `vectors` of them were found), "pending" (Milvus failed: the purge is
+    entries, vectors (of the memories removed, those that had one) and the users row
+    (0 or 1), and says `milvus`: "deleted" (the purge is verified), "pending" (Milvus failed: the purge is
     queued and `status` lists it until done; `vectors` is then 0) or "disabled". Raises
     ForgetError (and deletes nothing) for an invalid id; never for Milvus.
     """
@@ -153,6 +153,7 @@ def forget_user(user_id: int) -> dict[str, Any]:
     milvus = get_settings().MEMORY_MILVUS_ENABLED
     with session_scope() as session:
         lock_user(session, user_id)
+        memory_ids = list(session.scalars(select(LongTermMemory.id).where(LongTermMemory.user_id == user_id)))
         counts: dict[str, Any] = {"user_id": user_id, "embedding_cache": _forget_cache_entries(session, user_id)}
         counts["history"] = _delete_rows(session, MemoryHistory, MemoryHistory.user_id, user_id)
         counts["memories"] = _delete_rows(session, LongTermMemory, LongTermMemory.user_id, user_id)
@@ -165,7 +166,7 @@ def forget_user(user_id: int) -> dict[str, Any]:
     counts["vectors"], counts["milvus"] = 0, "disabled"
     if milvus:
         try:
-            counts["vectors"], counts["milvus"] = purge_user_vectors(user_id), "deleted"
+            counts["vectors"], counts["milvus"] = purge_user_vectors(user_id, memory_ids), "deleted"
         except SYNC_FAILURES:
             logger.warning("vector purge pending", exc_info=True, extra={"user_id": user_id})
             dispatch.enqueue_vector_purge(user_id)
@@ -174,8 +175,9 @@ def forget_user(user_id: int) -> dict[str, Any]:
     return counts
 
 
-def purge_user_vectors(user_id: int) -> int:
-    """Delete every vector of a forgotten user and verify by a strong read; returns how many there were.
+def purge_user_vectors(user_id: int, counted: list[int] | None = None) -> int:
+    """Delete every vector of a forgotten user and verify by a strong read; returns how many there were
+    (among the memory ids `counted` when given, else all of the user's).
 
     Marks the tombstone purged once no vector is left, then enqueues the index sync of
     the rows the user wrote since (held DIRTY meanwhile). Without a pending tombstone (a
@@ -191,7 +193,7 @@ def purge_user_vectors(user_id: int) -> int:
         store = get_store()
         found = 0
         if store is not None:
-            found = len(store.user_vector_ids(user_id))
+            found = len(store.stored(counted) if counted is not None else store.user_vector_ids(user_id))
             store.delete_user(user_id)  # verified by a strong read
     except SYNC_FAILURES as exc:
         _record_purge(user_id, f"{type(exc).__name__}: {exc}")

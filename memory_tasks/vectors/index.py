@@ -109,7 +109,13 @@ class SyncResult:
     removed: int
     synced: int
     skipped: int
-    failed: int = 0
+
+
+@dataclass(frozen=True)
+class IsolatedSyncResult(SyncResult):
+    """A batch synced row by row: also how many rows failed (marked FAILED or DEAD)."""
+
+    failed: int
 
 
 # What makes the sync of some rows fail (they are marked FAILED), transient or not; a bug is none of these.
@@ -186,7 +192,7 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
     return SyncResult(len(live), len(gone), synced, len(snapshot) - synced + held_rows)
 
 
-def sync_vectors_one_by_one(memory_ids: list[int], store: MilvusStore | None = None) -> SyncResult:
+def sync_vectors_one_by_one(memory_ids: list[int], store: MilvusStore | None = None) -> IsolatedSyncResult:
     """Sync each row alone (after its batch failed), so one bad row holds back no other (issue 11, item 4).
 
     A row that fails alone is marked FAILED with backoff and counts one attempt (DEAD at
@@ -196,7 +202,7 @@ def sync_vectors_one_by_one(memory_ids: list[int], store: MilvusStore | None = N
     """
     store = store if store is not None else get_store()
     if store is None or not memory_ids:
-        return SyncResult(0, 0, 0, 0)
+        return IsolatedSyncResult(0, 0, 0, 0, 0)
     totals = {"written": 0, "removed": 0, "synced": 0, "skipped": 0, "failed": 0}
     for position, memory_id in enumerate(memory_ids):
         try:
@@ -217,7 +223,7 @@ def sync_vectors_one_by_one(memory_ids: list[int], store: MilvusStore | None = N
             totals[name] += getattr(result, name)
     if totals["written"] or totals["removed"]:
         store.flush()
-    return SyncResult(**totals)
+    return IsolatedSyncResult(**totals)
 
 
 def mark_vector_failed(memory_ids: list[int], error: str, *, outage: bool = False) -> None:

@@ -17,7 +17,6 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import grpc
 from pymilvus import DataType, MilvusClient, MilvusException
-from pymilvus.client.types import LoadState
 
 from config.settings import get_settings
 from memory_tasks.errors import PermanentError, TransientError, is_transient
@@ -129,13 +128,6 @@ class MilvusStore:
             logger.info("milvus collection created", extra={"collection": self.collection, "dim": dim})
         client.load_collection(self.collection, timeout=timeout)
         self._ready_dim = dim
-
-    @_translated
-    def is_loaded(self) -> bool:
-        """True when the collection exists and is fully loaded (searchable); False while it loads."""
-        if not self._client.has_collection(self.collection):
-            return False
-        return self._client.get_load_state(self.collection)["state"] == LoadState.Loaded
 
     @_translated
     def flush(self) -> None:
