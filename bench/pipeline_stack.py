@@ -29,7 +29,6 @@ from memory_tasks.stack import (
     MILVUS_PORT_SPAN,
     MilvusServer,
     Stack,
-    milvus_ports,
     port_free,
     spawn,
     start_milvus,
@@ -71,17 +70,12 @@ class PrivateStack:
     def redis_url(self, db: int) -> str:
         return f"redis://127.0.0.1:{self.stack.redis_port}/{db}"
 
-    @property
-    def pids(self) -> list[int]:
-        """The server processes (PostgreSQL's postmaster, Redis, Milvus)."""
-        return [self.postgres_pid, self.redis_pid, self.milvus.pid]
-
 
 @contextlib.contextmanager
 def private_stack(folder: Path) -> Iterator[PrivateStack]:
     """PostgreSQL, Redis and Milvus with their state in `folder`, stopped (in reverse) on exit."""
+    # A Milvus server uses MILVUS_PORT_SPAN consecutive ports from its client port.
     milvus_port = free_port_block(MILVUS_PORT_FROM, MILVUS_PORT_SPAN)
-    assert all(port_free(p) for p in milvus_ports(milvus_port).values())
     stack = Stack(
         dir=folder / "stack",
         log_dir=folder / "log",
@@ -121,9 +115,12 @@ class Workers:
         }
 
     @staticmethod
-    def hostname_prefixes() -> list[str]:
-        """The node name before '@' of each worker (`-n llm@%h` -> "llm")."""
-        return [args[args.index("-n") + 1].split("@")[0] for args in CELERY_WORKERS.values()]
+    def slots() -> dict[str, int]:
+        """{node name before '@' (`-n llm@%h` -> "llm"): pool concurrency} of each worker."""
+        return {
+            args[args.index("-n") + 1].split("@")[0]: int(args[args.index("--concurrency") + 1])
+            for args in CELERY_WORKERS.values()
+        }
 
     def stop(self) -> None:
         stop_processes(self.pids.values(), WORKER_STOP_TIMEOUT)
