@@ -26,18 +26,31 @@ QUEUE_INDEX = "index"
 QUEUE_MAINTENANCE = "maintenance"
 ALL_QUEUES = (QUEUE_LLM, QUEUE_INDEX, QUEUE_MAINTENANCE)
 
+# Redis transport priorities (0 is served first). A worker asks Redis for the queues it
+# consumes priority level by priority level (BRPOP over every queue at level 0, then
+# level 3, ...), so within one worker a level-0 task of any queue comes before a level-6
+# one, and queues of one level are served round-robin (issue 12 item 2).
+PRIORITY_STEPS = (0, 3, 6, 9)
+# The later stages of a started chain and index work: before any new extraction.
+PRIORITY_CHAIN = 0
+# A new message's extraction waits behind every started chain, so a backlog of new turns
+# never delays the turns already extracted.
+PRIORITY_NEW_MESSAGE = 6
+# Consolidation is the least urgent LLM work.
+PRIORITY_BACKGROUND = 9
+
 # By task name; every other task (the beat jobs) goes to the maintenance queue.
 TASK_ROUTES = {
-    EXTRACT_CANDIDATES: {"queue": QUEUE_LLM},
-    REFINE_CANDIDATES: {"queue": QUEUE_LLM},
-    UPSERT_MEMORIES: {"queue": QUEUE_LLM},
+    EXTRACT_CANDIDATES: {"queue": QUEUE_LLM, "priority": PRIORITY_NEW_MESSAGE},
+    REFINE_CANDIDATES: {"queue": QUEUE_LLM, "priority": PRIORITY_CHAIN},
+    UPSERT_MEMORIES: {"queue": QUEUE_LLM, "priority": PRIORITY_CHAIN},
     EMBED_MEMORIES: {"queue": QUEUE_INDEX},
     UPSERT_VECTORS: {"queue": QUEUE_INDEX},
     SYNC_INDEX_BATCH: {"queue": QUEUE_INDEX},
     TOUCH_MEMORIES: {"queue": QUEUE_INDEX},
     PURGE_USER_VECTORS: {"queue": QUEUE_INDEX},
     # Consolidating a user may call the chat model.
-    CONSOLIDATE_USER: {"queue": QUEUE_LLM},
+    CONSOLIDATE_USER: {"queue": QUEUE_LLM, "priority": PRIORITY_BACKGROUND},
     "memory.*": {"queue": QUEUE_MAINTENANCE},
 }
 
@@ -70,6 +83,7 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # would be bound to the default exchange under one key and get a copy of every task.
         "task_queues": [Queue(name, Exchange(name, type="direct"), routing_key=name) for name in ALL_QUEUES],
         "task_default_queue": QUEUE_MAINTENANCE,
+        "task_default_priority": PRIORITY_CHAIN,
         "task_routes": TASK_ROUTES,
         # A typo in a queue name should fail loudly, not create a queue nobody consumes.
         "task_create_missing_queues": False,
@@ -89,6 +103,9 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # task (and countdowns) or a running task would be delivered twice (R-SAFE-1).
         "broker_transport_options": {
             "visibility_timeout": int(max(3600, 2 * hard_limit)),
+            "priority_steps": list(PRIORITY_STEPS),
+            # Readable sub-queue names: `llm:6` holds the llm queue's priority-6 messages.
+            "sep": ":",
             **({"global_keyprefix": settings.CELERY_REDIS_KEY_PREFIX} if settings.CELERY_REDIS_KEY_PREFIX else {}),
         },
         "result_backend_transport_options": (

@@ -54,7 +54,8 @@ DATABASE = "memory_tasks"
 
 # One worker per queue group, so slow LLM calls never starve index sync (SPEC R-OPS-1).
 CELERY_WORKERS: dict[str, list[str]] = {
-    "worker-llm": ["worker", "-E", "-Q", QUEUE_LLM, "--concurrency", "2", "-n", "llm@%h"],
+    # The Procfile's processes: a threads pool for the LLM-bound queue, prefork for index sync.
+    "worker-llm": ["worker", "-E", "-Q", QUEUE_LLM, "--pool", "threads", "--concurrency", "8", "-n", "llm@%h"],
     "worker-index": [
         "worker",
         "-E",

