@@ -64,6 +64,8 @@ class Settings(BaseSettings):
     # contract, so 180 it is (SPEC R-LIFE-1).
     LONG_TERM_MEMORY_DEFAULT_TTL_DAYS: int = Field(180, ge=1, le=36500)
     LONG_TERM_MEMORY_DEBOUNCE_SEC: float = Field(12, ge=0, le=3000)
+    # A burst of turns that never goes quiet is extracted once its oldest turn waited this long.
+    LONG_TERM_MEMORY_DEBOUNCE_MAX_WAIT_SEC: float = Field(60, ge=0, le=86400)
     LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC: float = Field(90, gt=0, le=3000)
     LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC: float = Field(90, gt=0, le=3000)
     LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS: int = Field(8000, ge=0, le=1_000_000)

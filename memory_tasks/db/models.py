@@ -99,6 +99,9 @@ class Message(Base):
     memory_error: Mapped[str | None] = mapped_column(Text)
     # A lease: a rescan leaves a message alone while someone claimed it recently (R-BEAT-4).
     memory_claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The extraction run (its task id) that took this turn into its debounce window; it holds
+    # the turn while memory_claimed_at is within the lease (memory_tasks/db/windows.py).
+    memory_window_run: Mapped[str | None] = mapped_column(String(64))
     memory_processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = _now_default()
     updated_at: Mapped[datetime] = _now_default()

@@ -6,9 +6,12 @@ import pytest
 
 from memory_tasks.api import enqueue_turn, record_turn, wait_for_message
 from memory_tasks.task_names import EXTRACT_CANDIDATES, UPSERT_MEMORIES
-from tests.task_events import TaskLog, task_log  # noqa: F401 - the fixture
+from tests import task_events
+from tests.task_events import TaskLog
 
 pytestmark = [pytest.mark.slow]
+
+task_log = task_events.task_log
 
 CITIES = ("北京", "上海", "广州", "深圳", "成都", "杭州", "南京", "武汉", "西安", "重庆", "苏州", "天津")
 

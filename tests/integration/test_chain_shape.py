@@ -8,9 +8,12 @@ import pytest
 
 from memory_tasks.api import enqueue_turn, record_turn, wait_for_message
 from memory_tasks.task_names import EXTRACT_CANDIDATES, UPSERT_MEMORIES
-from tests.task_events import TaskLog, task_log  # noqa: F401 - the fixture
+from tests import task_events
+from tests.task_events import TaskLog
 
 pytestmark = [pytest.mark.slow]
+
+task_log = task_events.task_log
 
 
 def _chain_tasks(log: TaskLog, root_id: str, settle_sec: float = 3.0) -> list[str]:
