@@ -16,6 +16,7 @@ from typing import Any
 from config.settings import get_settings
 from memory_tasks import dispatch, forget, queued
 from memory_tasks.db.claims import claim_memories_to_sync, claim_messages_to_rescan, revive_messages
+from memory_tasks.db.windows import window_leaders
 from memory_tasks.extraction.review import get_reviewer
 from memory_tasks.memories import consolidation, lifecycle
 from memory_tasks.vectors import index
@@ -34,7 +35,8 @@ CONSOLIDATE_FAN_OUT_LIMIT = 1000
 
 
 def rescan_messages() -> int:
-    """Restart the pipeline for PENDING messages whose task was lost and FAILED ones due a retry.
+    """Restart the pipeline for PENDING messages whose task was lost and FAILED ones due a retry,
+    with one trigger per window of a conversation (a window whose trigger was lost is found here).
 
     Returns how many messages were claimed and re-enqueued.
     """
@@ -50,7 +52,8 @@ def rescan_messages() -> int:
         # A chain waiting in a backlog is not lost: enqueuing it again would run it twice.
         exclude_ids=queued.queued_message_ids(settings),
     )
-    for message_id in message_ids:
+    # One trigger per debounce window: the newest turn leads it and takes the others (issue 16).
+    for message_id in window_leaders(message_ids):
         dispatch.enqueue_message(message_id)
     if message_ids:
         logger.info("messages re-enqueued", extra={"message_ids": message_ids})

@@ -2,14 +2,17 @@
 
 extract -> refine -> upsert -> embed -> sync. Each stage takes ids and small JSON, re-reads
 the truth from PostgreSQL and is idempotent: a stage run again for a message that is
-already PROCESSED or SKIPPED does nothing. Payloads between stages are
-`{"message_id": int, "candidates": [candidate json, ...]}`; stages that have nothing to do
-return None and the rest of the chain passes it along.
+already PROCESSED or SKIPPED does nothing. The extraction of a turn takes its debounce
+window (`memory_tasks.db.windows`): every waiting turn of the conversation up to it, one
+extraction for the whole burst (issue 16). Payloads between stages are
+`{"message_id": leader id, "message_ids": [the window, oldest first], "candidates": [...]}`;
+a stage with nothing to do returns None or [] and the chain ends there (`tasks.base`).
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import case, select, update
@@ -19,6 +22,7 @@ from config.settings import get_settings
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation, HistorySource, Message, MessageStatus
 from memory_tasks.db.session import session_scope
+from memory_tasks.db.windows import Window, claim_window, lock_conversation
 from memory_tasks.extraction.candidates import Candidate, coerce_candidates
 from memory_tasks.extraction.context import ContextWindow, context_window
 from memory_tasks.extraction.engine import select_engine
@@ -68,20 +72,26 @@ def recent_context(session: Session, message: Message, summary: str, max_chars: 
     return context_window(turns, max_chars, summary=summary)
 
 
-def extract_stage(message_id: int) -> Payload | None:
-    """Stage 1: decide whether the message is processed at all, then propose candidates.
+def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
+    """Stage 1: the trigger of one turn; take its debounce window and propose candidates for it.
 
-    Returns the payload for refinement, or None when the message is finished here:
-    unknown, already finished, not a user turn, memory disabled, trivial (SKIPPED), or
-    nothing worth remembering (PROCESSED without a refine call, R-PIPE-8).
+    `run_id` names this run (the task id: the same for a redelivery or a retry of the task);
+    None means a run of its own. Returns the payload for refinement, or None when nothing
+    follows: the turn is unknown or finished, not a user turn, memory is disabled (SKIPPED),
+    it leads no window now (a later turn's trigger will take it, `db.windows`), every turn of
+    the window is trivial (SKIPPED), or nothing is worth remembering (PROCESSED without a
+    refine call, R-PIPE-8).
     """
     settings = get_settings()
+    run_id = run_id or f"run-{message_id}"
     with session_scope() as session:
-        message = session.get(Message, message_id, with_for_update=True)
-        if message is None:
+        conversation_id = session.scalar(select(Message.conversation_id).where(Message.id == message_id))
+        if conversation_id is None:
             logger.warning("message not found", extra={"message_id": message_id})
             return None
-        if message.memory_status in FINISHED:
+        lock_conversation(session, conversation_id)
+        message = session.get(Message, message_id, with_for_update=True)
+        if message is None or message.memory_status in FINISHED:
             return None
         if message.role != "user":
             _finish(session, message, MessageStatus.SKIPPED, f"role {message.role!r} is never a fact source")
@@ -89,24 +99,75 @@ def extract_stage(message_id: int) -> Payload | None:
         if not settings.LONG_TERM_MEMORY_ENABLED:
             _finish(session, message, MessageStatus.SKIPPED, "long-term memory disabled")
             return None
-        if is_trivial(message.content):
-            _finish(session, message, MessageStatus.SKIPPED, "trivial message")
+        now = db_now(session)
+        window = claim_window(
+            session,
+            message,
+            run_id,
+            now,
+            max_wait_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_MAX_WAIT_SEC,
+            lease_sec=settings.LONG_TERM_MEMORY_CLAIM_LEASE_SEC,
+        )
+        if window is None:
             return None
-        conversation = session.get(Conversation, message.conversation_id)
+        turns = _pick_up_window(session, window, settings.LONG_TERM_MEMORY_MAX_ATTEMPTS, now)
+        if not turns:
+            return None
+        conversation = session.get(Conversation, conversation_id)
         summary = conversation.summary if conversation else ""
-        context = recent_context(session, message, summary, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS)
-        turn = TurnContext(message=message.content, summary=context.summary, recent=context.turns)
+        context = recent_context(session, turns[0], summary, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS)
+        texts = [turn.content for turn in turns]
+        turn = TurnContext(message=texts[-1], earlier=tuple(texts[:-1]), summary=context.summary, recent=context.turns)
+        ids = [turn_row.id for turn_row in turns]
+    logger.info("window taken", extra={"message_id": message_id, "message_ids": ids})
 
     # The engine (maybe a slow LLM call) runs outside any transaction.
     candidates = select_engine(settings.use_llm).extract(turn)
-    admitted = admit(candidates, settings, stage="extract", message_id=message_id, message=turn.message)
+    admitted = admit(candidates, settings, stage="extract", message_id=message_id, message="\n".join(texts))
     if not admitted:
-        with session_scope() as session:
+        _finish_all(ids, MessageStatus.PROCESSED)
+        return None
+    return {"message_id": message_id, "message_ids": ids, "candidates": [c.to_json() for c in admitted]}
+
+
+def _pick_up_window(session: Session, window: Window, max_attempts: int, now: Any) -> list[Message]:
+    """The window's turns to extract from, oldest first; the others are finished here.
+
+    A turn taken now counts one attempt, as `begin_attempt` counts the leader's (a turn that
+    used its attempts is DEAD instead); a trivial turn is SKIPPED. Returns [] when no turn
+    is left.
+    """
+    turns = []
+    for turn_id in window.message_ids:
+        turn = session.get(Message, turn_id)
+        if turn is None:
+            continue
+        if turn_id in window.newly_taken and not _count_attempt(turn, max_attempts, now):
+            continue
+        if is_trivial(turn.content):
+            _finish(session, turn, MessageStatus.SKIPPED, "trivial message")
+            continue
+        turns.append(turn)
+    return turns
+
+
+def _finish_all(message_ids: list[int], status: MessageStatus) -> None:
+    with session_scope() as session:
+        for message_id in message_ids:
             message = session.get(Message, message_id, with_for_update=True)
             if message is not None and message.memory_status not in FINISHED:
-                _finish(session, message, MessageStatus.PROCESSED, None)
-        return None
-    return {"message_id": message_id, "candidates": [c.to_json() for c in admitted]}
+                _finish(session, message, status, None)
+
+
+def window_ids(payload: Any) -> list[int]:
+    """The turns a stage payload speaks for: its `message_ids`, else its `message_id` ([] if neither)."""
+    if not isinstance(payload, dict):
+        return []
+    ids = payload.get("message_ids")
+    if isinstance(ids, list) and ids and all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+        return list(ids)
+    message_id = payload.get("message_id")
+    return [message_id] if isinstance(message_id, int) and not isinstance(message_id, bool) else []
 
 
 def _existing_for_refine(session: Session, user_id: int, candidates: list[Candidate]) -> list[ExistingMemory]:
@@ -128,24 +189,28 @@ def refine_stage(payload: Payload | None) -> Payload | None:
         return None
     settings = get_settings()
     candidates = [Candidate.from_json(c) for c in payload["candidates"]]
+    ids = window_ids(payload)
     with session_scope() as session:
-        message = session.get(Message, payload["message_id"])
-        if message is None or message.memory_status in FINISHED:
+        turns = [m for m in (session.get(Message, i) for i in ids) if m is not None]
+        turns = [m for m in turns if m.memory_status not in FINISHED]
+        if not turns:
             return None
-        existing = _existing_for_refine(session, message.user_id, candidates)
-        text = message.content
+        existing = _existing_for_refine(session, turns[0].user_id, candidates)
+        text = "\n".join(m.content for m in turns)
     refined = select_engine(settings.use_llm).refine(candidates, existing)
     admitted = admit(refined, settings, stage="refine", message_id=payload["message_id"], message=text)
-    return {"message_id": payload["message_id"], "candidates": [c.to_json() for c in admitted]}
+    return {"message_id": payload["message_id"], "message_ids": ids, "candidates": [c.to_json() for c in admitted]}
 
 
 def upsert_stage(payload: Payload | None) -> list[int]:
-    """Stage 3: write the candidates in one transaction under the user's lock; message -> PROCESSED.
+    """Stage 3: write the candidates in one transaction under the user's lock; the window -> PROCESSED.
 
-    Returns the ids of the memories changed (to index). The user is the message's user as
-    stored in PostgreSQL, whatever the payload or an LLM said (R-SAFE-3). The payload is
-    untrusted (anyone with the broker can send this task): every candidate is validated
-    again (`coerce_candidates`) and passed through the gate, so hand-sent garbage writes nothing.
+    Returns the ids of the memories changed (to index). The user is the turns' user as
+    stored in PostgreSQL, whatever the payload or an LLM said (R-SAFE-3); each candidate is
+    recorded as coming from the turn of the window that states it (`_source_turn`). The
+    payload is untrusted (anyone with the broker can send this task): every candidate is
+    validated again (`coerce_candidates`) and passed through the gate, so hand-sent garbage
+    writes nothing.
     """
     if not payload:
         return []
@@ -154,39 +219,107 @@ def upsert_stage(payload: Payload | None) -> list[int]:
     if not isinstance(message_id, int) or isinstance(message_id, bool) or not isinstance(items, list):
         logger.warning("upsert payload refused", extra={"payload_type": type(payload).__name__})
         return []
+    ids = window_ids(payload)
     settings = get_settings()
     with session_scope() as session:
         owner = session.scalar(select(Message.user_id).where(Message.id == message_id))
         if owner is None:
             return []
         lock_user(session, owner)
-        message = session.get(Message, message_id, with_for_update=True)
-        if message is None or message.memory_status in FINISHED:
+        turns = [session.get(Message, i, with_for_update=True) for i in ids]
+        # Only the leader's user's turns: a forged payload cannot write into another user.
+        turns = [m for m in turns if m is not None and m.user_id == owner and m.memory_status not in FINISHED]
+        if not turns:
             return []
+        text = "\n".join(m.content for m in turns)
         candidates = admit(
-            coerce_candidates(items, stage="upsert"),
-            settings,
-            stage="upsert",
-            message_id=message_id,
-            message=message.content,
+            coerce_candidates(items, stage="upsert"), settings, stage="upsert", message_id=message_id, message=text
         )
-        ctx = WriteContext(
-            user_id=message.user_id,
-            source=HistorySource.EXTRACTION,
-            now=db_now(session),
-            default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS,
-            message_id=message.id,
-            conversation_id=message.conversation_id,
-            stated_at=message.created_at,
-        )
-        touched = write_candidates(session, ctx, candidates)
-        _finish(session, message, MessageStatus.PROCESSED, None)
-    logger.info("memories written", extra={"message_id": ctx.message_id, "user_id": ctx.user_id, "memory_ids": touched})
+        now = db_now(session)
+        by_turn: dict[int, list[Candidate]] = {}
+        for candidate in candidates:
+            by_turn.setdefault(_source_turn(candidate, turns), []).append(candidate)
+        touched: list[int] = []
+        for turn in turns:
+            if turn.id not in by_turn:
+                continue
+            ctx = WriteContext(
+                user_id=owner,
+                source=HistorySource.EXTRACTION,
+                now=now,
+                default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS,
+                message_id=turn.id,
+                conversation_id=turn.conversation_id,
+                stated_at=turn.created_at,
+            )
+            touched.extend(i for i in write_candidates(session, ctx, by_turn[turn.id]) if i not in touched)
+        for turn in turns:
+            _finish(session, turn, MessageStatus.PROCESSED, None)
+    logger.info("memories written", extra={"message_id": message_id, "user_id": owner, "memory_ids": touched})
     return touched
 
 
+def _bigrams(text: str) -> set[str]:
+    folded = "".join(text.lower().split())
+    return {folded[i : i + 2] for i in range(len(folded) - 1)} or {folded}
+
+
+def _source_turn(candidate: Candidate, turns: list[Message]) -> int:
+    """The id of the turn of the window that shares most of the candidate's wording (the newest on a tie).
+
+    A fact a burst states across turns (「搬到杭州了」「在滨江那边」) is recorded on the turn
+    that completed it; a lone turn is its own source.
+    """
+    wording = _bigrams(candidate.content)
+    best = max(reversed(turns), key=lambda turn: len(wording & _bigrams(turn.content)))
+    return best.id
+
+
+def _window_of(session: Session, message_id: int, now: Any) -> list[Message]:
+    """The message and the unfinished turns its extraction run took (within the lease), locked, oldest first.
+
+    A stage's attempt bookkeeping and final failure apply to the whole window the message
+    leads; a message that leads none is alone.
+    """
+    message = session.get(Message, message_id, with_for_update=True)
+    if message is None:
+        return []
+    if message.memory_window_run is None:
+        return [message]
+    lease = timedelta(seconds=get_settings().LONG_TERM_MEMORY_CLAIM_LEASE_SEC)
+    members = session.scalars(
+        select(Message)
+        .where(
+            Message.memory_window_run == message.memory_window_run,
+            Message.id != message_id,
+            Message.memory_status.notin_(FINISHED),
+            Message.memory_claimed_at >= now - lease,
+        )
+        .order_by(Message.id)
+        .with_for_update()
+    )
+    return sorted([message, *members], key=lambda m: m.id)
+
+
+def _count_attempt(message: Message, max_attempts: int, now: Any) -> bool:
+    """Count one attempt on a message picked up and renew its lease; False (and DEAD) when it has none left."""
+    if message.memory_attempts >= max_attempts:
+        cause = message.memory_error if message.memory_status == MessageStatus.FAILED.value else None
+        message.memory_status = MessageStatus.DEAD.value
+        message.memory_error = storable_error(
+            f"dead after {message.memory_attempts} attempts; last: {cause or LOST_RUN_NOTE}"
+        )
+        message.memory_claimed_at = None
+        message.updated_at = now
+        logger.warning("message dead", extra={"message_id": message.id, "attempts": message.memory_attempts})
+        return False
+    message.memory_attempts += 1
+    message.memory_claimed_at = now
+    return True
+
+
 def begin_attempt(message_id: int, max_attempts: int) -> bool:
-    """A stage picked the message up: count one attempt and renew its lease (docs/reliability.md).
+    """A stage picked the message up: count one attempt and renew the lease of it and its window (docs/reliability.md).
 
     The attempt is counted before the stage runs, so a run that never reports back (a
     killed worker, the hard time limit) still counts; `end_attempt` gives it back when the
@@ -194,31 +327,25 @@ def begin_attempt(message_id: int, max_attempts: int) -> bool:
     the message is unknown or finished, or it has used its `max_attempts` and is now DEAD.
     """
     with session_scope() as session:
-        message = session.get(Message, message_id, with_for_update=True)
-        if message is None or message.memory_status in FINISHED:
-            return False
         now = db_now(session)
-        if message.memory_attempts >= max_attempts:
-            cause = message.memory_error if message.memory_status == MessageStatus.FAILED.value else None
-            message.memory_status = MessageStatus.DEAD.value
-            message.memory_error = storable_error(
-                f"dead after {message.memory_attempts} attempts; last: {cause or LOST_RUN_NOTE}"
-            )
-            message.memory_claimed_at = None
-            message.updated_at = now
-            logger.warning("message dead", extra={"message_id": message_id, "attempts": message.memory_attempts})
-            return False
-        message.memory_attempts += 1
-        message.memory_claimed_at = now
-        return True
+        window = _window_of(session, message_id, now)
+        runnable = False
+        for message in window:
+            if message.memory_status in FINISHED:
+                continue
+            counted = _count_attempt(message, max_attempts, now)
+            runnable = runnable or (counted and message.id == message_id)
+        return runnable
 
 
 def end_attempt(message_id: int) -> None:
-    """Give back the attempt `begin_attempt` counted: the run succeeded, or a dependency failed."""
+    """Give back the attempt `begin_attempt` counted (on the message and its window): the run
+    succeeded, or a dependency failed."""
     with session_scope() as session:
+        ids = [m.id for m in _window_of(session, message_id, db_now(session))]
         session.execute(
             update(Message)
-            .where(Message.id == message_id, Message.memory_attempts > 0)
+            .where(Message.id.in_(ids), Message.memory_attempts > 0)
             .values(memory_attempts=Message.memory_attempts - 1)
         )
 
@@ -233,7 +360,7 @@ def storable_error(text: str) -> str:
 
 
 def mark_message_failed(message_id: int, error: str) -> None:
-    """Record a failed run with its (sanitised) error: FAILED, for the rescan to retry with backoff,
+    """Record a failed run of the message (and of the turns of its window) with its (sanitised) error: FAILED, for the rescan to retry with backoff,
     or DEAD when the message has used all its attempts (LONG_TERM_MEMORY_MAX_ATTEMPTS).
 
     A failure of a dependency had its attempt given back before this (`end_attempt`), so
@@ -243,9 +370,10 @@ def mark_message_failed(message_id: int, error: str) -> None:
     max_attempts = get_settings().LONG_TERM_MEMORY_MAX_ATTEMPTS
     with session_scope() as session:
         now = db_now(session)
+        ids = [m.id for m in _window_of(session, message_id, now)]
         session.execute(
             update(Message)
-            .where(Message.id == message_id, Message.memory_status.notin_(FINISHED))
+            .where(Message.id.in_(ids), Message.memory_status.notin_(FINISHED))
             .values(
                 memory_status=case(
                     (Message.memory_attempts >= max_attempts, MessageStatus.DEAD.value),

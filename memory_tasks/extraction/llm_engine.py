@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 # The caller picks the most relevant memories; this only bounds the prompt if it did not.
 MAX_EXISTING = 50
 # Our section markers; the same text inside user data is defused so it cannot close a section.
-MARKERS = ("conversation_summary", "recent_context", "user_message")
+MARKERS = ("conversation_summary", "recent_context", "user_message", "user_turns")
 ACTIONS = ("keep", "merge", "reuse", "drop")
 
 
@@ -52,7 +52,7 @@ class LLMEngine:
         return self._settings or get_settings()
 
     def extract(self, turn: TurnContext) -> list[Candidate]:
-        """Valid candidates stated in `turn.message`; invalid ones are logged and dropped.
+        """Valid candidates stated in the user's turns (`turn.user_turns`); invalid ones are logged and dropped.
 
         Raises the `memory_tasks.llm` errors; LLMOutputError when the answer is no usable JSON.
         """
@@ -107,7 +107,7 @@ class LLMEngine:
 
 
 def build_extract_input(turn: TurnContext, max_context_chars: int) -> str:
-    """The user-role content of the extract call: marked context, then the user message.
+    """The user-role content of the extract call: marked context, then the user's turn(s).
 
     The context is `context_window(turn.recent, max_context_chars, summary=turn.summary)`:
     the newest user and assistant turns (assistant text without <think> blocks) and the
@@ -124,12 +124,18 @@ def build_extract_input(turn: TurnContext, max_context_chars: int) -> str:
         "<recent_context>\n"
         f"{chr(10).join(kept) or '(none)'}\n"
         "</recent_context>\n\n"
-        "<user_message>\n"
-        f"{_defuse(turn.message.strip())}\n"
-        "</user_message>\n\n"
-        "Extract long-term memory candidates from the user_message section only; "
-        'answer with the JSON object {"candidates": [...]}.'
+        f"{_user_part(turn.user_turns)}\n\n"
+        f"Extract long-term memory candidates from the {'user_turns' if turn.earlier else 'user_message'} "
+        'section only; answer with the JSON object {"candidates": [...]}.'
     )
+
+
+def _user_part(turns: tuple[str, ...]) -> str:
+    """The fact source: one <user_message>, or a burst as <user_turns> of them, oldest first (issue 16)."""
+    messages = [f"<user_message>\n{_defuse(text.strip())}\n</user_message>" for text in turns]
+    if len(messages) == 1:
+        return messages[0]
+    return "<user_turns>\n" + "\n".join(messages) + "\n</user_turns>"
 
 
 def build_refine_input(candidates: list[Candidate], existing: list[ExistingMemory]) -> str:

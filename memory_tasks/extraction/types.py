@@ -18,16 +18,23 @@ from memory_tasks.extraction.candidates import Candidate
 
 @dataclass(frozen=True)
 class TurnContext:
-    """One user turn to extract from.
+    """The user's turn to extract from, with the turns of the same burst before it.
 
-    `message` is the only fact source. `summary` and `recent` (earlier turns as
-    {"role", "content"} dicts, oldest first) are context only; `context.context_window`
-    bounds them together by LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS.
+    `message` and `earlier` (the user's own turns of the same debounce window before it,
+    oldest first, issue 16) are the only fact sources. `summary` and `recent` (the turns
+    before the window as {"role", "content"} dicts, oldest first) are context only;
+    `context.context_window` bounds them together by LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS.
     """
 
     message: str
     summary: str = ""
     recent: tuple[dict[str, str], ...] = ()
+    earlier: tuple[str, ...] = ()
+
+    @property
+    def user_turns(self) -> tuple[str, ...]:
+        """Every fact source, oldest first: the earlier turns of the burst, then `message`."""
+        return (*self.earlier, self.message)
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,8 @@ class MemoryTask(Task):
             raise
         self._give_back(message_id)
         if isinstance(result, dict):
-            queued.mark_queued(settings, [message_id])  # the chain now sends the next stage
+            # The chain now sends the next stage, for every turn of the window.
+            queued.mark_queued(settings, pipeline.window_ids(result) or [message_id])
         return self._end_chain_unless(result)
 
     def _end_chain_unless(self, result: Any) -> Any:

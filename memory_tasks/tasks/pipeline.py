@@ -1,5 +1,8 @@
 """The five per-message stages as Celery tasks (R-PIPE-1); `memory_tasks.dispatch` chains them.
 
+The first is a turn's debounce trigger: it extracts once for the whole window it leads
+(`memory_tasks.db.windows`), or does nothing when a later turn's trigger will.
+
 The first three own the message (a final failure marks it FAILED), the last two their
 memory ids (a final failure marks the vectors FAILED for the sweep). Only the last
 stage's result is stored: the chain hands each result to the next stage itself.
@@ -9,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from config.settings import get_settings
 from memory_tasks import pipeline
@@ -24,9 +27,10 @@ from memory_tasks.tasks.base import MemoryTask, Owns
 from memory_tasks.vectors import index
 
 
-@shared_task(name=EXTRACT_CANDIDATES, base=MemoryTask, owns=Owns.MESSAGE, ignore_result=True)
-def extract_candidates(message_id: int) -> dict | None:
-    return pipeline.extract_stage(message_id)
+# Bound: the task id names the run that takes the debounce window (a redelivery keeps it).
+@shared_task(name=EXTRACT_CANDIDATES, base=MemoryTask, owns=Owns.MESSAGE, ignore_result=True, bind=True)
+def extract_candidates(self: Task, message_id: int) -> dict | None:
+    return pipeline.extract_stage(message_id, self.request.id)
 
 
 @shared_task(name=REFINE_CANDIDATES, base=MemoryTask, owns=Owns.MESSAGE, ignore_result=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from sqlalchemy import func, select, update
 
@@ -9,9 +11,13 @@ from memory_tasks.api import enqueue_turn, list_memories, message_state, record_
 from memory_tasks.db.models import LongTermMemory, MemoryHistory, Message
 from memory_tasks.db.session import session_scope
 from memory_tasks.vectors.milvus_store import get_store
+from tests import task_events
 from tests.helpers import ingest
+from tests.task_events import TaskLog
 
 pytestmark = [pytest.mark.slow]
+
+task_log = task_events.task_log
 
 
 def _snapshot(user_id: int) -> tuple[list[tuple], int]:
@@ -85,10 +91,14 @@ def test_new_value_of_a_single_valued_slot_overwrites(worker, db) -> None:
     assert len(contents) == 1 and "上海" in contents[0] and "北京" not in contents[0]
 
 
-def test_unknown_message_id_is_a_quiet_no_op(worker, db) -> None:
-    """Saleor rule: a task whose row is gone returns quietly."""
+def test_unknown_message_id_is_a_quiet_no_op(worker, db, task_log: TaskLog) -> None:
+    """Saleor rule: a task whose row is gone returns quietly, and its chain ends there (issue 12 item 2)."""
     from memory_tasks.dispatch import message_chain
 
-    result = message_chain(987654321).apply_async()
-    assert result.get(timeout=30) == {"written": 0, "removed": 0, "synced": 0, "skipped": 0}
+    message_chain(987654321).apply_async()
+    deadline = time.monotonic() + 30
+    while not task_log.runs() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(3)
+    assert [name for _, name, _ in task_log.runs()] == ["memory.extract_candidates"]
     assert message_state(987654321) is None

@@ -1,0 +1,101 @@
+"""Debounce windows (issue 16): the turns of one user in one conversation that one extraction takes.
+
+Every user turn is enqueued with a delayed trigger (`memory.extract_candidates` with its id).
+When a trigger runs, the conversation row is locked (so window decisions of one
+conversation never interleave) and the trigger's turn leads a window only if no later turn
+of the conversation is still waiting: that later turn's own trigger comes after it. A burst
+that never goes quiet is cut once its oldest turn has waited `max_wait_sec`. The window
+is every waiting turn up to the leader, oldest first; each is stamped with the run id (the
+trigger's task id) and the claim time, and a turn stamped by another run within the lease
+is that run's. A redelivered trigger has the same task id, so it takes its window over;
+a duplicate trigger, a second chat-server process or a rescan has another and finds the
+turns held. PostgreSQL is the only record: a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.orm import Session
+
+from memory_tasks.db.models import Conversation, Message, MessageStatus
+from memory_tasks.db.session import session_scope
+
+WAITING = (MessageStatus.PENDING.value, MessageStatus.FAILED.value)
+
+
+@dataclass(frozen=True)
+class Window:
+    """The turns one extraction run took: `message_ids` oldest first (the leader last);
+    `newly_taken` those it took now (not the leader, nor turns a retry of the run took before)."""
+
+    leader_id: int
+    message_ids: tuple[int, ...]
+    newly_taken: tuple[int, ...]
+
+
+def lock_conversation(session: Session, conversation_id: int) -> None:
+    """Serialize the window decisions of one conversation until the transaction ends."""
+    session.execute(select(Conversation.id).where(Conversation.id == conversation_id).with_for_update())
+
+
+def _free(run_id: str, now: datetime, lease_sec: float):
+    """Not held by another run: never taken, taken by this run, or its lease is over."""
+    return or_(
+        Message.memory_window_run.is_(None),
+        Message.memory_window_run == run_id,
+        Message.memory_claimed_at.is_(None),
+        Message.memory_claimed_at < now - timedelta(seconds=lease_sec),
+    )
+
+
+def claim_window(
+    session: Session, leader: Message, run_id: str, now: datetime, *, max_wait_sec: float, lease_sec: float
+) -> Window | None:
+    """Take the window `leader` leads for the run `run_id`, or None when it leads none now.
+
+    None: the leader is held by another run, or a later turn is waiting (its trigger comes
+    later) and the oldest waiting turn has not yet waited `max_wait_sec`. The caller holds
+    the conversation lock (`lock_conversation`) and the leader's row lock.
+    """
+    free = _free(run_id, now, lease_sec)
+    waiting = and_(
+        Message.conversation_id == leader.conversation_id,
+        Message.user_id == leader.user_id,
+        Message.role == "user",
+        Message.memory_status.in_(WAITING),
+        free,
+    )
+    if session.scalar(select(func.count()).where(Message.id == leader.id, free)) == 0:
+        return None
+    members = list(
+        session.scalars(select(Message).where(waiting, Message.id <= leader.id).order_by(Message.id).with_for_update())
+    )
+    if not members:
+        return None
+    later = session.scalar(select(func.count()).where(waiting, Message.id > leader.id))
+    if later and members[0].created_at > now - timedelta(seconds=max_wait_sec):
+        return None
+    newly_taken = tuple(m.id for m in members if m.id != leader.id and m.memory_window_run != run_id)
+    session.execute(
+        update(Message)
+        .where(Message.id.in_([m.id for m in members]))
+        .values(memory_window_run=run_id, memory_claimed_at=now)
+    )
+    return Window(leader_id=leader.id, message_ids=tuple(m.id for m in members), newly_taken=newly_taken)
+
+
+def window_leaders(message_ids: Collection[int]) -> list[int]:
+    """Of `message_ids`, the newest one of each (user, conversation): the one trigger each window needs."""
+    if not message_ids:
+        return []
+    newest = (
+        select(func.max(Message.id))
+        .where(Message.id.in_(list(message_ids)))
+        .group_by(Message.user_id, Message.conversation_id)
+    )
+    with session_scope() as session:
+        return sorted(session.scalars(newest))

@@ -1,0 +1,111 @@
+"""The durable debounce on a real worker with the fake model: one extraction per burst of turns (issue 16)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from sqlalchemy import select
+
+from config.settings import get_settings
+from memory_tasks.api import enqueue_turn, list_memories, record_turn, wait_for_message
+from memory_tasks.db.models import MemoryHistory
+from memory_tasks.db.session import session_scope
+from tests.fake_openai import FakeOpenAI, Reply, as_json
+
+pytestmark = [pytest.mark.slow]
+
+BURST = ("我搬家了", "搬到杭州了", "在滨江那边")
+DEBOUNCE = 2.0
+
+
+def _is_refine(body: dict) -> bool:
+    return "decisions" in body["messages"][0]["content"]
+
+
+def _extractions(fake: FakeOpenAI) -> list[str]:
+    """The user content of every extraction call the model received, in order."""
+    return [r["messages"][-1]["content"] for r in fake.requests if not _is_refine(r)]
+
+
+def _model(body: dict) -> Reply:
+    """Refine keeps all; extract answers the complete fact only when it sees the whole burst."""
+    if _is_refine(body):
+        return as_json({"decisions": []})
+    content = body["messages"][-1]["content"]
+    if all(turn in content for turn in BURST):
+        fact = {"op": "upsert", "memory_type": "fact", "key": "residence", "content": "住在杭州滨江", "confidence": 0.9}
+        return as_json({"candidates": [fact]})
+    return as_json({"candidates": []})
+
+
+def _send_burst(user_id: int, turns: tuple[str, ...], gap: float = 0.3) -> list[int]:
+    """Record and enqueue each turn as a chat server does (every turn, the debounce as countdown)."""
+    ids = []
+    for turn in turns:
+        ids.append(record_turn(user_id, turn))
+        enqueue_turn(ids[-1], countdown=DEBOUNCE)
+        time.sleep(gap)
+    return ids
+
+
+def test_a_burst_of_split_statements_is_one_extraction_seeing_every_turn(start_worker, db, fake_openai) -> None:
+    """Issue 16 items 1 and 3: 「我搬家了」「搬到杭州了」「在滨江那边」 -> one extraction call with the three
+    turns oldest first, one complete memory, every turn PROCESSED, the history naming a turn of the burst."""
+    fake_openai.default = _model
+    start_worker({"OPENAI_BASE_URL": fake_openai.base_url})
+    ids = _send_burst(8301, BURST)
+    for message_id in ids:
+        assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
+    calls = _extractions(fake_openai)
+    assert len(calls) == 1
+    positions = [calls[0].index(f"<user_message>\n{turn}\n</user_message>") for turn in BURST]
+    assert positions == sorted(positions) and "<user_turns>" in calls[0]
+    assert [m["content"] for m in list_memories(8301)] == ["住在杭州滨江"]
+    with session_scope() as session:
+        sources = set(session.scalars(select(MemoryHistory.message_id).where(MemoryHistory.user_id == 8301)))
+    assert sources and sources <= set(ids)
+
+
+def test_a_worker_killed_inside_a_window_loses_nothing(start_worker, db, fake_openai) -> None:
+    """Issue 16 item 2: kill -9 while the triggers wait; a new worker and the beat rescan extract the
+    burst once, from all its turns."""
+    from memory_tasks.tasks.maintenance import rescan_messages
+
+    fake_openai.default = _model
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "2"}
+    worker = start_worker(env, concurrency=1)
+    ids = _send_burst(8302, BURST, gap=0.1)
+    worker.kill()  # the delayed triggers die with it (unacknowledged until the visibility timeout)
+    assert _extractions(fake_openai) == []
+    start_worker(env, concurrency=1)
+    time.sleep(DEBOUNCE + 0.5)  # the window is quiet and the enqueue stamps' lease is over
+    os.environ.update(LONG_TERM_MEMORY_CLAIM_LEASE_SEC="2", LONG_TERM_MEMORY_DEBOUNCE_SEC=str(DEBOUNCE))
+    get_settings.cache_clear()
+    try:
+        assert rescan_messages.run() == len(BURST)
+    finally:
+        del os.environ["LONG_TERM_MEMORY_CLAIM_LEASE_SEC"], os.environ["LONG_TERM_MEMORY_DEBOUNCE_SEC"]
+        get_settings.cache_clear()
+    for message_id in ids:
+        assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
+    assert len(_extractions(fake_openai)) == 1
+    assert [m["content"] for m in list_memories(8302)] == ["住在杭州滨江"]
+
+
+def test_a_burst_that_never_goes_quiet_is_cut_after_the_max_wait(start_worker, db, fake_openai) -> None:
+    """Issue 16 item 1: turns every 1 s with a 2 s debounce and a 3 s max wait are extracted while the
+    burst goes on, each turn by exactly one extraction."""
+    fake_openai.default = _model
+    start_worker({"OPENAI_BASE_URL": fake_openai.base_url, "LONG_TERM_MEMORY_DEBOUNCE_MAX_WAIT_SEC": "3"})
+    turns = tuple(f"第{i}件事：我在学第{i}门课" for i in range(1, 9))
+    ids = _send_burst(8303, turns, gap=1.0)
+    extracted_during_burst = len(_extractions(fake_openai))
+    for message_id in ids:
+        assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
+    calls = _extractions(fake_openai)
+    assert extracted_during_burst >= 1, "nothing was extracted before the burst ended"
+    assert 2 <= len(calls) < len(turns)
+    for turn in turns:
+        assert sum(f"<user_message>\n{turn}\n</user_message>" in call for call in calls) == 1, turn
