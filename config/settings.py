@@ -66,6 +66,8 @@ class Settings(BaseSettings):
     LONG_TERM_MEMORY_DEBOUNCE_SEC: float = Field(12, ge=0, le=3000)
     # A burst of turns that never goes quiet is extracted once its oldest turn waited this long.
     LONG_TERM_MEMORY_DEBOUNCE_MAX_WAIT_SEC: float = Field(60, ge=0, le=86400)
+    # At most this many turns go into one extraction (a backlog is taken window by window, oldest first).
+    LONG_TERM_MEMORY_DEBOUNCE_MAX_TURNS: int = Field(8, ge=1, le=100)
     LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC: float = Field(90, gt=0, le=3000)
     LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC: float = Field(90, gt=0, le=3000)
     LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS: int = Field(8000, ge=0, le=1_000_000)

@@ -19,10 +19,11 @@ from sqlalchemy import case, select, update
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
+from memory_tasks import dispatch
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation, HistorySource, Message, MessageStatus
 from memory_tasks.db.session import session_scope
-from memory_tasks.db.windows import Window, claim_window, lock_conversation
+from memory_tasks.db.windows import Redirect, Window, claim_window, lock_conversation
 from memory_tasks.extraction.candidates import Candidate, coerce_candidates
 from memory_tasks.extraction.context import ContextWindow, context_window
 from memory_tasks.extraction.engine import select_engine
@@ -51,6 +52,8 @@ def _finish(session: Session, message: Message, status: MessageStatus, note: str
     message.memory_error = note
     message.memory_processed_at = now
     message.updated_at = now
+    # A finished turn is held by no window: requeued, it is free for the next run.
+    message.memory_window_run = None
     logger.info(
         "message finished",
         extra={"message_id": message.id, "user_id": message.user_id, "status": status.value, "note": note},
@@ -78,12 +81,45 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     `run_id` names this run (the task id: the same for a redelivery or a retry of the task);
     None means a run of its own. Returns the payload for refinement, or None when nothing
     follows: the turn is unknown or finished, not a user turn, memory is disabled (SKIPPED),
-    it leads no window now (a later turn's trigger will take it, `db.windows`), every turn of
-    the window is trivial (SKIPPED), or nothing is worth remembering (PROCESSED without a
-    refine call, R-PIPE-8).
+    it leads no window now (a later turn's trigger will take it, or a backlog's oldest
+    window goes first: `db.windows`), every turn of the window is trivial (SKIPPED), or
+    nothing is worth remembering (PROCESSED without a refine call, R-PIPE-8).
     """
     settings = get_settings()
     run_id = run_id or f"run-{message_id}"
+    taken = _take_window(message_id, run_id, settings)
+    if isinstance(taken, Redirect):
+        dispatch.enqueue_message(taken.message_id)
+        return None
+    if taken is None:
+        return None
+    window, turn, ids = taken
+    if window.left_behind is not None:
+        # Turns after the window whose triggers may have passed them by (a cut burst, a
+        # backlog): one more trigger, after the debounce, so none waits for the rescan.
+        dispatch.enqueue_message(window.left_behind, countdown=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC)
+    if not ids:
+        return None
+    logger.info("window taken", extra={"message_id": message_id, "message_ids": ids})
+
+    # The engine (maybe a slow LLM call) runs outside any transaction.
+    candidates = select_engine(settings.use_llm).extract(turn)
+    text = "\n".join(turn.user_turns)
+    admitted = admit(candidates, settings, stage="extract", message_id=message_id, message=text)
+    if not admitted:
+        _finish_all(ids, MessageStatus.PROCESSED)
+        return None
+    return {"message_id": message_id, "message_ids": ids, "candidates": [c.to_json() for c in admitted]}
+
+
+def _take_window(
+    message_id: int, run_id: str, settings: Any
+) -> tuple[Window, TurnContext, list[int]] | Redirect | None:
+    """In one transaction: the checks of the trigger's own turn, then its window (`claim_window`).
+
+    Returns the window with what the engine sees and the ids of its turns to extract from
+    ([] when every one was finished here), a Redirect, or None (nothing to do).
+    """
     with session_scope() as session:
         conversation_id = session.scalar(select(Message.conversation_id).where(Message.id == message_id))
         if conversation_id is None:
@@ -106,28 +142,20 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
             run_id,
             now,
             max_wait_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_MAX_WAIT_SEC,
+            max_turns=settings.LONG_TERM_MEMORY_DEBOUNCE_MAX_TURNS,
             lease_sec=settings.LONG_TERM_MEMORY_CLAIM_LEASE_SEC,
         )
-        if window is None:
-            return None
+        if not isinstance(window, Window):
+            return window
         turns = _pick_up_window(session, window, settings.LONG_TERM_MEMORY_MAX_ATTEMPTS, now)
         if not turns:
-            return None
+            return window, TurnContext(message=""), []
         conversation = session.get(Conversation, conversation_id)
         summary = conversation.summary if conversation else ""
         context = recent_context(session, turns[0], summary, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS)
-        texts = [turn.content for turn in turns]
+        texts = [t.content for t in turns]
         turn = TurnContext(message=texts[-1], earlier=tuple(texts[:-1]), summary=context.summary, recent=context.turns)
-        ids = [turn_row.id for turn_row in turns]
-    logger.info("window taken", extra={"message_id": message_id, "message_ids": ids})
-
-    # The engine (maybe a slow LLM call) runs outside any transaction.
-    candidates = select_engine(settings.use_llm).extract(turn)
-    admitted = admit(candidates, settings, stage="extract", message_id=message_id, message="\n".join(texts))
-    if not admitted:
-        _finish_all(ids, MessageStatus.PROCESSED)
-        return None
-    return {"message_id": message_id, "message_ids": ids, "candidates": [c.to_json() for c in admitted]}
+        return window, turn, [t.id for t in turns]
 
 
 def _pick_up_window(session: Session, window: Window, max_attempts: int, now: Any) -> list[Message]:

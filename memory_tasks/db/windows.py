@@ -28,6 +28,14 @@ WAITING = (MessageStatus.PENDING.value, MessageStatus.FAILED.value)
 
 
 @dataclass(frozen=True)
+class Redirect:
+    """More than a window's worth of turns is waiting: `message_id` (the last turn of the
+    oldest full window) leads the next window, not the trigger that found them."""
+
+    message_id: int
+
+
+@dataclass(frozen=True)
 class Window:
     """The turns one extraction run took: `message_ids` oldest first (the leader last);
     `newly_taken` those it took now (not the leader, nor turns a retry of the run took before)."""
@@ -35,6 +43,8 @@ class Window:
     leader_id: int
     message_ids: tuple[int, ...]
     newly_taken: tuple[int, ...]
+    # The newest turn still waiting after the window (its trigger may have passed it by), or None.
+    left_behind: int | None = None
 
 
 def lock_conversation(session: Session, conversation_id: int) -> None:
@@ -53,13 +63,22 @@ def _free(run_id: str, now: datetime, lease_sec: float):
 
 
 def claim_window(
-    session: Session, leader: Message, run_id: str, now: datetime, *, max_wait_sec: float, lease_sec: float
-) -> Window | None:
-    """Take the window `leader` leads for the run `run_id`, or None when it leads none now.
+    session: Session,
+    leader: Message,
+    run_id: str,
+    now: datetime,
+    *,
+    max_wait_sec: float,
+    max_turns: int,
+    lease_sec: float,
+) -> Window | Redirect | None:
+    """Take the window `leader` leads for the run `run_id`, or say who leads instead.
 
-    None: the leader is held by another run, or a later turn is waiting (its trigger comes
-    later) and the oldest waiting turn has not yet waited `max_wait_sec`. The caller holds
-    the conversation lock (`lock_conversation`) and the leader's row lock.
+    The window is every waiting turn up to the leader. None: the leader is held by another
+    run, or a later turn is waiting (its trigger comes later), fewer than `max_turns` wait
+    and the oldest has not yet waited `max_wait_sec`. Redirect: more than `max_turns` wait
+    up to the leader (a backlog), so the oldest `max_turns` go first, led by the last of
+    them. The caller holds the conversation lock (`lock_conversation`) and the leader's row lock.
     """
     free = _free(run_id, now, lease_sec)
     waiting = and_(
@@ -76,8 +95,11 @@ def claim_window(
     )
     if not members:
         return None
-    later = session.scalar(select(func.count()).where(waiting, Message.id > leader.id))
-    if later and members[0].created_at > now - timedelta(seconds=max_wait_sec):
+    if len(members) > max_turns:
+        return Redirect(members[max_turns - 1].id)
+    later = session.scalar(select(func.max(Message.id)).where(waiting, Message.id > leader.id))
+    quiet = later is None or len(members) == max_turns
+    if not quiet and members[0].created_at > now - timedelta(seconds=max_wait_sec):
         return None
     newly_taken = tuple(m.id for m in members if m.id != leader.id and m.memory_window_run != run_id)
     session.execute(
@@ -85,7 +107,9 @@ def claim_window(
         .where(Message.id.in_([m.id for m in members]))
         .values(memory_window_run=run_id, memory_claimed_at=now)
     )
-    return Window(leader_id=leader.id, message_ids=tuple(m.id for m in members), newly_taken=newly_taken)
+    return Window(
+        leader_id=leader.id, message_ids=tuple(m.id for m in members), newly_taken=newly_taken, left_behind=later
+    )
 
 
 def window_leaders(message_ids: Collection[int]) -> list[int]:

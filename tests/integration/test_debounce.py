@@ -52,7 +52,7 @@ def _send_burst(user_id: int, turns: tuple[str, ...], gap: float = 0.3) -> list[
 
 def test_a_burst_of_split_statements_is_one_extraction_seeing_every_turn(start_worker, db, fake_openai) -> None:
     """Issue 16 items 1 and 3: 「我搬家了」「搬到杭州了」「在滨江那边」 -> one extraction call with the three
-    turns oldest first, one complete memory, every turn PROCESSED, the history naming a turn of the burst."""
+    turns oldest first, one complete memory, every turn PROCESSED, the history naming the turn that completed it."""
     fake_openai.default = _model
     start_worker({"OPENAI_BASE_URL": fake_openai.base_url})
     ids = _send_burst(8301, BURST)
@@ -64,15 +64,27 @@ def test_a_burst_of_split_statements_is_one_extraction_seeing_every_turn(start_w
     assert positions == sorted(positions) and "<user_turns>" in calls[0]
     assert [m["content"] for m in list_memories(8301)] == ["住在杭州滨江"]
     with session_scope() as session:
-        sources = set(session.scalars(select(MemoryHistory.message_id).where(MemoryHistory.user_id == 8301)))
-    assert sources and sources <= set(ids)
+        sources = set(session.scalars(select(MemoryHistory.source_message_id).where(MemoryHistory.user_id == 8301)))
+    assert sources == {ids[-1]}  # the turn that completed the statement (it shares 滨江; 杭州 ties with turn 2)
 
 
-def test_a_worker_killed_inside_a_window_loses_nothing(start_worker, db, fake_openai) -> None:
-    """Issue 16 item 2: kill -9 while the triggers wait; a new worker and the beat rescan extract the
-    burst once, from all its turns."""
+def _rescan_with(**env: str) -> int:
+    """Run the beat rescan in this process with `env` as settings; returns how many turns it claimed."""
     from memory_tasks.tasks.maintenance import rescan_messages
 
+    os.environ.update(env)
+    get_settings.cache_clear()
+    try:
+        return rescan_messages.run()
+    finally:
+        for name in env:
+            del os.environ[name]
+        get_settings.cache_clear()
+
+
+def test_a_worker_killed_while_the_window_is_open_loses_nothing(start_worker, db, fake_openai) -> None:
+    """Issue 16 item 2: kill -9 while the burst's triggers wait; once they count as lost, the beat
+    rescan sends one trigger for the window and a new worker extracts it once, from all its turns."""
     fake_openai.default = _model
     env = {"OPENAI_BASE_URL": fake_openai.base_url, "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "2"}
     worker = start_worker(env, concurrency=1)
@@ -81,17 +93,47 @@ def test_a_worker_killed_inside_a_window_loses_nothing(start_worker, db, fake_op
     assert _extractions(fake_openai) == []
     start_worker(env, concurrency=1)
     time.sleep(DEBOUNCE + 0.5)  # the window is quiet and the enqueue stamps' lease is over
-    os.environ.update(LONG_TERM_MEMORY_CLAIM_LEASE_SEC="2", LONG_TERM_MEMORY_DEBOUNCE_SEC=str(DEBOUNCE))
-    get_settings.cache_clear()
-    try:
-        assert rescan_messages.run() == len(BURST)
-    finally:
-        del os.environ["LONG_TERM_MEMORY_CLAIM_LEASE_SEC"], os.environ["LONG_TERM_MEMORY_DEBOUNCE_SEC"]
-        get_settings.cache_clear()
+    # The queued register protects a waiting trigger for QUEUE_MAX_AGE; 1 s stands for that hour.
+    rescanned = _rescan_with(
+        LONG_TERM_MEMORY_CLAIM_LEASE_SEC="2",
+        LONG_TERM_MEMORY_DEBOUNCE_SEC=str(DEBOUNCE),
+        LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC="1",
+    )
+    assert rescanned == len(BURST)
     for message_id in ids:
         assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
     assert len(_extractions(fake_openai)) == 1
     assert [m["content"] for m in list_memories(8302)] == ["住在杭州滨江"]
+
+
+def test_a_worker_killed_during_the_window_extraction_loses_and_doubles_nothing(start_worker, db, fake_openai) -> None:
+    """Issue 16 item 2: kill -9 while the window's extraction call is in flight; after the claim's lease
+    the rescan gives the whole window to a new run: one memory, every turn PROCESSED."""
+    slow = {"first": True}
+
+    def model(body: dict) -> Reply:
+        reply = _model(body)
+        if not _is_refine(body) and slow.pop("first", False):
+            reply.delay = 30  # the killed run's call never returns
+        return reply
+
+    fake_openai.default = model
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "2"}
+    worker = start_worker(env, concurrency=1)
+    ids = _send_burst(8304, BURST, gap=0.1)
+    deadline = time.monotonic() + 20
+    while not fake_openai.requests and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(_extractions(fake_openai)) == 1, "the window's extraction never started"
+    worker.kill()
+    start_worker(env, concurrency=1)
+    time.sleep(2.5)  # the lease of the killed run's claim runs out
+    assert _rescan_with(LONG_TERM_MEMORY_CLAIM_LEASE_SEC="2", LONG_TERM_MEMORY_DEBOUNCE_SEC=str(DEBOUNCE)) == 3
+    for message_id in ids:
+        assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
+    calls = _extractions(fake_openai)
+    assert len(calls) == 2 and all(turn in calls[1] for turn in BURST)
+    assert [m["content"] for m in list_memories(8304)] == ["住在杭州滨江"]
 
 
 def test_a_burst_that_never_goes_quiet_is_cut_after_the_max_wait(start_worker, db, fake_openai) -> None:
@@ -109,3 +151,21 @@ def test_a_burst_that_never_goes_quiet_is_cut_after_the_max_wait(start_worker, d
     assert 2 <= len(calls) < len(turns)
     for turn in turns:
         assert sum(f"<user_message>\n{turn}\n</user_message>" in call for call in calls) == 1, turn
+
+
+def test_a_backlog_is_extracted_window_by_window_oldest_first(start_worker, db, fake_openai) -> None:
+    """Issue 16 item 1 (bounded windows): 7 turns enqueued at once with LONG_TERM_MEMORY_DEBOUNCE_MAX_TURNS=3
+    are extracted in windows of at most 3 consecutive turns, each turn exactly once."""
+    fake_openai.default = _model
+    start_worker({"OPENAI_BASE_URL": fake_openai.base_url, "LONG_TERM_MEMORY_DEBOUNCE_MAX_TURNS": "3"})
+    turns = tuple(f"第{i}件事：我在学第{i}门课" for i in range(1, 8))
+    ids = [record_turn(8305, turn) for turn in turns]
+    for message_id in ids:
+        enqueue_turn(message_id, countdown=0)
+    for message_id in ids:
+        assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
+    calls = _extractions(fake_openai)
+    seen = [[i for i, turn in enumerate(turns) if f"<user_message>\n{turn}\n</user_message>" in call] for call in calls]
+    assert all(1 <= len(window) <= 3 for window in seen), seen
+    assert sorted(i for window in seen for i in window) == list(range(len(turns))), seen
+    assert all(window == list(range(window[0], window[0] + len(window))) for window in seen), seen
