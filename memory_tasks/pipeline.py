@@ -104,8 +104,7 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
 
     # The engine (maybe a slow LLM call) runs outside any transaction.
     candidates = select_engine(settings.use_llm).extract(turn)
-    text = "\n".join(turn.user_turns)
-    admitted = admit(candidates, settings, stage="extract", message_id=message_id, message=text)
+    admitted = _admitted(candidates, list(zip(ids, turn.user_turns, strict=True)), settings, "extract")
     if not admitted:
         _finish_all(ids, MessageStatus.PROCESSED)
         return None
@@ -224,9 +223,9 @@ def refine_stage(payload: Payload | None) -> Payload | None:
         if not turns:
             return None
         existing = _existing_for_refine(session, turns[0].user_id, candidates)
-        text = "\n".join(m.content for m in turns)
+        texts = [(m.id, m.content) for m in turns]
     refined = select_engine(settings.use_llm).refine(candidates, existing)
-    admitted = admit(refined, settings, stage="refine", message_id=payload["message_id"], message=text)
+    admitted = _admitted(refined, texts, settings, "refine")
     return {"message_id": payload["message_id"], "message_ids": ids, "candidates": [c.to_json() for c in admitted]}
 
 
@@ -259,17 +258,12 @@ def upsert_stage(payload: Payload | None) -> list[int]:
         turns = [m for m in turns if m is not None and m.user_id == owner and m.memory_status not in FINISHED]
         if not turns:
             return []
-        text = "\n".join(m.content for m in turns)
-        candidates = admit(
-            coerce_candidates(items, stage="upsert"), settings, stage="upsert", message_id=message_id, message=text
-        )
+        by_turn = _by_turn(coerce_candidates(items, stage="upsert"), [(m.id, m.content) for m in turns])
         now = db_now(session)
-        by_turn: dict[int, list[Candidate]] = {}
-        for candidate in candidates:
-            by_turn.setdefault(_source_turn(candidate, turns), []).append(candidate)
         touched: list[int] = []
         for turn in turns:
-            if turn.id not in by_turn:
+            candidates = admit(by_turn[turn.id], settings, stage="upsert", message_id=turn.id, message=turn.content)
+            if not candidates:
                 continue
             ctx = WriteContext(
                 user_id=owner,
@@ -280,7 +274,7 @@ def upsert_stage(payload: Payload | None) -> list[int]:
                 conversation_id=turn.conversation_id,
                 stated_at=turn.created_at,
             )
-            touched.extend(i for i in write_candidates(session, ctx, by_turn[turn.id]) if i not in touched)
+            touched.extend(i for i in write_candidates(session, ctx, candidates) if i not in touched)
         for turn in turns:
             _finish(session, turn, MessageStatus.PROCESSED, None)
     logger.info("memories written", extra={"message_id": message_id, "user_id": owner, "memory_ids": touched})
@@ -292,15 +286,35 @@ def _bigrams(text: str) -> set[str]:
     return {folded[i : i + 2] for i in range(len(folded) - 1)} or {folded}
 
 
-def _source_turn(candidate: Candidate, turns: list[Message]) -> int:
-    """The id of the turn of the window that shares most of the candidate's wording (the newest on a tie).
+def _source_turn(candidate: Candidate, turns: list[tuple[int, str]]) -> int:
+    """The id of the turn (id, text) of the window that shares most of the candidate's wording
+    (the newest on a tie).
 
     A fact a burst states across turns (「搬到杭州了」「在滨江那边」) is recorded on the turn
     that completed it; a lone turn is its own source.
     """
-    wording = _bigrams(candidate.content)
-    best = max(reversed(turns), key=lambda turn: len(wording & _bigrams(turn.content)))
-    return best.id
+    wording = _bigrams(f"{candidate.key} {candidate.content}")
+    return max(reversed(turns), key=lambda turn: len(wording & _bigrams(turn[1])))[0]
+
+
+def _by_turn(candidates: list[Candidate], turns: list[tuple[int, str]]) -> dict[int, list[Candidate]]:
+    """{turn id: its candidates, in their order} for every turn (id, text) of the window."""
+    grouped: dict[int, list[Candidate]] = {turn_id: [] for turn_id, _ in turns}
+    for candidate in candidates:
+        grouped[_source_turn(candidate, turns)].append(candidate)
+    return grouped
+
+
+def _admitted(candidates: list[Candidate], turns: list[tuple[int, str]], settings: Any, stage: str) -> list[Candidate]:
+    """The gate (`admit`) turn by turn, oldest turn first: each turn's candidates are checked
+    against its own text and capped as a lone turn's are, so a window writes what its turns
+    one by one would, in their order."""
+    by_turn = _by_turn(candidates, turns)
+    return [
+        candidate
+        for turn_id, text in turns
+        for candidate in admit(by_turn[turn_id], settings, stage=stage, message_id=turn_id, message=text)
+    ]
 
 
 def _window_of(session: Session, message_id: int, now: Any) -> list[Message]:

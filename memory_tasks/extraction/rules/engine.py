@@ -16,7 +16,6 @@ from memory_tasks.extraction.rules.lexicon import lexicon_entries
 from memory_tasks.extraction.rules.retract import positive_form, topic_key
 from memory_tasks.extraction.rules.table import RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
-from memory_tasks.text import has_han
 
 RULES_BY_LANG = {lang: tuple(rule for rule in RULES if rule.lang == lang) for lang in ("zh", "en")}
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
@@ -40,9 +39,13 @@ class RulesEngine:
         self.noise_key_patterns = tuple(noise_key_patterns)
 
     def extract(self, turn: TurnContext) -> list[Candidate]:
-        """Candidates stated in the user's turns (a burst is read as consecutive sentences); the
+        """Candidates stated in the user's turns, turn by turn in their order (a later turn's
+        statement of a key follows the earlier one's, as if the turns came one by one); the
         summary and recent turns are never read (rules cannot weigh context)."""
-        message = joined_turns(turn.user_turns)
+        return [candidate for message in turn.user_turns for candidate in self._extract_one(message)]
+
+    def _extract_one(self, message: str) -> list[Candidate]:
+        """Candidates stated in one user turn."""
         if is_trivial(message):
             return []
         by_key: dict[str, Candidate] = {}
@@ -188,13 +191,3 @@ def _is_goal_detail(found: list[Candidate], previous: list[Candidate], clause: C
 
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
-
-
-def joined_turns(turns: Sequence[str]) -> str:
-    """The user's turns as one text, each its own sentence (a turn without a final stop gets one)."""
-    sentences = []
-    for text in (t.strip() for t in turns):
-        if text and text[-1] not in "。！？!?；;.…":
-            text += "。" if has_han(text) else "."
-        sentences.append(text)
-    return " ".join(s for s in sentences if s)
