@@ -326,9 +326,15 @@ def _window_of(session: Session, message_id: int, now: Any) -> list[Message]:
     message = session.get(Message, message_id, with_for_update=True)
     if message is None:
         return []
+    lease = timedelta(seconds=get_settings().LONG_TERM_MEMORY_CLAIM_LEASE_SEC)
+    if message.memory_window_run is not None and (
+        message.memory_claimed_at is None or message.memory_claimed_at < now - lease
+    ):
+        # The run that took it is over (its lease ran out): renewing the lease below must not
+        # make that dead run hold it again.
+        message.memory_window_run = None
     if message.memory_window_run is None:
         return [message]
-    lease = timedelta(seconds=get_settings().LONG_TERM_MEMORY_CLAIM_LEASE_SEC)
     members = session.scalars(
         select(Message)
         .where(
@@ -424,6 +430,8 @@ def mark_message_failed(message_id: int, error: str) -> None:
                 memory_error=stored,
                 updated_at=now,
                 memory_claimed_at=None,
+                # A failed run holds nothing: the retry is a window of its own.
+                memory_window_run=None,
             )
         )
     logger.warning("message failed", extra={"message_id": message_id, "error": stored[:500]})

@@ -66,7 +66,10 @@ def claim_messages_to_rescan(
         )
         ids = list(session.scalars(stmt))
         if ids:
-            session.execute(update(Message).where(Message.id.in_(ids)).values(memory_claimed_at=now))
+            # A claimed message's lease was over: whichever debounce run held it is gone.
+            session.execute(
+                update(Message).where(Message.id.in_(ids)).values(memory_claimed_at=now, memory_window_run=None)
+            )
         return ids
 
 
@@ -87,6 +90,7 @@ def revive_messages(message_ids: Collection[int] | None) -> list[int]:
                 memory_status=MessageStatus.PENDING.value,
                 memory_attempts=0,
                 memory_claimed_at=db_now(session),
+                memory_window_run=None,
                 updated_at=db_now(session),
             )
             .returning(Message.id)

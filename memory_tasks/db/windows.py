@@ -90,6 +90,17 @@ def claim_window(
     )
     if session.scalar(select(func.count()).where(Message.id == leader.id, free)) == 0:
         return None
+    if leader.memory_window_run == run_id:
+        # A retry or redelivery of the run that took the window: the same window, whatever came since.
+        held = list(
+            session.scalars(
+                select(Message.id)
+                .where(Message.memory_window_run == run_id, Message.memory_status.in_(WAITING))
+                .order_by(Message.id)
+            )
+        )
+        session.execute(update(Message).where(Message.id.in_(held)).values(memory_claimed_at=now))
+        return Window(leader_id=leader.id, message_ids=tuple(held), newly_taken=())
     members = list(
         session.scalars(select(Message).where(waiting, Message.id <= leader.id).order_by(Message.id).with_for_update())
     )

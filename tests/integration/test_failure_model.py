@@ -39,20 +39,26 @@ _USER_MESSAGE = re.compile(r"<user_message>\s*(.*?)\s*</user_message>", re.DOTAL
 
 
 def _pet_model(body: dict) -> Reply:
-    """Extract: one candidate naming the pet of the user message; refine: keep everything."""
+    """Extract: one candidate naming the pet of each user message (a debounce window may hold
+    several, issue 16); refine: keep everything."""
     if "decisions" in body["messages"][0]["content"]:
         return as_json({"decisions": []})
-    message = _USER_MESSAGE.search(body["messages"][-1]["content"]).group(1)
-    name = next(pet for pet in PETS if pet in message)
-    candidate = {
-        "op": "upsert",
-        "memory_type": "fact",
-        "key": f"pet-{name.lower()}",
-        "content": f"Has a pet called {name}",
-        "importance": 3,
-        "confidence": 0.9,
-    }
-    return as_json({"candidates": [candidate]})
+    names = [
+        next(pet for pet in PETS if pet in message)
+        for message in _USER_MESSAGE.findall(body["messages"][-1]["content"])
+    ]
+    candidates = [
+        {
+            "op": "upsert",
+            "memory_type": "fact",
+            "key": f"pet-{name.lower()}",
+            "content": f"Has a pet called {name}",
+            "importance": 3,
+            "confidence": 0.9,
+        }
+        for name in names
+    ]
+    return as_json({"candidates": candidates})
 
 
 @pytest.fixture
