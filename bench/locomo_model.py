@@ -80,7 +80,7 @@ REFINE_TAIL = "\n\nAnswer with the JSON object"
 class Call:
     at: float  # time.time() when the request arrived
     purpose: str  # extract, refine or other
-    texts: tuple[str, ...]  # extract: the user message; refine: the candidates' contents
+    texts: tuple[str, ...]  # extract: the user message(s) of the window; refine: the candidates' contents
 
 
 class LocomoModel:
@@ -100,11 +100,15 @@ class LocomoModel:
 
     def __call__(self, body: dict[str, Any]) -> Reply:
         content = str(body["messages"][-1]["content"])
-        found = _USER_MESSAGE.search(content)
-        if found:
-            text = found.group(1).strip()
-            self._record("extract", (text,))
-            candidates = [_candidate(text, number, fact) for number, fact in enumerate(self.facts_of.get(text, []))]
+        # One turn, or a debounce window of several (issue 16): the facts of each of them.
+        texts = tuple(found.strip() for found in _USER_MESSAGE.findall(content))
+        if texts:
+            self._record("extract", texts)
+            candidates = [
+                _candidate(text, number, fact)
+                for text in texts
+                for number, fact in enumerate(self.facts_of.get(text, []))
+            ]
             return as_json({"candidates": candidates}, delay=self.delay)
         if REFINE_TAIL in content:
             proposed = json.loads(content.rsplit(REFINE_TAIL, 1)[0])["candidates"]
