@@ -130,7 +130,7 @@ def milvus_env(milvus_server: str) -> dict[str, str]:
 class WorkerProcess:
     """A real `celery -A memory_tasks worker` subprocess consuming every queue."""
 
-    def __init__(self, extra_env: dict[str, str], log_path: Path, concurrency: int = 2) -> None:
+    def __init__(self, extra_env: dict[str, str], log_path: Path, concurrency: int = 2, pool: str = "prefork") -> None:
         env = {**os.environ, **extra_env, "PYTHONPATH": str(PROJECT_ROOT)}
         self.log_path = log_path
         self.name = f"test-{secrets.token_hex(3)}@%h"
@@ -147,6 +147,8 @@ class WorkerProcess:
                 "llm,index,maintenance",
                 "-c",
                 str(concurrency),
+                "-P",
+                pool,
                 "-n",
                 self.name,
                 "--without-gossip",
@@ -225,8 +227,8 @@ def start_worker(database: str, broker_flushed: None, milvus_server: str, tmp_pa
     """Factory: start a worker subprocess with extra environment; all are stopped after the test."""
     workers: list[WorkerProcess] = []
 
-    def start(extra_env: dict[str, str] | None = None, concurrency: int = 2) -> WorkerProcess:
-        worker = WorkerProcess(extra_env or {}, tmp_path / f"worker{len(workers)}.log", concurrency)
+    def start(extra_env: dict[str, str] | None = None, concurrency: int = 2, pool: str = "prefork") -> WorkerProcess:
+        worker = WorkerProcess(extra_env or {}, tmp_path / f"worker{len(workers)}.log", concurrency, pool)
         workers.append(worker)
         worker.wait_ready()
         return worker

@@ -10,7 +10,8 @@ its attempts are used up) or the memory ids (FAILED vectors, for the index sweep
 A stage owning a message counts one attempt when it picks the message up and gives it
 back when the run ends without a fault of this message (success, or a dependency that
 failed): only the message's own failures, crashes and time-outs use up its life
-(docs/reliability.md).
+(docs/reliability.md). The message a stage is given leads its debounce window; the pipeline's
+bookkeeping applies to every turn of that window.
 """
 
 from __future__ import annotations
