@@ -159,7 +159,10 @@ def evaluate(turns: Sequence[LabeledTurn], engine: Engine | None = None) -> Eval
     for turn in turns:
         try:
             produced = engine.extract(TurnContext(message=turn.text))
-            if turn.existing:  # retractions and forget requests are resolved against the user's memories
+            # Retractions and forget requests are resolved against the user's memories, as in the
+            # pipeline (whose refine also runs when the user has none: a forget request naming
+            # nothing stored is dropped there).
+            if turn.existing or any(c.op == "delete" for c in produced):
                 produced = engine.refine(produced, list(turn.existing))
         except LLMError as exc:
             result.failed.append((turn.id, f"{type(exc).__name__}: {exc}"))
@@ -186,12 +189,14 @@ def evaluate(turns: Sequence[LabeledTurn], engine: Engine | None = None) -> Eval
 
 
 class AskedOnce:
-    """`engine`, asked at most once per message text: its answer (or its error) is replayed after."""
+    """`engine`, asked at most once per message text (and refine once per input): its answer (or
+    its error) is replayed after."""
 
     def __init__(self, engine: Engine) -> None:
         self.name = engine.name
         self._engine = engine
         self._answers: dict[str, list[Candidate] | LLMError] = {}
+        self._refined: dict[str, list[Candidate]] = {}
 
     def extract(self, turn: TurnContext) -> list[Candidate]:
         if turn.message not in self._answers:
@@ -203,6 +208,13 @@ class AskedOnce:
         if isinstance(answer, LLMError):
             raise answer
         return list(answer)
+
+    def refine(self, candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+        """The wrapped engine's refine, asked once per (candidates, existing memories)."""
+        asked = repr((candidates, existing))
+        if asked not in self._refined:
+            self._refined[asked] = self._engine.refine(candidates, existing)
+        return list(self._refined[asked])
 
 
 class CallMeter(logging.Handler):
