@@ -161,14 +161,15 @@ _EN_NAME = re.compile(
 # Explicit forget requests: what follows is what to forget.
 _ZH_FORGET = re.compile(
     r"^(?:请|麻烦)?(?:你)?(?:能不能|能|可以|可不可以)?(?:帮我)?(?:把)?(?:忘掉|忘记|忘了|删掉|删除|清除|清掉|别再?记着?|不要再?记着?|不用再?记着?)"
-    r"(?:关于)?(?P<rest>.+?)(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?(?:了|吧|啊|吗|好吗)?$"
+    r"(?:关于)?(?:我(?:之前|以前)?(?:说过|提过|讲过|告诉过你)的?)?(?P<rest>.+?)(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?(?:了|吧|啊|吗|好吗)?$"
     r"|^(?:请|麻烦)?(?:你)?(?:帮我)?把(?:关于)?(?P<rest2>.+?)(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?"
     r"(?:删掉|删除|删了|清除|忘掉|忘了)(?:吧|了)?$"
 )
 _EN_FORGET = re.compile(
     r"^(?:(?:can|could|would|will) you (?:please )?|please )?"
     r"(?:forget|delete|remove|erase|stop remembering|don't remember|do not remember)"
-    r"(?: (?:that|about|what you know about|everything (?:you know )?about|the memory (?:about|of)|anything about))*"
+    r"(?: (?:that|about|what you know about|everything (?:you know )?about|the (?:memory|note|fact) (?:about|of|that)"
+    r"|anything about|what I (?:said|told you) about|I (?:said|told you)(?: that)?))*"
     r" (?P<rest>.+?)(?:,? please)?$",
     re.IGNORECASE,
 )
