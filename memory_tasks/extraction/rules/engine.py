@@ -16,6 +16,7 @@ from memory_tasks.extraction.rules.lexicon import lexicon_entries
 from memory_tasks.extraction.rules.retract import positive_form, topic_key
 from memory_tasks.extraction.rules.table import RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
+from memory_tasks.text import without_control_chars
 
 RULES_BY_LANG = {lang: tuple(rule for rule in RULES if rule.lang == lang) for lang in ("zh", "en")}
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
@@ -41,12 +42,13 @@ class RulesEngine:
     def extract(self, turn: TurnContext) -> list[Candidate]:
         """Candidates stated in the user's message; the summary and recent turns are never read
         (the message is the only fact source, and rules cannot weigh context)."""
-        if is_trivial(turn.message):
+        message = without_control_chars(turn.message)  # "\x1b[31m" is no part of a statement or a key
+        if is_trivial(message):
             return []
         by_key: dict[str, Candidate] = {}
         previous: list[Candidate] = []  # what the previous clause of the same sentence yielded
         sentence = -1
-        for clause in split_clauses(turn.message):
+        for clause in split_clauses(message):
             if clause.sentence != sentence:
                 previous, sentence = [], clause.sentence
             if clause.name:
