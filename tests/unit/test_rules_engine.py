@@ -558,6 +558,20 @@ def test_two_rules_in_one_sentence_are_two_memories_each_with_its_own_words() ->
     assert {c.key for c in extract("以后回答都用英文，格式用markdown。")} == {"reply-language", "reply-format"}
 
 
+# What `make run`'s sample conversation leaves (issue 13.7), key -> (memory_type, content): the
+# reminder for tonight and "好的" leave nothing, the move to Shanghai replaces Beijing.
+DEMO_MEMORIES = {
+    "residence-city": ("fact", "住在上海"),
+    "occupation": ("fact", "职业：后端工程师"),
+    "food-sichuan-cuisine": ("preference", "喜欢吃川菜"),
+    "food-sweets": ("preference", "不太能吃甜的"),
+    "reply-language": ("constraint", "以后回复尽量用中文"),
+    "reply-style": ("preference", "回复简洁"),
+    "goal-marathon": ("goal", "Is training for a marathon next spring; goal is to finish under four hours"),
+    "project-rust-compiler": ("project", "Is building a Rust compiler as a side project"),
+}
+
+
 def test_the_demo_conversation_leaves_what_a_careful_person_would_write() -> None:
     """Issue 13.7: `make run`'s sample conversation, turn by turn, later statements of a key winning."""
     memories: dict[str, tuple[str, str]] = {}
@@ -566,16 +580,7 @@ def test_the_demo_conversation_leaves_what_a_careful_person_would_write() -> Non
             for candidate in ENGINE.refine(extract(text), []):
                 assert candidate.op == "upsert"
                 memories[candidate.key] = (candidate.memory_type, candidate.content)
-    assert memories == {
-        "residence-city": ("fact", "住在上海"),
-        "occupation": ("fact", "职业：后端工程师"),
-        "food-sichuan-cuisine": ("preference", "喜欢吃川菜"),
-        "food-sweets": ("preference", "不太能吃甜的"),
-        "reply-language": ("constraint", "以后回复尽量用中文"),
-        "reply-style": ("preference", "回复简洁"),
-        "goal-marathon": ("goal", "Is training for a marathon next spring; goal is to finish under four hours"),
-        "project-rust-compiler": ("project", "Is building a Rust compiler as a side project"),
-    }
+    assert memories == DEMO_MEMORIES
 
 
 @pytest.mark.parametrize(
