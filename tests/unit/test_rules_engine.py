@@ -475,7 +475,11 @@ def test_a_time_word_after_and_or_before_the_subject_taints_only_its_own_clause(
     [
         ("Can you forget my job?", ExistingMemory(1, "occupation", "fact", "Occupation: nurse"), "occupation"),
         ("你能忘掉我的生日吗？", ExistingMemory(1, "birthday", "fact", "生日是5月3日"), "birthday"),
-        ("请忘记我说过我喜欢韩剧。", ExistingMemory(1, "tv-korean-dramas", "preference", "喜欢看韩剧"), "tv-korean-dramas"),
+        (
+            "请忘记我说过我喜欢韩剧。",
+            ExistingMemory(1, "tv-korean-dramas", "preference", "喜欢看韩剧"),
+            "tv-korean-dramas",
+        ),
         ("Please delete the note that I'm a vegetarian.", ExistingMemory(1, "diet", "fact", "Is vegetarian"), "diet"),
         ("Forget what I said about my diet.", ExistingMemory(1, "diet", "fact", "Is vegan"), "diet"),
     ],
