@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -243,10 +244,11 @@ def test_clear_statements_pass_the_confidence_floor_and_hedged_ones_do_not() -> 
 
 
 def test_every_candidate_of_the_labeled_set_is_valid_under_the_shared_schema() -> None:
-    """R-PIPE-2: slug keys <= 160 chars, content <= 1000 chars, importance 1-5, confidence 0-1."""
+    """R-PIPE-2: slug keys <= 160 chars, content <= 1000 chars, importance 1-5, confidence 0-1
+    (`extra` is the engine's note from extract to refine, never stored: validation drops it)."""
     for turn in load_turns():
         for candidate in extract(turn.text):
-            assert coerce_candidate(candidate.to_json()) == candidate
+            assert coerce_candidate(candidate.to_json()) == replace(candidate, extra={})
 
 
 def test_english_content_is_written_in_the_third_person() -> None:
@@ -427,6 +429,36 @@ def test_english_retractions_deactivate_the_memory_and_never_mangle_a_word() -> 
     assert refined("I quit smoking last year.", []) == [("delete", "preference", "habit-smoking")]
     assert refined("I no longer work at Google.", []) == [("delete", "fact", "employer")]
     assert third_person("I no longer live in Chicago") == "No longer lives in Chicago"
+
+
+@pytest.mark.parametrize(
+    ("message", "existing"),
+    [
+        ("I no longer use dark mode.", ExistingMemory(1, "ui-theme", "preference", "Prefers dark mode in every app")),
+        ("I don't play tennis anymore.", ExistingMemory(1, "sport-tennis", "preference", "Plays tennis on Sundays")),
+        ("我不再喝普洱茶了。", ExistingMemory(1, "drink-puer", "preference", "喜欢喝普洱茶")),
+        ("Forget that I like board games.", ExistingMemory(1, "hobby-board-games", "preference", "Likes board games")),
+    ],
+)
+def test_a_retraction_finds_the_memory_naming_its_item_under_another_key(
+    message: str, existing: ExistingMemory
+) -> None:
+    """Issue 17.1: "I no longer use dark mode" once left the original active and wrote a new,
+    already inactive row; the item it names finds the memory a tool or a model keyed otherwise."""
+    other = ExistingMemory(2, "residence-city", "fact", "Lives in Leeds")
+    assert refined(message, [existing, other]) == [("delete", "preference", existing.key)]
+
+
+def test_a_retraction_whose_item_two_memories_name_guesses_neither() -> None:
+    """Issue 17.1: when the rules cannot tell which memory is meant, they point at none."""
+    both = [
+        ExistingMemory(1, "a", "preference", "Plays tennis on Sundays"),
+        ExistingMemory(2, "b", "preference", "Watches tennis"),
+    ]
+    assert refined("I don't play tennis anymore.", both) == [("delete", "preference", "preference-tennis")]
+    assert refined("I don't play tennis anymore.", [ExistingMemory(1, "a", "preference", "Plays table-tennis")]) == [
+        ("delete", "preference", "preference-tennis")
+    ]
 
 
 def test_a_retraction_followed_by_the_new_value_keeps_the_new_value() -> None:
