@@ -573,6 +573,15 @@ def test_a_family_member_or_pet_introduced_by_the_user_keeps_its_name_and_its_fa
     assert [(c.key, c.content) for c in extract("My dog's name is Rex.")] == [("pet-dog", "Dog's name is Rex")]
 
 
+def test_what_is_not_the_users_own_fact_is_not_stored_as_one() -> None:
+    """Issue 17.1 (say nothing rather than guess): an activity between 在 and 工作 is no employer;
+    孩子他爸 is the user's partner, not a child."""
+    assert extract("最近工作压力很大，我在考虑换工作。") == []
+    assert extract("我在努力工作。") == []
+    assert [c.content for c in extract("我在清华大学工作。")] == ["在清华大学工作"]
+    assert [c.key for c in extract("孩子他爸是警察。")] == ["family-partner"]
+
+
 def test_i_use_a_lowercase_tool_is_a_preference_its_retraction_meets() -> None:
     """Issue 17.1: "I use dark mode" lands on the key "I no longer use dark mode" retracts."""
     [candidate] = extract("I use dark mode everywhere.")

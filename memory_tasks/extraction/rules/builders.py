@@ -186,8 +186,16 @@ def zh_place(value: str) -> str | None:
     return None if _ZH_NOT_A_PLACE.search(value) else value
 
 
+# "我在考虑换工作", "在努力工作": what sits between 在 and 工作 is an activity, not a workplace.
+_ZH_NOT_AN_EMPLOYER = re.compile(
+    r"考虑|打算|准备|想|找|换|忙|努力|认真|加班|学习|继续|开始|正在|专心|好好|拼命|远程|兼职"
+)
+
+
 def zh_employer(value: str) -> str | None:
-    return None if _CITIES.search(value) or _ZH_NOT_A_PLACE.search(value) else value
+    return (
+        None if _CITIES.search(value) or _ZH_NOT_A_PLACE.search(value) or _ZH_NOT_AN_EMPLOYER.search(value) else value
+    )
 
 
 def zh_work_city(value: str) -> str | None:

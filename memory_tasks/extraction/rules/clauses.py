@@ -124,7 +124,7 @@ _ZH_HEDGE = re.compile(r"可能|也许|大概|好像|应该是|说不定|或许"
 _EN_HEDGE = re.compile(r"\b(?:maybe|probably|perhaps|i think|i guess|kind of|sort of|might)\b", re.IGNORECASE)
 
 FAMILY = {
-    "partner": r"老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|wife|husband|partner|spouse|girlfriend|boyfriend",
+    "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|wife|husband|partner|spouse|girlfriend|boyfriend",
     "children": r"女儿|儿子|孩子|daughters?|sons?|kids|children|child",
     "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|mom|mother|dad|father|parents",
     "siblings": r"哥哥|姐姐|弟弟|妹妹|brothers?|sisters?|siblings?",
