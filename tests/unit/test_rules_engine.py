@@ -592,6 +592,7 @@ def test_i_use_a_lowercase_tool_is_a_preference_its_retraction_meets() -> None:
     )
     assert [c.key for c in extract("I no longer use dark mode.")] == [candidate.key]
     assert extract("I use it every day.") == []
+    assert extract("I use whatever is cheapest.") == []
 
 
 def test_two_rules_in_one_sentence_are_two_memories_each_with_its_own_words() -> None:
