@@ -68,10 +68,11 @@ openapi: setup
 test-unit: setup
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
-## make eval-extraction [MODEL=name]: the labeled turns through the rules engine, or through the
-## chat model MODEL at OPENAI_BASE_URL (any OpenAI-compatible server)
+## make eval-extraction [MODEL=name] [DATA="files"]: the labeled turns (DATA, default
+## tests/data/extraction_turns.jsonl) through the rules engine, or through the chat model MODEL at
+## OPENAI_BASE_URL (any OpenAI-compatible server)
 eval-extraction: setup
-	$(PY) -m bench.eval_extraction $(if $(MODEL),--model $(MODEL))
+	$(PY) -m bench.eval_extraction $(if $(MODEL),--model $(MODEL)) $(if $(DATA),--data $(DATA))
 
 eval-dedup: setup
 	$(PY) -m bench.eval_dedup

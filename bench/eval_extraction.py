@@ -1,8 +1,9 @@
 """Precision and recall of an extraction engine on labeled single turns (SPEC R-LLM-2, R-TYPE-3).
 
-    python -m bench.eval_extraction [--data tests/data/extraction_turns.jsonl] [--show-errors]
+    python -m bench.eval_extraction [--data tests/data/extraction_turns.jsonl …] [--show-errors]
                                     [--engine auto|rules|llm] [--model NAME]
     make eval-extraction MODEL=deepseek-chat   # with OPENAI_BASE_URL (and OPENAI_API_KEY) set
+    make eval-extraction DATA="tests/data/everyday_turns.jsonl tests/data/everyday_turns_heldout.jsonl"
 
 The engine is the offline rules engine unless a chat model is configured (`--engine auto`,
 the default, follows LONG_TERM_MEMORY_ENGINE like the pipeline) or asked for: `--model` sets
@@ -159,7 +160,10 @@ def evaluate(turns: Sequence[LabeledTurn], engine: Engine | None = None) -> Eval
     for turn in turns:
         try:
             produced = engine.extract(TurnContext(message=turn.text))
-            if turn.existing:  # retractions and forget requests are resolved against the user's memories
+            # Retractions and forget requests are resolved against the user's memories, as in the
+            # pipeline (whose refine also runs when the user has none: a forget request naming
+            # nothing stored is dropped there).
+            if turn.existing or any(c.op == "delete" for c in produced):
                 produced = engine.refine(produced, list(turn.existing))
         except LLMError as exc:
             result.failed.append((turn.id, f"{type(exc).__name__}: {exc}"))
@@ -186,12 +190,14 @@ def evaluate(turns: Sequence[LabeledTurn], engine: Engine | None = None) -> Eval
 
 
 class AskedOnce:
-    """`engine`, asked at most once per message text: its answer (or its error) is replayed after."""
+    """`engine`, asked at most once per message text (and refine once per input): its answer (or
+    its error) is replayed after."""
 
     def __init__(self, engine: Engine) -> None:
         self.name = engine.name
         self._engine = engine
         self._answers: dict[str, list[Candidate] | LLMError] = {}
+        self._refined: dict[str, list[Candidate]] = {}
 
     def extract(self, turn: TurnContext) -> list[Candidate]:
         if turn.message not in self._answers:
@@ -203,6 +209,13 @@ class AskedOnce:
         if isinstance(answer, LLMError):
             raise answer
         return list(answer)
+
+    def refine(self, candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+        """The wrapped engine's refine, asked once per (candidates, existing memories)."""
+        asked = repr((candidates, existing))
+        if asked not in self._refined:
+            self._refined[asked] = self._engine.refine(candidates, existing)
+        return list(self._refined[asked])
 
 
 class CallMeter(logging.Handler):
@@ -267,7 +280,9 @@ def report(evaluation: Evaluation, *, show_errors: bool = False) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="labeled turns (JSON lines)")
+    parser.add_argument(
+        "--data", type=Path, nargs="+", default=[DEFAULT_DATA], help="labeled turns (JSON lines), one or more files"
+    )
     parser.add_argument("--show-errors", action="store_true", help="list missed labels and unexpected candidates")
     parser.add_argument("--engine", default="auto", help="auto (as the pipeline chooses), rules or llm")
     parser.add_argument("--model", help="OPENAI_CHAT_MODEL to evaluate (implies --engine llm)")
@@ -286,14 +301,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     meter = CallMeter()
     logging.getLogger("memory_tasks.llm").addHandler(meter)
     logging.getLogger("memory_tasks.llm").setLevel(logging.INFO)
-    turns = load_turns(args.data)
     engine = AskedOnce(engine)  # the splits below re-read one run: each turn costs one model call
-    splits = [("all", turns)] + [(s, [t for t in turns if t.split == s]) for s in sorted({t.split for t in turns})]
-    for name, subset in splits:
-        print(f"\n== {label}, split {name}: {len(subset)} labeled turns ({args.data.name})")
-        print(report(evaluate(subset, engine), show_errors=args.show_errors and name != "all"))
-        if engine_name == "llm" and name == "all":
-            print(meter.summary())
+    for path in args.data:
+        turns = load_turns(path)
+        splits = [("all", turns)] + [(s, [t for t in turns if t.split == s]) for s in sorted({t.split for t in turns})]
+        for name, subset in splits:
+            print(f"\n== {label}, split {name}: {len(subset)} labeled turns ({path.name})")
+            print(report(evaluate(subset, engine), show_errors=args.show_errors and name != "all"))
+            if engine_name == "llm" and name == "all":
+                print(meter.summary())
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Text facts every layer shares: which characters are Chinese, and what a user id is.
+"""Text facts every layer shares: which characters are Chinese, which may be stored, what a user id is.
 
 This module imports nothing from the project, so any layer may use it.
 """
@@ -18,6 +18,14 @@ HAN_CHAR = re.compile(f"[{HAN}]")
 # (not encodable as UTF-8, e.g. from a JSON "\ud800").
 UNSTORABLE_CHAR = re.compile("[\x00\ud800-\udfff]")
 
+# Terminal escape sequences (CSI "\x1b[31m", OSC "\x1b]0;title\x07", two-character "\x1bc", the
+# 8-bit CSI "\x9b…"), then the control characters left: C0 but tab and newline, DEL, C1, and the
+# bidirectional overrides that reorder what a reader sees.
+_ESCAPE_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-~]|\x9b[0-?]*[ -/]*[@-~]"
+)
+_CONTROL_CHAR = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
 MAX_USER_ID = 2**31 - 1  # users.id is a PostgreSQL integer
 
 
@@ -35,3 +43,9 @@ def checked_user_id(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_USER_ID:
         raise InvalidUserId(f"user id must be a positive 32-bit integer, got {value!r}")
     return value
+
+
+def without_control_chars(text: str) -> str:
+    """`text` without terminal escape sequences and control characters (tab and newline kept):
+    what may be stored as a memory or put into a prompt ("\x1b[31mred\x1b[0m" -> "red")."""
+    return _CONTROL_CHAR.sub("", _ESCAPE_SEQUENCE.sub("", text))

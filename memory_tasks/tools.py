@@ -122,8 +122,10 @@ def _checked_value(param: Param, value: Any) -> Any:
     if expected == "string":
         if not isinstance(value, str):
             raise ToolError(f"{param.name} must be a string, got {_type_name(value)}")
-        if "\x00" in value or not _encodable(value):
-            raise ToolError(f"{param.name} is not valid UTF-8 text")
+        if "\x00" in value:
+            raise ToolError(f"{param.name} contains a NUL character")
+        if not _encodable(value):
+            raise ToolError(f"{param.name} is not valid UTF-8 text (it holds a lone surrogate)")
         return value
     # bool is an int in Python but not a number in JSON.
     if isinstance(value, bool) or not isinstance(value, int | float):

@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from memory_tasks.text import UNSTORABLE_CHAR
+from memory_tasks.text import UNSTORABLE_CHAR, without_control_chars
 
 logger = logging.getLogger(__name__)
 
@@ -155,7 +155,8 @@ def coerce_candidate(data: Any) -> Candidate:
         raise InvalidCandidate(f"key longer than {MAX_KEY_CHARS} chars")
     if not KEY_PATTERN.match(key):
         raise InvalidCandidate("key is not a slug (a-z, 0-9, '-' and '_')")
-    content = checked_text(data.get("content"), "content")
+    # Escape sequences and control characters never reach a stored memory or a prompt (issue 17 item 7).
+    content = without_control_chars(checked_text(data.get("content"), "content")).strip()
     if op != "delete" and not content:
         raise InvalidCandidate("empty content")
     if len(content) > MAX_CONTENT_CHARS:
@@ -182,7 +183,7 @@ def coerce_candidate(data: Any) -> Candidate:
         importance=min(5, max(1, importance)),
         confidence=confidence,
         ttl_days=ttl_days,
-        reason=checked_text(data.get("reason"), "reason")[:200],
+        reason=without_control_chars(checked_text(data.get("reason"), "reason"))[:200],
         reuse_key=reuse_key,
     )
 

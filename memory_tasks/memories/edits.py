@@ -26,6 +26,7 @@ from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS
 from memory_tasks.memories import store
 from memory_tasks.memories.store import WriteContext, lock_user
+from memory_tasks.text import without_control_chars
 
 EDIT_OP = "edit"
 DELETE_OP = "delete"
@@ -62,14 +63,17 @@ def _checked(edit: MemoryEdit) -> MemoryEdit:
     """`edit` with its content stripped, or EditError naming the bad field."""
     content = edit.content
     if content is not None:
-        content = content.strip()
+        # NUL and lone surrogates (a JSON "\ud800") cannot be stored in PostgreSQL text.
+        if "\x00" in content:
+            raise EditError("content contains a NUL character")
+        if content != content.encode("utf-8", "replace").decode("utf-8"):
+            raise EditError("content is not valid UTF-8 text")
+        # Escape sequences and control characters never reach a stored memory (issue 17 item 7).
+        content = without_control_chars(content).strip()
         if not content:
             raise EditError("content must not be empty (delete the memory instead)")
         if len(content) > MAX_CONTENT_CHARS:
             raise EditError(f"content longer than {MAX_CONTENT_CHARS} characters")
-        if "\x00" in content or content != content.encode("utf-8", "replace").decode("utf-8"):
-            # NUL and lone surrogates (a JSON "\ud800") cannot be stored in PostgreSQL text.
-            raise EditError("content is not valid UTF-8 text")
     if edit.importance is not None and not MIN_IMPORTANCE <= edit.importance <= MAX_IMPORTANCE:
         raise EditError(f"importance must be between {MIN_IMPORTANCE} and {MAX_IMPORTANCE}")
     if edit.ttl_days is not None and not 1 <= edit.ttl_days <= MAX_TTL_DAYS:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from memory_tasks.retrieval.search import Hit
+from memory_tasks.text import without_control_chars
 
 HEADER = (
     "Long-term memories about the user (用户的长期记忆), learned in earlier conversations. "
@@ -18,7 +19,7 @@ _WHITESPACE = re.compile(r"\s+")
 
 
 def _line(hit: Hit) -> str:
-    return f"- [{hit.memory_type}] {_WHITESPACE.sub(' ', hit.content).strip()}"
+    return f"- [{hit.memory_type}] {_WHITESPACE.sub(' ', without_control_chars(hit.content)).strip()}"
 
 
 def format_memory_block(hits: Sequence[Hit]) -> str:
@@ -27,7 +28,8 @@ def format_memory_block(hits: Sequence[Hit]) -> str:
     Core memories (standing constraints, safety facts) come first under CORE_HEADER, the
     others after under RELEVANT_HEADER; without core hits the lines follow the header
     directly, in the hits' order. Whitespace inside a memory is folded to single spaces so
-    each memory stays on one line.
+    each memory stays on one line; escape sequences and control characters are dropped (a row
+    stored before they were stripped at write time never reaches the prompt).
     """
     if not hits:
         return ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -243,10 +244,11 @@ def test_clear_statements_pass_the_confidence_floor_and_hedged_ones_do_not() -> 
 
 
 def test_every_candidate_of_the_labeled_set_is_valid_under_the_shared_schema() -> None:
-    """R-PIPE-2: slug keys <= 160 chars, content <= 1000 chars, importance 1-5, confidence 0-1."""
+    """R-PIPE-2: slug keys <= 160 chars, content <= 1000 chars, importance 1-5, confidence 0-1
+    (`extra` is the engine's note from extract to refine, never stored: validation drops it)."""
     for turn in load_turns():
         for candidate in extract(turn.text):
-            assert coerce_candidate(candidate.to_json()) == candidate
+            assert coerce_candidate(candidate.to_json()) == replace(candidate, extra={})
 
 
 def test_english_content_is_written_in_the_third_person() -> None:
@@ -357,6 +359,7 @@ def test_the_rules_engine_reads_a_32000_character_message_in_bounded_time() -> N
 # --- everyday turns (issue 17.1, 13.7) ---------------------------------------------------------
 
 EVERYDAY = Path(__file__).resolve().parent.parent / "data" / "everyday_turns.jsonl"
+EVERYDAY_HELDOUT = Path(__file__).resolve().parent.parent / "data" / "everyday_turns_heldout.jsonl"
 
 
 def refined(message: str, existing: list[ExistingMemory]) -> list[tuple[str, str, str]]:
@@ -365,12 +368,13 @@ def refined(message: str, existing: list[ExistingMemory]) -> list[tuple[str, str
     return [(c.op, c.memory_type, c.target_key) for c in candidates]
 
 
-def test_the_everyday_set_meets_its_targets() -> None:
+@pytest.mark.parametrize("path", [EVERYDAY, EVERYDAY_HELDOUT], ids=["everyday", "heldout"])
+def test_the_everyday_set_meets_its_targets(path: Path) -> None:
     """Issue 17.1: on the everyday turns recall >= 0.85 and precision >= 0.95 (first run and now in
-    docs/quality.md); the turns were labeled before the engine ever read them."""
-    turns = load_turns(EVERYDAY)
+    docs/quality.md); the turns of both files were labeled before the engine ever read them."""
+    turns = load_turns(path)
     result = evaluate(turns, ENGINE)
-    assert len(turns) >= 150 and {t.lang for t in turns} == {"zh", "en"}
+    assert len(turns) >= (150 if path == EVERYDAY else 40) and {t.lang for t in turns} == {"zh", "en"}
     assert result.overall.recall >= 0.85
     assert result.overall.precision >= 0.95
     assert result.must_drop_accuracy >= 0.95
@@ -427,6 +431,36 @@ def test_english_retractions_deactivate_the_memory_and_never_mangle_a_word() -> 
     assert third_person("I no longer live in Chicago") == "No longer lives in Chicago"
 
 
+@pytest.mark.parametrize(
+    ("message", "existing"),
+    [
+        ("I no longer use dark mode.", ExistingMemory(1, "ui-theme", "preference", "Prefers dark mode in every app")),
+        ("I don't play tennis anymore.", ExistingMemory(1, "sport-tennis", "preference", "Plays tennis on Sundays")),
+        ("我不再喝普洱茶了。", ExistingMemory(1, "drink-puer", "preference", "喜欢喝普洱茶")),
+        ("Forget that I like board games.", ExistingMemory(1, "hobby-board-games", "preference", "Likes board games")),
+    ],
+)
+def test_a_retraction_finds_the_memory_naming_its_item_under_another_key(
+    message: str, existing: ExistingMemory
+) -> None:
+    """Issue 17.1: "I no longer use dark mode" once left the original active and wrote a new,
+    already inactive row; the item it names finds the memory a tool or a model keyed otherwise."""
+    other = ExistingMemory(2, "residence-city", "fact", "Lives in Leeds")
+    assert refined(message, [existing, other]) == [("delete", "preference", existing.key)]
+
+
+def test_a_retraction_whose_item_two_memories_name_guesses_neither() -> None:
+    """Issue 17.1: when the rules cannot tell which memory is meant, they point at none."""
+    both = [
+        ExistingMemory(1, "a", "preference", "Plays tennis on Sundays"),
+        ExistingMemory(2, "b", "preference", "Watches tennis"),
+    ]
+    assert refined("I don't play tennis anymore.", both) == [("delete", "preference", "preference-tennis")]
+    assert refined("I don't play tennis anymore.", [ExistingMemory(1, "a", "preference", "Plays table-tennis")]) == [
+        ("delete", "preference", "preference-tennis")
+    ]
+
+
 def test_a_retraction_followed_by_the_new_value_keeps_the_new_value() -> None:
     [candidate] = extract("我现在不住北京了，搬去了杭州")
     assert (candidate.op, candidate.key, candidate.content) == ("upsert", "residence-city", "住在杭州")
@@ -459,6 +493,131 @@ def test_every_clause_of_a_sentence_is_kept() -> None:
     assert {c.key for c in extract("我不抽烟也不喝酒。")} == {"habit-smoking", "drink-alcohol"}
 
 
+def test_a_time_word_after_and_or_before_the_subject_taints_only_its_own_clause() -> None:
+    """Issue 17.1: "and today…" is a clause of its own; "平时我…" / "normally I…" name their subject."""
+    assert [(c.key, c.content) for c in extract("I live in Oslo and today it's snowing.")] == [
+        ("residence-city", "Lives in Oslo")
+    ]
+    assert [c.content for c in extract("我这周在减肥，平时我爱喝可乐。")] == ["平时爱喝可乐"]
+    assert [c.key for c in extract("Tonight I'm going out, but normally I don't drink alcohol.")] == ["drink-alcohol"]
+
+
+@pytest.mark.parametrize(
+    ("message", "existing", "key"),
+    [
+        ("Can you forget my job?", ExistingMemory(1, "occupation", "fact", "Occupation: nurse"), "occupation"),
+        ("你能忘掉我的生日吗？", ExistingMemory(1, "birthday", "fact", "生日是5月3日"), "birthday"),
+        (
+            "请忘记我说过我喜欢韩剧。",
+            ExistingMemory(1, "tv-korean-dramas", "preference", "喜欢看韩剧"),
+            "tv-korean-dramas",
+        ),
+        ("Please delete the note that I'm a vegetarian.", ExistingMemory(1, "diet", "fact", "Is vegetarian"), "diet"),
+        ("Forget what I said about my diet.", ExistingMemory(1, "diet", "fact", "Is vegan"), "diet"),
+    ],
+)
+def test_a_forget_request_in_other_words_deletes_the_memory_it_names(
+    message: str, existing: ExistingMemory, key: str
+) -> None:
+    """Issue 17.1: a polite question ("Can you forget…?") and "what I said about…" are forget requests."""
+    assert refined(message, [existing, ExistingMemory(2, "residence-city", "fact", "住在深圳")]) == [
+        ("delete", existing.memory_type, key)
+    ]
+
+
+def test_stopped_being_and_a_dated_retraction_name_the_key_the_statement_used() -> None:
+    """Issue 17.1: "stopped being X" takes back "I'm X"; "after college" is no part of the item."""
+    assert refined("I stopped being vegetarian.", [ExistingMemory(1, "diet", "fact", "Is vegetarian")]) == [
+        ("delete", "fact", "diet")
+    ]
+    assert only("I stopped playing basketball after college.").key == only("I play basketball.").key
+
+
+@pytest.mark.parametrize(
+    ("sentence", "memory"),
+    [
+        ("I gave up coffee", "Gave up coffee"),
+        ("I kept a diary for years", "Kept a diary for years"),
+        ("I didn't like horror movies", "Didn't like horror movies"),
+        ("I haven't eaten meat since 2019", "Hasn't eaten meat since 2019"),
+        ("I need glasses to drive", "Needs glasses to drive"),
+        ("I don\u2019t eat pork", "Doesn't eat pork"),
+        ("I no longer use dark mode", "No longer uses dark mode"),
+        ("I fix bikes on weekends", "Fixes bikes on weekends"),
+    ],
+)
+def test_english_third_person_never_mangles_a_word(sentence: str, memory: str) -> None:
+    """Issue 17.1: past tenses, negations and -eed verbs ("Noes longer…", "Gaves up…" were stored)."""
+    assert third_person(sentence) == memory
+
+
+def test_work_city_is_read_in_english_and_a_field_of_work_is_not_a_city() -> None:
+    """Issue 17.1: "work as an architect in Dublin" names the work city beside the occupation."""
+    assert {(c.key, c.content) for c in extract("I work as an architect in Dublin.")} == {
+        ("occupation", "Occupation: architect"),
+        ("work-city", "Works in Dublin"),
+    }
+    assert [c.key for c in extract("I'm a nurse in Boston.")] == ["occupation", "work-city"]
+    assert extract("I work in IT.") == []
+    assert {(c.key, c.content) for c in extract("我在深圳生活，在香港上班。")} == {
+        ("residence-city", "住在深圳"),
+        ("work-city", "在香港工作"),
+    }
+
+
+def test_a_family_member_or_pet_introduced_by_the_user_keeps_its_name_and_its_facts() -> None:
+    """Issue 17.1: "我有个妹妹，她叫小敏" is the sister's name; the brother's job is not the user's."""
+    assert [(c.key, c.content) for c in extract("我有个妹妹，她叫小敏。")] == [("family-siblings", "有个妹妹，叫小敏")]
+    assert [c.key for c in extract("我有一个哥哥，在北京当律师。")] == ["family-siblings"]
+    assert [c.key for c in extract("I have a sister, her name is Amy.")] == ["family-siblings"]
+    assert [(c.key, c.content) for c in extract("My dog's name is Rex.")] == [("pet-dog", "Dog's name is Rex")]
+
+
+def test_what_is_not_the_users_own_fact_is_not_stored_as_one() -> None:
+    """Issue 17.1 (say nothing rather than guess): an activity between 在 and 工作 is no employer;
+    孩子他爸 is the user's partner, not a child."""
+    assert extract("最近工作压力很大，我在考虑换工作。") == []
+    assert extract("我在努力工作。") == []
+    assert [c.content for c in extract("我在清华大学工作。")] == ["在清华大学工作"]
+    assert [c.key for c in extract("孩子他爸是警察。")] == ["family-partner"]
+
+
+def test_i_use_a_lowercase_tool_is_a_preference_its_retraction_meets() -> None:
+    """Issue 17.1: "I use dark mode" lands on the key "I no longer use dark mode" retracts."""
+    [candidate] = extract("I use dark mode everywhere.")
+    assert (candidate.memory_type, candidate.key, candidate.content) == (
+        "preference",
+        "preference-dark-mode",
+        "Uses dark mode everywhere",
+    )
+    assert [c.key for c in extract("I no longer use dark mode.")] == [candidate.key]
+    assert extract("I use it every day.") == []
+    assert extract("I use whatever is cheapest.") == []
+
+
+def test_two_rules_in_one_sentence_are_two_memories_each_with_its_own_words() -> None:
+    """Issue 17.1, 13.7: every rule of a sentence is kept, and only its own clause is its content."""
+    assert [(c.key, c.content) for c in extract("Please always answer in English and keep it short.")] == [
+        ("reply-language", "Please always answer in English"),
+        ("reply-style", "Keep it short"),
+    ]
+    assert {c.key for c in extract("以后回答都用英文，格式用markdown。")} == {"reply-language", "reply-format"}
+
+
+# What `make run`'s sample conversation leaves (issue 13.7), key -> (memory_type, content): the
+# reminder for tonight and "好的" leave nothing, the move to Shanghai replaces Beijing.
+DEMO_MEMORIES = {
+    "residence-city": ("fact", "住在上海"),
+    "occupation": ("fact", "职业：后端工程师"),
+    "food-sichuan-cuisine": ("preference", "喜欢吃川菜"),
+    "food-sweets": ("preference", "不太能吃甜的"),
+    "reply-language": ("constraint", "以后回复尽量用中文"),
+    "reply-style": ("preference", "回复简洁"),
+    "goal-marathon": ("goal", "Is training for a marathon next spring; goal is to finish under four hours"),
+    "project-rust-compiler": ("project", "Is building a Rust compiler as a side project"),
+}
+
+
 def test_the_demo_conversation_leaves_what_a_careful_person_would_write() -> None:
     """Issue 13.7: `make run`'s sample conversation, turn by turn, later statements of a key winning."""
     memories: dict[str, tuple[str, str]] = {}
@@ -467,16 +626,7 @@ def test_the_demo_conversation_leaves_what_a_careful_person_would_write() -> Non
             for candidate in ENGINE.refine(extract(text), []):
                 assert candidate.op == "upsert"
                 memories[candidate.key] = (candidate.memory_type, candidate.content)
-    assert memories == {
-        "residence-city": ("fact", "住在上海"),
-        "occupation": ("fact", "职业：后端工程师"),
-        "food-sichuan-cuisine": ("preference", "喜欢吃川菜"),
-        "food-sweets": ("preference", "不太能吃甜的"),
-        "reply-language": ("constraint", "以后回复尽量用中文"),
-        "reply-style": ("preference", "回复简洁"),
-        "goal-marathon": ("goal", "Is training for a marathon next spring; goal is to finish under four hours"),
-        "project-rust-compiler": ("project", "Is building a Rust compiler as a side project"),
-    }
+    assert memories == DEMO_MEMORIES
 
 
 @pytest.mark.parametrize(

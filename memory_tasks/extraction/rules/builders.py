@@ -26,8 +26,20 @@ LIFELONG_TTL_DAYS = 3650
 Build = Callable[[re.Match[str], Clause], list[Candidate]]
 
 
+# Candidate.extra field naming the item a statement is about ("dark mode"): what a retraction or a
+# forget request of it looks for in the user's memories when their keys differ (RulesEngine.refine).
+ITEM = "item"
+
+
 def _candidate(
-    op: Op, memory_type: str, key: str, content: str, clause: Clause, importance: int, ttl_days: int | None = None
+    op: Op,
+    memory_type: str,
+    key: str,
+    content: str,
+    clause: Clause,
+    importance: int,
+    ttl_days: int | None = None,
+    item: str | None = None,
 ) -> Candidate:
     return Candidate(
         op=op,
@@ -38,6 +50,7 @@ def _candidate(
         confidence=clause.confidence,
         ttl_days=ttl_days,
         reason=f"rules: {memory_type} stated by the user",
+        extra={ITEM: item} if item else {},
     )
 
 
@@ -79,7 +92,7 @@ def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) ->
             joiner = "" if clause.lang == "zh" else " "
             contents = [statement(f"{head}{joiner}{item}", clause.lang) for item in items]
         return [
-            _candidate("upsert", memory_type, key_of(item), content, clause, importance)
+            _candidate("upsert", memory_type, key_of(item), content, clause, importance, item=item)
             for item, content in zip(items, contents, strict=True)
         ]
 
@@ -97,7 +110,7 @@ def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
             if key:
                 content = statement(match.group(0), clause.lang)
                 memory_type = key.split("-", 1)[0] if key.startswith(("goal-", "project-")) else "preference"
-                candidates.append(_candidate("delete", memory_type, key, content, clause, 3))
+                candidates.append(_candidate("delete", memory_type, key, content, clause, 3, item=item))
         return candidates
 
     return build
@@ -114,7 +127,7 @@ def goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
     if not item or PRONOUN_ITEM.match(item) or _POINTS_BACK.search(item):
         # "I plan to launch it next year": what "it" is belongs to another clause.
         return []
-    return [_candidate("upsert", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 4)]
+    return [_candidate("upsert", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 4, item=item)]
 
 
 _PROJECT_HEAD = re.compile(
@@ -141,7 +154,8 @@ def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None) -> Bui
         if not item:
             return []
         content = statement(clause.text, clause.lang)
-        return [_candidate("upsert", "fact", f"{prefix}-{item_slug(item)}", content, clause, importance, ttl_days)]
+        key = f"{prefix}-{item_slug(item)}"
+        return [_candidate("upsert", "fact", key, content, clause, importance, ttl_days, item=item)]
 
     return build
 
@@ -172,8 +186,16 @@ def zh_place(value: str) -> str | None:
     return None if _ZH_NOT_A_PLACE.search(value) else value
 
 
+# "我在考虑换工作", "在努力工作": what sits between 在 and 工作 is an activity, not a workplace.
+_ZH_NOT_AN_EMPLOYER = re.compile(
+    r"考虑|打算|准备|想|找|换|忙|努力|认真|加班|学习|继续|开始|正在|专心|好好|拼命|远程|兼职"
+)
+
+
 def zh_employer(value: str) -> str | None:
-    return None if _CITIES.search(value) or _ZH_NOT_A_PLACE.search(value) else value
+    return (
+        None if _CITIES.search(value) or _ZH_NOT_A_PLACE.search(value) or _ZH_NOT_AN_EMPLOYER.search(value) else value
+    )
 
 
 def zh_work_city(value: str) -> str | None:

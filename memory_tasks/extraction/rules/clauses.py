@@ -67,9 +67,22 @@ _EN_FULL_STOP = re.compile(r"(?<=[^A-Z\s]\.)\s+|(?<=\b[a-z]\.)\s+|(?<=[a-z]{2}\.
 _ZH_CLAUSE = re.compile(
     rf"[，,]|(?:^|(?<=[{HAN}]))(?=但是|不过|可是|所以|而且)|(?<=[{HAN}])(?<![点些来都我])(?=也不|也没)"
 )
+# A time word or a rule's imperative after "and" starts a clause of its own: "I live in Oslo and
+# today it's snowing" keeps the residence; "answer in English and keep it short" is two rules.
+_EN_TIME_WORD = r"today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend)|right now"
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|especially|mostly|aiming|have|not|no|because|since"
-    r"|although|though|even|plus|also|what|how|any|good)\b)|\s+(?=but I\b)|\s+(?=and (?:I|I'm|I've|we|we're|my)\b)",
+    r"|although|though|even|plus|also|what|how|any|good|" + _EN_TIME_WORD + r")\b)|\s+(?=but I\b)"
+    r"|\s+(?=and (?:I|I'm|I've|we|we're|my|" + _EN_TIME_WORD + r"|keep|don't|do not|never|avoid|please)\b)",
+    re.IGNORECASE,
+)
+# "平时我爱喝可乐", "normally I don't drink": the subject after a frequency word, put first as the
+# rules read it ("我平时爱喝可乐", "I normally don't drink").
+_ZH_ADVERB_FIRST = re.compile(
+    r"^(?P<adv>平时|平常|一般|通常|其实|本来|从小|向来|每天|周末)(?:的时候)?[，,]?我(?![们家])"
+)
+_EN_ADVERB_FIRST = re.compile(
+    r"^(?P<adv>usually|normally|generally|typically|often|always|sometimes|mostly|nowadays),? (?P<me>I(?:'m| am)?) ",
     re.IGNORECASE,
 )
 _ZH_DISCOURSE = re.compile(
@@ -111,17 +124,20 @@ _ZH_HEDGE = re.compile(r"可能|也许|大概|好像|应该是|说不定|或许"
 _EN_HEDGE = re.compile(r"\b(?:maybe|probably|perhaps|i think|i guess|kind of|sort of|might)\b", re.IGNORECASE)
 
 FAMILY = {
-    "partner": r"老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|wife|husband|partner|spouse|girlfriend|boyfriend",
+    "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|wife|husband|partner|spouse|girlfriend|boyfriend",
     "children": r"女儿|儿子|孩子|daughters?|sons?|kids|children|child",
     "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|mom|mother|dad|father|parents",
     "siblings": r"哥哥|姐姐|弟弟|妹妹|brothers?|sisters?|siblings?",
 }
 _ZH_SUBJECT = re.compile(
-    r"^(?:我的?|我家)?(?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")"
+    r"^(?:我的?|我家|我有(?:[一两二三四五\d])?个)?(?P<family>"
+    + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items())
+    + r")"
     r"|^(?:我的?|我们的?)?(?P<other>朋友|同事|同学|室友|老板|领导|邻居|他们|她们|他|她)"
 )
 _EN_SUBJECT = re.compile(
-    r"^(?:my|our) (?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")\b"
+    r"^(?:(?:my|our)|I have (?:a|an|one|two|three|\d+)(?: (?:older|younger|little|big|baby|twin|step))?)"
+    r" (?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")\b"
     r"|^(?:(?:my|our) (?P<other>friend|colleague|coworker|roommate|boss|neighbou?r|manager)s?|he|she|they)\b",
     re.IGNORECASE,
 )
@@ -144,15 +160,17 @@ _EN_NAME = re.compile(
 )
 # Explicit forget requests: what follows is what to forget.
 _ZH_FORGET = re.compile(
-    r"^(?:请|麻烦)?(?:你)?(?:帮我)?(?:把)?(?:忘掉|忘记|忘了|删掉|删除|清除|清掉|别再?记着?|不要再?记着?|不用再?记着?)"
-    r"(?:关于)?(?P<rest>.+?)(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?(?:了|吧|啊)?$"
+    r"^(?:请|麻烦)?(?:你)?(?:能不能|能|可以|可不可以)?(?:帮我)?(?:把)?(?:忘掉|忘记|忘了|删掉|删除|清除|清掉|别再?记着?|不要再?记着?|不用再?记着?)"
+    r"(?:关于)?(?:我(?:之前|以前)?(?:说过|提过|讲过|告诉过你)的?)?(?P<rest>.+?)(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?(?:了|吧|啊|吗|好吗)?$"
     r"|^(?:请|麻烦)?(?:你)?(?:帮我)?把(?:关于)?(?P<rest2>.+?)(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?"
     r"(?:删掉|删除|删了|清除|忘掉|忘了)(?:吧|了)?$"
 )
 _EN_FORGET = re.compile(
-    r"^(?:please )?(?:forget|delete|remove|erase|stop remembering|don't remember|do not remember)"
-    r"(?: (?:that|about|what you know about|everything (?:you know )?about|the memory (?:about|of)|anything about))*"
-    r" (?P<rest>.+)$",
+    r"^(?:(?:can|could|would|will) you (?:please )?|please )?"
+    r"(?:forget|delete|remove|erase|stop remembering|don't remember|do not remember)"
+    r"(?: (?:that|about|what you know about|everything (?:you know )?about|the (?:memory|note|fact) (?:about|of|that)"
+    r"|anything about|what I (?:said|told you) about|I (?:said|told you)(?: that)?))*"
+    r" (?P<rest>.+?)(?:,? please)?$",
     re.IGNORECASE,
 )
 
@@ -178,11 +196,14 @@ def _subject(text: str, lang: Lang) -> str:
 
 
 def _strip_discourse(text: str, lang: Lang) -> str:
+    """`text` without its discourse words, a leading frequency word put after the subject."""
     pattern = _ZH_DISCOURSE if lang == "zh" else _EN_DISCOURSE
     previous = None
     while previous != text:
         previous, text = text, pattern.sub("", text, count=1).strip()
-    return text
+    if lang == "zh":
+        return _ZH_ADVERB_FIRST.sub(lambda m: f"我{m.group('adv')}", text)
+    return _EN_ADVERB_FIRST.sub(lambda m: f"{m.group('me')} {m.group('adv').lower()} ", text)
 
 
 def _sentences(message: str) -> Iterator[tuple[str, bool]]:
@@ -236,8 +257,10 @@ def split_clauses(message: str) -> list[Clause]:
                 # What to forget is read as a statement of its own (its subject, its slots).
                 text = clause.text = forgotten
                 clause.forget = True
-            clause.question = (asked and index == len(parts) - 1) or bool(
-                (_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(text)
+            # "Can you forget my job?" is a request, whatever its question mark.
+            clause.question = not forgotten and (
+                (asked and index == len(parts) - 1)
+                or bool((_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(text))
             )
             clause.request = bool((_ZH_REQUEST if lang == "zh" else _EN_REQUEST).match(text))
             named_subject = _subject(text, lang)

@@ -9,6 +9,7 @@ from dataclasses import replace
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import drop_reason, is_trivial
+from memory_tasks.extraction.rules.builders import ITEM
 from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, split_clauses
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug
@@ -16,6 +17,7 @@ from memory_tasks.extraction.rules.lexicon import lexicon_entries
 from memory_tasks.extraction.rules.retract import positive_form, topic_key
 from memory_tasks.extraction.rules.table import RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
+from memory_tasks.text import has_han, without_control_chars
 
 RULES_BY_LANG = {lang: tuple(rule for rule in RULES if rule.lang == lang) for lang in ("zh", "en")}
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
@@ -46,6 +48,7 @@ class RulesEngine:
 
     def _extract_one(self, message: str) -> list[Candidate]:
         """Candidates stated in one user turn."""
+        message = without_control_chars(message)  # "\x1b[31m" is no part of a statement or a key
         if is_trivial(message):
             return []
         by_key: dict[str, Candidate] = {}
@@ -159,17 +162,28 @@ class RulesEngine:
 
 def _retired_memory(candidate: Candidate, existing: list[ExistingMemory], *, any_type: bool) -> ExistingMemory | None:
     """The single existing memory (of the candidate's type unless `any_type`) sharing a LEXICON
-    item with it, or None when there is none or more than one."""
+    item with it, or, when it names no LEXICON item, naming its item (`builders.ITEM`: "I no
+    longer use dark mode" retires "ui-theme: Prefers dark mode"); None when there is none or
+    more than one."""
+    candidates = [m for m in existing if any_type or m.memory_type == candidate.memory_type]
     items = {slug for slug, _ in lexicon_entries(candidate.content)}
-    if not items:
-        return None
-    hits = [
-        m
-        for m in existing
-        if (any_type or m.memory_type == candidate.memory_type)
-        and items & {slug for slug, _ in lexicon_entries(m.content)}
-    ]
+    if items:
+        hits = [m for m in candidates if items & {slug for slug, _ in lexicon_entries(m.content)}]
+    else:
+        names_item = _item_pattern(str(candidate.extra.get(ITEM) or ""))
+        hits = [m for m in candidates if names_item and names_item.search(m.content)]
     return hits[0] if len(hits) == 1 else None
+
+
+def _item_pattern(item: str) -> re.Pattern[str] | None:
+    """What finds `item` in a memory's content: a Chinese item of two characters or more anywhere,
+    a Latin one of three letters or more as whole words; None for a shorter item (too vague)."""
+    item = item.strip()
+    if has_han(item):
+        return re.compile(re.escape(item)) if len(item) >= 2 else None
+    if len(item) < 3:
+        return None
+    return re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.IGNORECASE)
 
 
 def _name_subject(previous: list[Candidate], clause: Clause) -> None:

@@ -25,18 +25,42 @@ _EN_ADVERBS = frozenset(
     "typically regularly actually definitely never sometimes currently now no longer not hardly rarely barely even "
     "only mainly".split()
 )
+# Modals and past tenses read the same in the third person ("I gave up coffee" -> "Gave up
+# coffee"); a regular past ends in -ed, except the base verbs below ("I need" -> "Needs").
 _EN_UNCHANGED = frozenset(
-    "can can't cannot could couldn't would wouldn't should will won't must might may grew was went had got took "
-    "quit ran began made spent left stopped".split()
+    "can cannot could would should will must might may shall ought quit was were had did went got gotten took made "
+    "said saw came knew thought told became left felt brought began kept held wrote stood heard meant met ran paid "
+    "sat spoke led grew lost fell sent built understood drew broke spent rose drove bought wore chose sought threw "
+    "caught dealt won forgot forgave fought taught ate drank sang swam flew hid rode slept sold stole struck swore "
+    "woke froze gave shook bit blew bent dug hung knelt lent lit slid spun stuck swept swung tore wept withdrew "
+    "overcame arose burnt learnt spelt spilt smelt dreamt".split()
 )
-_EN_IRREGULAR = {"have": "has", "do": "does", "don't": "doesn't", "go": "goes", "be": "is", "am": "is"}
+_EN_BASE_ED = frozenset(
+    "need feed bleed breed speed proceed succeed exceed embed shed shred wed weed heed seed".split()
+)
+_EN_IRREGULAR = {
+    "have": "has",
+    "do": "does",
+    "don't": "doesn't",
+    "haven't": "hasn't",
+    "go": "goes",
+    "be": "is",
+    "am": "is",
+}
 
 
 def _third_person_verb(verb: str) -> str:
-    lowered = verb.lower()
+    """`verb` after "he"/"she": "enjoy" -> "enjoys", "don't" -> "doesn't"; a modal, a past tense
+    or another negation ("didn't", "can't") unchanged: a word is never mangled."""
+    lowered = verb.lower().replace("\u2019", "'")
     if lowered in _EN_IRREGULAR:
         return _EN_IRREGULAR[lowered]
-    if lowered in _EN_UNCHANGED or lowered.endswith("ed"):
+    if (
+        lowered in _EN_UNCHANGED
+        or lowered.endswith("n't")
+        or (lowered.endswith("ed") and lowered not in _EN_BASE_ED)
+        or not lowered.isalpha()
+    ):
         return verb
     if re.search(r"(?:s|sh|ch|x|z|o)$", lowered):
         return verb + "es"

@@ -18,6 +18,7 @@ _EN_RETRACTIONS = (
     (re.compile(r"^I(?:'m| am) not (?P<rest>.+?) (?:anymore|any more)$", re.IGNORECASE), "I'm {rest}"),
     (re.compile(r"^I no longer (?P<rest>.+)$", re.IGNORECASE), "I {rest}"),
     (re.compile(r"^I (?:don't|do not) (?P<rest>.+?) (?:anymore|any more)$", re.IGNORECASE), "I {rest}"),
+    (re.compile(r"^I(?:'ve| have)? (?:stopped|quit) being (?P<rest>.+)$", re.IGNORECASE), "I'm {rest}"),
 )
 _ZH_RETRACTION = re.compile(r"^(?:我)?(?:现在|已经|早就|目前)?(?:不再|不)(?P<rest>.+?)了$")
 

@@ -102,13 +102,18 @@ _EN_STANDING = (
 
 _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该)*"
 _ZH_ME = r"^(?:我|本人)?" + _ZH_ADV
-_EN_ADV = r"(?:(?:really|just|absolutely|also|totally|genuinely|honestly|do|still|kind of|sort of|mostly|usually|always|generally|definitely|truly|now|actually) )*"
+_EN_ADV = r"(?:(?:really|just|absolutely|also|totally|genuinely|honestly|do|still|kind of|sort of|mostly|usually|normally|typically|often|always|generally|definitely|truly|now|actually) )*"
 
 CAP = r"(?-i:[A-Z])"
 # 在 as "at", not the end of 现在/正在/实在/存在/自在.
 AT = r"(?<![现正实存自])在"
 _EN_PLACE = r"(?P<value>(?-i:[A-Z0-9])[\w.'’-]*(?:,? " + CAP + r"[\w.'’-]*){0,3})"
 _EN_NAME = r"(?P<value>" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
+# "I work in Dublin", not "I work in IT" / "in Marketing": a field of work is not a city.
+_EN_WORK_PLACE = (
+    r"(?!(?:IT|HR|PR|QA|UX|UI|AI|ML|R&D|Tech|Finance|Marketing|Sales|Education|Healthcare|Retail|Software|Research)\b)"
+    + _EN_PLACE
+)
 
 _pref = per_item("preference", preference_key, 3)
 _retire_any = retirement(retired_key)
@@ -173,7 +178,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)(?:吃|喝|听|看|玩|用|去|逛|读|打|穿|做|坐|养|追)?(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:爱好者|迷|控|粉丝|粉)$", _pref),
     _r("pref", "zh", r"有(?P<item>[^，。]+?)的习惯", _pref),
-    _r("pref", "zh", r"(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?P<item>[A-Za-z][\w+#.\-]*(?: [A-Za-z][\w+#.\-]*)?|" + ZH + r"{2,8}$)", _pref),
+    _r("pref", "zh", r"(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")(?P<item>[A-Za-z][\w+#.\-]*(?: [A-Za-z][\w+#.\-]*)?|" + ZH + r"{2,8}$)", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard )(?P<item>" + CAP + r"[\w .'-]+?) fan$", _pref),
@@ -181,6 +186,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'m| am) an? (?P<item>morning person|night owl|early bird|early riser|cat person|dog person|introvert|extrovert|homebody)$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*)", _pref),
     _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?)\b", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"use (?:an? |the )?(?P<item>(?!(?:it|them|this|that|these|those|my|your|to|some|a lot|whatever|anything|something|everything|nothing)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?: (?:everywhere|every day|daily|all the time|at (?:home|work)|for (?:everything|work|coding|notes|writing|reading)))?$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+)$", _pref),
     _r("pref", "en", r"^I (?:usually|always|normally|typically|often|generally) (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate)\b.*$", timed_habit),
     _r("pref", "zh", r".+", habit),
@@ -206,6 +212,7 @@ RULES: tuple[Rule, ...] = (
     _r("residence-city", "zh", AT + r"(?P<value>" + ZH + r"{2,10}?)(?:工作和生活|生活和工作|工作生活|生活工作|工作与生活|生活与工作)", slots(RESIDENCE_ZH, WORK_CITY_ZH)),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live and work|work and live) (?:in|near) " + _EN_PLACE, slots(RESIDENCE_EN, WORK_CITY_EN)),
     _r("residence-city", "zh", r"(?:^|我|我们|我家)(?:现在|目前|一直|常年|长期|也|还)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
+    _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:现在|目前|一直|常年|长期|也|还)?" + AT + r"(?P<value>" + ZH + r"{2,10}?)(?:生活|定居)(?:了[^，。]{1,6}年)?$", RESIDENCE_ZH),
     _r("residence-city", "zh", r"搬(?:到|去|来)了?(?P<value>" + ZH + r"{2,10}?|[A-Z][\w .'-]{1,30})(?:了|啦|住)?$", RESIDENCE_ZH),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live|reside) (?:in|near|outside)(?: (?:a|the) (?:suburb|outskirts|small town|village) (?:of|near|outside))? " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
@@ -231,6 +238,8 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
     _r("work-city", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", WORK_CITY_ZH),
     _r("work-city", "zh", r"^(?:我)?(?:现在|目前|也|还)?" + AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", WORK_CITY_ZH),
+    _r("work-city", "en", r"^I (?:currently |now |also )?(?:work|am working|'m working)(?: as an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))? in " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
+    _r("work-city", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:in|based in) " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("employer", "en", r"^I (?:currently |now )?(?:work|am working|'m working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I (?:just |recently )?joined " + _EN_NAME, EMPLOYER_EN),
@@ -247,6 +256,7 @@ RULES: tuple[Rule, ...] = (
     _r("trait", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>左撇子|急性子|慢性子|路痴|社恐)", TRAIT),
     _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
     _r("pet", "zh", r"(?<![没不])(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>猫咪|橘猫|猫|狗狗|狗|柯基|兔子|仓鼠|鹦鹉|金鱼|乌龟)", PET),
+    _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten)(?:'s name is|'s called| is called| is named) " + CAP, PET),
     _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten)\b", PET),
     _r("family", "zh", r"^(?:我的?|我家)?(?:" + _FAMILY_WORDS + r")", family_fact, family=True),
     _r("family", "zh", r"有[一二两三四五\d]+个(?P<children>孩子|女儿|儿子)|(?P<partner>结婚了|已婚)", family_fact),
