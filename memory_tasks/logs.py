@@ -49,8 +49,6 @@ CONTENT_FIELDS = frozenset(
 )
 # Always dropped, whatever the settings.
 SECRET_FIELDS = frozenset({"api_key", "password", "token", "authorization", "secret", "credentials"})
-# Celery's own loggers whose records carry the task's arguments and return value in `data`.
-CELERY_TRACE_LOGGER = "celery.app.trace"
 NOISY_LOGGERS = ("httpx", "httpcore", "openai._base_client", "urllib3")
 
 # The task this thread (a pool process runs one at a time) is working on: set by `bind_task`.
@@ -96,7 +94,7 @@ class JsonFormatter(logging.Formatter):
         }
         payload.update(_task_context.get() or {})
         data = getattr(record, "data", None)
-        if record.name == CELERY_TRACE_LOGGER and isinstance(data, dict):
+        if isinstance(data, dict) and "id" in data and "name" in data:  # a line of Celery's about a task
             payload.update(self._trace_fields(record, data))
         else:
             payload["msg"] = record.getMessage()
@@ -111,12 +109,15 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(payload, ensure_ascii=False, default=str)
 
     def _trace_fields(self, record: logging.LogRecord, data: dict[str, Any]) -> dict[str, Any]:
-        """Celery's "Task x[id] succeeded in 0.1s: <return value>" as ids and a duration; the
+        """Celery's task lines ("Task x[id] received", "... succeeded in 0.1s: <return value>", a
+        retry, a failure; the formatting arguments are in `data`) as ids and a duration; the
         return value and arguments only with content logging on."""
         if "return_value" in data:
             event = "task succeeded"
         elif "retry:" in str(record.msg):
             event = "task retried"
+        elif "received" in str(record.msg):
+            event = "task received"
         else:  # failures, rejections, ignored tasks: "raised unexpected", "rejected", ...
             event = f"task {data.get('description', 'event')}"
         fields: dict[str, Any] = {"msg": event, "task_id": data.get("id"), "task": data.get("name")}
