@@ -26,7 +26,7 @@ from config.celery import ALL_QUEUES
 from config.settings import Settings
 from memory_tasks.celery_app import app
 from memory_tasks.heartbeat import last_beat_tick
-from memory_tasks.readiness import CHECK_TIMEOUT_SEC, broker_name, check_services, timed_check
+from memory_tasks.readiness import CHECK_TIMEOUT_SEC, broker_name, check_services
 from memory_tasks.vectors.milvus_store import get_store
 from schedules.beat import beat_schedule
 
@@ -84,10 +84,13 @@ def check_beat(settings: Settings) -> Result:
     return Result(ok=age <= max_age, error=None if age <= max_age else f"beat silent for {age:g} s", detail=detail)
 
 
-def _collection_loaded(settings: Settings) -> None:
+def check_collection() -> Result:
+    """Milvus' collection: loaded (ok), absent (ok: the first write creates it) or not loaded (failing)."""
     store = get_store()
-    if store is not None and store.loaded(timeout=CHECK_TIMEOUT_SEC) is False:
-        raise RuntimeError("collection not loaded")
+    state = store.loaded(timeout=CHECK_TIMEOUT_SEC) if store is not None else None
+    if state is False:
+        return Result(ok=False, error="collection not loaded")
+    return Result(ok=True, detail={"collection": "absent" if state is None else "loaded"})
 
 
 def check_backing_services(settings: Settings, wanted: set[str]) -> dict[str, Result]:
@@ -100,9 +103,10 @@ def check_backing_services(settings: Settings, wanted: set[str]) -> dict[str, Re
             results[key] = Result(ok=check.ok, error=check.error, detail={"kind": name, **detail})
     milvus = results.get("milvus")
     if milvus is not None and milvus.ok and settings.MEMORY_MILVUS_ENABLED:
-        loaded = timed_check(_collection_loaded, settings)
-        if not loaded.ok:
-            results["milvus"] = Result(ok=False, error=f"collection: {loaded.error}", detail=milvus.detail)
+        collection = timed_result(check_collection)
+        results["milvus"] = Result(
+            ok=collection.ok, error=collection.error, detail={**milvus.detail, **collection.detail}
+        )
     return results
 
 

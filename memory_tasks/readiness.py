@@ -52,8 +52,7 @@ def _milvus(settings: Settings) -> None:
         store.dimension()  # one round trip: does the collection exist
 
 
-def timed_check(probe: Callable[[Settings], None], settings: Settings) -> Check:
-    """Run `probe`; ok unless it raised (then the exception's type), with the time it took."""
+def _timed(probe: Callable[[Settings], None], settings: Settings) -> Check:
     started = time.perf_counter()
     try:
         probe(settings)
@@ -80,7 +79,7 @@ def check_services(settings: Settings) -> dict[str, Check]:
     }
     if settings.MEMORY_MILVUS_ENABLED:
         probes["milvus"] = _milvus
-    futures = {name: _checks.submit(timed_check, probe, settings) for name, probe in probes.items()}
+    futures = {name: _checks.submit(_timed, probe, settings) for name, probe in probes.items()}
     deadline = time.monotonic() + CHECK_TIMEOUT_SEC
     results: dict[str, Check] = {}
     for name, future in futures.items():
