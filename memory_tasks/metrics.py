@@ -50,6 +50,11 @@ STAGE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60
 # The chat path: retrieval is budgeted in tens of milliseconds.
 RETRIEVAL_BUCKETS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5)
 
+# prometheus_client writes into PROMETHEUS_MULTIPROC_DIR as soon as a series exists (at import,
+# below), so the folder must exist first; a worker cleans out earlier runs' files at start.
+if os.environ.get(MULTIPROC_ENV):
+    Path(os.environ[MULTIPROC_ENV]).mkdir(parents=True, exist_ok=True)
+
 # --- counted where it happens ---------------------------------------------------------------------
 
 TASK_DURATION = Histogram(
@@ -301,7 +306,6 @@ def clean_multiproc_dir(keep_pid: int) -> int:
     folder = multiproc_dir()
     if folder is None:
         return 0
-    folder.mkdir(parents=True, exist_ok=True)
     removed = 0
     for path in folder.glob("*.db"):
         if not path.stem.endswith(f"_{keep_pid}"):
