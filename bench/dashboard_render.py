@@ -182,7 +182,7 @@ def render(dashboard: dict[str, Any], samples: Samples, output: Path) -> None:
     rows = max(p["gridPos"]["y"] + p["gridPos"]["h"] for p in panels)
     plt.style.use("dark_background")
     figure = plt.figure(figsize=(24, rows * 0.62), dpi=80)
-    grid = figure.add_gridspec(rows, 24, hspace=8, wspace=3)
+    grid = figure.add_gridspec(rows, 24, hspace=12, wspace=3, top=0.95)
     start = samples.times[0]
     minutes = [(t - start) / 60 for t in samples.times]
     for panel in panels:
@@ -200,7 +200,7 @@ def render(dashboard: dict[str, Any], samples: Samples, output: Path) -> None:
         axes.grid(alpha=0.2)
         if axes.lines:
             axes.legend(fontsize=7, loc="upper left", ncol=2, framealpha=0.3)
-    figure.suptitle(f"{dashboard['title']}: rendered by bench/dashboard_render.py from a real run", fontsize=15)
+    figure.suptitle(f"{dashboard['title']}: rendered by bench/dashboard_render.py from a real run", fontsize=15, y=0.98)
     output.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(output, bbox_inches="tight")
 
