@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 
@@ -12,6 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from memory_tasks import metrics
 from memory_tasks.llm import LLMOutputError, LLMResult
+from memory_tasks.stack import CELERY_WORKERS, Stack, celery_commands
 from tests.conftest import PROJECT_ROOT
 
 
@@ -115,3 +117,21 @@ def test_a_missing_multiprocess_folder_is_created_before_the_first_series(tmp_pa
     assert result.returncode == 0, result.stderr
     assert 'memory_writes_total{op="create"} 1.0' in result.stdout
     assert any(folder.glob("counter_*.db"))
+
+
+def _procfile_env(line: str) -> dict[str, str]:
+    words = shlex.split(line.split(":", 1)[1])
+    return dict(word.split("=", 1) for word in words[: words.index("celery")])
+
+
+def test_each_worker_has_a_metrics_folder_and_port_of_its_own(tmp_path) -> None:
+    """issue 15 item 2: the Procfile's and the embedded stack's workers never share a multiprocess folder or a port."""
+    commands = celery_commands(Stack(dir=tmp_path, log_dir=tmp_path))
+    stack_envs = [commands[name][1] or {} for name in CELERY_WORKERS]
+    procfile = (PROJECT_ROOT / "Procfile").read_text().splitlines()
+    procfile_envs = [_procfile_env(line) for line in procfile if line.startswith("worker")]
+    for envs in (stack_envs, procfile_envs):
+        assert len(envs) == len(CELERY_WORKERS)
+        assert len({env[metrics.MULTIPROC_ENV] for env in envs}) == len(envs)
+        assert len({env["MEMORY_WORKER_METRICS_PORT"] for env in envs}) == len(envs)
+        assert all(int(env["MEMORY_WORKER_METRICS_PORT"]) > 0 for env in envs)
