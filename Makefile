@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCOMO ?= ../shared/data/locomo10.json
 
-.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline setup clean \
+.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline dashboard-picture setup clean \
 	serve openapi browser-deps
 
 setup: $(STAMP)
@@ -84,6 +84,12 @@ bench-retrieval: setup
 ## instant and 800 ms model); BENCH_ARGS adds options, e.g. BENCH_ARGS="--conversations 1 --max-turns 60"
 bench-pipeline: setup
 	$(PY) -m bench.bench_pipeline --locomo $(LOCOMO) $(BENCH_ARGS)
+
+## make dashboard-picture: a real run on a private embedded stack, scraped, rendered into
+## docs/grafana-dashboard.png (README "Metrics and alerts"); DASHBOARD_ARGS adds options, e.g. --minutes 2
+dashboard-picture: setup
+	$(PY) -m bench.dashboard_run --locomo $(LOCOMO) $(DASHBOARD_ARGS)
+	$(PY) -m bench.dashboard_render
 
 clean: down
 	rm -rf var .env

@@ -239,6 +239,16 @@ class Settings(BaseSettings):
     MEMORY_API_HOST: str = "127.0.0.1"
     MEMORY_API_PORT: int = Field(8600, ge=1, le=65535)
 
+    # --- operations: metrics and logs (README "Metrics and alerts", "Logs") ----------------
+    # Bearer token Prometheus sends to the HTTP service's /metrics (the admin token works too).
+    MEMORY_METRICS_TOKEN: SecretStr = SecretStr("")
+    # A worker's main process serves its pool's series on this port (0: none). Needs
+    # PROMETHEUS_MULTIPROC_DIR, a folder of its own per worker (the Procfile sets both).
+    MEMORY_WORKER_METRICS_PORT: int = Field(0, ge=0, le=65535)
+    MEMORY_WORKER_METRICS_HOST: str = "127.0.0.1"
+    # Log memory text, task arguments and results (debugging on a private machine only).
+    MEMORY_LOG_CONTENT: bool = False
+
 
 def _is_secret(name: str) -> bool:
     return any(marker in name for marker in ("KEY", "PASSWORD", "AUTH", "SECRET"))

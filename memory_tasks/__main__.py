@@ -331,6 +331,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port)
 
 
+def cmd_health(args: argparse.Namespace) -> int:
+    from config.settings import get_settings
+    from memory_tasks.health import health_main
+
+    return health_main(get_settings(), args.check, args.timeout, args.worker)
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from memory_tasks.demo import run_demo
 
@@ -432,6 +439,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve = command("serve", cmd_serve, "run the HTTP service: the /v1 API for chat servers and the /inspector page")
     serve.add_argument("--host", help="address to bind (default MEMORY_API_HOST, 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default MEMORY_API_PORT, 8600)")
+
+    health = command("health", cmd_health, "probe workers, beat, PostgreSQL, the broker, Milvus: exit 0 or 1, JSON")
+    health.add_argument("--check", action="append", choices=["workers", "beat", "postgres", "broker", "milvus"])
+    health.add_argument("--worker", help="only this worker must answer, e.g. llm@$HOSTNAME (with --check workers)")
+    health.add_argument("--timeout", type=float, default=3.0, help="seconds the workers have to answer")
 
     command("demo", cmd_demo, "push a sample conversation through the running worker and show the memories")
     return parser

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import redis.exceptions
 
 from config.settings import Settings
+from memory_tasks import metrics
 from memory_tasks.broker_redis import shared_key, shared_redis
 from memory_tasks.errors import TransientError
 
@@ -96,6 +97,7 @@ class Breaker:
             # Already open: its time is not extended by failures of calls sent before it opened.
             if failures >= self.threshold and self._redis.set(self._open, "1", nx=True, px=int(self.open_sec * 1000)):
                 logger.warning("chat model breaker opened", extra={"failures": failures, "open_sec": self.open_sec})
+                metrics.BREAKER_OPENED.inc()
             if permit.probe:
                 self._redis.delete(self._probe)
         except redis.exceptions.RedisError:
@@ -106,6 +108,18 @@ class Breaker:
         if permit.probe:
             logger.info("chat model breaker closed after a successful probe")
         self.reset()
+
+    def state(self) -> tuple[int, int]:
+        """(metrics.BREAKER_CLOSED, _HALF_OPEN or _OPEN; consecutive failures counted); closed without Redis.
+
+        Raises what Redis raises (the metrics scrape reports the breaker unreadable).
+        """
+        if self._redis is None:
+            return metrics.BREAKER_CLOSED, 0
+        failures = int(self._redis.get(self._failures) or 0)
+        if failures < self.threshold:
+            return metrics.BREAKER_CLOSED, failures
+        return (metrics.BREAKER_OPEN if self._redis.pttl(self._open) > 0 else metrics.BREAKER_HALF_OPEN), failures
 
     def reset(self) -> None:
         """Closed, with no failure counted (also what an operator or a test may do by hand)."""

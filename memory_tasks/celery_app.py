@@ -7,13 +7,26 @@ by task name and never need the task modules. Workers import those at start-up
 
 from __future__ import annotations
 
+import logging
+import os
+from typing import Any
+
 from celery import Celery
-from celery.signals import setup_logging, worker_process_init
+from celery.signals import (
+    beat_init,
+    before_task_publish,
+    setup_logging,
+    task_postrun,
+    task_prerun,
+    worker_init,
+    worker_process_init,
+)
 
 from config.celery import celery_config
-from config.logging import configure_logging
 from config.settings import get_settings
+from memory_tasks import logs, metrics
 from memory_tasks.db.session import get_engine
+from memory_tasks.heartbeat import record_beat_tick
 from schedules.beat import beat_schedule
 
 TASK_MODULES = ["memory_tasks.tasks"]
@@ -35,4 +48,42 @@ def _fresh_connections_in_child(**_: object) -> None:
 
 @setup_logging.connect
 def _logging(**_: object) -> None:
-    configure_logging()
+    logs.configure_logging(log_content=get_settings().MEMORY_LOG_CONTENT)
+
+
+@task_prerun.connect
+def _task_started(task_id: str, task: Any, args: tuple = (), **_: object) -> None:
+    owns = getattr(getattr(task, "owns", None), "value", None)  # MemoryTask's Owns
+    logs.bind_task(task_id, task.name, logs.task_ids(owns, args or ()))
+    metrics.task_started(task_id)
+
+
+@task_postrun.connect
+def _task_finished(task_id: str, task: Any, state: str | None = None, **_: object) -> None:
+    metrics.task_finished(task_id, task.name, state)
+    logs.unbind_task()
+
+
+@worker_init.connect
+def _worker_metrics(**_: object) -> None:
+    """In the worker's main process, before the pool forks: a clean multiprocess folder, then the exporter."""
+    settings = get_settings()
+    if not settings.MEMORY_WORKER_METRICS_PORT:
+        return
+    if metrics.multiproc_dir() is None:
+        logging.getLogger(__name__).error(
+            "MEMORY_WORKER_METRICS_PORT needs PROMETHEUS_MULTIPROC_DIR (a folder per worker): no metrics served"
+        )
+        return
+    metrics.clean_multiproc_dir(keep_pid=os.getpid())
+    metrics.serve_worker_metrics(settings.MEMORY_WORKER_METRICS_PORT, settings.MEMORY_WORKER_METRICS_HOST)
+
+
+def _beat_sent_a_job(**_: object) -> None:
+    record_beat_tick(get_settings())
+
+
+@beat_init.connect
+def _beat_heartbeat(**_: object) -> None:
+    """Only the beat process records a tick for each job it sends (`heartbeat`)."""
+    before_task_publish.connect(_beat_sent_a_job, weak=False)

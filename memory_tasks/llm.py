@@ -34,6 +34,7 @@ import openai
 from openai import OpenAI
 
 from config.settings import Settings, get_settings
+from memory_tasks import metrics
 from memory_tasks.breaker import Breaker, BreakerOpen
 from memory_tasks.text import UNSTORABLE_CHAR
 
@@ -324,6 +325,7 @@ def _client(base_url: str, api_key: str, pid: int) -> OpenAI:
     )
 
 
+@metrics.counted_llm_call
 def chat_json(
     messages: list[dict[str, str]],
     *,

@@ -50,6 +50,8 @@ REDIS_PORT = 56379
 MILVUS_PORT = 19550
 FLOWER_PORT = 5555
 API_PORT = 8600
+# Where each worker's main process serves its pool's Prometheus series (README "Metrics and alerts").
+WORKER_METRICS_PORTS = {"worker-llm": 9101, "worker-index": 9102}
 DATABASE = "memory_tasks"
 
 # One worker per queue group, so slow LLM calls never starve index sync (SPEC R-OPS-1).
@@ -548,7 +550,7 @@ def celery_commands(stack: Stack) -> dict[str, tuple[list[str], dict[str, str] |
     """Return the command line and environment (None: ours) of each Celery process, by service name."""
     celery = [sys.executable, "-m", "celery", "-A", "memory_tasks"]
     commands: dict[str, tuple[list[str], dict[str, str] | None]] = {
-        name: ([*celery, *args], None) for name, args in CELERY_WORKERS.items()
+        name: ([*celery, *args], worker_metrics_env(stack, name)) for name, args in CELERY_WORKERS.items()
     }
     commands["beat"] = (
         [*celery, "beat", "-s", str(stack.dir / "celerybeat-schedule"), "--pidfile", str(stack.dir / "beat.pid")],
@@ -563,6 +565,16 @@ def celery_commands(stack: Stack) -> dict[str, tuple[list[str], dict[str, str] |
         # Without credentials the API is open; acceptable only because it is bound to 127.0.0.1.
         commands["flower"] = (flower, {**os.environ, "FLOWER_UNAUTHENTICATED_API": "true"})
     return commands
+
+
+def worker_metrics_env(stack: Stack, name: str) -> dict[str, str]:
+    """Our environment plus the worker's metrics settings: its own multiprocess folder and port (WORKER_METRICS_PORTS)."""
+    folder = stack.dir / "metrics" / name
+    return {
+        **os.environ,
+        "PROMETHEUS_MULTIPROC_DIR": str(folder),
+        "MEMORY_WORKER_METRICS_PORT": str(WORKER_METRICS_PORTS[name]),
+    }
 
 
 def user_managed_urls(env_file: Path = ENV_FILE) -> dict[str, str] | None:
@@ -624,7 +636,7 @@ def _start_celery(stack: Stack) -> list[str]:
 
 # --- the HTTP service --------------------------------------------------------------------------------
 
-API_TOKEN_VARS = ("MEMORY_API_TOKENS", "MEMORY_API_ADMIN_TOKEN")
+API_TOKEN_VARS = ("MEMORY_API_TOKENS", "MEMORY_API_ADMIN_TOKEN", "MEMORY_METRICS_TOKEN")
 
 
 def api_tokens(env_file: Path = ENV_FILE) -> dict[str, str]:

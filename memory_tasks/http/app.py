@@ -22,7 +22,7 @@ from memory_tasks.http.deps import caller_role, reject_unknown_query
 from memory_tasks.http.errors import error_response, install_error_handlers
 from memory_tasks.http.inspector import routes as inspector
 from memory_tasks.http.inspector.session import SessionSigner
-from memory_tasks.http.routes import conversations, memories, messages, retrieval, service, tools, turns, users
+from memory_tasks.http.routes import conversations, memories, messages, metrics, retrieval, service, tools, turns, users
 
 MAX_BODY_BYTES = 64 * 1024
 STATIC = Path(__file__).resolve().parent / "static"
@@ -183,6 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (turns, messages, retrieval, tools, memories, conversations, users):
         app.include_router(module.router, dependencies=[Depends(caller_role), Depends(reject_unknown_query)])
     app.include_router(service.router)
+    app.include_router(metrics.router)
     app.include_router(inspector.router)
     app.mount("/inspector/static", StaticFiles(directory=STATIC), name="inspector-static")
     app.mount("/docs/static", StaticFiles(directory=str(swagger_ui_path)), name="docs-static")

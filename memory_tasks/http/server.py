@@ -6,10 +6,10 @@ import sys
 
 import uvicorn
 
-from config.logging import configure_logging
 from config.settings import get_settings
 from memory_tasks.http.app import create_app
 from memory_tasks.http.auth import startup_problem
+from memory_tasks.logs import configure_logging
 
 EXIT_REFUSED = 2
 
@@ -30,7 +30,7 @@ def serve(host: str | None = None, port: int | None = None) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_REFUSED
-    configure_logging()
+    configure_logging(log_content=settings.MEMORY_LOG_CONTENT)
     uvicorn.run(
         create_app(settings),
         host=host,

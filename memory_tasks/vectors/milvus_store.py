@@ -17,6 +17,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import grpc
 from pymilvus import DataType, MilvusClient, MilvusException
+from pymilvus.client.types import LoadState
 
 from config.settings import get_settings
 from memory_tasks.errors import PermanentError, TransientError, is_transient
@@ -150,6 +151,13 @@ class MilvusStore:
             if field["name"] == "vector":
                 return int(field["params"]["dim"])
         return None
+
+    @_translated
+    def loaded(self, *, timeout: float | None = None) -> bool | None:
+        """True when the collection is loaded (searchable), False while it is not, None when it does not exist yet."""
+        if not self._client.has_collection(self.collection, timeout=timeout):
+            return None
+        return self._client.get_load_state(self.collection, timeout=timeout)["state"] == LoadState.Loaded
 
     @_translated
     def replace(self, rows: list[VectorRow], *, flush: bool = True) -> None:
