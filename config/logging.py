@@ -8,6 +8,8 @@ import os
 import sys
 from datetime import UTC, datetime
 
+from memory_tasks.redaction import RedactingFilter
+
 # Attributes every LogRecord has; anything else was passed with `extra=` and is logged.
 _STANDARD_ATTRS = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
 
@@ -26,7 +28,8 @@ class JsonFormatter(logging.Formatter):
             payload["task"] = task.name
         payload.update({k: v for k, v in vars(record).items() if k not in _STANDARD_ATTRS})
         if record.exc_info:
-            payload["exc"] = self.formatException(record.exc_info)
+            # RedactingFilter leaves the traceback, secrets masked, in exc_text.
+            payload["exc"] = record.exc_text or self.formatException(record.exc_info)
         return json.dumps(payload, ensure_ascii=False, default=str)
 
 
@@ -40,6 +43,7 @@ def configure_logging(level: str | None = None) -> None:
     """Send JSON lines to stderr; LOG_LEVEL (default INFO) sets the level."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
+    handler.addFilter(RedactingFilter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level or os.environ.get("LOG_LEVEL", "INFO"))
