@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import traceback
+from typing import Any
 from urllib.parse import urlsplit
 
 MASK = "***"
@@ -67,17 +68,31 @@ def redact(text: str, *secrets: str) -> str:
 _RECORD_ATTRS = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
 
 
+def _redacted(value: Any) -> Any:
+    """An `extra` value with its text redacted: strings, and those inside dicts, lists and tuples
+    (Celery logs its task events as a dict); numbers and None as they are; anything else as redacted text."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: _redacted(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_redacted(item) for item in value)
+    if value is None or isinstance(value, int | float):
+        return value
+    return redact(str(value))
+
+
 class RedactingFilter(logging.Filter):
     """A handler filter that redacts a record before any formatter sees it: the message with its
-    arguments, every text `extra`, and the traceback (left in `exc_text`, which formatters print
+    arguments, every `extra`, and the traceback (left in `exc_text`, which formatters print
     instead of formatting `exc_info` again)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = redact(record.getMessage())
         record.args = None
         for name, value in list(vars(record).items()):
-            if name not in _RECORD_ATTRS and isinstance(value, str):
-                setattr(record, name, redact(value))
+            if name not in _RECORD_ATTRS:
+                setattr(record, name, _redacted(value))
         if record.exc_info and not record.exc_text:
             record.exc_text = redact("".join(traceback.format_exception(*record.exc_info)).rstrip("\n"))
         if record.stack_info:
