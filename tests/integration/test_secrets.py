@@ -28,6 +28,7 @@ from memory_tasks.db.session import session_scope
 from tests.conftest import PROJECT_ROOT, TEST_ENV
 from tests.fake_openai import as_json
 from tests.fake_openai import error as error_reply
+from tests.fake_openai import text as reply_text
 
 pytestmark = [pytest.mark.slow]
 
@@ -130,9 +131,12 @@ def test_an_unreachable_database_never_prints_its_password(database) -> None:
 def test_llm_and_embedding_errors_echoing_the_key_are_stored_and_logged_without_it(
     start_worker, db, fake_openai, echoing_embedder
 ) -> None:
-    """Issue 15 item 6: an LLM 401 and an embedding 401 whose bodies echo the API key end in
-    memory_error / vector_error, the worker log and `status` with the key masked."""
-    fake_openai.script(error_reply(401, f"Incorrect API key provided: {API_KEY}", code="invalid_api_key"))
+    """Issue 15 item 6: an unusable LLM answer, an LLM 401 and an embedding 401, each echoing the
+    API key, end in memory_error / vector_error, the worker log and `status` with the key masked."""
+    fake_openai.script(
+        reply_text(f"I cannot answer in JSON; my key is {API_KEY}"),  # stored as the failure's raw output
+        error_reply(401, f"Incorrect API key provided: {API_KEY}", code="invalid_api_key"),
+    )
     fake_openai.default = lambda body: (
         as_json({"decisions": [{"index": 0, "action": "keep"}]})
         if "decisions" in body["messages"][0]["content"]
@@ -151,9 +155,10 @@ def test_llm_and_embedding_errors_echoing_the_key_are_stored_and_logged_without_
         },
         concurrency=1,
     )
-    refused = record_turn(701, "I like oolong tea")
-    enqueue_turn(refused, countdown=0)
-    assert wait_for_message(refused, 60)["status"] in ("FAILED", "DEAD")
+    for user_id in (700, 701):  # the unusable answer, then the 401
+        refused = record_turn(user_id, "I like oolong tea")
+        enqueue_turn(refused, countdown=0)
+        assert wait_for_message(refused, 60)["status"] in ("FAILED", "DEAD")
     written = record_turn(702, "I like oolong tea")
     enqueue_turn(written, countdown=0)
     assert wait_for_message(written, 60)["status"] == "PROCESSED"
@@ -162,7 +167,7 @@ def test_llm_and_embedding_errors_echoing_the_key_are_stored_and_logged_without_
         time.sleep(0.5)
 
     stored = _database_text()
-    assert "401" in stored and _vector_errors(), stored  # both paths were taken
+    assert "401" in stored and "raw output" in stored and _vector_errors(), stored  # every path was taken
     assert API_KEY not in stored
     logged = worker.log_path.read_text(errors="replace").splitlines()
     assert [line for line in logged if API_KEY in line or DB_PASSWORD in line] == []
