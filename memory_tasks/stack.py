@@ -568,12 +568,13 @@ def celery_commands(stack: Stack) -> dict[str, tuple[list[str], dict[str, str] |
 
 
 def flower_command(stack: Stack, basic_auth: str) -> tuple[list[str], dict[str, str]]:
-    """Flower's command line and environment: bound to 127.0.0.1, basic auth on with `basic_auth`
-    (user:password). The credentials go in the environment, where Flower reads FLOWER_BASIC_AUTH;
-    on the command line they would show in every process listing."""
+    """Flower's command line and environment: bound to FLOWER_ADDRESS (default 127.0.0.1), basic
+    auth on with `basic_auth` (user:password). The credentials go in the environment, where Flower
+    reads FLOWER_BASIC_AUTH; on the command line they would show in every process listing."""
+    address = os.environ.get("FLOWER_ADDRESS") or "127.0.0.1"
     cmd = [sys.executable, "-m", "celery", "-A", "memory_tasks", "flower", f"--port={stack.flower_port}"]
     env = {name: value for name, value in os.environ.items() if name != "FLOWER_UNAUTHENTICATED_API"}
-    return [*cmd, "--address=127.0.0.1"], {**env, "FLOWER_BASIC_AUTH": basic_auth}
+    return [*cmd, f"--address={address}"], {**env, "FLOWER_BASIC_AUTH": basic_auth}
 
 
 def flower_basic_auth(env_file: Path = ENV_FILE) -> tuple[str, bool]:

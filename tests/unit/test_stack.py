@@ -157,6 +157,7 @@ def test_flower_gets_its_credentials_by_environment_and_binds_loopback(
 ) -> None:
     """Issue 15 item 1: the password never on the command line (`ps`), the unauthenticated API never on."""
     monkeypatch.setenv("FLOWER_UNAUTHENTICATED_API", "true")
+    monkeypatch.delenv("FLOWER_ADDRESS", raising=False)
     cmd, env = stack.flower_command(stack.Stack(tmp_path, tmp_path), "flower:s3cr3t-XYZ-pw")
 
     assert not any("s3cr3t-XYZ-pw" in arg for arg in cmd)
