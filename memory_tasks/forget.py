@@ -51,6 +51,7 @@ from memory_tasks.db.models import (
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import MEMORY_TYPES
 from memory_tasks.memories.store import lock_user
+from memory_tasks.redaction import redact
 from memory_tasks.text import InvalidUserId, checked_user_id
 from memory_tasks.vectors.index import SYNC_FAILURES, index_text, text_hash, users_awaiting_purge
 from memory_tasks.vectors.milvus_store import get_store
@@ -216,7 +217,9 @@ def _record_purge(user_id: int, error: str | None) -> None:
     with session_scope() as session:
         now = db_now(session)
         values: dict[str, Any] = {"purge_attempted_at": now, "purge_attempts": ForgottenUser.purge_attempts + 1}
-        values |= {"vectors_purged_at": now, "purge_error": None} if error is None else {"purge_error": error[:2000]}
+        values |= (
+            {"vectors_purged_at": now, "purge_error": None} if error is None else {"purge_error": redact(error)[:2000]}
+        )
         session.execute(
             update(ForgottenUser)
             .where(ForgottenUser.user_id == user_id, ForgottenUser.vectors_purged_at.is_(None))

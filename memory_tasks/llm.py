@@ -36,6 +36,7 @@ from openai import OpenAI
 from config.settings import Settings, get_settings
 from memory_tasks import metrics
 from memory_tasks.breaker import Breaker, BreakerOpen
+from memory_tasks.redaction import redact
 from memory_tasks.text import UNSTORABLE_CHAR
 
 logger = logging.getLogger("memory_tasks.llm")
@@ -400,7 +401,7 @@ def chat_json(
         except openai.APIError as exc:
             # Any other answer the client could not read: unusable as well.
             breaker.record_success(permit)
-            raise LLMOutputError(f"unreadable chat response: {_redact(str(exc), api_key)}", str(exc.body)) from None
+            raise LLMOutputError(f"unreadable chat response: {redact(str(exc), api_key)}", str(exc.body)) from None
         breaker.record_success(permit)
         break
     latency = time.monotonic() - started
@@ -472,7 +473,7 @@ def _classify(exc: openai.APIConnectionError | openai.APIStatusError, api_key: s
     if isinstance(exc, openai.APITimeoutError):
         return LLMTransientError("chat model call timed out")
     if isinstance(exc, openai.APIConnectionError):
-        return LLMTransientError(f"cannot reach the chat model: {_redact(str(exc), api_key)}")
+        return LLMTransientError(f"cannot reach the chat model: {redact(str(exc), api_key)}")
     status = exc.status_code
     if status == 429 or status >= 500 or status in (408, 409):
         return LLMTransientError(
@@ -496,17 +497,7 @@ def _detail(exc: openai.APIStatusError, api_key: str) -> str:
     """The server's error message, short and without the API key."""
     body = exc.body
     message = body.get("message") if isinstance(body, dict) else None
-    return _redact(str(message or exc.message), api_key)[:MAX_ERROR_DETAIL_CHARS]
-
-
-_KEY_LIKE = re.compile(r"\b(?:sk|pk|key)-[A-Za-z0-9_\-*]{8,}")
-
-
-def _redact(text: str, api_key: str) -> str:
-    """`text` with the API key and anything shaped like one masked; servers echo keys."""
-    if api_key:
-        text = text.replace(api_key, "***")
-    return _KEY_LIKE.sub("***", text)
+    return redact(str(message or exc.message), api_key)[:MAX_ERROR_DETAIL_CHARS]
 
 
 def _retry_after(exc: openai.APIStatusError) -> float | None:

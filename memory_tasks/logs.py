@@ -23,6 +23,8 @@ from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
+from memory_tasks.redaction import RedactingFilter
+
 # Attributes every LogRecord has; anything else was passed with `extra=` and is logged.
 _STANDARD_ATTRS = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
 # `extra=` fields that may hold what a user said (memory text, keys made from it, the model's
@@ -105,7 +107,8 @@ class JsonFormatter(logging.Formatter):
                 continue
             payload[name] = value
         if record.exc_info:
-            payload["exc"] = self.formatException(record.exc_info)
+            # RedactingFilter leaves the traceback, secrets masked, in exc_text.
+            payload["exc"] = record.exc_text or self.formatException(record.exc_info)
         return json.dumps(payload, ensure_ascii=False, default=str)
 
     def _trace_fields(self, record: logging.LogRecord, data: dict[str, Any]) -> dict[str, Any]:
@@ -134,6 +137,7 @@ def configure_logging(level: str | None = None, *, log_content: bool = False) ->
     """Send JSON lines to stderr at `level` (default LOG_LEVEL, else INFO); memory text only with `log_content`."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter(log_content=log_content))
+    handler.addFilter(RedactingFilter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level or os.environ.get("LOG_LEVEL", "INFO"))

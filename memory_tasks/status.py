@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from memory_tasks.db.models import ForgottenUser, LongTermMemory, Message, MessageStatus, VectorStatus
 from memory_tasks.db.session import session_scope
+from memory_tasks.redaction import redact
 
 
 def collect_status(errors: int = 10) -> dict[str, Any]:
@@ -49,7 +50,7 @@ def collect_status(errors: int = 10) -> dict[str, Any]:
         ).all()
         purges = pending_vector_purges(session)
     failures = [
-        {"kind": kind, "id": row_id, "at": at.isoformat(), "error": (error or "")[:500]}
+        {"kind": kind, "id": row_id, "at": at.isoformat(), "error": redact(error or "")[:500]}
         for kind, rows in (("message", failed_messages), ("memory", failed_vectors))
         for row_id, at, error in rows
     ]
@@ -67,7 +68,7 @@ def collect_status(errors: int = 10) -> dict[str, Any]:
         "dead_letters": {
             "count": messages.get(MessageStatus.DEAD.value, 0),
             "newest": [
-                {"id": row_id, "at": at.isoformat(), "attempts": attempts, "error": (error or "")[:500]}
+                {"id": row_id, "at": at.isoformat(), "attempts": attempts, "error": redact(error or "")[:500]}
                 for row_id, at, attempts, error in dead_messages
             ],
         },
@@ -95,7 +96,7 @@ def pending_vector_purges(session: Session, limit: int = 100) -> list[dict[str, 
             "forgotten_at": forgotten_at.isoformat(),
             "attempts": attempts,
             "attempted_at": attempted_at.isoformat() if attempted_at else forgotten_at.isoformat(),
-            "error": (error or "")[:500],
+            "error": redact(error or "")[:500],
         }
         for user_id, forgotten_at, attempts, attempted_at, error in rows
     ]

@@ -1,9 +1,9 @@
 """The Celery beat schedule: every periodic job, its interval, queue and expiry (R-BEAT).
 
 Each entry's `expires` equals its interval, so runs that pile up while workers are busy
-are dropped instead of executed back to back. Run exactly ONE beat process (Celery beat
-has no lock of its own); overlapping runs are still safe because every job claims its
-rows with FOR UPDATE SKIP LOCKED.
+are dropped instead of executed back to back. Only the beat holding the one-beat lock
+sends them (`schedules/scheduler.py`); overlapping runs would still be safe because every
+job claims its rows with FOR UPDATE SKIP LOCKED.
 """
 
 from __future__ import annotations

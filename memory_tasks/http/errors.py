@@ -18,6 +18,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memory_tasks.http.schemas import ErrorBody
+from memory_tasks.redaction import redact
 
 logger = logging.getLogger(__name__)
 
@@ -65,13 +66,17 @@ class ApiError(Exception):
 
 
 def error_response(status: int, error: str, detail: str, headers: dict[str, str] | None = None, **extra: Any):
-    return JSONResponse({"error": error, "detail": detail, **extra}, status_code=status, headers=headers)
+    return JSONResponse({"error": error, "detail": redact(detail), **extra}, status_code=status, headers=headers)
 
 
 def _field_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
     """Where and what, never the submitted value (pydantic's `input`)."""
     return [
-        {"loc": [str(part) for part in error.get("loc", ())], "msg": str(error.get("msg", "")), "type": error["type"]}
+        {
+            "loc": [str(part) for part in error.get("loc", ())],
+            "msg": redact(str(error.get("msg", ""))),
+            "type": error["type"],
+        }
         for error in exc.errors()
     ]
 

@@ -22,6 +22,7 @@ from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import EmbeddingCache, ForgottenUser, LongTermMemory, VectorStatus
 from memory_tasks.db.session import session_scope
 from memory_tasks.errors import is_transient
+from memory_tasks.redaction import redact
 from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
 from memory_tasks.vectors.milvus_store import MilvusStore, VectorRow, VectorStoreError, get_store
 
@@ -254,7 +255,7 @@ def mark_vector_failed(memory_ids: list[int], error: str, *, outage: bool = Fals
             .where(LongTermMemory.id.in_(memory_ids), LongTermMemory.vector_status != VectorStatus.SYNCED.value)
             .values(
                 vector_status=status,
-                vector_error=error[:2000],
+                vector_error=redact(error)[:2000],
                 vector_claimed_at=None,
                 vector_attempts=attempts,
                 vector_next_attempt_at=func.now() + func.make_interval(0, 0, 0, 0, 0, 0, delay),

@@ -100,8 +100,13 @@ def test_extraction_never_touches_the_database_or_the_write_model() -> None:
 
 
 def test_the_bottom_modules_import_nothing_of_the_project() -> None:
-    """Task names, the error taxonomy and the metrics may be used by every layer, config's routing included."""
-    for module in ("memory_tasks/task_names.py", "memory_tasks/errors.py", "memory_tasks/metrics.py"):
+    """Task names, the error taxonomy, the metrics and the redaction helper may be used by every layer, config included."""
+    for module in (
+        "memory_tasks/task_names.py",
+        "memory_tasks/errors.py",
+        "memory_tasks/metrics.py",
+        "memory_tasks/redaction.py",
+    ):
         assert _imported(PROJECT_ROOT / module) == set(), module
 
 

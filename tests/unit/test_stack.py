@@ -128,3 +128,47 @@ def test_status_and_down_with_nothing_running(tmp_path: Path, capsys: pytest.Cap
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == [service.name for service in stack.Stack(tmp_path, tmp_path).services]
     assert all(line.split()[1] == "stopped" for line in lines)
+
+
+def test_flower_credentials_are_generated_once_then_reused_from_our_env(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15 item 1: `up` generates Flower's login into .env; later runs keep it (the running Flower's)."""
+    monkeypatch.delenv("FLOWER_BASIC_AUTH", raising=False)
+    env_file = tmp_path / ".env"
+
+    generated, new = stack.flower_basic_auth(env_file)
+    user, _, password = generated.partition(":")
+    stack.write_env({"FLOWER_BASIC_AUTH": generated}, env_file)
+
+    assert new and user == "flower" and len(password) >= 32
+    assert stack.flower_basic_auth(env_file) == (generated, False)
+    assert stack.flower_basic_auth(tmp_path / "absent")[0] != generated  # random each time
+
+
+def test_flower_credentials_from_the_environment_win(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15 item 1: an operator's FLOWER_BASIC_AUTH is used as given."""
+    monkeypatch.setenv("FLOWER_BASIC_AUTH", "ops:chosen-password")
+    assert stack.flower_basic_auth(tmp_path / ".env") == ("ops:chosen-password", False)
+
+
+def test_flower_gets_its_credentials_by_environment_and_binds_loopback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15 item 1: the password never on the command line (`ps`), the unauthenticated API never on."""
+    monkeypatch.setenv("FLOWER_UNAUTHENTICATED_API", "true")
+    monkeypatch.delenv("FLOWER_ADDRESS", raising=False)
+    cmd, env = stack.flower_command(stack.Stack(tmp_path, tmp_path), "flower:s3cr3t-XYZ-pw")
+
+    assert not any("s3cr3t-XYZ-pw" in arg for arg in cmd)
+    assert "--address=127.0.0.1" in cmd
+    assert env["FLOWER_BASIC_AUTH"] == "flower:s3cr3t-XYZ-pw"
+    assert "FLOWER_UNAUTHENTICATED_API" not in env
+
+
+def test_beat_runs_the_locking_scheduler() -> None:
+    """Issue 15 item 5: the stack's beat names the one-beat scheduler, which the app config also sets."""
+    from config.celery import BEAT_SCHEDULER
+
+    beat, _ = stack.celery_commands(stack.Stack(Path("/tmp"), Path("/tmp")))["beat"]
+    assert beat[beat.index("-S") + 1] == BEAT_SCHEDULER == "schedules.scheduler:LockedScheduler"
