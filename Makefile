@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 LOCOMO ?= ../shared/data/locomo10.json
 
 .PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline setup clean \
-	serve openapi browser-deps
+	serve openapi browser-deps chaos
 
 setup: $(STAMP)
 
@@ -83,6 +83,12 @@ bench-retrieval: setup
 ## instant and 800 ms model); BENCH_ARGS adds options, e.g. BENCH_ARGS="--conversations 1 --max-turns 60"
 bench-pipeline: setup
 	$(PY) -m bench.bench_pipeline --locomo $(LOCOMO) $(BENCH_ARGS)
+
+## make chaos: the fault-injection run (issue 11): the same seeded turns through a private embedded stack
+## twice, clean and with workers, Redis, PostgreSQL and Milvus killed and the model failing; writes the
+## "Chaos run" section of docs/reliability.md. CHAOS_ARGS adds options, e.g. CHAOS_ARGS=--small
+chaos: setup
+	$(PY) -m bench.chaos $(CHAOS_ARGS)
 
 clean: down
 	rm -rf var .env
