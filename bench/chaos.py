@@ -105,6 +105,7 @@ class Profile:
     name: str
     users: int
     turns: int
+    prologue_slots: int  # facts each user states before anything else
     clean_rate: float  # turns/s after the prologue
     faulted_rate: float
     faults: tuple[Fault, ...]
@@ -119,6 +120,7 @@ FULL = Profile(
     name="full",
     users=12,
     turns=520,
+    prologue_slots=4,
     clean_rate=2.5,
     faulted_rate=1.5,
     faults=(
@@ -142,6 +144,7 @@ SMALL = Profile(
     name="small",
     users=10,
     turns=100,
+    prologue_slots=3,
     clean_rate=6.0,
     faulted_rate=4.0,
     faults=(
@@ -201,7 +204,7 @@ class Chaos:
 
     def __init__(self, profile: Profile, seed: int, folder: Path) -> None:
         self.profile = profile
-        self.turns, self.plans = generate(profile.users, profile.turns, seed)
+        self.turns, self.plans = generate(profile.users, profile.turns, seed, prologue_slots=profile.prologue_slots)
         self.poison_texts = {text for text, plan in self.plans.items() if plan.poison}
         self.model = ChaosModel(self.plans)
         self.stack = ChaosStack(folder)
