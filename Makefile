@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 LOCOMO ?= ../shared/data/locomo10.json
 
 .PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline dashboard-picture setup clean \
-	serve openapi browser-deps
+	serve openapi browser-deps chaos
 
 setup: $(STAMP)
 
@@ -90,6 +90,12 @@ bench-pipeline: setup
 dashboard-picture: setup
 	$(PY) -m bench.dashboard_run --locomo $(LOCOMO) $(DASHBOARD_ARGS)
 	$(PY) -m bench.dashboard_render
+
+## make chaos: the fault-injection run (issue 11): the same seeded turns through a private embedded stack
+## twice, clean and with workers, Redis, PostgreSQL and Milvus killed and the model failing; writes the
+## "Chaos run" section of docs/reliability.md. CHAOS_ARGS adds options, e.g. CHAOS_ARGS=--small
+chaos: setup
+	$(PY) -m bench.chaos $(CHAOS_ARGS)
 
 clean: down
 	rm -rf var .env

@@ -54,18 +54,13 @@ TASK_ROUTES = {
     "memory.*": {"queue": QUEUE_MAINTENANCE},
 }
 
-# Time a task may run past its own I/O timeout (DB writes, bookkeeping) before the soft
-# limit fires; the hard limit kills the process a little later (Treeherder: hard = soft + 30 s).
-SOFT_LIMIT_MARGIN_SEC = 30
-HARD_LIMIT_MARGIN_SEC = 30
-
 
 def soft_time_limit(settings: Settings) -> float:
-    return settings.longest_task_sec + SOFT_LIMIT_MARGIN_SEC
+    return settings.soft_time_limit_sec
 
 
 def hard_time_limit(settings: Settings) -> float:
-    return soft_time_limit(settings) + HARD_LIMIT_MARGIN_SEC
+    return settings.hard_time_limit_sec
 
 
 # The scheduler class of `celery beat` (schedules/scheduler.py), by name: config/ does not import schedules/.

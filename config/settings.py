@@ -31,6 +31,13 @@ DEFAULT_NOISE_KEY_PATTERNS = (
 )
 
 
+# Time a task may run past its own I/O timeout (DB writes, bookkeeping) before the soft
+# limit fires; the hard limit kills the process a little later (Treeherder: hard = soft + 30 s).
+# A task with a shorter I/O timeout gets that much instead (tests with second-long budgets).
+# config/celery.py turns them into Celery's limits; the claim lease must outlast them.
+LIMIT_MARGIN_SEC = 30
+
+
 class ConfigError(SystemExit):
     """Raised at start-up when a setting is invalid; the message names the variable."""
 
@@ -196,6 +203,15 @@ class Settings(BaseSettings):
                 raise ValueError(f"{merge}: must not be below {dedup}")
         if self.LONG_TERM_MEMORY_ENGINE == "llm" and not self.llm_configured:
             raise ValueError("LONG_TERM_MEMORY_ENGINE: 'llm' needs OPENAI_BASE_URL or OPENAI_API_KEY")
+        if self.hard_time_limit_sec >= self.LONG_TERM_MEMORY_CLAIM_LEASE_SEC:
+            # A run still going when its lease ends is restarted by the rescan, and the
+            # duplicate's pick-up counts against the message (docs/reliability.md).
+            raise ValueError(
+                f"LONG_TERM_MEMORY_CLAIM_LEASE_SEC: must exceed the hard time limit of a task, "
+                f"{self.hard_time_limit_sec:g} s (the longer of LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC and "
+                f"LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC, plus twice the smaller of it and {LIMIT_MARGIN_SEC} s), "
+                f"got {self.LONG_TERM_MEMORY_CLAIM_LEASE_SEC:g}"
+            )
         return self
 
     # --- derived -------------------------------------------------------------------------
@@ -229,6 +245,20 @@ class Settings(BaseSettings):
     @property
     def longest_task_sec(self) -> float:
         return max(self.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC, self.LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC)
+
+    @property
+    def soft_time_limit_sec(self) -> float:
+        """Celery's soft time limit of a task: its longest I/O timeout plus a margin."""
+        return self.longest_task_sec + self._limit_margin_sec
+
+    @property
+    def hard_time_limit_sec(self) -> float:
+        """Celery's hard time limit (the pool child is killed): the soft limit plus a margin."""
+        return self.soft_time_limit_sec + self._limit_margin_sec
+
+    @property
+    def _limit_margin_sec(self) -> float:
+        return min(LIMIT_MARGIN_SEC, self.longest_task_sec)
 
     # --- the HTTP service (`python -m memory_tasks serve`, memory_tasks/http) -------------
     # Bearer tokens of the chat servers, comma separated. Secret values: never printed.

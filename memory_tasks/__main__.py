@@ -123,6 +123,16 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_requeue(args: argparse.Namespace) -> int:
     from memory_tasks.jobs import requeue_messages
 
+    if args.dead_vectors:
+        from memory_tasks.dispatch import enqueue_index_sync
+        from memory_tasks.vectors.index import revive_dead_vectors
+
+        revived = revive_dead_vectors()
+        if revived:
+            enqueue_index_sync(revived)
+        print(json.dumps({"requeued_vectors": revived}))
+        return 0
+
     requeued = requeue_messages(None if args.all_dead else [args.message])
     print(json.dumps({"requeued": requeued}))
     if args.message is not None and not requeued:
@@ -380,6 +390,9 @@ def build_parser() -> argparse.ArgumentParser:
     which = requeue.add_mutually_exclusive_group(required=True)
     which.add_argument("--message", type=_user_id, help="one DEAD (or FAILED) message")
     which.add_argument("--all-dead", action="store_true", help="every DEAD message")
+    which.add_argument(
+        "--dead-vectors", action="store_true", help="every DEAD vector: back to DIRTY, attempts reset, synced again"
+    )
     forget = command(
         "forget-user",
         cmd_forget_user,

@@ -29,6 +29,7 @@ from memory_tasks.db.models import LongTermMemory
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
 from memory_tasks.memories.store import WriteContext, active_memories, comparable, merge_into
+from memory_tasks.text import has_han
 from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
 from memory_tasks.vectors.index import EmbeddingKind, embed_texts, text_hash
 
@@ -140,14 +141,41 @@ def _adds_detail(stored: str, stated: str) -> bool:
     )
 
 
+_WORD = re.compile(r"\w+")
+
+
+def _swaps_value(stored: str, stated: str) -> bool:
+    """True when `stated` keeps the frame of `stored` and puts another value in it.
+
+    Both start alike ("周末打…", "Lives in …"), and what is left once the common start and
+    end are cut shares nothing (characters for Chinese, words otherwise): 周末打乒乓球 /
+    周末打网球, "Lives in Berlin" / "Lives in Lisbon". Embeddings rate such pairs 0.97, above
+    the merge threshold, yet the second is a new value (found by `make chaos`: an overwrite
+    taken for a confirmation). A paraphrase of the predicate ("很喜欢川菜" / "特别爱吃川菜")
+    does not start alike, so the scorer decides it as before.
+    """
+    if has_han(stored + stated):
+        a, b = list(comparable(stored)), list(comparable(stated))
+    else:
+        a, b = _WORD.findall(stored.lower()), _WORD.findall(stated.lower())
+    prefix = 0
+    while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(a), len(b)) - prefix and a[-1 - suffix] == b[-1 - suffix]:
+        suffix += 1
+    rest_a, rest_b = a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]
+    return bool(prefix and rest_a and rest_b and not set(rest_a) & set(rest_b))
+
+
 def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str) -> bool:
     """True when `stated` is `stored` in other words: a confirmation, not a new value or detail.
 
     The scorer must rate them at or above its merge threshold (as sure as merging two
     memories) and `stated` must add no visible detail and not negate it (`_adds_detail`),
-    which embeddings rate as alike.
+    nor put another value in the same frame (`_swaps_value`), which embeddings rate as alike.
     """
-    if _adds_detail(stored, stated):
+    if _adds_detail(stored, stated) or _swaps_value(stored, stated):
         return False
     return float(scorer.matrix([stated], [stored])[0][0]) >= scorer.merge_threshold
 

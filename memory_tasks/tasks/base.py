@@ -25,7 +25,7 @@ from celery.exceptions import Retry
 
 from config.settings import get_settings
 from memory_tasks import pipeline, queued
-from memory_tasks.errors import PERMANENT_TYPES, TRANSIENT_TYPES
+from memory_tasks.errors import PERMANENT_TYPES, TRANSIENT_TYPES, is_transient
 from memory_tasks.llm import LLMOutputError, LLMPermanentError, LLMTransientError
 from memory_tasks.vectors import index
 
@@ -135,7 +135,9 @@ class MemoryTask(Task):
         elif self.owns is Owns.MEMORIES:
             memory_ids = args[0] if args else kwargs.get("memory_ids")
             if memory_ids:
-                index.mark_vector_failed(list(memory_ids), error)
+                # Retries used up on an outage (Milvus or the embedder down for everyone): the
+                # rows wait for the sweep without losing one of their own attempts.
+                index.mark_vector_failed(list(memory_ids), error, outage=is_transient(exc))
 
 
 def _message_id(arg: Any) -> int | None:

@@ -261,3 +261,27 @@ def mark_vector_failed(memory_ids: list[int], error: str, *, outage: bool = Fals
                 vector_next_attempt_at=func.now() + func.make_interval(0, 0, 0, 0, 0, 0, delay),
             )
         )
+
+
+def revive_dead_vectors(memory_ids: list[int] | None = None) -> list[int]:
+    """Give DEAD vectors another life: back to DIRTY with their attempts, backoff and error reset.
+
+    `memory_ids` None means every DEAD row; otherwise only those of them that are DEAD.
+    Returns the ids revived (ascending): the next sweep, or an index sync sent for them, syncs them.
+    """
+    query = update(LongTermMemory).where(LongTermMemory.vector_status == VectorStatus.DEAD.value)
+    if memory_ids is not None:
+        query = query.where(LongTermMemory.id.in_(memory_ids))
+    with session_scope() as session:
+        revived = session.scalars(
+            query.values(
+                vector_status=VectorStatus.DIRTY.value,
+                vector_attempts=0,
+                vector_next_attempt_at=None,
+                vector_claimed_at=None,
+                vector_error=None,
+            ).returning(LongTermMemory.id)
+        ).all()
+    if revived:
+        logger.info("dead vectors revived", extra={"memory_ids": sorted(revived)})
+    return sorted(revived)

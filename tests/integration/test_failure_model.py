@@ -67,9 +67,10 @@ def failure_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]
     env = {
         "LONG_TERM_MEMORY_MAX_ATTEMPTS": "2",
         "LONG_TERM_MEMORY_RETRY_BACKOFF_SEC": "1",
-        # Longer than any run here (the lease must outlast the hard time limit, as 300 s > 150 s do).
+        # Longer than any run here: the lease must outlast the hard time limit (3 + 3 + 3 = 9 s).
         "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "15",
         "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "3",
+        "LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC": "3",
         "LONG_TERM_MEMORY_LLM_BREAKER_THRESHOLD": "3",
         "LONG_TERM_MEMORY_LLM_BREAKER_OPEN_SEC": "2",
         "OPENAI_API_KEY": "sk-test-not-a-secret",
@@ -176,7 +177,7 @@ def test_a_message_that_kills_its_worker_every_time_is_dead_after_its_attempts(
     LONG_TERM_MEMORY_MAX_ATTEMPTS runs the message is DEAD instead of looping forever."""
     fake_openai.default = lambda body: reply_text('{"candidates": []}', delay=30)
     worker = start_worker(
-        {"OPENAI_BASE_URL": fake_openai.base_url, **failure_settings, "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "60"},
+        {"OPENAI_BASE_URL": fake_openai.base_url, **failure_settings, "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "4"},
         concurrency=1,
     )
     message_id = record_turn(720, "I have a pet called Luna")

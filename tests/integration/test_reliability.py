@@ -160,7 +160,7 @@ def test_whole_worker_killed_mid_task_is_recovered_by_the_rescan(start_worker, d
     from memory_tasks.tasks.maintenance import rescan_messages
 
     fake_openai.script(reply_text('{"candidates": []}', delay=30))
-    env = {"OPENAI_BASE_URL": fake_openai.base_url, "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "2"}
+    env = {"OPENAI_BASE_URL": fake_openai.base_url}
     worker = start_worker(env, concurrency=1)
     message_id = record_turn(621, "I live in Berlin")
     enqueue_turn(message_id, countdown=0)
@@ -170,14 +170,11 @@ def test_whole_worker_killed_mid_task_is_recovered_by_the_rescan(start_worker, d
     worker.kill()
     fake_openai.default = lambda body: reply_text('{"candidates": []}')
     start_worker(env, concurrency=1)
-    time.sleep(2.5)  # the lease of the lost claim runs out
-    os.environ["LONG_TERM_MEMORY_CLAIM_LEASE_SEC"] = "2"
-    try:
-        from config.settings import get_settings
-
-        get_settings.cache_clear()
-        assert rescan_messages.run() == 1
-    finally:
-        del os.environ["LONG_TERM_MEMORY_CLAIM_LEASE_SEC"]
-        get_settings.cache_clear()
+    # The lease of the lost claim runs out (it must outlast the hard time limit, so it is
+    # moved back rather than shortened).
+    with session_scope() as session:
+        session.execute(
+            update(Message).where(Message.id == message_id).values(memory_claimed_at=text("now() - interval '1 hour'"))
+        )
+    assert rescan_messages.run() == 1
     assert wait_for_message(message_id, 60)["status"] == "PROCESSED"

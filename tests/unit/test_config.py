@@ -106,6 +106,25 @@ def test_celery_reliability_settings(clean_env: pytest.MonkeyPatch) -> None:
     assert conf["task_serializer"] == "json"
 
 
+def test_a_claim_lease_not_longer_than_the_hard_time_limit_is_refused(clean_env: pytest.MonkeyPatch) -> None:
+    """Issue 11 item 3 (R-FAIL-2): a run still going when its lease ends would be restarted by the
+    rescan and counted twice, so the lease must exceed Celery's hard time limit."""
+    for name in ("LONG_TERM_MEMORY_CLAIM_LEASE_SEC", "LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC"):
+        clean_env.delenv(name, raising=False)
+    hard_limit = celery_config(Settings())["task_time_limit"]
+    assert hard_limit == 150  # 90 s I/O budget + 30 s + 30 s
+    clean_env.setenv("LONG_TERM_MEMORY_CLAIM_LEASE_SEC", str(hard_limit))
+    with pytest.raises(ConfigError, match=r"LONG_TERM_MEMORY_CLAIM_LEASE_SEC: must exceed the hard time limit.*150 s"):
+        load_settings()
+    clean_env.setenv("LONG_TERM_MEMORY_CLAIM_LEASE_SEC", str(hard_limit + 1))
+    assert hard_limit + 1 == load_settings().LONG_TERM_MEMORY_CLAIM_LEASE_SEC
+    # Short budgets (tests) get short margins, so a short lease stays possible with them.
+    clean_env.setenv("LONG_TERM_MEMORY_CLAIM_LEASE_SEC", "10")
+    clean_env.setenv("LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC", "3")
+    clean_env.setenv("LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC", "3")
+    assert celery_config(load_settings())["task_time_limit"] == 9
+
+
 def test_beat_entries_follow_the_enable_flags_and_expire(clean_env: pytest.MonkeyPatch) -> None:
     """R-BEAT-1/2: rescan every SCAN_INTERVAL, index sweep only when enabled, each with expires."""
     schedule = beat_schedule(Settings())

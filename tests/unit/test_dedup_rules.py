@@ -48,6 +48,13 @@ class _AlwaysAlike:
         ("喜欢川菜", "喜欢川菜和湘菜", False),  # a new item
         ("住在北京", "住在北京朝阳区", False),  # the memory continued
         ("Plays chess", "Plays chess online every evening with friends from school", False),  # much longer
+        # Another value in the same frame (issue 11 item 11: `make chaos` found 周末打网球 swallowed
+        # as a confirmation of 周末打乒乓球; the local embedder rates the pair 0.973, merge at 0.96).
+        ("周末打乒乓球", "周末打网球", False),
+        ("周末打羽毛球", "周末打篮球", False),
+        ("Lives in Berlin", "Lives in Lisbon", False),
+        ("Plays tennis on weekends", "Plays rugby on weekends", False),
+        ("喜欢川菜", "喜欢吃川菜", True),  # a character added, nothing swapped: similarity decides
     ],
 )
 def test_a_restatement_confirms_only_when_it_adds_nothing(stored: str, stated: str, confirms: bool) -> None:

@@ -131,7 +131,9 @@ def test_every_task_has_the_one_retry_policy() -> None:
 def recorded_failures(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
     failures: list[tuple] = []
     monkeypatch.setattr(base.pipeline, "mark_message_failed", lambda *args: failures.append(("message", *args)))
-    monkeypatch.setattr(base.index, "mark_vector_failed", lambda *args: failures.append(("vectors", *args)))
+    monkeypatch.setattr(
+        base.index, "mark_vector_failed", lambda *args, **kwargs: failures.append(("vectors", *args, kwargs))
+    )
     return failures
 
 
@@ -143,11 +145,28 @@ def test_a_final_failure_is_recorded_on_what_the_stage_owns(recorded_failures: l
     tasks[task_names.UPSERT_VECTORS].on_failure(VectorStoreTransientError("down"), "t3", ([1, 2],), {}, None)
     tasks[task_names.TOUCH_MEMORIES].on_failure(ConnectionError("down"), "t4", (7, [1], "now"), {}, None)
     tasks[task_names.REFINE_CANDIDATES].on_failure(ValueError("bug"), "t5", (None,), {}, None)
+    tasks[task_names.EMBED_MEMORIES].on_failure(EmbeddingPermanentError("401"), "t6", ([3],), {}, None)
     assert recorded_failures == [
         ("message", 42, "memory.extract_candidates: LLMOutputError: not JSON\nraw output: {oops"),
         ("message", 43, "memory.refine_candidates: LLMTransientError: 429"),
-        ("vectors", [1, 2], "memory.upsert_vectors: VectorStoreTransientError: down"),
+        ("vectors", [1, 2], "memory.upsert_vectors: VectorStoreTransientError: down", {"outage": True}),
+        ("vectors", [3], "memory.embed_memories: EmbeddingPermanentError: 401", {"outage": False}),
     ]
+
+
+def test_a_chain_failing_for_good_on_an_outage_costs_its_vectors_no_attempt(recorded_failures: list[tuple]) -> None:
+    """Issue 11 item 2 (R-FAIL-1): retries used up on Milvus or the embedder being down mark the
+    rows FAILED as an outage (no attempt counted, `index.mark_vector_failed(outage=True)`), so a
+    long outage never makes a vector DEAD; the row's own failure (a bug, a permanent error) counts."""
+    tasks = _tasks()
+    for exc in (
+        VectorStoreTransientError("collection not loaded"),
+        EmbeddingTransientError("503"),
+        ConnectionError("reset"),
+    ):
+        tasks[task_names.UPSERT_VECTORS].on_failure(exc, "t", ([9],), {}, None)
+    tasks[task_names.UPSERT_VECTORS].on_failure(KeyError("bug"), "t", ([9],), {}, None)
+    assert [failure[-1] for failure in recorded_failures] == [{"outage": True}] * 3 + [{"outage": False}]
 
 
 # --- the embedders and the Milvus store raise one of the two kinds ----------------------------

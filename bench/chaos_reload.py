@@ -1,0 +1,157 @@
+"""How long Milvus takes to serve again after a restart, at 100k vectors written by the index sweep (issue 11 item 7).
+
+    python -m bench.chaos_reload [--vectors 100000] [--users 1000] [--batch 512]
+
+On a private stack (`bench.chaos_stack.ChaosStack`), `--vectors` memory rows are created in
+PostgreSQL (`--users` users, one key per row) with their vectors already in the embedding
+cache (random unit vectors: the figure is about Milvus, not the embedder), then written to
+Milvus by the index sweep itself (`jobs.sync_index_batch`, batches of `--batch`, a flush per
+batch, and the flush + compaction of `jobs._seal_segments` at the end of every sweep run of
+`jobs.MAX_INDEX_BATCHES_PER_RUN` batches). Milvus is then restarted twice: a graceful stop
+(as `make down`), and a kill -9 (a crash: the write-ahead log is replayed); each time the
+time from the start of the process until the collection is loaded and a strong count query
+answers is measured (`memory_tasks.stack.start_milvus` with the collection, as `make up`).
+Prints the figures; docs/reliability.md records them by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from pymilvus import MilvusClient
+from sqlalchemy import text
+
+from bench.chaos_stack import ChaosStack
+from bench.common import configure
+from config.settings import get_settings
+from memory_tasks import jobs
+from memory_tasks.db.admin import execute_autocommit
+from memory_tasks.db.migrate import upgrade_to_head
+from memory_tasks.db.session import session_scope
+from memory_tasks.stack import MILVUS_STOP_TIMEOUT, stop_processes
+from memory_tasks.vectors.embedders import get_embedder
+from memory_tasks.vectors.index import index_text, text_hash
+from memory_tasks.vectors.milvus_store import get_store
+
+COLLECTION = "reload_bench"
+CONTENTS = 20  # distinct contents per key: few distinct texts, one vector per row all the same
+
+
+def seed_rows(vectors: int, users: int) -> None:
+    """`vectors` DIRTY memory rows over `users` users, and a cached vector for each distinct index text."""
+    per_user = -(-vectors // users)
+    embedder = get_embedder()
+    rng = np.random.default_rng(7)
+    texts = {index_text("fact", f"k-{k}", f"Note number {k % CONTENTS}") for k in range(per_user)}
+    with session_scope() as session:
+        session.execute(text("INSERT INTO users (id) SELECT generate_series(1, :users)"), {"users": users})
+        session.execute(
+            text(
+                "INSERT INTO long_term_memories (user_id, memory_key, memory_type, content) "
+                "SELECT u, 'k-' || k, 'fact', 'Note number ' || (k % :contents) "
+                "FROM generate_series(1, :users) AS u, generate_series(0, :per_user - 1) AS k "
+                "LIMIT :vectors"
+            ),
+            {"users": users, "per_user": per_user, "vectors": vectors, "contents": CONTENTS},
+        )
+        for item in texts:
+            vector = rng.standard_normal(embedder.dim).astype(np.float32)
+            session.execute(
+                text("INSERT INTO embedding_cache (model, version, text_hash, vector) VALUES (:m, :v, :h, :vec)"),
+                {
+                    "m": embedder.model_name,
+                    "v": get_settings().MEMORY_EMBEDDING_VERSION,
+                    "h": text_hash(item),
+                    "vec": (vector / np.linalg.norm(vector)).tolist(),
+                },
+            )
+
+
+def sweep_all() -> tuple[int, int]:
+    """Run the sweep until nothing is left, in runs of MAX_INDEX_BATCHES_PER_RUN batches; (rows synced, runs)."""
+    synced, runs, batch = 0, 0, 0
+    while True:
+        # A run's last batch (batches_left 1) seals the segments, as the last batch of a beat run does.
+        last = (batch + 1) % jobs.MAX_INDEX_BATCHES_PER_RUN == 0
+        result = jobs.sync_index_batch(batches_left=1 if last else 2)
+        batch += 1
+        runs += last
+        if result is None:
+            return synced, runs + (not last)
+        synced += result["synced"]
+
+
+def count_loaded(uri: str) -> int:
+    client = MilvusClient(uri=uri)
+    try:
+        rows = client.query(COLLECTION, filter="", output_fields=["count(*)"], consistency_level="Strong")
+        return int(rows[0]["count(*)"])
+    finally:
+        client.close()
+
+
+def restart(stack: ChaosStack, kill: bool) -> float:
+    """Stop Milvus (graceful or kill -9), start it again; seconds from the start until loaded and counted."""
+    if kill:
+        os.killpg(stack.milvus.pid, signal.SIGKILL)
+        stop_processes([stack.milvus.pid], 5)
+    else:
+        stop_processes([stack.milvus.pid], MILVUS_STOP_TIMEOUT)
+    started = time.monotonic()
+    stack.milvus.launch()  # start_milvus waits until the collection is loaded
+    count_loaded(stack.milvus_uri)
+    return time.monotonic() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.chaos_reload", description=__doc__.splitlines()[0])
+    parser.add_argument("--vectors", type=int, default=100_000)
+    parser.add_argument("--users", type=int, default=1000)
+    parser.add_argument("--batch", type=int, default=512, help="MEMORY_INDEX_WORKER_BATCH_SIZE of the sweep")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="mt_reload_") as folder:
+        os.chdir(folder)
+        stack = ChaosStack(Path(folder))
+        stack.start()
+        try:
+            execute_autocommit(stack.libpq_url("postgres"), 'CREATE DATABASE "reload"')
+            configure(
+                DATABASE_URL=stack.database_url("reload"),
+                CELERY_BROKER_URL=stack.redis_url(0),
+                CELERY_RESULT_BACKEND=stack.redis_url(1),
+                MEMORY_MILVUS_ENABLED="true",
+                MEMORY_MILVUS_URI=stack.milvus_uri,
+                MEMORY_MILVUS_COLLECTION=COLLECTION,
+                MEMORY_INDEX_WORKER_ENABLED="true",
+                MEMORY_INDEX_WORKER_BATCH_SIZE=str(args.batch),
+                MEMORY_EMBEDDING_PROVIDER="local",
+            )
+            stack.collection = COLLECTION
+            upgrade_to_head()
+            get_store().ensure_collection(get_embedder().dim)
+            started = time.monotonic()
+            seed_rows(args.vectors, args.users)
+            print(f"{args.vectors} rows seeded in {time.monotonic() - started:.0f} s", flush=True)
+            started = time.monotonic()
+            synced, runs = sweep_all()
+            print(f"sweep: {synced} rows synced in {runs} runs, {time.monotonic() - started:.0f} s", flush=True)
+            print(f"in Milvus: {count_loaded(stack.milvus_uri)}", flush=True)
+            graceful = restart(stack, kill=False)
+            print(f"graceful stop, start until loaded: {graceful:.1f} s", flush=True)
+            crash = restart(stack, kill=True)
+            print(
+                f"kill -9, start until loaded: {crash:.1f} s; in Milvus: {count_loaded(stack.milvus_uri)}", flush=True
+            )
+        finally:
+            stack.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
