@@ -9,7 +9,9 @@
 * lexical - BM25 of the query against the memory's index text, divided by the best BM25
   among the candidates (CJK-aware, lightly stemmed tokens; see `lexical.py`).
 * importance - (importance - 1) / 4; confidence as stored; recency - 0.5 ** (days since the
-  memory last changed / half-life).
+  memory was last said / half-life): its last change or its last confirmation, whichever is
+  later (a repeat confirms a memory without changing it, so a memory said again yesterday is
+  as fresh as one written yesterday).
 * key - share of the memory key's words the query mentions ("home-city" and "which city
   is my home" -> 1.0).
 
@@ -42,6 +44,7 @@ class MemoryLike(Protocol):
     importance: int
     confidence: float
     updated_at: datetime | None
+    last_confirmed_at: datetime | None
     is_core: bool
 
 
@@ -107,6 +110,12 @@ def recency_signal(updated_at: datetime | None, now: datetime, half_life_days: f
     return 0.5 ** (age_days / half_life_days)
 
 
+def last_said_at(memory: MemoryLike) -> datetime | None:
+    """When the memory was last stated: its last change or confirmation, the later; None when neither is known."""
+    times = [t for t in (memory.updated_at, memory.last_confirmed_at) if t is not None]
+    return max(times, default=None)
+
+
 def key_signal(memory_key: str, query_tokens: set[str]) -> float:
     """Share of the key's words (e.g. "home", "city" of "home-city") found among the query's tokens."""
     words = set(search_tokens(memory_key))
@@ -143,7 +152,7 @@ def rerank(candidates: Sequence[Candidate], query: str, weights: RerankWeights, 
             "lexical": lexical_weight * (lex / best_bm25 if best_bm25 > 0 else 0.0),
             "importance": weights.importance * importance_signal(memory.importance),
             "confidence": weights.confidence * min(1.0, max(0.0, memory.confidence)),
-            "recency": weights.recency * recency_signal(memory.updated_at, now, weights.recency_half_life_days),
+            "recency": weights.recency * recency_signal(last_said_at(memory), now, weights.recency_half_life_days),
             "key": weights.key * key_signal(memory.memory_key, query_set),
         }
         why = {name: round(value, 4) for name, value in signals.items() if value > 0}

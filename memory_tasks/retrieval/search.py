@@ -44,6 +44,7 @@ from memory_tasks.retrieval.rerank import (
     Ranked,
     RerankWeights,
     importance_signal,
+    last_said_at,
     make_candidate,
     recency_signal,
     rerank,
@@ -182,7 +183,8 @@ def _full_inject(
         why = {
             "importance": round(importance_signal(memory.importance), 4),
             "recency": round(
-                FULL_INJECT_RECENCY_WEIGHT * recency_signal(memory.updated_at, now, weights.recency_half_life_days), 4
+                FULL_INJECT_RECENCY_WEIGHT * recency_signal(last_said_at(memory), now, weights.recency_half_life_days),
+                4,
             ),
         }
         hits.append(Hit(memory_json(memory), sum(why.values()), why))
@@ -248,7 +250,8 @@ def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_l
     valid = (
         LongTermMemory.user_id == user_id,
         LongTermMemory.is_active.is_(True),
-        or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now),
+        # A core memory never expires (R-READ-6, memories/lifecycle.py).
+        or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now, LongTermMemory.is_core.is_(True)),
     )
     recent_ids = (
         select(LongTermMemory.id)

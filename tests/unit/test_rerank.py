@@ -30,6 +30,7 @@ class Memory:
     importance: int = 3
     confidence: float = 0.8
     updated_at: datetime | None = NOW
+    last_confirmed_at: datetime | None = None
 
 
 def keys(ranked) -> list[str]:
@@ -99,6 +100,22 @@ def test_recency_halves_every_half_life() -> None:
     assert recency_signal(NOW, NOW, 90) == 1.0
     assert recency_signal(NOW - timedelta(days=90), NOW, 90) == pytest.approx(0.5)
     assert recency_signal(None, NOW, 90) == 0.0
+
+
+def test_a_confirmed_memory_counts_as_recent_from_its_last_confirmation() -> None:
+    """Issue 13 item 1 / R-READ-2: recency runs from the later of the last change and the last confirmation."""
+    old = NOW - timedelta(days=400)
+    confirmed = Memory("confirmed", "x", updated_at=old, last_confirmed_at=NOW - timedelta(days=1))
+    unconfirmed = Memory("unconfirmed", "x", updated_at=old)
+    ranked = rerank([make_candidate(unconfirmed, 0.8), make_candidate(confirmed, 0.8)], "q", RerankWeights(), NOW)
+    assert keys(ranked) == ["confirmed", "unconfirmed"]
+    weights = RerankWeights()
+    assert ranked[0].why["recency"] == pytest.approx(
+        weights.recency * recency_signal(NOW - timedelta(days=1), NOW, 90), abs=1e-4
+    )
+    # A confirmation older than the last change does not make the memory older.
+    stale = Memory("stale", "x", updated_at=NOW, last_confirmed_at=old)
+    assert rerank([make_candidate(stale, 0.8)], "q", weights, NOW)[0].why["recency"] == pytest.approx(weights.recency)
 
 
 def test_without_vectors_the_lexical_signal_carries_the_relevance_weight() -> None:
