@@ -96,6 +96,10 @@ class Settings(BaseSettings):
     # measured on tests/data/dedup_pairs.jsonl (docs/quality.md).
     MEMORY_LOCAL_DEDUP_THRESHOLD: float = Field(0.93, ge=0.0, le=1.0)
     MEMORY_LOCAL_MERGE_THRESHOLD: float = Field(0.96, ge=0.0, le=1.0)
+    # e5-small scores English paraphrases lower than Chinese ones; for two texts without Chinese
+    # the dedup (reuse) threshold is this one, and the English value checks of
+    # memories/english.py keep different values apart (docs/quality.md, "English pairs").
+    MEMORY_LOCAL_EN_DEDUP_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)
     # Lexical similarity has a different scale from cosine on embeddings, so it has
     # its own thresholds (calibrated in docs/quality.md).
     LONG_TERM_MEMORY_LEXICAL_DEDUP_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)
@@ -215,6 +219,12 @@ class Settings(BaseSettings):
         if model_name == LOCAL_MODEL_NAME:
             return self.MEMORY_LOCAL_DEDUP_THRESHOLD, self.MEMORY_LOCAL_MERGE_THRESHOLD
         return self.LONG_TERM_MEMORY_DEDUP_THRESHOLD, self.LONG_TERM_MEMORY_MERGE_THRESHOLD
+
+    def latin_dedup_threshold(self, model_name: str) -> float:
+        """The dedup cosine threshold for two texts without Chinese, for memories embedded by `model_name`."""
+        if model_name == LOCAL_MODEL_NAME:
+            return self.MEMORY_LOCAL_EN_DEDUP_THRESHOLD
+        return self.LONG_TERM_MEMORY_DEDUP_THRESHOLD
 
     @property
     def noise_key_patterns(self) -> tuple[str, ...]:
