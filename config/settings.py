@@ -148,6 +148,12 @@ class Settings(BaseSettings):
     # injected into every retrieval whatever the question, within its limit (the rest of
     # the limit is filled by relevance); 0 turns the core block off.
     LONG_TERM_MEMORY_CORE_LIMIT: int = Field(3, ge=0, le=100)
+    # Relevance floor of dense retrieval (issue 17 item 3): a memory that is not core is injected
+    # only when its raw cosine with the question reaches MIN_COSINE (multilingual-e5-small's scale:
+    # re-measure for another embedder) or it holds MIN_OVERLAP of the question's search tokens.
+    # Calibrated in docs/quality.md ("Relevance floor"); 0 and 0 switch the floor off.
+    LONG_TERM_MEMORY_RELEVANCE_MIN_COSINE: float = Field(0.85, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_RELEVANCE_MIN_OVERLAP: float = Field(0.5, ge=0.0, le=1.0)
 
     # Index sweep (issue 11): a row whose own sync fails this often is DEAD (shown in
     # `status`); before that it waits MEMORY_INDEX_RETRY_BACKOFF_SEC * 2^(attempts-1), at

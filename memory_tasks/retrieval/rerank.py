@@ -15,6 +15,12 @@
 * key - share of the memory key's words the query mentions ("home-city" and "which city
   is my home" -> 1.0).
 
+Beside the weighted, rescaled signals (`why`), each ranked memory keeps its raw scores
+(`raw`): `cosine`, the vector path's cosine with the query (absent when unknown), `bm25`, and
+`overlap`, the share of the query's distinct search tokens found in the memory's index text
+(in [0, 1], independent of the other candidates). The rescaled signals say which candidate is
+best; only the raw ones say whether any is relevant at all (`is_relevant`, the relevance floor).
+
 When no candidate has a similarity (the vector path is off or failed), the lexical signal
 carries both relevance weights, so the fallback ranks by relevance as firmly as dense does.
 Higher similarity always ranks higher, all else equal (the seed's reference inverted this).
@@ -24,7 +30,7 @@ Pure functions only: no database, no model.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -84,11 +90,39 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Ranked:
-    """A ranked memory: `score` is the sum of `why`, the weighted signals that contributed."""
+    """A ranked memory: `score` is the sum of `why`, the weighted signals that contributed;
+    `raw` its unscaled cosine (when known), BM25 and query-token overlap (module docstring)."""
 
     memory: MemoryLike
     score: float
     why: dict[str, float]
+    raw: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RelevanceFloor:
+    """The absolute relevance a memory needs to be injected (core memories need none).
+
+    `min_cosine` applies to the raw cosine with the query, `min_overlap` to the share of the
+    query's tokens the memory contains; either one suffices. 0 / 0 switches the floor off.
+    """
+
+    min_cosine: float
+    min_overlap: float
+
+    @property
+    def off(self) -> bool:
+        return self.min_cosine <= 0 and self.min_overlap <= 0
+
+
+def is_relevant(ranked: Ranked, floor: RelevanceFloor) -> bool:
+    """True when `ranked` clears the floor on its raw cosine or its query-token overlap."""
+    if floor.off:
+        return True
+    cosine = ranked.raw.get("cosine")
+    if cosine is not None and cosine >= floor.min_cosine:
+        return True
+    return floor.min_overlap > 0 and ranked.raw.get("overlap", 0.0) >= floor.min_overlap
 
 
 def make_candidate(memory: MemoryLike, similarity: float | None = None) -> Candidate:
@@ -120,6 +154,11 @@ def key_signal(memory_key: str, query_tokens: set[str]) -> float:
     """Share of the key's words (e.g. "home", "city" of "home-city") found among the query's tokens."""
     words = set(search_tokens(memory_key))
     return len(words & query_tokens) / len(words) if words else 0.0
+
+
+def overlap(query_tokens: set[str], tokens: Sequence[str]) -> float:
+    """Share of the distinct query tokens found among `tokens`, in [0, 1]; 0.0 for an empty query."""
+    return len(query_tokens.intersection(tokens)) / len(query_tokens) if query_tokens else 0.0
 
 
 def _relative(values: Sequence[float | None]) -> list[float]:
@@ -156,6 +195,9 @@ def rerank(candidates: Sequence[Candidate], query: str, weights: RerankWeights, 
             "key": weights.key * key_signal(memory.memory_key, query_set),
         }
         why = {name: round(value, 4) for name, value in signals.items() if value > 0}
-        ranked.append(Ranked(memory, sum(signals.values()), why))
+        raw = {"bm25": round(lex, 4), "overlap": round(overlap(query_set, candidate.tokens), 4)}
+        if candidate.similarity is not None:
+            raw = {"cosine": round(candidate.similarity, 4), **raw}
+        ranked.append(Ranked(memory, sum(signals.values()), why, raw))
     ranked.sort(key=lambda r: r.score, reverse=True)
     return ranked
