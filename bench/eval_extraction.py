@@ -44,7 +44,7 @@ import json
 import logging
 import os
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -226,6 +226,8 @@ class CallMeter(logging.Handler):
         self.latencies_ms: list[float] = []
         self.prompt_tokens = 0
         self.completion_tokens = 0
+        # Which structured-output rung answered (json_schema, json_object, none): what the server supports.
+        self.formats: Counter[str] = Counter()
 
     def emit(self, record: logging.LogRecord) -> None:
         if not hasattr(record, "latency_ms"):
@@ -233,9 +235,10 @@ class CallMeter(logging.Handler):
         self.latencies_ms.append(float(record.latency_ms))
         self.prompt_tokens += getattr(record, "prompt_tokens", None) or 0
         self.completion_tokens += getattr(record, "completion_tokens", None) or 0
+        self.formats[str(getattr(record, "response_format", "?"))] += 1
 
     def summary(self) -> str:
-        """One line: calls, tokens, latency per call (p50 / p95 / mean)."""
+        """One line: calls, tokens, latency per call (p50 / p95 / mean), and the response formats that answered."""
         calls = len(self.latencies_ms)
         if not calls:
             return "model calls 0"
@@ -243,7 +246,8 @@ class CallMeter(logging.Handler):
         p95 = ordered[min(calls - 1, round(0.95 * (calls - 1)))]
         return (
             f"model calls {calls}, tokens {self.prompt_tokens} prompt + {self.completion_tokens} completion,"
-            f" latency ms p50 {statistics.median(ordered):.0f} p95 {p95:.0f} mean {statistics.fmean(ordered):.0f}"
+            f" latency ms p50 {statistics.median(ordered):.0f} p95 {p95:.0f} mean {statistics.fmean(ordered):.0f},"
+            " response format " + ", ".join(f"{name} {n}" for name, n in self.formats.most_common())
         )
 
 

@@ -109,6 +109,10 @@ class Settings(BaseSettings):
     # measured on tests/data/dedup_pairs.jsonl (docs/quality.md).
     MEMORY_LOCAL_DEDUP_THRESHOLD: float = Field(0.93, ge=0.0, le=1.0)
     MEMORY_LOCAL_MERGE_THRESHOLD: float = Field(0.96, ge=0.0, le=1.0)
+    # e5-small scores English paraphrases lower than Chinese ones; for two texts without Chinese
+    # the dedup (reuse) threshold is this one, and the English value checks of
+    # memories/english.py keep different values apart (docs/quality.md, "English pairs").
+    MEMORY_LOCAL_EN_DEDUP_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)
     # Lexical similarity has a different scale from cosine on embeddings, so it has
     # its own thresholds (calibrated in docs/quality.md).
     LONG_TERM_MEMORY_LEXICAL_DEDUP_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)
@@ -157,6 +161,12 @@ class Settings(BaseSettings):
     # injected into every retrieval whatever the question, within its limit (the rest of
     # the limit is filled by relevance); 0 turns the core block off.
     LONG_TERM_MEMORY_CORE_LIMIT: int = Field(3, ge=0, le=100)
+    # Relevance floor of dense retrieval (issue 17 item 3): a memory that is not core is injected
+    # only when its raw cosine with the question reaches MIN_COSINE (multilingual-e5-small's scale:
+    # re-measure for another embedder) or it holds MIN_OVERLAP of the question's search tokens.
+    # Calibrated in docs/quality.md ("Relevance floor"); 0 and 0 switch the floor off.
+    LONG_TERM_MEMORY_RELEVANCE_MIN_COSINE: float = Field(0.85, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_RELEVANCE_MIN_OVERLAP: float = Field(0.5, ge=0.0, le=1.0)
 
     # Index sweep (issue 11): a row whose own sync fails this often is DEAD (shown in
     # `status`); before that it waits MEMORY_INDEX_RETRY_BACKOFF_SEC * 2^(attempts-1), at
@@ -237,6 +247,12 @@ class Settings(BaseSettings):
         if model_name == LOCAL_MODEL_NAME:
             return self.MEMORY_LOCAL_DEDUP_THRESHOLD, self.MEMORY_LOCAL_MERGE_THRESHOLD
         return self.LONG_TERM_MEMORY_DEDUP_THRESHOLD, self.LONG_TERM_MEMORY_MERGE_THRESHOLD
+
+    def latin_dedup_threshold(self, model_name: str) -> float:
+        """The dedup cosine threshold for two texts without Chinese, for memories embedded by `model_name`."""
+        if model_name == LOCAL_MODEL_NAME:
+            return self.MEMORY_LOCAL_EN_DEDUP_THRESHOLD
+        return self.LONG_TERM_MEMORY_DEDUP_THRESHOLD
 
     @property
     def noise_key_patterns(self) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""Text facts every layer shares: which characters are Chinese, which may be stored, what a user id is.
+"""Text facts every layer shares: which characters are Chinese, which may be stored, English synonyms, what a user id is.
 
 This module imports nothing from the project, so any layer may use it.
 """
@@ -32,6 +32,40 @@ MAX_USER_ID = 2**31 - 1  # users.id is a PostgreSQL integer
 def has_han(text: str) -> bool:
     """True when `text` contains at least one Chinese character."""
     return HAN_CHAR.search(text) is not None
+
+
+# Common English synonyms, one word each, so paraphrases meet: the rules engine keys "Italian
+# cuisine" and "Italian food" alike (extraction/rules/keys.py), and dedup compares keys and
+# contents through them (memories/english.py).
+EN_SYNONYMS = {
+    "cuisine": "food",
+    "cuisines": "food",
+    "dishes": "food",
+    "dish": "food",
+    "meals": "food",
+    "foods": "food",
+    "film": "movies",
+    "films": "movies",
+    "movie": "movies",
+    "flicks": "movies",
+    "cinema": "movies",
+    "job": "work",
+    "occupation": "work",
+    "profession": "work",
+    "career": "work",
+    "songs": "music",
+    "tunes": "music",
+    "series": "shows",
+    "programmes": "shows",
+    "programs": "shows",
+}
+_EN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])")
+
+
+def canonical_english(text: str) -> str:
+    """`text` with each English word of EN_SYNONYMS replaced by its one word ("Italian cuisine" ->
+    "Italian food"); other words, and Chinese, unchanged."""
+    return _EN_WORD.sub(lambda word: EN_SYNONYMS.get(word.group(0).casefold(), word.group(0)), text)
 
 
 class InvalidUserId(ValueError):

@@ -98,6 +98,9 @@ class FakeOpenAI:
         # (monotonic end time, reply) of each outage phase, in order.
         self._outage: list[tuple[float, Reply]] = []
         self.outage_requests = 0
+        # Like servers without structured output (older vLLM, some hosted APIs): a request with
+        # response_format json_schema gets a 400 naming response_format; JSON mode still works.
+        self.rejects_json_schema = False
         self._lock = threading.Lock()
         # Set on stop so sleeping "slow" replies end at once instead of holding threads.
         self._stopping = threading.Event()
@@ -154,6 +157,10 @@ class FakeOpenAI:
             if failing is not None:
                 self.outage_requests += 1
                 return failing
+            response_format = body.get("response_format")
+            if self.rejects_json_schema and isinstance(response_format, dict):
+                if response_format.get("type") == "json_schema":
+                    return error(400, "response_format json_schema is not supported", param="response_format")
             scripted = self._script.popleft() if self._script else None
         reply = scripted if scripted is not None else self.default(body)
         return text(reply) if isinstance(reply, str) else reply

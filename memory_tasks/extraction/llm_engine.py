@@ -5,6 +5,11 @@ prompt as marked context (seed: 事实来源与硬过滤). Whatever the model an
 untrusted: candidates are validated by `coerce_candidate`, refine decisions may only
 point at keys the caller passed in, and nothing in the output can name a user.
 Errors are those of `memory_tasks.llm` (transient / permanent / output).
+
+Both calls ask for JSON-schema structured output (`EXTRACT_SCHEMA`, `REFINE_SCHEMA`); a
+server that rejects it gets JSON mode, then plain text parsed tolerantly, and is remembered
+per base URL and model (`llm.chat_json`). The schemas describe the answer the prompts ask
+for; validation stays here, field by field, whatever the server enforced.
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ from typing import Any
 
 from config.settings import Settings, get_settings
 from memory_tasks.extraction.candidates import (
+    MAX_CONTENT_CHARS,
+    MEMORY_TYPES,
+    OPS,
     Candidate,
     InvalidCandidate,
     checked_int,
@@ -35,6 +43,57 @@ MAX_EXISTING = 50
 # Our section markers; the same text inside user data is defused so it cannot close a section.
 MARKERS = ("conversation_summary", "recent_context", "user_message", "user_turns")
 ACTIONS = ("keep", "merge", "reuse", "drop")
+
+_NULLABLE_INT = {"type": ["integer", "null"]}
+# The answer of the extract prompt: {"candidates": [...]}, each item as extract.v1.md lists it.
+EXTRACT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "candidates": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "op": {"type": "string", "enum": list(OPS)},
+                    "memory_type": {"type": "string", "enum": list(MEMORY_TYPES)},
+                    "key": {"type": "string"},
+                    "content": {"type": "string", "maxLength": MAX_CONTENT_CHARS},
+                    "importance": {"type": "integer", "minimum": 1, "maximum": 5},
+                    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+                    "ttl_days": _NULLABLE_INT,
+                    "reason": {"type": "string"},
+                },
+                "required": ["op", "memory_type", "key", "content", "importance", "confidence"],
+            },
+        }
+    },
+    "required": ["candidates"],
+}
+# The answer of the refine prompt: {"decisions": [...]}, one per candidate index.
+REFINE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "decisions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "index": {"type": "integer", "minimum": 0},
+                    "action": {"type": "string", "enum": list(ACTIONS)},
+                    "target_key": {"type": ["string", "null"]},
+                    "key": {"type": ["string", "null"]},
+                    "content": {"type": ["string", "null"]},
+                    "importance": _NULLABLE_INT,
+                    "confidence": {"type": ["number", "null"]},
+                    "ttl_days": _NULLABLE_INT,
+                    "reason": {"type": ["string", "null"]},
+                },
+                "required": ["index", "action"],
+            },
+        }
+    },
+    "required": ["decisions"],
+}
 
 
 class LLMEngine:
@@ -66,6 +125,7 @@ class LLMEngine:
             timeout=settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC,
             purpose="extract",
             settings=settings,
+            schema=EXTRACT_SCHEMA,
         )
         items = json_items(result.value, wrapper="candidates", raw_text=result.raw_text)
         return coerce_candidates(items, stage="extract")
@@ -92,6 +152,7 @@ class LLMEngine:
             timeout=settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC,
             purpose="refine",
             settings=settings,
+            schema=REFINE_SCHEMA,
         )
         items = json_items(result.value, wrapper="decisions", raw_text=result.raw_text)
         decisions = _index_decisions(items, len(candidates))

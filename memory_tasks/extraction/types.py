@@ -56,6 +56,7 @@ class ExistingMemory:
     revision: int = 1
     expires_at: datetime | None = None
     updated_at: datetime | None = None
+    is_core: bool = False
 
 
 class Engine(Protocol):

@@ -200,10 +200,14 @@ class RetrieveIn(RequestBody):
 
 
 class HitOut(MemoryPublic):
-    """A retrieved memory: higher `score` is better (comparable within one call); `why` is each signal's share."""
+    """A retrieved memory: higher `score` is better (comparable within one call); `why` is each signal's
+    share (similarity and lexical rescaled over the candidates); `raw` the absolute scores beside them:
+    `cosine` with the question (when known), `bm25`, and `overlap`, the share of the question's tokens
+    the memory holds (empty in full_inject)."""
 
     score: float
     why: dict[str, float]
+    raw: dict[str, float]
 
 
 class RetrieveOut(BaseModel):

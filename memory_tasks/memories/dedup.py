@@ -27,6 +27,7 @@ from config.settings import get_settings
 from memory_tasks import metrics
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.memories.english import key_items, state_different_values
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
 from memory_tasks.memories.store import WriteContext, active_memories, comparable, merge_into
 from memory_tasks.text import has_han
@@ -82,13 +83,18 @@ def keys_name_different_items(key_a: str, key_b: str) -> bool:
         return False
     if any(_WORDING_HASH.match(token) for token in (*items_a, *items_b)):
         return False
-    set_a, set_b = set(items_a), set(items_b)
+    # Synonyms and plurals as one word: food-italian-cuisine and food-italian-food name one item.
+    set_a, set_b = key_items(items_a), key_items(items_b)
     return not (set_a <= set_b or set_b <= set_a)
 
 
 def different_facts(key_a: str, content_a: str, key_b: str, content_b: str) -> bool:
-    """True when keys or numbers show two similar-looking memories state different facts."""
-    return keys_name_different_items(key_a, key_b) or _numbers_differ(content_a, content_b)
+    """True when keys, numbers or English values show two similar-looking memories state different facts."""
+    return (
+        keys_name_different_items(key_a, key_b)
+        or _numbers_differ(content_a, content_b)
+        or state_different_values(content_a, content_b)
+    )
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
@@ -175,7 +181,7 @@ def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str) -> bool
     memories) and `stated` must add no visible detail and not negate it (`_adds_detail`),
     nor put another value in the same frame (`_swaps_value`), which embeddings rate as alike.
     """
-    if _adds_detail(stored, stated) or _swaps_value(stored, stated):
+    if _adds_detail(stored, stated) or _swaps_value(stored, stated) or state_different_values(stored, stated):
         return False
     return float(scorer.matrix([stated], [stored])[0][0]) >= scorer.merge_threshold
 
@@ -189,10 +195,13 @@ def find_duplicate(
         return None
     # Content alone: the "[type] key:" prefix makes different values of one slot look alike.
     scores = scorer.matrix([candidate.content], [m.content for m in same_type])[0]
+    lowest = min(scorer.dedup_threshold, scorer.latin_dedup_threshold)
     for best in np.argsort(-scores):
-        if scores[best] < scorer.dedup_threshold:
+        if scores[best] < lowest:
             break
         match = same_type[best]
+        if scores[best] < scorer.dedup_threshold_for(candidate.content, match.content):
+            continue
         if not different_facts(candidate.key, candidate.content, match.memory_key, match.content):
             return match, float(scores[best])
     return None

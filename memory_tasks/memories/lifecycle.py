@@ -7,6 +7,10 @@ the due rows; `store.expire` makes expiry durable: the row is deactivated, marke
 index sync removes its vector, its revision bumped, and a history row with source=expiry
 records what was lost.
 
+Core memories (R-READ-6: standing constraints and safety facts, `memories/core.py`) never
+expire: an allergy said once a year ago must still reach every reply. The sweep skips them
+and every read of live memories counts them live whatever their `expires_at`.
+
 Plain functions, no Celery. Every function takes `now` so tests can drive the clock;
 by default the database clock decides.
 """
@@ -26,7 +30,7 @@ from memory_tasks.memories.store import expire
 
 
 def _expired_rows(now: datetime) -> Select:
-    """Active rows whose lifetime ended at or before `now`, oldest expiry first (the ix_ltm_expires index)."""
+    """Active rows, not core, whose lifetime ended at or before `now`, oldest expiry first (the ix_ltm_expires index)."""
     return (
         select(
             LongTermMemory.id,
@@ -39,6 +43,7 @@ def _expired_rows(now: datetime) -> Select:
             LongTermMemory.is_active.is_(True),
             LongTermMemory.expires_at.is_not(None),
             LongTermMemory.expires_at <= now,
+            LongTermMemory.is_core.is_(False),
         )
         .order_by(LongTermMemory.expires_at, LongTermMemory.id)
     )

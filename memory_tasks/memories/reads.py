@@ -50,7 +50,8 @@ class UserOverview:
 def _live(now: datetime) -> ColumnElement[bool]:
     return and_(
         LongTermMemory.is_active.is_(True),
-        or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now),
+        # A core memory never expires (R-READ-6, memories/lifecycle.py).
+        or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now, LongTermMemory.is_core.is_(True)),
     )
 
 

@@ -550,6 +550,7 @@ def existing_memory(memory: LongTermMemory) -> ExistingMemory:
         memory.revision,
         memory.expires_at,
         memory.updated_at,
+        memory.is_core,
     )
 
 
@@ -561,7 +562,10 @@ def active_memories(session: Session, user_id: int, now: datetime) -> list[LongT
             .where(
                 LongTermMemory.user_id == user_id,
                 LongTermMemory.is_active.is_(True),
-                (LongTermMemory.expires_at.is_(None)) | (LongTermMemory.expires_at > now),
+                # A core memory never expires (R-READ-6, memories/lifecycle.py).
+                (LongTermMemory.expires_at.is_(None))
+                | (LongTermMemory.expires_at > now)
+                | LongTermMemory.is_core.is_(True),
             )
             .order_by(LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc())
         )

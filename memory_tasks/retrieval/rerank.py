@@ -9,9 +9,17 @@
 * lexical - BM25 of the query against the memory's index text, divided by the best BM25
   among the candidates (CJK-aware, lightly stemmed tokens; see `lexical.py`).
 * importance - (importance - 1) / 4; confidence as stored; recency - 0.5 ** (days since the
-  memory last changed / half-life).
+  memory was last said / half-life): its last change or its last confirmation, whichever is
+  later (a repeat confirms a memory without changing it, so a memory said again yesterday is
+  as fresh as one written yesterday).
 * key - share of the memory key's words the query mentions ("home-city" and "which city
   is my home" -> 1.0).
+
+Beside the weighted, rescaled signals (`why`), each ranked memory keeps its raw scores
+(`raw`): `cosine`, the vector path's cosine with the query (absent when unknown), `bm25`, and
+`overlap`, the share of the query's distinct search tokens found in the memory's index text
+(in [0, 1], independent of the other candidates). The rescaled signals say which candidate is
+best; only the raw ones say whether any is relevant at all (`is_relevant`, the relevance floor).
 
 When no candidate has a similarity (the vector path is off or failed), the lexical signal
 carries both relevance weights, so the fallback ranks by relevance as firmly as dense does.
@@ -22,7 +30,7 @@ Pure functions only: no database, no model.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -42,6 +50,7 @@ class MemoryLike(Protocol):
     importance: int
     confidence: float
     updated_at: datetime | None
+    last_confirmed_at: datetime | None
     is_core: bool
 
 
@@ -81,11 +90,39 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Ranked:
-    """A ranked memory: `score` is the sum of `why`, the weighted signals that contributed."""
+    """A ranked memory: `score` is the sum of `why`, the weighted signals that contributed;
+    `raw` its unscaled cosine (when known), BM25 and query-token overlap (module docstring)."""
 
     memory: MemoryLike
     score: float
     why: dict[str, float]
+    raw: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RelevanceFloor:
+    """The absolute relevance a memory needs to be injected (core memories need none).
+
+    `min_cosine` applies to the raw cosine with the query, `min_overlap` to the share of the
+    query's tokens the memory contains; either one suffices. 0 / 0 switches the floor off.
+    """
+
+    min_cosine: float
+    min_overlap: float
+
+    @property
+    def off(self) -> bool:
+        return self.min_cosine <= 0 and self.min_overlap <= 0
+
+
+def is_relevant(ranked: Ranked, floor: RelevanceFloor) -> bool:
+    """True when `ranked` clears the floor on its raw cosine or its query-token overlap."""
+    if floor.off:
+        return True
+    cosine = ranked.raw.get("cosine")
+    if cosine is not None and cosine >= floor.min_cosine:
+        return True
+    return floor.min_overlap > 0 and ranked.raw.get("overlap", 0.0) >= floor.min_overlap
 
 
 def make_candidate(memory: MemoryLike, similarity: float | None = None) -> Candidate:
@@ -107,10 +144,21 @@ def recency_signal(updated_at: datetime | None, now: datetime, half_life_days: f
     return 0.5 ** (age_days / half_life_days)
 
 
+def last_said_at(memory: MemoryLike) -> datetime | None:
+    """When the memory was last stated: its last change or confirmation, the later; None when neither is known."""
+    times = [t for t in (memory.updated_at, memory.last_confirmed_at) if t is not None]
+    return max(times, default=None)
+
+
 def key_signal(memory_key: str, query_tokens: set[str]) -> float:
     """Share of the key's words (e.g. "home", "city" of "home-city") found among the query's tokens."""
     words = set(search_tokens(memory_key))
     return len(words & query_tokens) / len(words) if words else 0.0
+
+
+def overlap(query_tokens: set[str], tokens: Sequence[str]) -> float:
+    """Share of the distinct query tokens found among `tokens`, in [0, 1]; 0.0 for an empty query."""
+    return len(query_tokens.intersection(tokens)) / len(query_tokens) if query_tokens else 0.0
 
 
 def _relative(values: Sequence[float | None]) -> list[float]:
@@ -143,10 +191,13 @@ def rerank(candidates: Sequence[Candidate], query: str, weights: RerankWeights, 
             "lexical": lexical_weight * (lex / best_bm25 if best_bm25 > 0 else 0.0),
             "importance": weights.importance * importance_signal(memory.importance),
             "confidence": weights.confidence * min(1.0, max(0.0, memory.confidence)),
-            "recency": weights.recency * recency_signal(memory.updated_at, now, weights.recency_half_life_days),
+            "recency": weights.recency * recency_signal(last_said_at(memory), now, weights.recency_half_life_days),
             "key": weights.key * key_signal(memory.memory_key, query_set),
         }
         why = {name: round(value, 4) for name, value in signals.items() if value > 0}
-        ranked.append(Ranked(memory, sum(signals.values()), why))
+        raw = {"bm25": round(lex, 4), "overlap": round(overlap(query_set, candidate.tokens), 4)}
+        if candidate.similarity is not None:
+            raw = {"cosine": round(candidate.similarity, 4), **raw}
+        ranked.append(Ranked(memory, sum(signals.values()), why, raw))
     ranked.sort(key=lambda r: r.score, reverse=True)
     return ranked

@@ -15,6 +15,13 @@ every answer of every mode: up to LONG_TERM_MEMORY_CORE_LIMIT of them, the most 
 first, take their place whatever the question, and relevance fills the rest of the limit
 (`with_core_block`). The hits stay ordered by score; `format_memory_block` shows the core
 ones first.
+
+Relevance floor (issue 17 item 3): in dense mode (and its lexical fallback) a memory that is
+not core is injected only when its raw cosine with the query reaches
+LONG_TERM_MEMORY_RELEVANCE_MIN_COSINE or it holds LONG_TERM_MEMORY_RELEVANCE_MIN_OVERLAP of the
+query's tokens (`rerank.is_relevant`): the rescaled similarity gives the best candidate 1.0
+however unrelated, so only the raw scores can say "nothing here". A question unrelated to
+everything the user said gets the core block alone.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import islice
 from typing import Any, Literal, TypeVar
@@ -43,8 +50,11 @@ from memory_tasks.retrieval.outage import Outage
 from memory_tasks.retrieval.rerank import (
     Candidate,
     Ranked,
+    RelevanceFloor,
     RerankWeights,
     importance_signal,
+    is_relevant,
+    last_said_at,
     make_candidate,
     recency_signal,
     rerank,
@@ -81,12 +91,15 @@ class Hit:
 
     `score` is higher for a better match; it is only comparable within one call. `why`
     maps each contributing signal (similarity, lexical, importance, confidence, recency,
-    key) to its weighted share of the score.
+    key) to its weighted share of the score; similarity and lexical there are rescaled over
+    the candidates. `raw` holds the absolute scores beside them (`rerank.Ranked.raw`: cosine
+    with the query, BM25, query-token overlap); empty in full_inject.
     """
 
     memory: dict[str, Any]
     score: float
     why: dict[str, float]
+    raw: dict[str, float] = field(default_factory=dict)
 
     @property
     def id(self) -> int:
@@ -110,7 +123,7 @@ class Hit:
         return bool(self.memory.get("is_core"))
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.memory, "score": round(self.score, 4), "why": self.why}
+        return {**self.memory, "score": round(self.score, 4), "why": self.why, "raw": self.raw}
 
 
 @dataclass(frozen=True)
@@ -149,7 +162,7 @@ def _read_session(settings: Settings) -> Iterator[tuple[Session, datetime]]:
 
 
 def _hits(ranked: list[Ranked]) -> list[Hit]:
-    return [Hit(memory_json(r.memory), r.score, r.why) for r in ranked]
+    return [Hit(memory_json(r.memory), r.score, r.why, r.raw) for r in ranked]
 
 
 def with_core_block(
@@ -166,10 +179,19 @@ def with_core_block(
     return [item for index, item in enumerate(items) if index in chosen]
 
 
-def _top(ranked: list[Ranked], limit: int, core_limit: int) -> list[Ranked]:
-    """The `limit` ranked memories to inject (`with_core_block`), noise left out (R-TYPE-4 at read time)."""
-    patterns = get_settings().noise_key_patterns
-    clean = [r for r in ranked if not is_noise_memory(r.memory.memory_key, r.memory.content, patterns)]
+def _top(ranked: list[Ranked], limit: int, core_limit: int, settings: Settings) -> list[Ranked]:
+    """The `limit` ranked memories to inject (`with_core_block`): core ones, and others above the
+    relevance floor (issue 17 item 3); noise left out (R-TYPE-4 at read time)."""
+    patterns = settings.noise_key_patterns
+    floor = RelevanceFloor(
+        settings.LONG_TERM_MEMORY_RELEVANCE_MIN_COSINE, settings.LONG_TERM_MEMORY_RELEVANCE_MIN_OVERLAP
+    )
+    clean = [
+        r
+        for r in ranked
+        if (r.memory.is_core or is_relevant(r, floor))
+        and not is_noise_memory(r.memory.memory_key, r.memory.content, patterns)
+    ]
     return with_core_block(clean, limit, core_limit, lambda r: r.memory.is_core)
 
 
@@ -183,7 +205,8 @@ def _full_inject(
         why = {
             "importance": round(importance_signal(memory.importance), 4),
             "recency": round(
-                FULL_INJECT_RECENCY_WEIGHT * recency_signal(memory.updated_at, now, weights.recency_half_life_days), 4
+                FULL_INJECT_RECENCY_WEIGHT * recency_signal(last_said_at(memory), now, weights.recency_half_life_days),
+                4,
             ),
         }
         hits.append(Hit(memory_json(memory), sum(why.values()), why))
@@ -249,7 +272,8 @@ def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_l
     valid = (
         LongTermMemory.user_id == user_id,
         LongTermMemory.is_active.is_(True),
-        or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now),
+        # A core memory never expires (R-READ-6, memories/lifecycle.py).
+        or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now, LongTermMemory.is_core.is_(True)),
     )
     recent_ids = (
         select(LongTermMemory.id)
@@ -331,12 +355,12 @@ def find_memories(
             hits = _full_inject(session, user_id, limit, core_limit, now, RerankWeights.from_settings(settings))
         elif found is None:
             metrics.RETRIEVAL_FALLBACKS.inc()
-            ranked = lexical_ranking(session, user_id, text, now, settings)
-            hits = _hits(with_core_block(ranked, limit, core_limit, lambda r: r.memory.is_core))
+            # valid_memories already left noise out; _top checks again, cheaply, on the ranking.
+            hits = _hits(_top(lexical_ranking(session, user_id, text, now, settings), limit, core_limit, settings))
         else:
             candidates = dense_candidates(session, user_id, found, now, settings)
             ranked = rerank(candidates, text, RerankWeights.from_settings(settings), now)
-            hits = _hits(_top(ranked, limit, core_limit))
+            hits = _hits(_top(ranked, limit, core_limit, settings))
     enqueue_touch(user_id, [hit.id for hit in hits], now)
     return hits
 

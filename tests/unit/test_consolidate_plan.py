@@ -285,3 +285,32 @@ def test_engine_choice() -> None:
     configured = Settings(_env_file=None, OPENAI_BASE_URL="http://127.0.0.1:9/v1")
     assert get_reviewer(None, configured).name == "llm"
     assert get_reviewer("rules", configured).name == "rules"
+
+
+def test_core_memories_are_never_planned_away() -> None:
+    """Issue 13 item 3 / R-READ-6: a core memory does not expire, and review or noise filters cannot delete it."""
+    rows = [
+        row(1, "allergy-peanuts", "fact", "Is allergic to peanuts", expires_at=days(-5), is_core=True),
+        row(2, "reply-language", "constraint", "回复用中文", is_core=True),
+        row(3, "tool-list", "constraint", "Never suggest web_search results", is_core=True),
+        row(4, "old-hobby", "preference", "likes chess", expires_at=days(-5)),
+    ]
+    actions = by_id(plan(rows, Scripted(Decision(2, "delete", reason="stale"))))
+    assert actions[1].kind == "keep"  # past its expiry, but core
+    assert actions[2].kind == "keep"  # the reviewer's delete is refused
+    assert actions[3].kind in ("keep", "normalize")  # a noise key deletes other rows, not a core one
+    assert actions[4].kind == "expire"
+
+
+def test_a_core_memory_survives_merges_and_merges_only_into_a_core_one() -> None:
+    """Issue 13 item 3 / R-READ-6: near-duplicates and same-key groups keep the core row; a review merge into a non-core row is refused."""
+    rows = [
+        row(1, "allergy-peanuts", "fact", "Is allergic to peanuts", importance=2, is_core=True),
+        row(2, "peanut-note", "fact", "Is allergic to peanuts.", importance=5),
+        row(3, "diet", "fact", "Is vegetarian", importance=2, is_core=True),
+        row(4, "food-note", "fact", "Loves vegetable curry", importance=5),
+    ]
+    actions = by_id(plan(rows, Scripted(Decision(3, "merge", into_id=4, reason="same"))))
+    assert (actions[2].kind, actions[2].into_id) == ("merge", 1)  # the better-supported non-core row merges away
+    assert actions[1].kind in ("keep", "normalize")
+    assert actions[3].kind == "keep" and actions[4].kind == "keep"

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from memory_tasks.memories.dedup import different_facts, keys_name_different_items, says_nothing_new
+from memory_tasks.memories.english import state_different_values
 
 
 @pytest.mark.parametrize(
@@ -59,3 +60,40 @@ class _AlwaysAlike:
 )
 def test_a_restatement_confirms_only_when_it_adds_nothing(stored: str, stated: str, confirms: bool) -> None:
     assert says_nothing_new(_AlwaysAlike(), stored, stated) is confirms
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Grew up in Dublin", "Grew up in Cork"),
+        ("Uses VS Code as the main editor", "Uses Emacs as the main editor"),
+        ("Reply in English", "Reply in Spanish"),
+        ("Works as a nurse", "Wife works as a nurse"),
+        ("Wants to run a marathon next year", "Wants to run a half marathon next year"),
+    ],
+)
+def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: str, b: str) -> None:
+    """Issue 13 item 2: a differing named value, or one statement qualifying the other, is another fact."""
+    assert state_different_values(a, b) and state_different_values(b, a)
+    assert different_facts("k-a", a, "other", b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Loves Italian food", "Really loves Italian food"),
+        ("Is vegan", "Follows a vegan diet"),
+        ("Owns a Honda Civic", "Drives a Honda Civic"),
+        ("喜欢吃川菜", "喜欢吃川菜和湘菜"),
+    ],
+)
+def test_english_restatements_and_chinese_are_not_judged_different(a: str, b: str) -> None:
+    """Issue 13 item 2: intensifiers, a one-word statement and Chinese texts leave the decision to the scorer."""
+    assert not state_different_values(a, b)
+
+
+def test_key_synonyms_name_one_item() -> None:
+    """Issue 13 item 2: food-italian-cuisine and food-italian-food (or documentaries / documentary-films) are one item."""
+    assert not keys_name_different_items("preference-italian-cuisine", "preference-italian-food")
+    assert not keys_name_different_items("preference-documentaries", "preference-documentary-films")
+    assert keys_name_different_items("preference-italian-food", "preference-italian-wine")

@@ -38,6 +38,7 @@ def test_a_named_model_is_measured_per_type_and_language_with_calls_tokens_and_l
         return text("I am not sure what you mean", prompt_tokens=100, completion_tokens=20)  # no JSON at all
 
     fake_openai.default = answer
+    fake_openai.rejects_json_schema = True  # like a server without structured output
     monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "")
     monkeypatch.setenv("LONG_TERM_MEMORY_ENGINE", "auto")
@@ -49,11 +50,13 @@ def test_a_named_model_is_measured_per_type_and_language_with_calls_tokens_and_l
     out = capsys.readouterr().out
     assert "== model my-local-model at " + fake_openai.base_url in out
     assert {body["model"] for body in fake_openai.requests} == {"my-local-model"}
-    assert len(fake_openai.requests) == len(TURNS)  # one call per turn, whatever the splits
+    # One call per turn, whatever the splits, plus the one json_schema request the server refused.
+    assert len(fake_openai.requests) == len(TURNS) + 1
     first_split = out.split("\n== ")[1].splitlines()  # the "all" split
     rows = {" ".join(line.split()[:2]) if line.startswith("lang") else line.split()[0]: line for line in first_split}
     assert rows["fact"].split()[1:3] == ["0.500", "1.000"]  # precision, recall: the jazz "fact" is wrong
     assert rows["preference"].split()[1:3] == ["1.000", "0.000"]  # and the preference is missed
     assert rows["lang zh"].split()[2:4] == ["1.000", "1.000"]
     assert "model calls 3, tokens 300 prompt + 60 completion, latency ms p50" in out
+    assert "response format json_object 3" in out  # the schema was refused once, then JSON mode
     assert "failed turns 1" in out  # the answer without JSON: counted as producing nothing

@@ -8,7 +8,7 @@ import pytest
 
 from config.settings import Settings
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.extraction.llm_engine import LLMEngine, build_extract_input
+from memory_tasks.extraction.llm_engine import EXTRACT_SCHEMA, REFINE_SCHEMA, LLMEngine, build_extract_input
 from memory_tasks.extraction.prompts import PromptNotFound, load_prompt
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.llm import LLMOutputError, LLMTransientError
@@ -69,7 +69,10 @@ def test_extract_prompt_marks_context_and_makes_the_user_message_the_only_fact_s
     engine.extract(TURN)
     body = fake_openai.requests[0]
     assert body["messages"][0]["content"] == load_prompt("extract").text
-    assert body["response_format"] == {"type": "json_object"}
+    assert body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "extract", "schema": EXTRACT_SCHEMA},
+    }
     content = user_content(fake_openai)
     assert "<conversation_summary>\n用户在聊搬家的事。\n</conversation_summary>" in content
     assert "<recent_context>" in content and "</recent_context>" in content
@@ -342,3 +345,41 @@ def test_refine_decisions_with_hostile_fields_keep_their_candidate(fake_openai: 
     )
     original = [cand("diet", "吃素"), cand("city", "住上海"), cand("pet-cat", "养猫"), cand("weather", "多云")]
     assert engine_for(fake_openai).refine(original, EXISTING) == original[:3]
+
+
+# --- structured output ------------------------------------------------------------------------
+
+
+def test_extraction_falls_back_to_json_mode_where_json_schema_is_rejected_and_remembers(
+    fake_openai: FakeOpenAI,
+) -> None:
+    """Issue 13 item 6: extract and refine ask for a JSON schema; a server answering 400 to it gets
+    JSON mode at once, and later calls to that server start there."""
+    fake_openai.rejects_json_schema = True
+    candidate = {
+        "op": "upsert",
+        "memory_type": "fact",
+        "key": "residence-city",
+        "content": "住在上海",
+        "importance": 4,
+        "confidence": 0.9,
+        "ttl_days": None,
+        "reason": "moved",
+    }
+    fake_openai.default = lambda body: as_json({"candidates": [candidate]})
+    engine = engine_for(fake_openai)
+    assert [c.key for c in engine.extract(TURN)] == ["residence-city"]
+    extracted = engine.extract(TURN)
+    fake_openai.default = lambda body: as_json({"decisions": [{"index": 0, "action": "keep"}]})
+    assert [c.key for c in engine.refine(extracted, [])] == ["residence-city"]
+    formats = [body["response_format"]["type"] for body in fake_openai.requests]
+    assert formats == ["json_schema", "json_object", "json_object", "json_object"]
+
+
+def test_refine_asks_for_its_schema(fake_openai: FakeOpenAI) -> None:
+    """Issue 13 item 6: a server with structured output gets the refine schema."""
+    fake_openai.default = lambda body: as_json({"decisions": [{"index": 0, "action": "drop"}]})
+    engine = engine_for(fake_openai)
+    proposed = Candidate(op="upsert", memory_type="fact", key="residence-city", content="住在上海")
+    assert engine.refine([proposed], []) == []
+    assert fake_openai.requests[0]["response_format"]["json_schema"] == {"name": "refine", "schema": REFINE_SCHEMA}

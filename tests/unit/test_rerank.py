@@ -11,7 +11,9 @@ from memory_tasks.memories.similarity import lexical_tokens
 from memory_tasks.retrieval.lexical import bm25_scores, search_tokens, stem
 from memory_tasks.retrieval.prompt import HEADER, format_memory_block
 from memory_tasks.retrieval.rerank import (
+    RelevanceFloor,
     RerankWeights,
+    is_relevant,
     key_signal,
     make_candidate,
     recency_signal,
@@ -30,6 +32,7 @@ class Memory:
     importance: int = 3
     confidence: float = 0.8
     updated_at: datetime | None = NOW
+    last_confirmed_at: datetime | None = None
 
 
 def keys(ranked) -> list[str]:
@@ -101,6 +104,22 @@ def test_recency_halves_every_half_life() -> None:
     assert recency_signal(None, NOW, 90) == 0.0
 
 
+def test_a_confirmed_memory_counts_as_recent_from_its_last_confirmation() -> None:
+    """Issue 13 item 1 / R-READ-2: recency runs from the later of the last change and the last confirmation."""
+    old = NOW - timedelta(days=400)
+    confirmed = Memory("confirmed", "x", updated_at=old, last_confirmed_at=NOW - timedelta(days=1))
+    unconfirmed = Memory("unconfirmed", "x", updated_at=old)
+    ranked = rerank([make_candidate(unconfirmed, 0.8), make_candidate(confirmed, 0.8)], "q", RerankWeights(), NOW)
+    assert keys(ranked) == ["confirmed", "unconfirmed"]
+    weights = RerankWeights()
+    assert ranked[0].why["recency"] == pytest.approx(
+        weights.recency * recency_signal(NOW - timedelta(days=1), NOW, 90), abs=1e-4
+    )
+    # A confirmation older than the last change does not make the memory older.
+    stale = Memory("stale", "x", updated_at=NOW, last_confirmed_at=old)
+    assert rerank([make_candidate(stale, 0.8)], "q", weights, NOW)[0].why["recency"] == pytest.approx(weights.recency)
+
+
 def test_without_vectors_the_lexical_signal_carries_the_relevance_weight() -> None:
     """The fallback: no similarity at all, so BM25 decides with similarity's weight too."""
     weights = RerankWeights()
@@ -153,7 +172,7 @@ def test_query_text_joins_question_and_summary_and_repairs_bad_utf8() -> None:
 
 def test_hit_json_has_the_memory_fields_score_and_why() -> None:
     memory = {"id": 7, "memory_key": "k", "memory_type": "fact", "content": "c"}
-    data = Hit(memory, 0.123456, {"lexical": 0.1}).to_json()
+    data = Hit(memory, 0.123456, {"lexical": 0.1}, {"bm25": 0.3, "overlap": 0.5}).to_json()
     assert data == {
         "id": 7,
         "memory_key": "k",
@@ -161,6 +180,7 @@ def test_hit_json_has_the_memory_fields_score_and_why() -> None:
         "content": "c",
         "score": 0.1235,
         "why": {"lexical": 0.1},
+        "raw": {"bm25": 0.3, "overlap": 0.5},
     }
 
 
@@ -175,3 +195,29 @@ def test_the_lexical_signal_matches_other_forms_of_a_word() -> None:
     memories = [Memory("hobby", "Melanie painted a lake sunrise last year"), Memory("pet", "Melanie has a dog")]
     ranked = rerank([make_candidate(m) for m in memories], "What does Melanie paint?", RerankWeights(), NOW)
     assert keys(ranked)[0] == "hobby"
+
+
+def test_ranked_memories_keep_their_raw_cosine_and_token_overlap() -> None:
+    """Issue 17 item 3: beside the rescaled signals, the raw cosine and the share of query tokens found."""
+    near, far = Memory("near", "likes green tea"), Memory("far", "lives in Shenzhen")
+    ranked = rerank(
+        [make_candidate(far, 0.78), make_candidate(near, 0.86)], "green tea or coffee", RerankWeights(), NOW
+    )
+    by_key = {r.memory.memory_key: r for r in ranked}
+    assert by_key["far"].why.get("similarity", 0.0) == 0.0  # rescaled: the worst candidate scores 0 ...
+    assert by_key["far"].raw["cosine"] == pytest.approx(0.78)  # ... its raw cosine is still there
+    assert by_key["near"].raw["overlap"] == pytest.approx(2 / 3, abs=1e-4)  # green, tea of green, tea, coffee
+    assert by_key["far"].raw["overlap"] == 0.0 and by_key["far"].raw["bm25"] == 0.0
+    assert "cosine" not in rerank([make_candidate(near)], "tea", RerankWeights(), NOW)[0].raw
+
+
+def test_the_relevance_floor_needs_the_raw_cosine_or_the_token_overlap() -> None:
+    """Issue 17 item 3: a memory clears the floor on either raw score; 0 / 0 switches the floor off."""
+    near, far = Memory("near", "likes green tea"), Memory("far", "lives in Shenzhen")
+    ranked = rerank([make_candidate(far, 0.78), make_candidate(near, 0.80)], "green tea", RerankWeights(), NOW)
+    by_key = {r.memory.memory_key: r for r in ranked}
+    floor = RelevanceFloor(min_cosine=0.85, min_overlap=0.5)
+    assert is_relevant(by_key["near"], floor)  # below the cosine floor, but holds the query's words
+    assert not is_relevant(by_key["far"], floor)  # rescaled it would be 0.0 to 1.0; raw it is unrelated
+    assert is_relevant(by_key["far"], RelevanceFloor(0.75, 0.5))
+    assert is_relevant(by_key["far"], RelevanceFloor(0.0, 0.0))

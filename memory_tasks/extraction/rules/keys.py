@@ -33,7 +33,7 @@ import hashlib
 import re
 
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
-from memory_tasks.text import HAN_CHAR, has_han
+from memory_tasks.text import HAN_CHAR, canonical_english, has_han
 
 _EN_STOPWORDS = frozenset(
     "a an the my our your some any of to for and or with on in at by from that which who this these those "
@@ -43,39 +43,6 @@ _EN_STOPWORDS = frozenset(
 _ZH_GENERIC = re.compile(r"项目|系统|一个|一款|一本|一只|一条|这个|那个|的|了|个")
 
 
-# Common English synonyms, one word each, so paraphrases meet on one key: "Italian cuisine" and
-# "Italian food" are preference-italian-food, "sci-fi films" is "sci-fi movies".
-_EN_SYNONYMS = {
-    "cuisine": "food",
-    "cuisines": "food",
-    "dishes": "food",
-    "dish": "food",
-    "meals": "food",
-    "foods": "food",
-    "film": "movies",
-    "films": "movies",
-    "movie": "movies",
-    "flicks": "movies",
-    "cinema": "movies",
-    "job": "work",
-    "occupation": "work",
-    "profession": "work",
-    "career": "work",
-    "songs": "music",
-    "tunes": "music",
-    "series": "shows",
-    "programmes": "shows",
-    "programs": "shows",
-}
-_EN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])")
-
-
-def canonical_item(item: str) -> str:
-    """`item` with common English synonyms replaced by one word each ("Italian cuisine" ->
-    "Italian food"); Chinese and other words unchanged."""
-    return _EN_WORD.sub(lambda word: _EN_SYNONYMS.get(word.group(0).casefold(), word.group(0)), item)
-
-
 def _hash_slug(text: str) -> str:
     return "h" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:7]
 
@@ -83,8 +50,8 @@ def _hash_slug(text: str) -> str:
 def item_slug(item: str) -> str:
     """A stable ASCII slug naming `item`: its LEXICON slug, else its ASCII words plus a hash
     of any Chinese left over, else a hash of the Chinese (same item text, same slug); English
-    synonyms are one word first (`canonical_item`)."""
-    item = canonical_item(item)
+    synonyms are one word first (`text.canonical_english`)."""
+    item = canonical_english(item)
     entries = lexicon_entries(item)
     if entries:
         return entries[0][0]
@@ -98,7 +65,7 @@ def preference_key(item: str) -> str:
     """`<category>-<slug>` for a LEXICON item, else `preference-<slug>`; depends on the item only,
     so "I love X", "我不喜欢X" and "I don't eat X anymore" meet on one key, and so do English
     synonyms ("Italian cuisine", "Italian food")."""
-    item = canonical_item(item)
+    item = canonical_english(item)
     entries = lexicon_entries(item)
     if entries:
         slug, category = entries[0]

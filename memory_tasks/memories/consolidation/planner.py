@@ -3,6 +3,10 @@
 Triage (expired rows are expired; every other row is conformed and deleted when it fails
 the hard filters), review (the reviewer's proposals, validated), finalize (rows ending on
 one key are merged, near-duplicates are merged). Only the reviewer may call a model.
+
+Core memories (R-READ-6: standing constraints, safety facts) are never planned away: they
+do not expire, the hard filters and the reviewer cannot delete them, and they merge only into
+another core memory (they may absorb others). A rewrite keeps the flag (`apply`).
 """
 
 from __future__ import annotations
@@ -69,14 +73,24 @@ class _Draft:
 
     @property
     def support(self) -> tuple:
-        """How well-supported the memory is (`dedup.support`): the better one survives a merge."""
-        return support(self.importance, self.confidence, self.row.access_count, self.fields.content, self.row.id)
+        """How well-supported the memory is: core first, then `dedup.support`; the better one survives a merge.
+
+        Core first, so a core memory survives every merge the planner chooses (same key,
+        near-duplicates) unless the other row is core too.
+        """
+        base = support(self.importance, self.confidence, self.row.access_count, self.fields.content, self.row.id)
+        return (self.row.is_core, *base)
 
 
 def _later(a: datetime | None, b: datetime | None, none_wins: bool) -> datetime | None:
     if a is None or b is None:
         return None if none_wins else (a or b)
     return max(a, b)
+
+
+def _may_merge(loser: _Draft, survivor: _Draft) -> bool:
+    """False when a reviewer's merge would retire a core memory into a memory that is not core."""
+    return survivor.row.is_core or not loser.row.is_core
 
 
 def _merge(loser: _Draft, survivor: _Draft, reason: str) -> None:
@@ -98,13 +112,16 @@ def _triage(
     actions: list[Action] = []
     drafts: list[_Draft] = []
     for row in rows:
-        if row.expires_at is not None and row.expires_at <= now:
+        if row.expires_at is not None and row.expires_at <= now and not row.is_core:
             actions.append(Action("expire", row.id, row.key, f"expired at {row.expires_at.isoformat()}"))
             continue
-        conformed = admissible(Fields(row.key, row.memory_type, row.content), patterns)
+        stored = Fields(row.key, row.memory_type, row.content)
+        conformed = admissible(stored, patterns)
         if isinstance(conformed, str):
-            actions.append(Action("delete", row.id, row.key, conformed))
-            continue
+            if not row.is_core:
+                actions.append(Action("delete", row.id, row.key, conformed))
+                continue
+            conformed = stored  # a safety fact or standing rule stays, as it was written
         drafts.append(_Draft.of(row, conformed))
     return actions, drafts
 
@@ -121,7 +138,9 @@ def _apply_decisions(drafts: dict[int, _Draft], decisions: Sequence[Decision], p
         if draft is None or decision.memory_id in seen:
             continue  # not a reviewable row of this user, or already decided
         seen.add(decision.memory_id)
-        if decision.verdict == "delete":
+        if decision.verdict == "delete" and draft.row.is_core:
+            logger.info("review delete of a core memory ignored", extra={"memory_id": decision.memory_id})
+        elif decision.verdict == "delete":
             draft.fate = "delete"
             draft.reasons.append(f"review: {decision.reason}".rstrip(": "))
         elif decision.verdict == "normalize":
@@ -132,7 +151,13 @@ def _apply_decisions(drafts: dict[int, _Draft], decisions: Sequence[Decision], p
         loser, survivor = drafts[decision.memory_id], drafts.get(decision.into_id or -1)
         while survivor is not None and survivor.fate == "merge":  # follow a chain to its end
             survivor = drafts[survivor.into]
-        if loser.fate != "keep" or survivor is None or survivor is loser or survivor.fate != "keep":
+        if (
+            loser.fate != "keep"
+            or survivor is None
+            or survivor is loser
+            or survivor.fate != "keep"
+            or not _may_merge(loser, survivor)
+        ):
             logger.info("review merge ignored", extra={"memory_id": decision.memory_id, "into_id": decision.into_id})
             continue
         _merge(loser, survivor, f"review: {decision.reason}".rstrip(": "))
@@ -190,7 +215,8 @@ def _resolve_keys(drafts: Sequence[_Draft]) -> None:
     for key, group in groups.items():
         if len(group) < 2:
             continue
-        survivor = max(group, key=lambda d: (d.row.key == key, d.support))
+        # A core row survives its group whatever key it held (it merges only into a core one).
+        survivor = max(group, key=lambda d: (d.row.is_core, d.row.key == key, d.support))
         newest = max(group, key=_recency)
         for draft in group:
             if draft is not survivor:

@@ -1,0 +1,76 @@
+"""English-specific signals for dedup (issue 13 item 2): when two English memories state different values.
+
+multilingual-e5-small rates English memories of one frame as near-identical whatever value
+fills it ("Grew up in Dublin" / "Grew up in Cork" 0.947, "Works at Amazon" / "Works at
+Netflix" 0.914), and scores English paraphrases lower than Chinese ones (docs/quality.md,
+"Dedup"). So English pairs get a lower dedup threshold (`Settings.latin_dedup_threshold`)
+and these checks say when a pair that looks alike states different facts:
+
+- named values: each side names a capitalised word the other lacks (Dublin / Cork, VS Code /
+  Emacs, Italian / Greek) — a proper noun, language, brand or nationality is a slot's value;
+- a qualified statement: the words of one side are all in the other, which adds more
+  ("Works as a nurse" / "Wife works as a nurse", "a marathon" / "a half marathon"): the
+  longer one is another fact or a new detail, never a restatement.
+
+Words are compared through the synonyms of `text.canonical_english` and a light plural fold
+("documentaries" / "documentary"). Only texts without Chinese are judged; Chinese pairs are
+left to the scorer and the other guards. Pure functions: no database, no model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_tasks.memories.similarity import lexical_tokens
+from memory_tasks.text import canonical_english, has_han
+
+_CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][A-Za-z]*")
+# A qualified statement needs a real statement to qualify: "Is vegan" / "Follows a vegan diet"
+# (one content word against three) is a paraphrase, not a qualification.
+MIN_QUALIFIED_WORDS = 2
+# Intensifiers qualify nothing: "Really loves Italian food" restates "Loves Italian food".
+_INTENSIFIERS = frozenset("really very so too also just truly absolutely quite definitely totally genuinely".split())
+
+
+def singular(word: str) -> str:
+    """`word` with a plural ending folded ("documentaries" -> "documentary", "hikes" -> "hike")."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def words(text: str) -> frozenset[str]:
+    """The content words of an English text: synonyms as one word, plurals folded, stopwords and intensifiers dropped."""
+    tokens = lexical_tokens(canonical_english(text))
+    return frozenset(singular(token) for token in tokens if token not in _INTENSIFIERS)
+
+
+def named_values(text: str) -> frozenset[str]:
+    """The capitalised words of `text` after its first word (which is capitalised as a sentence start), lowercased."""
+    found = _CAPITALISED.findall(text.strip())
+    if found and text.strip().startswith(found[0]):
+        found = found[1:]
+    return frozenset(word.casefold() for word in found if word != "I")
+
+
+def state_different_values(a: str, b: str) -> bool:
+    """True when two English memory texts name different values or one qualifies the other.
+
+    False for any text with Chinese (not judged here) and for texts that share their named
+    values and neither of which only adds words to the other.
+    """
+    if has_han(a) or has_han(b):
+        return False
+    names_a, names_b = named_values(a), named_values(b)
+    if names_a and names_b and names_a != names_b:
+        return True
+    words_a, words_b = words(a), words(b)
+    smaller, larger = sorted((words_a, words_b), key=len)
+    return len(smaller) >= MIN_QUALIFIED_WORDS and smaller < larger
+
+
+def key_items(items: list[str]) -> set[str]:
+    """The words of a key's items as dedup compares them: synonyms as one word, plurals folded."""
+    return {singular(canonical_english(item).casefold()) for item in items}
