@@ -76,7 +76,7 @@ def _redacted(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _redacted(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return type(value)(_redacted(item) for item in value)
+        return [_redacted(item) for item in value] if isinstance(value, list) else tuple(map(_redacted, value))
     if value is None or isinstance(value, int | float):
         return value
     return redact(str(value))
@@ -88,7 +88,11 @@ class RedactingFilter(logging.Filter):
     instead of formatting `exc_info` again)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = redact(record.getMessage())
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError, KeyError):
+            return True  # arguments that do not fit the message: the handler reports it, as without us
+        record.msg = redact(message)
         record.args = None
         for name, value in list(vars(record).items()):
             if name not in _RECORD_ATTRS:

@@ -172,3 +172,16 @@ def test_beat_runs_the_locking_scheduler() -> None:
 
     beat, _ = stack.celery_commands(stack.Stack(Path("/tmp"), Path("/tmp")))["beat"]
     assert beat[beat.index("-S") + 1] == BEAT_SCHEDULER == "schedules.scheduler:LockedScheduler"
+
+
+def test_flower_login_is_printed_only_when_generated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 15 item 1: `up` shows a generated password once; later runs point at .env instead."""
+    embedded = stack.Stack(tmp_path, tmp_path)
+
+    stack._print_flower_login(embedded, "flower:generated-pw-123", new=True, saved=True)
+    first = capsys.readouterr().out
+    stack._print_flower_login(embedded, "flower:generated-pw-123", new=False, saved=True)
+    later = capsys.readouterr().out
+
+    assert "generated-pw-123" in first and "http://127.0.0.1:5555" in first
+    assert "generated-pw-123" not in later and "FLOWER_BASIC_AUTH" in later
