@@ -3,8 +3,10 @@
 extract -> refine -> upsert -> embed -> sync. Each stage takes ids and small JSON, re-reads
 the truth from PostgreSQL and is idempotent: a stage run again for a message that is
 already PROCESSED or SKIPPED does nothing. Payloads between stages are
-`{"message_id": int, "candidates": [candidate json, ...]}`; stages that have nothing to do
-return None and the rest of the chain passes it along.
+`{"message_id": int, "candidates": [candidate json, ...], "outcomes": [outcome json, ...]}`
+(the outcomes: what was dropped so far, and why; the upsert stage stores them on the message
+with what it wrote, issue 17 item 2); stages that have nothing to do return None and the rest
+of the chain passes it along.
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ from memory_tasks.extraction.candidates import Candidate, coerce_candidates
 from memory_tasks.extraction.context import ContextWindow, context_window
 from memory_tasks.extraction.engine import select_engine
 from memory_tasks.extraction.filters import is_trivial
-from memory_tasks.extraction.gate import admit
+from memory_tasks.extraction.gate import screen
+from memory_tasks.extraction.outcomes import (
+    Outcome,
+    nothing_found,
+    parse_outcomes,
+    refine_drops,
+    unread_statements,
+)
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.memories.dedup import scorer_for
 from memory_tasks.memories.store import WriteContext, active_memories, existing_memory, lock_user
@@ -41,10 +50,20 @@ MAX_STORED_ERROR_CHARS = 4000
 LOST_RUN_NOTE = "a run did not finish (worker lost, or the hard time limit)"
 
 
-def _finish(session: Session, message: Message, status: MessageStatus, note: str | None = None) -> None:
+def _finish(
+    session: Session,
+    message: Message,
+    status: MessageStatus,
+    note: str | None = None,
+    outcomes: list[Outcome] | None = None,
+) -> None:
+    """Set the message's final state; `outcomes` (PROCESSED) say what became of each statement,
+    and a turn that yielded none says `NOTHING_FOUND`."""
     now = db_now(session)
     message.memory_status = status.value
     message.memory_error = note
+    if status == MessageStatus.PROCESSED:
+        message.memory_outcomes = [o.to_json() for o in outcomes or [nothing_found()]]
     message.memory_processed_at = now
     message.updated_at = now
     logger.info(
@@ -99,14 +118,20 @@ def extract_stage(message_id: int) -> Payload | None:
 
     # The engine (maybe a slow LLM call) runs outside any transaction.
     candidates = select_engine(settings.use_llm).extract(turn)
-    admitted = admit(candidates, settings, stage="extract", message_id=message_id, message=turn.message)
-    if not admitted:
+    screening = screen(candidates, settings, stage="extract", message_id=message_id, message=turn.message)
+    # The rules say which clauses they would not read and why; a model's silence has no reasons.
+    outcomes = ([] if settings.use_llm else unread_statements(turn.message)) + screening.dropped
+    if not screening.admitted:
         with session_scope() as session:
             message = session.get(Message, message_id, with_for_update=True)
             if message is not None and message.memory_status not in FINISHED:
-                _finish(session, message, MessageStatus.PROCESSED, None)
+                _finish(session, message, MessageStatus.PROCESSED, None, outcomes)
         return None
-    return {"message_id": message_id, "candidates": [c.to_json() for c in admitted]}
+    return {
+        "message_id": message_id,
+        "candidates": [c.to_json() for c in screening.admitted],
+        "outcomes": [o.to_json() for o in outcomes],
+    }
 
 
 def _existing_for_refine(session: Session, user_id: int, candidates: list[Candidate]) -> list[ExistingMemory]:
@@ -135,8 +160,13 @@ def refine_stage(payload: Payload | None) -> Payload | None:
         existing = _existing_for_refine(session, message.user_id, candidates)
         text = message.content
     refined = select_engine(settings.use_llm).refine(candidates, existing)
-    admitted = admit(refined, settings, stage="refine", message_id=payload["message_id"], message=text)
-    return {"message_id": payload["message_id"], "candidates": [c.to_json() for c in admitted]}
+    screening = screen(refined, settings, stage="refine", message_id=payload["message_id"], message=text)
+    outcomes = parse_outcomes(payload.get("outcomes")) + refine_drops(candidates, refined) + screening.dropped
+    return {
+        "message_id": payload["message_id"],
+        "candidates": [c.to_json() for c in screening.admitted],
+        "outcomes": [o.to_json() for o in outcomes],
+    }
 
 
 def upsert_stage(payload: Payload | None) -> list[int]:
@@ -163,7 +193,7 @@ def upsert_stage(payload: Payload | None) -> list[int]:
         message = session.get(Message, message_id, with_for_update=True)
         if message is None or message.memory_status in FINISHED:
             return []
-        candidates = admit(
+        screening = screen(
             coerce_candidates(items, stage="upsert"),
             settings,
             stage="upsert",
@@ -179,8 +209,10 @@ def upsert_stage(payload: Payload | None) -> list[int]:
             conversation_id=message.conversation_id,
             stated_at=message.created_at,
         )
-        touched = write_candidates(session, ctx, candidates)
-        _finish(session, message, MessageStatus.PROCESSED, None)
+        written = write_candidates(session, ctx, screening.admitted)
+        outcomes = parse_outcomes(payload.get("outcomes")) + screening.dropped + written.outcomes
+        _finish(session, message, MessageStatus.PROCESSED, None, outcomes)
+        touched = written.touched
     logger.info("memories written", extra={"message_id": ctx.message_id, "user_id": ctx.user_id, "memory_ids": touched})
     return touched
 

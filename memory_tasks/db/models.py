@@ -23,7 +23,7 @@ from sqlalchemy import (
     func,
     text,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, REAL
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, REAL
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -100,6 +100,9 @@ class Message(Base):
     # A lease: a rescan leaves a message alone while someone claimed it recently (R-BEAT-4).
     memory_claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     memory_processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # What happened to each candidate of the turn (issue 17 item 2): a JSON list of
+    # `extraction.outcomes.Outcome.to_json()`; NULL until the pipeline finishes the turn.
+    memory_outcomes: Mapped[list[dict] | None] = mapped_column(JSONB)
     created_at: Mapped[datetime] = _now_default()
     updated_at: Mapped[datetime] = _now_default()
 
