@@ -81,7 +81,10 @@ def test_outcomes_survive_the_payload_and_garbage_does_not() -> None:
 
 def test_each_outcome_reads_as_one_line() -> None:
     """Issue 17 item 2: `ingest --wait` prints one line per outcome."""
-    assert stored(_candidate("drink-tea", "喜欢喝普洱茶"), 12, "create").line() == "stored #12 create drink-tea: 喜欢喝普洱茶"
+    assert (
+        stored(_candidate("drink-tea", "喜欢喝普洱茶"), 12, "create").line()
+        == "stored #12 create drink-tea: 喜欢喝普洱茶"
+    )
     assert nothing_found().line() == f"dropped: {NOTHING_FOUND}"
     clause = unread_statements("今天好累啊")[0]
     assert clause.line() == 'dropped "今天好累啊": short-term window: 今天'
