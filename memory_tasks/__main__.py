@@ -324,14 +324,14 @@ def cmd_retrieve(args: argparse.Namespace) -> int:
 def cmd_reindex(args: argparse.Namespace) -> int:
     from pymilvus.exceptions import MilvusException
 
+    from config.settings import get_settings
+    from memory_tasks.service_errors import service_failure
     from memory_tasks.vectors.embedders import EmbeddingError
     from memory_tasks.vectors.milvus_store import VectorStoreError
     from memory_tasks.vectors.reindex import ReindexError, plan_reindex, reconcile, reindex
 
     try:
         if args.reconcile:
-            from config.settings import get_settings
-
             collection = args.collection or get_settings().MEMORY_MILVUS_COLLECTION
             print(json.dumps({"collection": collection, **reconcile(collection).__dict__}))
             return 0
@@ -352,7 +352,8 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     except ReindexError as exc:
         raise CliError(str(exc)) from None
     except (VectorStoreError, EmbeddingError, MilvusException) as exc:
-        print(f"error: the rebuild failed; the live collection is untouched: {exc}", file=sys.stderr)
+        cause = service_failure(exc, get_settings()) or " ".join(str(exc).split())
+        print(f"error: the rebuild failed, the live collection is untouched: {cause}", file=sys.stderr)
         return EXIT_FAILED
     print(
         f"\nbuilt {result.target!r}: {result.written} vectors in {result.seconds:.1f} s; changes caught up "

@@ -81,17 +81,23 @@ def service_failure(exc: BaseException, settings: Settings) -> str | None:
                 return f"the database {database} has an older memory_tasks schema: {INIT_HINT}"
             if isinstance(error, OperationalError):
                 detail = _first_line(error, secrets)
-                return f"PostgreSQL at {database} failed ({detail}): {START_HINT}, or point DATABASE_URL at your server"
+                if code is None:  # no answer of the server: the connection itself failed
+                    return (
+                        f"PostgreSQL at {database}: cannot connect ({detail}): {START_HINT}, "
+                        "or point DATABASE_URL at your server"
+                    )
+                return f"PostgreSQL at {database}: {detail}"
         if isinstance(error, BrokerError | RedisConnectionError):
             detail = _first_line(error, secrets)
             return (
-                f"the broker (Redis) at {broker} is not reachable ({detail}): {START_HINT}, "
+                f"the broker (Redis) at {broker}: cannot connect ({detail}): {START_HINT}, "
                 "or point CELERY_BROKER_URL at your broker"
             )
         if isinstance(error, MilvusException | VectorStoreError):
+            uri = redact_url(settings.MEMORY_MILVUS_URI)
             detail = _first_line(error, secrets)
             return (
-                f"Milvus at {redact_url(settings.MEMORY_MILVUS_URI)} failed ({detail}): {START_HINT}, "
+                f"{detail if uri in detail else f'Milvus at {uri}: {detail}'}: {START_HINT}, "
                 "or point MEMORY_MILVUS_URI at your server (MEMORY_MILVUS_ENABLED=false runs without vectors)"
             )
     return None

@@ -204,7 +204,7 @@ def test_a_database_that_is_down_is_one_line_naming_it(tmp_path: Path, args: lis
     result = cli_in(folder, *args)
     assert result.returncode == 1, result.stdout + result.stderr
     [line] = result.stderr.splitlines()
-    assert line.startswith(f"error: PostgreSQL at postgresql://mt:***@127.0.0.1:{port}/memory "), line
+    assert line.startswith(f"error: PostgreSQL at postgresql://mt:***@127.0.0.1:{port}/memory: cannot connect "), line
     assert "make up" in line
     assert PASSWORD not in result.stdout + result.stderr
 
@@ -226,7 +226,7 @@ def test_a_broker_that_is_down_is_one_line_naming_it(db, tmp_path: Path) -> None
     result = cli_in(folder, "ingest", "--user", "42", "--text", "我喜欢喝乌龙茶")
     assert result.returncode == 1
     [line] = result.stderr.splitlines()
-    assert line.startswith(f"error: the broker (Redis) at redis://:***@127.0.0.1:{port}/0 "), line
+    assert line.startswith(f"error: the broker (Redis) at redis://:***@127.0.0.1:{port}/0: cannot connect "), line
     assert "make up" in line and PASSWORD not in result.stderr
 
 
@@ -342,3 +342,14 @@ def test_ingest_wait_says_what_became_of_each_statement(worker, db) -> None:
     nothing = cli("ingest", "--user", "47", "--text", "我觉得这个主意不错", "--wait")
     assert nothing.returncode == 0, nothing.stderr
     assert nothing.stdout.splitlines()[1:] == ["  dropped: no memory-worthy statement found"]
+
+
+def test_milvus_that_is_down_is_one_line_naming_it(db, tmp_path: Path) -> None:
+    """Issue 17 item 5: Milvus down -> `reindex --reconcile` says so in one line with its address, exit 1."""
+    uri = f"http://127.0.0.1:{_dead_port()}"
+    folder = _checkout(tmp_path, {**_test_services(), "MEMORY_MILVUS_ENABLED": "true", "MEMORY_MILVUS_URI": uri})
+    result = cli_in(folder, "reindex", "--reconcile")
+    assert result.returncode == 1
+    [line] = result.stderr.splitlines()
+    assert line.startswith("error: the rebuild failed, the live collection is untouched: ") and uri in line, line
+    assert "make up" in line and "Traceback" not in result.stderr
