@@ -519,21 +519,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _configure_logging(args.debug)
     from config.settings import ConfigError, find_env_file, get_settings
-    from memory_tasks.service_errors import service_failure, using_line
 
     try:
         env_file = find_env_file()
-        if args.verbose or env_file is None:
-            print(using_line(get_settings(), env_file), file=sys.stderr)
+        # Before anything imports pymilvus, whose import loads a .env of its own into the environment.
+        settings = get_settings()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_USAGE
+    from memory_tasks.service_errors import service_failure, using_line
+
+    if args.verbose or env_file is None:
+        print(using_line(settings, env_file), file=sys.stderr)
+    try:
         return args.handler(args)
     except CliError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return EXIT_USAGE
     except Exception as exc:
-        line = service_failure(exc, get_settings())
+        line = service_failure(exc, settings)
         if line is None:
             raise
         if args.debug:
