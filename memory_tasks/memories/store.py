@@ -93,7 +93,8 @@ class WriteContext:
 @dataclass(frozen=True)
 class AppliedChange:
     """What `apply_candidate` did to the memory `memory_id`: the history op when the row changed
-    (`changed`), else "confirm" or, with `note` saying why, the op it did not carry out."""
+    (`changed`), else "confirm" or, with `note` saying why, the op it did not carry out. A change
+    may carry a `note` too (a retraction of nothing is recorded as an inactive row)."""
 
     memory_id: int
     op: str
@@ -492,7 +493,7 @@ def apply_candidate(
                 detail="retraction recorded before any statement",
                 active=False,
             )
-            return AppliedChange(memory_id, "delete")
+            return AppliedChange(memory_id, "delete", note="no memory held it: the retraction is recorded, inactive")
         if live is None:
             note_statement(existing, ctx)  # the latest word on this key is still "no"
             return AppliedChange(

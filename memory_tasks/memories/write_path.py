@@ -55,7 +55,7 @@ def write_candidates(session: Session, ctx: WriteContext, candidates: list[Candi
 def _outcome(candidate: Candidate, change: AppliedChange, *, redirected: bool) -> Outcome:
     """The outcome of `candidate` (as stated) from what `apply_candidate` did with it."""
     if change.changed:
-        return stored(candidate, change.memory_id, change.op)
+        return stored(candidate, change.memory_id, change.op, change.note)
     if change.op == "confirm" and redirected:
         return dropped(candidate, f"duplicate of memory #{change.memory_id}", "upsert", change.memory_id)
     if change.op == "confirm":

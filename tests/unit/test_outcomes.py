@@ -15,6 +15,8 @@ from memory_tasks.extraction.outcomes import (
     stored,
     unread_statements,
 )
+from memory_tasks.memories.store import AppliedChange
+from memory_tasks.memories.write_path import _after_merges, _outcome
 
 SETTINGS = Settings(_env_file=None, LONG_TERM_MEMORY_MIN_CONFIDENCE=0.75, LONG_TERM_MEMORY_MAX_WRITE_ITEMS=2)
 
@@ -89,3 +91,31 @@ def test_each_outcome_reads_as_one_line() -> None:
     clause = unread_statements("今天好累啊")[0]
     assert clause.line() == 'dropped "今天好累啊": short-term window: 今天'
     assert "\n" not in Outcome(status="dropped", stage="extract", text="a\nb", reason="c\nd").line()
+
+
+def test_the_write_path_says_what_it_did_with_each_candidate() -> None:
+    """Issue 17 item 2: a write is stored with its op, a restatement under another key is a duplicate of
+    the memory it repeats, a same-key repeat a confirm, a stale or empty delete a drop naming why."""
+    tea = _candidate("drink-tea", "喜欢喝普洱茶")
+    assert _outcome(tea, AppliedChange(7, "create"), redirected=False) == stored(tea, 7, "create")
+    duplicate = _outcome(tea, AppliedChange(3, "confirm", changed=False), redirected=True)
+    assert (duplicate.status, duplicate.memory_id, duplicate.reason) == ("dropped", 3, "duplicate of memory #3")
+    confirmed = _outcome(tea, AppliedChange(3, "confirm", changed=False), redirected=False)
+    assert (confirmed.status, confirmed.op, confirmed.memory_id) == ("stored", "confirm", 3)
+    stale = _outcome(
+        tea, AppliedChange(3, "upsert", changed=False, note="memory #3 holds a later statement"), redirected=False
+    )
+    assert (stale.status, stale.reason) == ("dropped", "memory #3 holds a later statement")
+
+
+def test_a_memory_written_then_merged_away_points_at_its_survivor() -> None:
+    """Issue 17 item 2: after the near-duplicate merge, the outcome names the memory that holds the statement."""
+    tea, oolong = (
+        stored(_candidate("drink-tea", "喜欢喝茶"), 7, "create"),
+        stored(_candidate("oolong", "爱喝乌龙"), 8, "create"),
+    )
+    merged, survivor = (_after_merges(o, {7: 5, 4: 8}) for o in (tea, oolong))
+    assert (merged.op, merged.memory_id, merged.reason) == ("merge", 5, "merged into memory #5")
+    assert (survivor.op, survivor.memory_id, survivor.reason) == ("create", 8, "absorbed memory #4")
+    dropped_one = nothing_found()
+    assert _after_merges(dropped_one, {7: 5}) == dropped_one
