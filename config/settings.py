@@ -2,11 +2,18 @@
 
 Names and defaults follow the seed's configuration table (SPEC §11). A bad value
 stops start-up with a message naming the variable (see `load_settings`).
+
+Which `.env` (`find_env_file`): the file MEMORY_ENV_FILE names, else the first `.env` found
+from the current folder upward, stopping at the checkout's root (the folder holding `.git`)
+or the filesystem root, so the CLI run from any folder of the checkout reads the project's
+`.env`. The environment overrides the file.
 """
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
@@ -316,10 +323,38 @@ def _secret_values(settings: Settings) -> list[str]:
     return values
 
 
+# Names the settings file outright (a chat server in another folder points at the stack's .env).
+ENV_FILE_VAR = "MEMORY_ENV_FILE"
+
+
+def find_env_file(start: Path | None = None) -> Path | None:
+    """The `.env` the settings read, or None when there is none (environment and defaults only).
+
+    MEMORY_ENV_FILE when set (a ConfigError if it names no file); else the first `.env` in
+    `start` (default: the current folder) or a folder above it, up to the first folder that
+    holds `.git` (the checkout's root) or the filesystem root.
+    """
+    named = os.environ.get(ENV_FILE_VAR)
+    if named:
+        path = Path(named).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"memory_tasks: {ENV_FILE_VAR}={named} names no file")
+        return path
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".env").is_file():
+            return folder / ".env"
+        if (folder / ".git").exists():
+            return None
+    return None
+
+
 def load_settings() -> Settings:
-    """Read and validate the settings; exit with one line per bad variable."""
+    """Read and validate the settings (from `find_env_file`'s file and the environment);
+    exit with one line per bad variable."""
+    env_file = find_env_file()
     try:
-        settings = Settings()
+        settings = Settings(_env_file=env_file)  # type: ignore[call-arg]
     except ValidationError as exc:
         lines = []
         for error in exc.errors():

@@ -1,13 +1,17 @@
 """The operator CLI: `python -m memory_tasks <command>` (R-OPS-3).
 
-Every command prints a clear message and exits non-zero on bad input, writing nothing.
+Every command prints a clear message and exits non-zero on bad input, writing nothing. A
+backing service that is down (or a database without the schema) is one line naming the
+service, its address and what to do, exit 1; `--debug` adds the traceback (issue 17 item 5).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
+import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -16,6 +20,14 @@ from memory_tasks.text import InvalidUserId, checked_user_id
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
+# What `--help` says about the CLI (the module docstring is for readers of the code).
+DESCRIPTION = (
+    "Operate the memory pipeline: record turns, inspect and edit memories, run maintenance. "
+    "Bad input is refused with a message and writes nothing; a service that is down is named in "
+    "one line (--debug shows the traceback)."
+)
+# `list` and `retrieve` show keys in a column this wide at most; longer keys are cut with "…".
+MAX_KEY_COLUMN = 48
 
 
 class CliError(Exception):
@@ -48,6 +60,16 @@ def cmd_init_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def _key_column(keys: list[str]) -> Callable[[str], str]:
+    """A formatter of keys as one column: as wide as the longest key, at most MAX_KEY_COLUMN."""
+    width = min(max((len(key) for key in keys), default=0), MAX_KEY_COLUMN)
+
+    def cell(key: str) -> str:
+        return (key if len(key) <= width else key[: width - 1] + "…").ljust(width)
+
+    return cell
+
+
 def cmd_ingest(args: argparse.Namespace) -> int:
     from memory_tasks.api import FINAL_STATES, TurnError, enqueue_turn, record_turn
 
@@ -65,21 +87,33 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     state = wait_for_message(message_id, args.timeout)
     if state.get("status") not in FINAL_STATES:
         print(
-            json.dumps(
-                {
-                    "message_id": message_id,
-                    "status": state.get("status"),
-                    "error": "timed out waiting; is a worker running? (make up)",
-                },
-                ensure_ascii=False,
-            )
+            f"error: message {message_id} is still {state.get('status')} after {args.timeout:g} s: "
+            "is a worker running? (`make up` starts one)",
+            file=sys.stderr,
         )
         return EXIT_FAILED
-    result = {"message_id": message_id, "status": state["status"], "memory_ids": state["memory_ids"]}
-    if state["error"]:
-        result["error"] = state["error"]
-    print(json.dumps(result, ensure_ascii=False))
+    if args.json:
+        print(json.dumps({k: v for k, v in state.items() if k not in ("user_id", "role")}, ensure_ascii=False))
+    else:
+        _print_outcomes(state)
     return EXIT_FAILED if state["status"] in ("FAILED", "DEAD") else 0
+
+
+def _print_outcomes(state: dict[str, Any]) -> None:
+    """The message's state in one line, then one line per statement: stored (memory, op) or dropped (why)."""
+    ids = ", ".join(f"#{i}" for i in state["memory_ids"]) or "none"
+    line = f"message {state['message_id']} {state['status']}: active memories {ids}"
+    if state["deactivated_ids"]:
+        line += "; deactivated " + ", ".join(f"#{i}" for i in state["deactivated_ids"])
+    if state["error"]:
+        line += f"; {state['error']}"
+    print(line)
+    from memory_tasks.extraction.outcomes import Outcome
+
+    for item in state["outcomes"]:
+        outcome = Outcome.from_json(item)
+        if outcome is not None:
+            print(f"  {outcome.line()}")
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -91,8 +125,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     elif not memories:
         print(f"user {args.user} has no memories")
     else:
+        key = _key_column([m["memory_key"] for m in memories])
         for m in memories:
-            print(f"#{m['id']:<6} {m['memory_type']:<10} {m['memory_key']:<32} {m['content']}  [{m['vector_status']}]")
+            print(f"#{m['id']:<6} {m['memory_type']:<10} {key(m['memory_key'])} {m['content']}  [{m['vector_status']}]")
     return 0
 
 
@@ -104,10 +139,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         _print_json(status)
         return 0
     print("messages:", ", ".join(f"{k}={v}" for k, v in status["messages"].items()) or "none")
+    print(f"memories: {status['active_memories']} active")
     print(
-        "memories:",
-        ", ".join(f"{k}={v}" for k, v in status["vectors"].items()) or "none",
-        f"(active {status['active_memories']})",
+        "memory vectors (index state of every memory row):", ", ".join(f"{k}={v}" for k, v in status["vectors"].items())
     )
     for failure in status["recent_failures"]:
         print(f"  failed {failure['kind']} #{failure['id']} at {failure['at']}: {failure['error']}")
@@ -249,6 +283,27 @@ def _query_text(raw: str) -> str:
     return raw
 
 
+def _positive_float(raw: str) -> float:
+    """argparse type of durations: a number of seconds above zero."""
+    try:
+        value = float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {raw!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {raw}")
+    return value
+
+
+def _turn_text(raw: str) -> str:
+    """argparse type of --text: the text, or standard input for "-"."""
+    if raw != "-":
+        return raw
+    try:
+        return sys.stdin.read().rstrip("\n")
+    except UnicodeDecodeError:
+        raise argparse.ArgumentTypeError("standard input is not valid UTF-8") from None
+
+
 def _positive_int(raw: str) -> int:
     try:
         value = int(raw)
@@ -260,38 +315,33 @@ def _positive_int(raw: str) -> int:
 
 
 def cmd_retrieve(args: argparse.Namespace) -> int:
-    from sqlalchemy.exc import SQLAlchemyError
-
     from memory_tasks.retrieval import find_memories
 
     if not args.query.strip() and args.mode != "full_inject":
         raise CliError("--query must not be empty (or use --mode full_inject)")
-    try:
-        hits = find_memories(args.user, args.query, summary=args.summary, mode=args.mode, limit=args.limit)
-    except SQLAlchemyError as exc:
-        print(f"error: the database failed: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    hits = find_memories(args.user, args.query, summary=args.summary, mode=args.mode, limit=args.limit)
     if args.json:
         _print_json([hit.to_json() for hit in hits])
     elif not hits:
         print(f"user {args.user} has no memories to retrieve")
     else:
+        key = _key_column([hit.memory_key for hit in hits])
         for rank, hit in enumerate(hits, 1):
-            print(f"{rank:>2}. #{hit.id:<6} {hit.score:6.3f} {hit.memory_type:<10} {hit.memory_key:<32} {hit.content}")
+            print(f"{rank:>2}. #{hit.id:<6} {hit.score:6.3f} {hit.memory_type:<10} {key(hit.memory_key)} {hit.content}")
     return 0
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
     from pymilvus.exceptions import MilvusException
 
+    from config.settings import get_settings
+    from memory_tasks.service_errors import service_failure
     from memory_tasks.vectors.embedders import EmbeddingError
     from memory_tasks.vectors.milvus_store import VectorStoreError
     from memory_tasks.vectors.reindex import ReindexError, plan_reindex, reconcile, reindex
 
     try:
         if args.reconcile:
-            from config.settings import get_settings
-
             collection = args.collection or get_settings().MEMORY_MILVUS_COLLECTION
             print(json.dumps({"collection": collection, **reconcile(collection).__dict__}))
             return 0
@@ -312,7 +362,8 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     except ReindexError as exc:
         raise CliError(str(exc)) from None
     except (VectorStoreError, EmbeddingError, MilvusException) as exc:
-        print(f"error: the rebuild failed; the live collection is untouched: {exc}", file=sys.stderr)
+        cause = service_failure(exc, get_settings()) or " ".join(str(exc).split())
+        print(f"error: the rebuild failed, the live collection is untouched: {cause}", file=sys.stderr)
         return EXIT_FAILED
     print(
         f"\nbuilt {result.target!r}: {result.written} vectors in {result.seconds:.1f} s; changes caught up "
@@ -328,8 +379,12 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
 def cmd_tool(args: argparse.Namespace) -> int:
     """Run one agent tool call exactly as a chat server's dispatcher would; print its result."""
+    from memory_tasks.db.session import get_engine
     from memory_tasks.tools import execute
 
+    # The dispatcher answers the model with the kind of failure only; the operator is told
+    # which service is down (the one-line error of `main`) before the call is made.
+    get_engine().connect().close()
     result = execute(args.user, args.name, args.arguments)
     print(json.dumps(result, ensure_ascii=False, indent=2, default=str))
     return EXIT_FAILED if "error" in result else 0
@@ -355,7 +410,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m memory_tasks", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m memory_tasks", description=DESCRIPTION)
+    parser.add_argument("--debug", action="store_true", help="show the traceback of a failure")
+    parser.add_argument(
+        "--verbose", action="store_true", help="say which database and broker are used (always when no .env is found)"
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Callable[[argparse.Namespace], int], help_text: str) -> argparse.ArgumentParser:
@@ -369,9 +428,12 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--user", type=_user_id, required=True)
     ingest.add_argument("--conversation", type=_user_id, help="conversation id (default: the user's latest)")
     ingest.add_argument("--role", choices=["user", "assistant", "system", "tool"], default="user")
-    ingest.add_argument("--text", required=True)
-    ingest.add_argument("--wait", action="store_true", help="block until processed; print the outcome as JSON")
-    ingest.add_argument("--timeout", type=float, default=180.0)
+    ingest.add_argument("--text", type=_turn_text, required=True, help='the turn\'s text; "-" reads standard input')
+    ingest.add_argument(
+        "--wait", action="store_true", help="block until processed; print what became of each statement"
+    )
+    ingest.add_argument("--timeout", type=_positive_float, default=180.0, help="seconds --wait waits (default 180)")
+    ingest.add_argument("--json", action="store_true", help="with --wait: the message's state as one JSON object")
 
     listing = command("list", cmd_list, "list a user's valid memories")
     listing.add_argument("--user", type=_user_id, required=True)
@@ -462,19 +524,51 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _OneLineWarnings(logging.Formatter):
+    """Log records as `warning: <message>`, without the traceback (`--debug` shows it)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname.lower()}: {record.getMessage()}"
+
+
+def _configure_logging(debug: bool) -> None:
+    """Warnings of the library on stderr: one line each, or with their tracebacks under --debug."""
+    handler = logging.StreamHandler(sys.stderr)
+    if not debug:
+        handler.setFormatter(_OneLineWarnings())
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from config.settings import ConfigError
+    _configure_logging(args.debug)
+    from config.settings import ConfigError, find_env_file, get_settings
 
+    try:
+        env_file = find_env_file()
+        # Before anything imports pymilvus, whose import loads a .env of its own into the environment.
+        settings = get_settings()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_USAGE
+    from memory_tasks.service_errors import service_failure, using_line
+
+    if args.verbose or env_file is None:
+        print(using_line(settings, env_file), file=sys.stderr)
     try:
         return args.handler(args)
     except CliError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return EXIT_USAGE
+    except Exception as exc:
+        line = service_failure(exc, settings)
+        if line is None:
+            raise
+        if args.debug:
+            traceback.print_exc()
+        print(f"error: {line}", file=sys.stderr)
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

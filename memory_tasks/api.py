@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from config.settings import get_settings
 from memory_tasks import dispatch
 from memory_tasks.db.clock import db_now
-from memory_tasks.db.models import MemoryHistory, Message
+from memory_tasks.db.models import LongTermMemory, MemoryHistory, Message
 from memory_tasks.db.session import session_scope
 from memory_tasks.shapes import list_memories, memory_json
 from memory_tasks.turns import TurnError, record_turn
@@ -52,16 +52,20 @@ def enqueue_turn(message_id: int, countdown: float | None = None) -> str:
 
 
 def message_state(message_id: int) -> dict[str, Any] | None:
-    """{message_id, user_id, role, status, attempts, error, memory_ids} or None if unknown.
+    """{message_id, user_id, role, status, attempts, error, memory_ids, deactivated_ids, outcomes} or None if unknown.
 
-    `memory_ids` are the memories this message changed (from the history).
+    `memory_ids` are the memories this message wrote or confirmed (from the history) that are
+    active now; `deactivated_ids` those it changed that are not (deleted, merged away, or written
+    as the inactive record of a retraction). `outcomes` say what became of each statement of the
+    turn (`extraction.outcomes.Outcome.to_json`), empty until it is PROCESSED.
     """
     with session_scope() as session:
         message = session.get(Message, message_id)
         if message is None:
             return None
-        memory_ids = session.scalars(
-            select(MemoryHistory.memory_id)
+        changed = session.execute(
+            select(MemoryHistory.memory_id, LongTermMemory.is_active)
+            .join(LongTermMemory, LongTermMemory.id == MemoryHistory.memory_id)
             .where(MemoryHistory.source_message_id == message_id)
             .distinct()
             .order_by(MemoryHistory.memory_id)
@@ -73,7 +77,9 @@ def message_state(message_id: int) -> dict[str, Any] | None:
             "status": message.memory_status,
             "attempts": message.memory_attempts,
             "error": message.memory_error,
-            "memory_ids": list(memory_ids),
+            "memory_ids": [memory_id for memory_id, active in changed if active],
+            "deactivated_ids": [memory_id for memory_id, active in changed if not active],
+            "outcomes": list(message.memory_outcomes or []),
         }
 
 

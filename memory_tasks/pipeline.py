@@ -5,7 +5,9 @@ the truth from PostgreSQL and is idempotent: a stage run again for a message tha
 already PROCESSED or SKIPPED does nothing. The extraction of a turn takes its debounce
 window (`memory_tasks.db.windows`): every waiting turn of the conversation up to it, one
 extraction for the whole burst (issue 16). Payloads between stages are
-`{"message_id": leader id, "message_ids": [the window, oldest first], "candidates": [...]}`;
+`{"message_id": leader id, "message_ids": [the window, oldest first], "candidates": [...],
+"outcomes": {turn id: [outcome json, ...]}}` (the outcomes: what was dropped so far, and why,
+turn by turn; the upsert stage stores them on each turn with what it wrote, issue 17 item 2);
 a stage with nothing to do returns None or [] and the chain ends there (`tasks.base`).
 """
 
@@ -28,7 +30,15 @@ from memory_tasks.extraction.candidates import Candidate, coerce_candidates
 from memory_tasks.extraction.context import ContextWindow, context_window
 from memory_tasks.extraction.engine import select_engine
 from memory_tasks.extraction.filters import is_trivial
-from memory_tasks.extraction.gate import admit
+from memory_tasks.extraction.gate import screen
+from memory_tasks.extraction.outcomes import (
+    Outcome,
+    nothing_found,
+    parse_outcomes,
+    read_with_burst,
+    refine_drops,
+    unread_statements,
+)
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.memories.dedup import scorer_for
 from memory_tasks.memories.store import WriteContext, active_memories, existing_memory, lock_user
@@ -38,6 +48,8 @@ from memory_tasks.redaction import redact
 logger = logging.getLogger(__name__)
 
 Payload = dict[str, Any]
+# What became of the statements of each turn of a window, by turn id.
+TurnOutcomes = dict[int, list[Outcome]]
 # Refinement sees at most this many existing memories, the most similar ones first.
 REFINE_EXISTING_LIMIT = 50
 # States no stage changes any more (DEAD until an operator requeues the message).
@@ -47,8 +59,18 @@ MAX_STORED_ERROR_CHARS = 4000
 LOST_RUN_NOTE = "a run did not finish (worker lost, or the hard time limit)"
 
 
-def _finish(session: Session, message: Message, status: MessageStatus, note: str | None = None) -> None:
+def _finish(
+    session: Session,
+    message: Message,
+    status: MessageStatus,
+    note: str | None = None,
+    outcomes: list[Outcome] | None = None,
+) -> None:
+    """Set the message's final state; `outcomes` (PROCESSED) say what became of each statement,
+    and a turn that yielded none says `NOTHING_FOUND`."""
     now = db_now(session)
+    if status == MessageStatus.PROCESSED:
+        message.memory_outcomes = [o.to_json() for o in outcomes or [nothing_found()]]
     message.memory_status = status.value
     message.memory_error = note
     message.memory_processed_at = now
@@ -105,11 +127,21 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
 
     # The engine (maybe a slow LLM call) runs outside any transaction.
     candidates = select_engine(settings.use_llm).extract(turn)
-    admitted = _admitted(candidates, list(zip(ids, turn.user_turns, strict=True)), settings, "extract")
+    texts = list(zip(ids, turn.user_turns, strict=True))
+    admitted, screened = _screened(candidates, texts, settings, "extract")
+    # The rules say which clauses they would not read and why; a model's silence has no reasons.
+    outcomes = {
+        turn_id: ([] if settings.use_llm else unread_statements(text)) + screened[turn_id] for turn_id, text in texts
+    }
     if not admitted:
-        _finish_all(ids, MessageStatus.PROCESSED)
+        _finish_all(ids, MessageStatus.PROCESSED, _with_burst_note(outcomes))
         return None
-    return {"message_id": message_id, "message_ids": ids, "candidates": [c.to_json() for c in admitted]}
+    return {
+        "message_id": message_id,
+        "message_ids": ids,
+        "candidates": [c.to_json() for c in admitted],
+        "outcomes": _outcomes_json(outcomes),
+    }
 
 
 def _take_window(
@@ -179,12 +211,34 @@ def _pick_up_window(session: Session, window: Window, max_attempts: int, now: An
     return turns
 
 
-def _finish_all(message_ids: list[int], status: MessageStatus) -> None:
+def _finish_all(message_ids: list[int], status: MessageStatus, outcomes: TurnOutcomes) -> None:
     with session_scope() as session:
         for message_id in message_ids:
             message = session.get(Message, message_id, with_for_update=True)
             if message is not None and message.memory_status not in FINISHED:
-                _finish(session, message, status, None)
+                _finish(session, message, status, None, outcomes.get(message_id))
+
+
+def _outcomes_json(outcomes: TurnOutcomes) -> dict[str, list[dict[str, Any]]]:
+    return {str(turn_id): [o.to_json() for o in items] for turn_id, items in outcomes.items()}
+
+
+def _payload_outcomes(payload: Payload, turn_ids: list[int]) -> TurnOutcomes:
+    """The valid outcomes an untrusted payload carries for each of `turn_ids` (none for any other turn)."""
+    items = payload.get("outcomes")
+    items = items if isinstance(items, dict) else {}
+    return {turn_id: parse_outcomes(items.get(str(turn_id))) for turn_id in turn_ids}
+
+
+def _with_burst_note(outcomes: TurnOutcomes) -> TurnOutcomes:
+    """`outcomes`, where a turn of a burst with none of its own says it was read with the others
+    (its statements may live in another turn's memory), instead of "nothing found"."""
+    if len(outcomes) < 2:
+        return outcomes
+    ids = list(outcomes)
+    return {
+        turn_id: items or [read_with_burst([i for i in ids if i != turn_id])] for turn_id, items in outcomes.items()
+    }
 
 
 def window_ids(payload: Any) -> list[int]:
@@ -226,8 +280,18 @@ def refine_stage(payload: Payload | None) -> Payload | None:
         existing = _existing_for_refine(session, turns[0].user_id, candidates)
         texts = [(m.id, m.content) for m in turns]
     refined = select_engine(settings.use_llm).refine(candidates, existing)
-    admitted = _admitted(refined, texts, settings, "refine")
-    return {"message_id": payload["message_id"], "message_ids": ids, "candidates": [c.to_json() for c in admitted]}
+    admitted, screened = _screened(refined, texts, settings, "refine")
+    before = _by_turn(candidates, texts)
+    earlier = _payload_outcomes(payload, [turn_id for turn_id, _ in texts])
+    outcomes = {
+        turn_id: earlier[turn_id] + refine_drops(before[turn_id], refined) + screened[turn_id] for turn_id, _ in texts
+    }
+    return {
+        "message_id": payload["message_id"],
+        "message_ids": ids,
+        "candidates": [c.to_json() for c in admitted],
+        "outcomes": _outcomes_json(outcomes),
+    }
 
 
 def upsert_stage(payload: Payload | None) -> list[int]:
@@ -260,11 +324,13 @@ def upsert_stage(payload: Payload | None) -> list[int]:
         if not turns:
             return []
         by_turn = _by_turn(coerce_candidates(items, stage="upsert"), [(m.id, m.content) for m in turns])
+        outcomes = _payload_outcomes(payload, [m.id for m in turns])
         now = db_now(session)
         touched: list[int] = []
         for turn in turns:
-            candidates = admit(by_turn[turn.id], settings, stage="upsert", message_id=turn.id, message=turn.content)
-            if not candidates:
+            screening = screen(by_turn[turn.id], settings, stage="upsert", message_id=turn.id, message=turn.content)
+            outcomes[turn.id] += screening.dropped
+            if not screening.admitted:
                 continue
             ctx = WriteContext(
                 user_id=owner,
@@ -275,9 +341,12 @@ def upsert_stage(payload: Payload | None) -> list[int]:
                 conversation_id=turn.conversation_id,
                 stated_at=turn.created_at,
             )
-            touched.extend(i for i in write_candidates(session, ctx, candidates) if i not in touched)
+            written = write_candidates(session, ctx, screening.admitted)
+            outcomes[turn.id] += written.outcomes
+            touched.extend(i for i in written.touched if i not in touched)
+        outcomes = _with_burst_note(outcomes)
         for turn in turns:
-            _finish(session, turn, MessageStatus.PROCESSED, None)
+            _finish(session, turn, MessageStatus.PROCESSED, None, outcomes[turn.id])
     logger.info("memories written", extra={"message_id": message_id, "user_id": owner, "memory_ids": touched})
     return touched
 
@@ -306,16 +375,20 @@ def _by_turn(candidates: list[Candidate], turns: list[tuple[int, str]]) -> dict[
     return grouped
 
 
-def _admitted(candidates: list[Candidate], turns: list[tuple[int, str]], settings: Any, stage: str) -> list[Candidate]:
-    """The gate (`admit`) turn by turn, oldest turn first: each turn's candidates are checked
+def _screened(
+    candidates: list[Candidate], turns: list[tuple[int, str]], settings: Any, stage: str
+) -> tuple[list[Candidate], TurnOutcomes]:
+    """The gate (`screen`) turn by turn, oldest turn first: each turn's candidates are checked
     against its own text and capped as a lone turn's are, so a window writes what its turns
-    one by one would, in their order."""
+    one by one would, in their order. Returns the admitted candidates and each turn's drops."""
     by_turn = _by_turn(candidates, turns)
-    return [
-        candidate
-        for turn_id, text in turns
-        for candidate in admit(by_turn[turn_id], settings, stage=stage, message_id=turn_id, message=text)
-    ]
+    admitted: list[Candidate] = []
+    drops: TurnOutcomes = {}
+    for turn_id, text in turns:
+        screening = screen(by_turn[turn_id], settings, stage=stage, message_id=turn_id, message=text)
+        admitted.extend(screening.admitted)
+        drops[turn_id] = screening.dropped
+    return admitted, drops
 
 
 def _window_of(session: Session, message_id: int, now: Any) -> list[Message]:

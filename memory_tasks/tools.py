@@ -282,7 +282,7 @@ def _write(user_id: int, key: str, build: Callable[[LongTermMemory | None, Write
         candidate = build(before, ctx)
         if candidate.op != "delete":
             _admit(candidate)
-        touched = write_candidates(session, ctx, [candidate])
+        touched = write_candidates(session, ctx, [candidate]).touched
         result = _write_result(session, user_id, candidate, existed, touched)
     result["index"] = enqueue_index_sync(touched)
     return result

@@ -23,7 +23,7 @@ from sqlalchemy import (
     func,
     text,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, REAL
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, REAL
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -103,6 +103,9 @@ class Message(Base):
     # the turn while memory_claimed_at is within the lease (memory_tasks/db/windows.py).
     memory_window_run: Mapped[str | None] = mapped_column(String(64))
     memory_processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # What happened to each candidate of the turn (issue 17 item 2): a JSON list of
+    # `extraction.outcomes.Outcome.to_json()`; NULL until the pipeline finishes the turn.
+    memory_outcomes: Mapped[list[dict] | None] = mapped_column(JSONB)
     created_at: Mapped[datetime] = _now_default()
     updated_at: Mapped[datetime] = _now_default()
 

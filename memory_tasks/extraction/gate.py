@@ -2,7 +2,8 @@
 
 Applies to every engine's output and to every tool write (R-TYPE-3/4, R-PIPE-3), so a
 misbehaving LLM or agent cannot store a noise key, a profile field or a short-term reminder.
-`refusal` judges one candidate; `admit` judges a turn's candidates and caps their number.
+`refusal` judges one candidate; `screen` judges a turn's candidates, caps their number and says
+why each dropped one is dropped; `admit` is its admitted list.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Literal
 from config.settings import Settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import drop_reason, window_reminder_reason
+from memory_tasks.extraction.outcomes import Outcome, dropped
 
 logger = logging.getLogger(__name__)
 
@@ -24,7 +26,7 @@ class Refusal:
 
     `kind` is "boundary" (a hard filter: noise key, profile field, short-term content, bad
     slot value) or "confidence" (below LONG_TERM_MEMORY_MIN_CONFIDENCE); `reason` is the
-    detail that is logged ("noise key: tool-*", "confidence 0.50 below 0.75").
+    detail that is logged and shown ("noise key: tool-*", "below the confidence floor: 0.50 < 0.75").
     """
 
     kind: Literal["boundary", "confidence"]
@@ -42,7 +44,7 @@ def refusal(candidate: Candidate, settings: Settings, *, message: str = "") -> R
         return Refusal("boundary", reason)
     floor = settings.LONG_TERM_MEMORY_MIN_CONFIDENCE
     if candidate.confidence < floor:
-        return Refusal("confidence", f"confidence {candidate.confidence:.2f} below {floor}")
+        return Refusal("confidence", f"below the confidence floor: {candidate.confidence:.2f} < {floor}")
     return None
 
 
@@ -54,23 +56,47 @@ def admit(
     message_id: int | None = None,
     message: str = "",
 ) -> list[Candidate]:
-    """The candidates that may be written, best first, at most LONG_TERM_MEMORY_MAX_WRITE_ITEMS.
+    """The candidates that may be written, best first, at most LONG_TERM_MEMORY_MAX_WRITE_ITEMS."""
+    return screen(candidates, settings, stage=stage, message_id=message_id, message=message).admitted
+
+
+@dataclass(frozen=True)
+class Screening:
+    """What the gate made of a turn's candidates: those admitted (best first) and the drops with reasons."""
+
+    admitted: list[Candidate]
+    dropped: list[Outcome]
+
+
+def screen(
+    candidates: list[Candidate],
+    settings: Settings,
+    *,
+    stage: str,
+    message_id: int | None = None,
+    message: str = "",
+) -> Screening:
+    """Judge a turn's candidates: refused ones and those over the write cap are dropped, with why.
 
     `message` is the user's text the candidates came from. Each dropped candidate is logged
     with its reason (its key, never its content).
     """
     admitted = []
+    drops = []
     for candidate in candidates:
         refused = refusal(candidate, settings, message=message)
         if refused is None:
             admitted.append(candidate)
         else:
             _log_drop(candidate, refused.reason, stage, message_id)
+            drops.append(dropped(candidate, refused.reason, stage))
     admitted.sort(key=lambda c: (c.op == "delete", c.importance * c.confidence), reverse=True)
     cap = settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS
     for candidate in admitted[cap:]:
-        _log_drop(candidate, "max write items", stage, message_id)
-    return admitted[:cap]
+        reason = f"over the write cap (LONG_TERM_MEMORY_MAX_WRITE_ITEMS={cap})"
+        _log_drop(candidate, reason, stage, message_id)
+        drops.append(dropped(candidate, reason, stage))
+    return Screening(admitted[:cap], drops)
 
 
 def _log_drop(candidate: Candidate, reason: str, stage: str, message_id: int | None) -> None:

@@ -174,16 +174,34 @@ class TurnAccepted(BaseModel):
     replayed: bool
 
 
+class StatementOutcome(BaseModel):
+    """What became of one statement of the turn: stored (memory id and op) or dropped (and why)."""
+
+    status: Literal["stored", "dropped"]
+    stage: str = Field(description="where it was decided: extract, refine or upsert")
+    key: str = Field(description="the candidate's memory key; empty for a clause no candidate came from")
+    text: str = Field(description="the statement (cut to 120 characters)")
+    op: str | None = Field(description="stored: create, upsert, append, confirm, delete or merge")
+    memory_id: int | None = Field(description="stored: the memory; dropped as a duplicate: the memory it repeats")
+    reason: str | None = Field(
+        description="dropped: why (short-term window: 今天, profile field, noise key: …, below the confidence "
+        "floor: …, over the write cap …, duplicate of memory #id, refine drop: …, no memory-worthy "
+        "statement found); stored: a note (merged into memory #id)"
+    )
+
+
 class MessageState(BaseModel):
-    """A message's memory processing: PENDING → PROCESSED / SKIPPED / FAILED, and the memories it changed."""
+    """A message's memory processing: PENDING → PROCESSED / SKIPPED / FAILED / DEAD, and what it did."""
 
     message_id: int
     user_id: int
     role: str
-    status: Literal["PENDING", "PROCESSED", "FAILED", "SKIPPED"]
+    status: Literal["PENDING", "PROCESSED", "FAILED", "SKIPPED", "DEAD"]
     attempts: int
     error: str | None
-    memory_ids: list[int]
+    memory_ids: list[int] = Field(description="memories this turn wrote or confirmed that are active now")
+    deactivated_ids: list[int] = Field(description="memories this turn changed that are inactive now (deleted, merged)")
+    outcomes: list[StatementOutcome] = Field(description="what became of each statement; empty until PROCESSED")
 
 
 # --- retrieval --------------------------------------------------------------------------

@@ -283,10 +283,10 @@ def near_duplicate_merges(memories: Sequence[Mergeable], scorer: SimilarityScore
     return merges
 
 
-def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: WriteContext) -> list[int]:
+def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: WriteContext) -> list[tuple[int, int]]:
     """Deactivate every active memory at >= merge threshold to a better-supported one.
 
-    Returns the ids of the memories deactivated.
+    Returns (deactivated id, survivor id) pairs, by deactivated id.
     """
     memories = active_memories(session, ctx.user_id, ctx.now)
     if len(memories) < 2:
@@ -312,7 +312,7 @@ def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: Write
             f"absorbed {loser.id} ({loser.memory_key}) at similarity {score:.3f}",
         )
         logger.info("memories merged", extra={"user_id": ctx.user_id, "memory_id": survivor.id, "merged_id": loser.id})
-        merged.append(loser.id)
+        merged.append((loser.id, survivor.id))
     return sorted(merged)
 
 

@@ -93,10 +93,14 @@ class WriteContext:
 
 @dataclass(frozen=True)
 class AppliedChange:
-    """What `apply_candidate` did: the memory touched and the history op, or nothing."""
+    """What `apply_candidate` did to the memory `memory_id`: the history op when the row changed
+    (`changed`), else "confirm" or, with `note` saying why, the op it did not carry out. A change
+    may carry a `note` too (a retraction of nothing is recorded as an inactive row)."""
 
     memory_id: int
     op: str
+    changed: bool = True
+    note: str | None = None
 
 
 class StoredMemory(Protocol):
@@ -457,13 +461,13 @@ def says_the_same(stored: str, stated: str, restates: Restates | None = None) ->
 
 def apply_candidate(
     session: Session, ctx: WriteContext, candidate: Candidate, restates: Restates | None = None
-) -> AppliedChange | None:
+) -> AppliedChange:
     """Apply one validated candidate for `ctx.user_id`; the caller holds `lock_user`.
 
     A candidate for an active memory of its type that says what it says (`says_the_same`;
-    for an append, an addition it already holds) confirms it (`confirm`). Returns what
-    changed, or None when it confirmed, a delete names nothing active, or the memory holds a
-    later statement of the user than this one (a turn processed out of order).
+    for an append, an addition it already holds) confirms it (`confirm`). Returns what it
+    did; `changed` is False when it confirmed, a delete names a memory no longer active, or
+    the memory holds a later statement of the user than this one (a turn processed out of order).
     """
     key = candidate.target_key
     existing = load_for_update(session, ctx.user_id, key)
@@ -472,7 +476,9 @@ def apply_candidate(
             "stale statement skipped",
             extra={"user_id": ctx.user_id, "memory_id": existing.id, "message_id": ctx.message_id, "key": key},
         )
-        return None
+        return AppliedChange(
+            existing.id, candidate.op, changed=False, note=f"memory #{existing.id} holds a later statement"
+        )
     live = existing if existing is not None and existing.is_active else None
 
     if candidate.op == "delete":
@@ -489,10 +495,12 @@ def apply_candidate(
                 detail="retraction recorded before any statement",
                 active=False,
             )
-            return AppliedChange(memory_id, "delete")
+            return AppliedChange(memory_id, "delete", note="no memory held it: the retraction is recorded, inactive")
         if live is None:
             note_statement(existing, ctx)  # the latest word on this key is still "no"
-            return None
+            return AppliedChange(
+                existing.id, "delete", changed=False, note=f"memory #{existing.id} is already inactive"
+            )
         deactivate(session, ctx, live, "delete", candidate.reason or None, retracted=True)
         return AppliedChange(live.id, "delete")
 
@@ -516,7 +524,7 @@ def apply_candidate(
         and (live.content == content or says_the_same(live.content, candidate.content, restates))
     ):
         confirm(session, ctx, live, candidate)
-        return None
+        return AppliedChange(live.id, "confirm", changed=False)
 
     op = candidate.op if live is not None else "create"
     memory_id = write_row(

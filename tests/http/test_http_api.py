@@ -185,6 +185,8 @@ def test_a_message_shows_its_state_to_its_user_only(client: TestClient) -> None:
         "attempts": 0,
         "error": None,
         "memory_ids": [],
+        "deactivated_ids": [],
+        "outcomes": [],
     }
     # It should answer another user's id exactly like an unknown one: no row, no hint.
     assert theirs.status_code == unknown.status_code == 404

@@ -53,6 +53,8 @@ def test_a_turn_goes_from_post_to_retrievable_memory_to_forgotten(client: TestCl
     assert state["status"] == "PROCESSED", state
     assert state["memory_ids"], state
     memory_id = state["memory_ids"][0]
+    # Issue 17 item 2: the turn says what became of its statement.
+    assert [(o["status"], o["op"], o["memory_id"]) for o in state["outcomes"]] == [("stored", "create", memory_id)]
 
     detail = client.get(f"/v1/memories/{memory_id}", params={"user_id": USER}, headers=CHAT).json()
     assert "乌龙茶" in detail["memory"]["content"]

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from openai import OpenAI
@@ -148,3 +150,57 @@ def test_the_example_runs_as_a_script_against_the_local_server(db, fake_openai: 
     assert '"ok": true' in run.stderr
     assert _memories(USER) == {"hobby": ("Loves hiking in the Alps", "tool")}
     assert len(fake_openai.requests) == 2
+
+
+def _example(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """examples/chat_server.py run as a newcomer runs it, from `cwd`, without a chat model configured."""
+    env = {**os.environ, "OPENAI_BASE_URL": "", "OPENAI_API_KEY": "", "PYTHONPATH": str(PROJECT_ROOT)}
+    return subprocess.run(
+        [sys.executable, str(PROJECT_ROOT / "examples" / "chat_server.py"), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def test_offline_runs_the_whole_loop_without_a_model(db) -> None:
+    """Issue 17 item 6: `--offline` retrieves and injects, makes a tool call whose dict goes back as a JSON
+    tool message, replies, records both turns and enqueues the user's, with no key and no network."""
+    execute(USER, "memory_save", {"key": "drink-preference", "content": "喜欢喝乌龙茶", "memory_type": "preference"})
+    run = _example("--offline", "--user", str(USER), "周末喝点什么？", cwd=PROJECT_ROOT / "docs")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == (
+        "(offline model) Memories injected for this question: [preference] 喜欢喝乌龙茶. memory_list returned 1."
+    )
+    [tool_line] = [line for line in run.stderr.splitlines() if line.startswith("  [tool] ")]
+    listed = json.loads(tool_line.removeprefix("  [tool] "))
+    assert [m["content"] for m in listed["memories"]] == ["喜欢喝乌龙茶"]
+    with session_scope() as session:
+        turns = session.execute(
+            select(Message.role, Message.content, Message.memory_claimed_at)
+            .where(Message.user_id == USER)
+            .order_by(Message.id)
+        ).all()
+    assert [(t.role, t.content) for t in turns] == [("user", "周末喝点什么？"), ("assistant", run.stdout.strip())]
+    assert turns[0].memory_claimed_at is not None  # enqueued for the pipeline
+
+
+def test_without_a_model_the_example_says_how_to_run_it(db) -> None:
+    """Issue 17 item 6: no model configured is one line pointing at --offline, not an APIConnectionError."""
+    run = _example("--user", str(USER), "周末喝点什么？", cwd=PROJECT_ROOT)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        "error: no chat model configured (OPENAI_BASE_URL / OPENAI_API_KEY); --offline runs without one"
+    ]
+
+
+def test_the_readmes_integration_snippets_are_the_examples_code() -> None:
+    """Issue 17 item 6: the README shows code of examples/chat_server.py, verbatim, so it cannot drift."""
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Integrating a chat server", 1)[1].split("\n## ", 1)[0]
+    snippets = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    source = (PROJECT_ROOT / "examples" / "chat_server.py").read_text(encoding="utf-8")
+    assert len(snippets) >= 3
+    assert [snippet for snippet in snippets if snippet not in source] == []

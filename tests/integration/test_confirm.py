@@ -61,7 +61,7 @@ def _write(user_id: int, message_id: int, *candidates: Candidate, days_later: in
         lock_user(session, user_id)
         now = db_now(session) + timedelta(days=days_later)
         ctx = WriteContext(user_id, HistorySource.EXTRACTION, now, 180, message_id=message_id, stated_at=now)
-        return write_candidates(session, ctx, list(candidates))
+        return write_candidates(session, ctx, list(candidates)).touched
 
 
 def test_a_paraphrase_confirms_and_keeps_text_revision_and_vector(db, milvus_env) -> None:

@@ -38,7 +38,7 @@ def test_refusal_names_the_boundary_a_candidate_breaks(candidate: Candidate, rea
 def test_refusal_names_a_confidence_under_the_floor() -> None:
     """R-PIPE-3: LONG_TERM_MEMORY_MIN_CONFIDENCE is a floor for every channel."""
     assert refusal(_candidate("music-jazz", "喜欢爵士乐", confidence=0.6), SETTINGS) == Refusal(
-        "confidence", "confidence 0.60 below 0.75"
+        "confidence", "below the confidence floor: 0.60 < 0.75"
     )
 
 

@@ -10,7 +10,7 @@ from alembic import op
 
 revision = "0007"
 # The lead re-chains this onto the last migration merged before it.
-down_revision = "0005"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
