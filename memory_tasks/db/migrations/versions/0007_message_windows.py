@@ -1,7 +1,7 @@
 """debounce windows: the extraction run holding a message in its window
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-12-01 12:40:00
 """
 
@@ -9,7 +9,6 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-# The lead re-chains this onto the last migration merged before it.
 down_revision = "0006"
 branch_labels = None
 depends_on = None
