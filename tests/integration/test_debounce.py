@@ -18,6 +18,14 @@ pytestmark = [pytest.mark.slow]
 
 BURST = ("我搬家了", "搬到杭州了", "在滨江那边")
 DEBOUNCE = 2.0
+# A short claim lease, so a killed run's window counts as lost within the test; the lease must
+# exceed the hard time limit (the I/O timeouts plus margins, config/settings.py), so those are short too.
+LEASE_SEC = 4.0
+SHORT_LEASE = {
+    "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": str(LEASE_SEC),
+    "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "1",
+    "LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC": "1",
+}
 
 
 def _is_refine(body: dict) -> bool:
@@ -86,16 +94,16 @@ def test_a_worker_killed_while_the_window_is_open_loses_nothing(start_worker, db
     """Issue 16 item 2: kill -9 while the burst's triggers wait; once they count as lost, the beat
     rescan sends one trigger for the window and a new worker extracts it once, from all its turns."""
     fake_openai.default = _model
-    env = {"OPENAI_BASE_URL": fake_openai.base_url, "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "2"}
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, **SHORT_LEASE}
     worker = start_worker(env, concurrency=1)
     ids = _send_burst(8302, BURST, gap=0.1)
     worker.kill()  # the delayed triggers die with it (unacknowledged until the visibility timeout)
     assert _extractions(fake_openai) == []
     start_worker(env, concurrency=1)
-    time.sleep(DEBOUNCE + 0.5)  # the window is quiet and the enqueue stamps' lease is over
+    time.sleep(max(DEBOUNCE, LEASE_SEC) + 0.5)  # the window is quiet and the enqueue stamps' lease is over
     # The queued register protects a waiting trigger for QUEUE_MAX_AGE; 1 s stands for that hour.
     rescanned = _rescan_with(
-        LONG_TERM_MEMORY_CLAIM_LEASE_SEC="2",
+        **SHORT_LEASE,
         LONG_TERM_MEMORY_DEBOUNCE_SEC=str(DEBOUNCE),
         LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC="1",
     )
@@ -118,7 +126,7 @@ def test_a_worker_killed_during_the_window_extraction_loses_and_doubles_nothing(
         return reply
 
     fake_openai.default = model
-    env = {"OPENAI_BASE_URL": fake_openai.base_url, "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "2"}
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, **SHORT_LEASE}
     worker = start_worker(env, concurrency=1)
     ids = _send_burst(8304, BURST, gap=0.1)
     deadline = time.monotonic() + 20
@@ -127,8 +135,8 @@ def test_a_worker_killed_during_the_window_extraction_loses_and_doubles_nothing(
     assert len(_extractions(fake_openai)) == 1, "the window's extraction never started"
     worker.kill()
     start_worker(env, concurrency=1)
-    time.sleep(2.5)  # the lease of the killed run's claim runs out
-    assert _rescan_with(LONG_TERM_MEMORY_CLAIM_LEASE_SEC="2", LONG_TERM_MEMORY_DEBOUNCE_SEC=str(DEBOUNCE)) == 3
+    time.sleep(LEASE_SEC + 0.5)  # the lease of the killed run's claim runs out
+    assert _rescan_with(**SHORT_LEASE, LONG_TERM_MEMORY_DEBOUNCE_SEC=str(DEBOUNCE)) == 3
     for message_id in ids:
         assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
     calls = _extractions(fake_openai)
