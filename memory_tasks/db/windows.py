@@ -18,7 +18,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from memory_tasks.db.models import Conversation, Message, MessageStatus
@@ -52,7 +52,7 @@ def lock_conversation(session: Session, conversation_id: int) -> None:
     session.execute(select(Conversation.id).where(Conversation.id == conversation_id).with_for_update())
 
 
-def _free(run_id: str, now: datetime, lease_sec: float):
+def _free(run_id: str, now: datetime, lease_sec: float) -> ColumnElement[bool]:
     """Not held by another run: never taken, taken by this run, or its lease is over."""
     return or_(
         Message.memory_window_run.is_(None),

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from config.celery import ALL_QUEUES, QUEUE_LLM, TASK_ROUTES
+from config.celery import ALL_QUEUES, QUEUE_LLM, TASK_ROUTES, celery_config
 from config.settings import Settings
 from memory_tasks import app, dispatch, task_names
 from memory_tasks.stack import CELERY_WORKERS
@@ -133,3 +133,18 @@ def test_an_index_sync_the_broker_refuses_is_deferred_not_raised(monkeypatch: py
     monkeypatch.setattr(dispatch, "index_chain", Refused)
     assert dispatch.enqueue_index_sync([1]) == "deferred"
     assert dispatch.enqueue_index_sync([]) == "not needed"
+
+
+def test_new_extractions_wait_behind_every_started_chain() -> None:
+    """Issue 12 item 2: on the Redis transport's priority steps (0 first), a new message's extraction
+    comes after the later stages of started chains and after index work; consolidation comes last."""
+
+    def priority(name: str) -> int:
+        return app.amqp.router.route({}, name).get("priority", app.conf.task_default_priority)
+
+    steps = celery_config(Settings(_env_file=None)).get("broker_transport_options", {})["priority_steps"]
+    extract = priority(task_names.EXTRACT_CANDIDATES)
+    later = [task_names.REFINE_CANDIDATES, task_names.UPSERT_MEMORIES, task_names.EMBED_MEMORIES]
+    assert all(priority(name) < extract for name in [*later, task_names.UPSERT_VECTORS])
+    assert extract < priority(task_names.CONSOLIDATE_USER)
+    assert {priority(name) for name in PINNED_TASK_NAMES} <= set(steps)
