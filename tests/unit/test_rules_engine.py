@@ -580,6 +580,7 @@ def test_what_is_not_the_users_own_fact_is_not_stored_as_one() -> None:
     assert extract("我在努力工作。") == []
     assert [c.content for c in extract("我在清华大学工作。")] == ["在清华大学工作"]
     assert [c.key for c in extract("孩子他爸是警察。")] == ["family-partner"]
+    assert extract("我有个朋友，在北京当律师。") == []
 
 
 def test_i_use_a_lowercase_tool_is_a_preference_its_retraction_meets() -> None:

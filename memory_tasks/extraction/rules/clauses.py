@@ -133,12 +133,13 @@ _ZH_SUBJECT = re.compile(
     r"^(?:我的?|我家|我有(?:[一两二三四五\d])?个)?(?P<family>"
     + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items())
     + r")"
-    r"|^(?:我的?|我们的?)?(?P<other>朋友|同事|同学|室友|老板|领导|邻居|他们|她们|他|她)"
+    r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?P<other>朋友|同事|同学|室友|老板|领导|邻居|他们|她们|他|她)"
 )
 _EN_SUBJECT = re.compile(
     r"^(?:(?:my|our)|I have (?:a|an|one|two|three|\d+)(?: (?:older|younger|little|big|baby|twin|step))?)"
     r" (?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")\b"
-    r"|^(?:(?:my|our) (?P<other>friend|colleague|coworker|roommate|boss|neighbou?r|manager)s?|he|she|they)\b",
+    r"|^(?:(?:my|our|I have (?:a|an|one|two|three|\d+)) (?P<other>friend|colleague|coworker|roommate|boss|neighbou?r|manager)s?"
+    r"|he|she|they)\b",
     re.IGNORECASE,
 )
 
