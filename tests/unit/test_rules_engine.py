@@ -502,9 +502,17 @@ def test_a_time_word_after_and_or_before_the_subject_taints_only_its_own_clause(
     assert [c.key for c in extract("Tonight I'm going out, but normally I don't drink alcohol.")] == ["drink-alcohol"]
 
 
+def test_a_finding_outlasts_the_day_it_was_made() -> None:
+    """Issue 17.1: "医生说我有高血压" after "我今天去医院检查了" is lasting; "刚知道" as "才知道"."""
+    assert [c.key for c in extract("我今天去医院检查了，医生说我有高血压。")] == ["health-hypertension"]
+    assert [c.key for c in extract("今天刚知道我对猫毛过敏。")] == ["allergy-cat-hair"]
+    assert extract("我今天发现这家店的咖啡很好喝。") == []
+
+
 @pytest.mark.parametrize(
     ("message", "existing", "key"),
     [
+        ("删掉关于我女儿的所有记忆。", ExistingMemory(1, "family-children", "fact", "女儿在学钢琴"), "family-children"),
         ("Can you forget my job?", ExistingMemory(1, "occupation", "fact", "Occupation: nurse"), "occupation"),
         ("你能忘掉我的生日吗？", ExistingMemory(1, "birthday", "fact", "生日是5月3日"), "birthday"),
         (
