@@ -539,6 +539,9 @@ def test_stopped_being_and_a_dated_retraction_name_the_key_the_statement_used() 
         ("delete", "fact", "diet")
     ]
     assert only("I stopped playing basketball after college.").key == only("I play basketball.").key
+    assert refined("I've quit smoking for good.", []) == [("delete", "preference", "habit-smoking")]
+    assert refined("I'm no longer working at Apple.", []) == [("delete", "fact", "employer")]
+    assert [(c.key, c.content) for c in extract("I'm working at Apple.")] == [("employer", "Works at Apple")]
 
 
 @pytest.mark.parametrize(
