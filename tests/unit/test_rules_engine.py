@@ -502,9 +502,17 @@ def test_a_time_word_after_and_or_before_the_subject_taints_only_its_own_clause(
     assert [c.key for c in extract("Tonight I'm going out, but normally I don't drink alcohol.")] == ["drink-alcohol"]
 
 
+def test_a_finding_outlasts_the_day_it_was_made() -> None:
+    """Issue 17.1: "医生说我有高血压" after "我今天去医院检查了" is lasting; "刚知道" as "才知道"."""
+    assert [c.key for c in extract("我今天去医院检查了，医生说我有高血压。")] == ["health-hypertension"]
+    assert [c.key for c in extract("今天刚知道我对猫毛过敏。")] == ["allergy-cat-hair"]
+    assert extract("我今天发现这家店的咖啡很好喝。") == []
+
+
 @pytest.mark.parametrize(
     ("message", "existing", "key"),
     [
+        ("删掉关于我女儿的所有记忆。", ExistingMemory(1, "family-children", "fact", "女儿在学钢琴"), "family-children"),
         ("Can you forget my job?", ExistingMemory(1, "occupation", "fact", "Occupation: nurse"), "occupation"),
         ("你能忘掉我的生日吗？", ExistingMemory(1, "birthday", "fact", "生日是5月3日"), "birthday"),
         (
@@ -531,6 +539,9 @@ def test_stopped_being_and_a_dated_retraction_name_the_key_the_statement_used() 
         ("delete", "fact", "diet")
     ]
     assert only("I stopped playing basketball after college.").key == only("I play basketball.").key
+    assert refined("I've quit smoking for good.", []) == [("delete", "preference", "habit-smoking")]
+    assert refined("I'm no longer working at Apple.", []) == [("delete", "fact", "employer")]
+    assert [(c.key, c.content) for c in extract("I'm working at Apple.")] == [("employer", "Works at Apple")]
 
 
 @pytest.mark.parametrize(
@@ -580,6 +591,7 @@ def test_what_is_not_the_users_own_fact_is_not_stored_as_one() -> None:
     assert extract("我在努力工作。") == []
     assert [c.content for c in extract("我在清华大学工作。")] == ["在清华大学工作"]
     assert [c.key for c in extract("孩子他爸是警察。")] == ["family-partner"]
+    assert extract("我有个朋友，在北京当律师。") == []
 
 
 def test_i_use_a_lowercase_tool_is_a_preference_its_retraction_meets() -> None:

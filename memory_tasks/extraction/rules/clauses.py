@@ -1,7 +1,7 @@
 """A message cut into clauses, each marked with what the rules may read from it.
 
 The message is cut into sentences (。！？!?；; newline) and clauses (，, 也不, and English ", "
-or " and " before a new subject); quoted text is removed first (a sentence to translate is not a
+or " and " before a new subject, a time word or a rule's imperative); quoted text is removed first (a sentence to translate is not a
 statement of the user). A clause is skipped when it is a question, is about the current
 exchange only ("用英文回答这个问题"), is said about someone else ("我朋友…", "my colleague…"), or
 `filters.text_drop_reason` rejects it; a one-off task ("帮我…", "write me…") is read for standing
@@ -116,7 +116,7 @@ _ONE_OFF = re.compile(
     re.IGNORECASE,
 )
 _LASTING_AFTER_WINDOW = re.compile(
-    r"^.*?(?:才?发现|才知道|得知|被确诊|确诊(?=了))(?:了)?(?:自己|我)?(?P<rest>.+)$"
+    r"^.*?(?:[才刚]?发现|[才刚]知道|得知|被确诊|确诊(?=了)|医生说|查出|检查出)(?:了)?(?:自己|我)?(?P<rest>.+)$"
     r"|^.*?\b(?:found out|learned|learnt|realized|realised|discovered)(?: that)? (?P<rest_en>I.+)$",
     re.IGNORECASE,
 )
@@ -133,12 +133,13 @@ _ZH_SUBJECT = re.compile(
     r"^(?:我的?|我家|我有(?:[一两二三四五\d])?个)?(?P<family>"
     + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items())
     + r")"
-    r"|^(?:我的?|我们的?)?(?P<other>朋友|同事|同学|室友|老板|领导|邻居|他们|她们|他|她)"
+    r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?P<other>朋友|同事|同学|室友|老板|领导|邻居|他们|她们|他|她)"
 )
 _EN_SUBJECT = re.compile(
     r"^(?:(?:my|our)|I have (?:a|an|one|two|three|\d+)(?: (?:older|younger|little|big|baby|twin|step))?)"
     r" (?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")\b"
-    r"|^(?:(?:my|our) (?P<other>friend|colleague|coworker|roommate|boss|neighbou?r|manager)s?|he|she|they)\b",
+    r"|^(?:(?:my|our|I have (?:a|an|one|two|three|\d+)) (?P<other>friend|colleague|coworker|roommate|boss|neighbou?r|manager)s?"
+    r"|he|she|they)\b",
     re.IGNORECASE,
 )
 
@@ -160,8 +161,8 @@ _EN_NAME = re.compile(
 )
 # Explicit forget requests: what follows is what to forget.
 _ZH_FORGET = re.compile(
-    r"^(?:请|麻烦)?(?:你)?(?:能不能|能|可以|可不可以)?(?:帮我)?(?:把)?(?:忘掉|忘记|忘了|删掉|删除|清除|清掉|别再?记着?|不要再?记着?|不用再?记着?)"
-    r"(?:关于)?(?:我(?:之前|以前)?(?:说过|提过|讲过|告诉过你)的?)?(?P<rest>.+?)(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?(?:了|吧|啊|吗|好吗)?$"
+    r"^(?:请|麻烦)?(?:你)?(?:能不能|能|可以|可不可以)?(?:帮我)?(?:把)?(?:忘掉|忘记|忘了|删掉|删除|清除|清掉|别再?记[着住]?|不要再?记[着住]?|不用再?记[着住]?)"
+    r"(?:关于)?(?:我(?:之前|以前)?(?:说过|提过|讲过|告诉过你)的?)?(?P<rest>.+?)(?:的?(?:所有|全部|一切))?(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?(?:了|吧|啊|吗|好吗)?$"
     r"|^(?:请|麻烦)?(?:你)?(?:帮我)?把(?:关于)?(?P<rest2>.+?)(?:这件事|这条记忆|这条|的事情?|的信息|的记忆|信息|记忆)?"
     r"(?:删掉|删除|删了|清除|忘掉|忘了)(?:吧|了)?$"
 )
@@ -284,6 +285,7 @@ def split_clauses(message: str) -> list[Clause]:
                 # "今天才发现自己对芒果过敏": the window dates the discovery, not the fact.
                 rest = lasting.group("rest") or lasting.group("rest_en")
                 clause.text = rest if lang == "en" or rest.startswith("我") else f"我{rest}"
+                tainted = None  # "今天去医院检查了，医生说我有高血压": a finding outlasts the day it was made
             window = short_window(clause.text)
             tainted = tainted or (f"short-term window: {window}" if window else None)
             clause.skip = (
