@@ -1,6 +1,6 @@
 """How long Milvus takes to serve again after a restart, at 100k vectors written by the index sweep (issue 11 item 7).
 
-    python -m bench.chaos_reload [--vectors 100000] [--users 1000] [--batch 512]
+    python -m bench.chaos_reload [--vectors 100000] [--users 1000] [--batch 4096]
 
 On a private stack (`bench.chaos_stack.ChaosStack`), `--vectors` memory rows are created in
 PostgreSQL (`--users` users, one key per row) with their vectors already in the embedding
@@ -34,13 +34,14 @@ from memory_tasks import jobs
 from memory_tasks.db.admin import execute_autocommit
 from memory_tasks.db.migrate import upgrade_to_head
 from memory_tasks.db.session import session_scope
-from memory_tasks.stack import MILVUS_STOP_TIMEOUT, stop_processes
+from memory_tasks.stack import MILVUS_STOP_TIMEOUT, port_free, stop_processes
 from memory_tasks.vectors.embedders import get_embedder
 from memory_tasks.vectors.index import index_text, text_hash
 from memory_tasks.vectors.milvus_store import get_store
 
 COLLECTION = "reload_bench"
 CONTENTS = 20  # distinct contents per key: few distinct texts, one vector per row all the same
+PORT_RELEASE_SEC = 30.0
 
 
 def seed_rows(vectors: int, users: int) -> None:
@@ -103,6 +104,9 @@ def restart(stack: ChaosStack, kill: bool) -> float:
         stop_processes([stack.milvus.pid], 5)
     else:
         stop_processes([stack.milvus.pid], MILVUS_STOP_TIMEOUT)
+    deadline = time.monotonic() + PORT_RELEASE_SEC
+    while not port_free(stack.stack.milvus_port) and time.monotonic() < deadline:
+        time.sleep(0.2)  # a killed server's sockets are released once all its threads are gone
     started = time.monotonic()
     stack.milvus.launch()  # start_milvus waits until the collection is loaded
     count_loaded(stack.milvus_uri)
@@ -113,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.chaos_reload", description=__doc__.splitlines()[0])
     parser.add_argument("--vectors", type=int, default=100_000)
     parser.add_argument("--users", type=int, default=1000)
-    parser.add_argument("--batch", type=int, default=512, help="MEMORY_INDEX_WORKER_BATCH_SIZE of the sweep")
+    parser.add_argument("--batch", type=int, default=4096, help="MEMORY_INDEX_WORKER_BATCH_SIZE of the sweep")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="mt_reload_") as folder:
         os.chdir(folder)

@@ -67,10 +67,11 @@ def failure_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]
     env = {
         "LONG_TERM_MEMORY_MAX_ATTEMPTS": "2",
         "LONG_TERM_MEMORY_RETRY_BACKOFF_SEC": "1",
-        # Longer than any run here: the lease must outlast the hard time limit (3 + 3 + 3 = 9 s).
-        "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "15",
+        # Longer than any run here: the lease must outlast the hard time limit (6 + 6 + 6 = 18 s);
+        # the 6 s upsert budget leaves a loaded machine 12 s before the soft limit.
+        "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "20",
         "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "3",
-        "LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC": "3",
+        "LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC": "6",
         "LONG_TERM_MEMORY_LLM_BREAKER_THRESHOLD": "3",
         "LONG_TERM_MEMORY_LLM_BREAKER_OPEN_SEC": "2",
         "OPENAI_API_KEY": "sk-test-not-a-secret",
