@@ -23,9 +23,9 @@ def test_tokens_are_generated_once_and_kept_by_later_runs(tmp_path: Path) -> Non
     stack.write_env({"DATABASE_URL": "postgresql://x", **first}, env_file)
     second = stack.api_tokens(env_file)
 
-    assert set(first) == {"MEMORY_API_TOKENS", "MEMORY_API_ADMIN_TOKEN"}
+    assert set(first) == {"MEMORY_API_TOKENS", "MEMORY_API_ADMIN_TOKEN", "MEMORY_METRICS_TOKEN"}
     assert all(len(token) >= 32 for token in first.values())
-    assert first["MEMORY_API_TOKENS"] != first["MEMORY_API_ADMIN_TOKEN"]
+    assert len(set(first.values())) == 3  # chat, admin and metrics tokens are three different secrets
     assert second == first
 
 
