@@ -98,7 +98,7 @@ class Settings(BaseSettings):
     MEMORY_LOCAL_MERGE_THRESHOLD: float = Field(0.96, ge=0.0, le=1.0)
     # e5-small scores English paraphrases lower than Chinese ones; for two texts without Chinese
     # the dedup (reuse) threshold is this one, and the English value checks of
-    # memories/english.py keep different values apart (docs/quality.md, "English pairs").
+    # memories/values.py keep different values apart (docs/quality.md, "English pairs").
     MEMORY_LOCAL_EN_DEDUP_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)
     # Lexical similarity has a different scale from cosine on embeddings, so it has
     # its own thresholds (calibrated in docs/quality.md).

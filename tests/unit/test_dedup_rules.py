@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from memory_tasks.memories.dedup import different_facts, keys_name_different_items, says_nothing_new
-from memory_tasks.memories.english import state_different_values
+from memory_tasks.memories.values import state_different_values
 
 
 @pytest.mark.parametrize(
