@@ -118,7 +118,7 @@ class Settings(BaseSettings):
     MEMORY_LOCAL_MERGE_THRESHOLD: float = Field(0.96, ge=0.0, le=1.0)
     # e5-small scores English paraphrases lower than Chinese ones; for two texts without Chinese
     # the dedup (reuse) threshold is this one, and the English value checks of
-    # memories/english.py keep different values apart (docs/quality.md, "English pairs").
+    # memories/values.py keep different values apart (docs/quality.md, "English pairs").
     MEMORY_LOCAL_EN_DEDUP_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)
     # Lexical similarity has a different scale from cosine on embeddings, so it has
     # its own thresholds (calibrated in docs/quality.md).
@@ -172,7 +172,7 @@ class Settings(BaseSettings):
     # only when its raw cosine with the question reaches MIN_COSINE (multilingual-e5-small's scale:
     # re-measure for another embedder) or it holds MIN_OVERLAP of the question's search tokens.
     # Calibrated in docs/quality.md ("Relevance floor"); 0 and 0 switch the floor off.
-    LONG_TERM_MEMORY_RELEVANCE_MIN_COSINE: float = Field(0.85, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_RELEVANCE_MIN_COSINE: float = Field(0.83, ge=0.0, le=1.0)
     LONG_TERM_MEMORY_RELEVANCE_MIN_OVERLAP: float = Field(0.5, ge=0.0, le=1.0)
 
     # Index sweep (issue 11): a row whose own sync fails this often is DEAD (shown in

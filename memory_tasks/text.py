@@ -36,7 +36,7 @@ def has_han(text: str) -> bool:
 
 # Common English synonyms, one word each, so paraphrases meet: the rules engine keys "Italian
 # cuisine" and "Italian food" alike (extraction/rules/keys.py), and dedup compares keys and
-# contents through them (memories/english.py).
+# contents through them (memories/values.py).
 EN_SYNONYMS = {
     "cuisine": "food",
     "cuisines": "food",

@@ -27,9 +27,9 @@ from config.settings import get_settings
 from memory_tasks import metrics
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.memories.english import key_items, state_different_values
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
 from memory_tasks.memories.store import WriteContext, active_memories, comparable, merge_into
+from memory_tasks.memories.values import key_items, state_different_values
 from memory_tasks.text import has_han
 from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
 from memory_tasks.vectors.index import EmbeddingKind, embed_texts, text_hash
@@ -89,7 +89,8 @@ def keys_name_different_items(key_a: str, key_b: str) -> bool:
 
 
 def different_facts(key_a: str, content_a: str, key_b: str, content_b: str) -> bool:
-    """True when keys, numbers or English values show two similar-looking memories state different facts."""
+    """True when keys, numbers or stated values (`values.state_different_values`) show two similar-looking
+    memories state different facts."""
     return (
         keys_name_different_items(key_a, key_b)
         or _numbers_differ(content_a, content_b)

@@ -120,7 +120,7 @@ class SimilarityScorer(ABC):
         """The dedup threshold for this pair: `latin_dedup_threshold` when neither text has Chinese.
 
         Scores of English pairs sit lower on e5-small (paraphrases ~0.94 against ~0.96 in
-        Chinese, docs/quality.md); `memories/english.py` guards the lower threshold.
+        Chinese, docs/quality.md); `memories/values.py` guards the lower threshold.
         """
         if has_han(text_a) or has_han(text_b):
             return self.dedup_threshold

@@ -104,7 +104,10 @@ def test_core_memories_reach_every_reply(user_with_core_memories, monkeypatch: p
     for question in QUESTIONS + OTHER_QUESTIONS:
         hits = retrieve(USER, question, mode="dense")
         assert "reply-language" in [hit.memory_key for hit in hits], (question, [h.memory_key for h in hits])
-        assert len([hit for hit in hits if not hit.is_core]) == limit - 2  # the rest is filled by relevance
+        # The rest is filled by relevance: up to the limit for the food questions (200 memories
+        # about snacks, dishes and restaurants); the relevance floor may leave others short.
+        others = len([hit for hit in hits if not hit.is_core])
+        assert others == limit - 2 if question in QUESTIONS else others <= limit - 2, (question, others)
 
     # The guarantee is the core block, not luck: without it the rules drown among 200 memories.
     monkeypatch.setenv("LONG_TERM_MEMORY_CORE_LIMIT", "0")

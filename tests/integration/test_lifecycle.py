@@ -106,6 +106,26 @@ def listed(user_id: int) -> dict[str, tuple[str, str]]:
 # --- TTL expiry -----------------------------------------------------------------------------
 
 
+def test_core_memories_never_expire(db) -> None:
+    """Issue 13 item 3 / R-READ-6: a core memory past its expires_at stays listed, retrieved and
+    active through the sweep; a non-core one beside it expires."""
+    now = clock()
+    ids = seed(
+        USER,
+        {
+            "memory_key": "allergy-peanut",
+            "content": "Is allergic to peanuts",
+            "is_core": True,
+            "expires_at": now - timedelta(days=1),
+        },
+        {"memory_key": "exam-plan", "content": "在准备雅思考试", "expires_at": now - timedelta(days=1)},
+    )
+    assert list(listed(USER)) == ["allergy-peanut"]
+    assert [hit.id for hit in find_memories(USER, "", mode="full_inject")] == [ids["allergy-peanut"]]
+    assert expire_batch(100) == [ids["exam-plan"]]
+    assert row(ids["allergy-peanut"]).is_active and history(ids["allergy-peanut"]) == []
+
+
 @pytest.mark.slow
 def test_expired_memories_are_hidden_before_the_sweep_and_leave_milvus_after_it(db, milvus_env) -> None:
     """R-LIFE-1, R-VEC-3: never listed or retrieved once expired (vector still in Milvus); the sweep

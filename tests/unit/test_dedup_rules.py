@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from memory_tasks.memories.dedup import different_facts, keys_name_different_items, says_nothing_new
-from memory_tasks.memories.english import state_different_values
+from memory_tasks.memories.values import state_different_values
 
 
 @pytest.mark.parametrize(
@@ -70,10 +70,14 @@ def test_a_restatement_confirms_only_when_it_adds_nothing(stored: str, stated: s
         ("Reply in English", "Reply in Spanish"),
         ("Works as a nurse", "Wife works as a nurse"),
         ("Wants to run a marathon next year", "Wants to run a half marathon next year"),
+        ("回答使用中文", "回答使用英文"),
+        ("女儿在上小学一年级", "女儿在上小学三年级"),
+        ("用VS Code写代码", "用Vim写代码"),
     ],
 )
 def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: str, b: str) -> None:
-    """Issue 13 item 2: a differing named value, or one statement qualifying the other, is another fact."""
+    """Issue 13 items 1-2: a differing named value, one statement qualifying the other, or a swapped
+    Chinese filler is another fact (so a new value overwrites instead of confirming)."""
     assert state_different_values(a, b) and state_different_values(b, a)
     assert different_facts("k-a", a, "other", b)
 
@@ -85,10 +89,12 @@ def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: 
         ("Is vegan", "Follows a vegan diet"),
         ("Owns a Honda Civic", "Drives a Honda Civic"),
         ("喜欢吃川菜", "喜欢吃川菜和湘菜"),
+        ("很喜欢川菜", "喜欢吃川菜"),
+        ("以后回复尽量用中文", "回复请用中文"),
     ],
 )
 def test_english_restatements_and_chinese_are_not_judged_different(a: str, b: str) -> None:
-    """Issue 13 item 2: intensifiers, a one-word statement and Chinese texts leave the decision to the scorer."""
+    """Issue 13 item 2: intensifiers, a one-word statement and Chinese restatements leave the decision to the scorer."""
     assert not state_different_values(a, b)
 
 

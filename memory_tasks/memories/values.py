@@ -1,4 +1,4 @@
-"""English-specific signals for dedup (issue 13 item 2): when two English memories state different values.
+"""Signals for dedup that embeddings miss (issue 13 item 2): when two memories state different values.
 
 multilingual-e5-small rates English memories of one frame as near-identical whatever value
 fills it ("Grew up in Dublin" / "Grew up in Cork" 0.947, "Works at Amazon" / "Works at
@@ -13,8 +13,11 @@ and these checks say when a pair that looks alike states different facts:
   longer one is another fact or a new detail, never a restatement.
 
 Words are compared through the synonyms of `text.canonical_english` and a light plural fold
-("documentaries" / "documentary"). Only texts without Chinese are judged; Chinese pairs are
-left to the scorer and the other guards. Pure functions: no database, no model.
+("documentaries" / "documentary"). In texts with Chinese only two narrower checks apply: the
+Latin words they name differ (用VS Code写代码 / 用Vim写代码), or the two texts are one frame with
+a short filler swapped (回答使用中文 / 回答使用英文, 一年级 / 三年级, 湖人队 / 勇士队) — where the
+filler holds no adverb, verb or particle (很喜欢川菜 / 喜欢吃川菜 is a restatement).
+Pure functions: no database, no model.
 """
 
 from __future__ import annotations
@@ -25,6 +28,11 @@ from memory_tasks.memories.similarity import lexical_tokens
 from memory_tasks.text import canonical_english, has_han
 
 _CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][A-Za-z]*")
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.]*")
+# A swapped Chinese filler is at most this long, and holds none of these characters (degree
+# adverbs, verbs of liking and eating, particles): those vary between restatements.
+MAX_FILLER_CHARS = 3
+_SOFT_HAN = frozenset("很特别非常真太最挺超吃喝爱喜欢请尽量都也还就再要会想用了的是在")
 # A qualified statement needs a real statement to qualify: "Is vegan" / "Follows a vegan diet"
 # (one content word against three) is a paraphrase, not a qualification.
 MIN_QUALIFIED_WORDS = 2
@@ -58,17 +66,40 @@ def named_values(text: str) -> frozenset[str]:
 def state_different_values(a: str, b: str) -> bool:
     """True when two English memory texts name different values or one qualifies the other.
 
-    False for any text with Chinese (not judged here) and for texts that share their named
-    values and neither of which only adds words to the other.
+    For texts with Chinese only the narrower checks of the module docstring apply. False for
+    texts that share their named values and neither of which only adds words to the other.
     """
     if has_han(a) or has_han(b):
-        return False
+        return _latin_words_differ(a, b) or _filler_swapped(a, b)
     names_a, names_b = named_values(a), named_values(b)
     if names_a and names_b and names_a != names_b:
         return True
     words_a, words_b = words(a), words(b)
     smaller, larger = sorted((words_a, words_b), key=len)
     return len(smaller) >= MIN_QUALIFIED_WORDS and smaller < larger
+
+
+def _latin_words_differ(a: str, b: str) -> bool:
+    """True when both texts name Latin words (tools, brands in Chinese text) and not the same ones."""
+    words_a = {w.casefold() for w in _LATIN_WORD.findall(a)}
+    words_b = {w.casefold() for w in _LATIN_WORD.findall(b)}
+    return bool(words_a and words_b) and words_a != words_b
+
+
+def _filler_swapped(a: str, b: str) -> bool:
+    """True when `a` and `b` are one text with a short, content-bearing Chinese filler swapped."""
+    a, b = a.strip().rstrip("。.！!"), b.strip().rstrip("。.！!")
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    filler_a, filler_b = a[start : len(a) - end], b[start : len(b) - end]
+    return all(
+        0 < len(filler) <= MAX_FILLER_CHARS and has_han(filler) and not _SOFT_HAN.intersection(filler)
+        for filler in (filler_a, filler_b)
+    )
 
 
 def key_items(items: list[str]) -> set[str]:
