@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCOMO ?= ../shared/data/locomo10.json
 
-.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline setup clean \
+.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline bench-write bench-oracle setup clean \
 	serve openapi browser-deps
 
 setup: $(STAMP)
@@ -83,6 +83,15 @@ bench-retrieval: setup
 ## instant and 800 ms model); BENCH_ARGS adds options, e.g. BENCH_ARGS="--conversations 1 --max-turns 60"
 bench-pipeline: setup
 	$(PY) -m bench.bench_pipeline --locomo $(LOCOMO) $(BENCH_ARGS)
+
+## make bench-write: one candidate's upsert at a user holding 10 / 200 / 2,000 memories (throwaway database).
+bench-write: setup
+	$(PY) -m bench.bench_write --locomo $(LOCOMO) $(BENCH_ARGS)
+
+## make bench-oracle: LoCoMo through the write path with a model proposing its observation facts
+## (issue 13.4; docs/quality.md); BENCH_ARGS="--conversations 0,1" (default) or "--conversations all"
+bench-oracle: setup
+	$(PY) -m bench.bench_oracle --locomo $(LOCOMO) $(BENCH_ARGS)
 
 clean: down
 	rm -rf var .env

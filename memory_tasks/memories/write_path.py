@@ -16,7 +16,8 @@ from sqlalchemy.orm import Session
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import redact_pii
-from memory_tasks.memories.dedup import merge_near_duplicates, redirect_duplicates, says_nothing_new, scorer_for
+from memory_tasks.memories.corpus import user_memories
+from memory_tasks.memories.dedup import merge_written, redirect_duplicates, says_nothing_new, scorer_for
 from memory_tasks.memories.store import WriteContext, apply_candidate
 
 
@@ -28,7 +29,8 @@ def write_candidates(session: Session, ctx: WriteContext, candidates: list[Candi
     if get_settings().LONG_TERM_MEMORY_REDACT_PII:
         candidates = [replace(c, content=redact_pii(c.content)) for c in candidates]
     scorer = scorer_for(session)
-    candidates = redirect_duplicates(session, scorer, ctx.user_id, candidates, ctx)
+    corpus = user_memories(session, scorer, ctx.user_id, ctx.now)
+    candidates = redirect_duplicates(session, corpus, candidates, ctx)
     restates = partial(says_nothing_new, scorer)
     touched: list[int] = []
     for candidate in candidates:
@@ -36,5 +38,8 @@ def write_candidates(session: Session, ctx: WriteContext, candidates: list[Candi
         if change is not None:
             touched.append(change.memory_id)
     if touched:
-        touched.extend(merge_near_duplicates(session, scorer, ctx))
+        corpus.note_written(session, touched, ctx.now)
+        merged = merge_written(session, corpus, ctx, touched)
+        corpus.note_written(session, merged, ctx.now)
+        touched.extend(merged)
     return sorted(set(touched))
