@@ -29,6 +29,7 @@ import os
 os.environ.update({"CELERY_BROKER_URL": "memory://", "CELERY_RESULT_BACKEND": "", "MEMORY_EMBEDDING_PROVIDER": "local"})
 
 import argparse
+import signal
 import sys
 import time
 from collections import Counter
@@ -233,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.locomo.is_file():
         parser.error(f"--locomo: no such file {args.locomo}")
     chosen = list(range(10)) if args.conversations == "all" else sorted(int(c) for c in args.conversations.split(","))
+    # A timeout or Ctrl-C must still drop the database and stop Milvus (the `finally` of bench_stack).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     command = "python -m bench.bench_oracle " + " ".join(sys.argv[1:] if argv is None else argv)
     commit = git_commit()
     started = time.perf_counter()
@@ -257,9 +260,7 @@ def main(argv: list[str] | None = None) -> int:
                         select(LongTermMemory.id, LongTermMemory.memory_key).where(
                             LongTermMemory.user_id >= PIPELINE_USER_BASE
                         )
-                    )
-                    .tuples()
-                    .all()
+                    ).all()
                 )
             pipeline_recall = qa_recall(
                 questions,

@@ -11,7 +11,9 @@ merge compare a candidate within its type), with their vectors cached as they wo
 they were written. Then, per size and repeat, a new fact of that type (a fact of another
 conversation, the same ones at every size):
 - upsert: `write_candidates` (PII redaction when on, dedup redirect, `apply_candidate`,
-  near-duplicate merge) under the user's lock, rolled back so the user keeps its size;
+  near-duplicate merge) under the user's lock, committed (each repeat adds 3 memories:
+  right after this process's last write of the user, after another process wrote one,
+  and with this process's caches emptied);
 - refine shortlist: what refinement reads (`dedup.refine_shortlist`, the
   REFINE_EXISTING_LIMIT memories most like the candidate).
 The candidate's own vector is cached beforehand (refinement or an earlier stage computed it),
@@ -254,15 +256,18 @@ def render(results: list[SizeResult], command: str, seconds: float, warm_seconds
         f'{base.memories}: {ratio:.2f}x, {verdict}. "cold process cache": the same upsert right after '
         "`PROCESS_VECTORS` was emptied (a worker that has not seen the user: every vector read from PostgreSQL).",
         "",
-        "How the work stays bounded: dedup and merge read narrow rows (id, key, type, content, support) of the "
-        "candidate's type only, never ORM objects of every memory; vectors come from a process-local LRU in "
-        "front of the PostgreSQL embedding cache (`vectors.index.PROCESS_VECTORS`), so no REAL[] row is "
-        "re-read and parsed per write; the candidates of a message are scored in one matrix (one embedding "
-        "call for the texts no cache holds); the merge after a write compares only the memories written "
-        "against the others of their types (linear), instead of every pair of the user (quadratic); and "
-        "refinement ranks on those same content vectors and loads only its REFINE_EXISTING_LIMIT rows. "
-        "What still grows with N is linear and small: one narrow SELECT, a hash and a cache look-up per "
-        "memory, one matrix product.",
+        "How the work stays bounded (`memories/corpus.py`): each worker process keeps, per user it wrote for "
+        "lately, the user's active memories (id, revision, key, type, content) with their content vectors in "
+        "one matrix. A write asks PostgreSQL for one row, a digest of the user's (id, revision) pairs; when it "
+        "matches, dedup scores the message's candidates against the kept matrix (one embedding call for the "
+        "texts no cache holds), the merge after the write compares only the memories written with those of "
+        "their type (linear, instead of every pair of the user), the rows written are read back and the new "
+        "digest computed locally. Refinement ranks on the same kept vectors and loads only its "
+        "REFINE_EXISTING_LIMIT rows. When another process wrote meanwhile, the (id, revision) pairs are read "
+        "and only the changed rows loaded. Vectors come from a process-local LRU in front of the PostgreSQL "
+        "embedding cache (`vectors.index.PROCESS_VECTORS`). What still grows with N: the digest (computed in "
+        "PostgreSQL), one matrix-vector product over the user's vectors of the candidate's type, and the "
+        "local digest string.",
         "",
     ]
     return "\n".join(lines)

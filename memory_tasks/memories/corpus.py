@@ -179,9 +179,7 @@ class UserMemories:
         if digest == self.digest:
             return self
         pairs = dict(
-            session.execute(select(LongTermMemory.id, LongTermMemory.revision).where(*_live(self.user_id, now)))
-            .tuples()
-            .all()
+            session.execute(select(LongTermMemory.id, LongTermMemory.revision).where(*_live(self.user_id, now))).all()
         )
         gone = self._position.keys() - pairs.keys()
         changed = [

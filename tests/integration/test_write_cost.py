@@ -77,6 +77,12 @@ def test_a_message_embeds_its_new_texts_in_one_call_per_side_and_never_twice(db,
     index.embed_memories(touched)  # the embed stage: the three index texts in one call
     assert len(calls) == 2 and calls[1][0] == "passages" and len(calls[1][1]) == 3
 
+    calls.clear()  # a message refinement did not score (the rules engine): dedup embeds its texts in one call
+    more = _facts(200, 3)
+    _write(more)
+    assert calls == [("queries", [c.content for c in more])]
+
+    calls.clear()
     # Again, and from a process that kept nothing: PostgreSQL's cache answers, the model is not asked.
     forget_kept()
     index.PROCESS_VECTORS.clear()
@@ -84,8 +90,8 @@ def test_a_message_embeds_its_new_texts_in_one_call_per_side_and_never_twice(db,
     with session_scope() as session:
         refine_shortlist(session, scorer_for(session), USER, db_now(session), new, 50)
     _write(_facts(100, 3))  # the same statements again: confirmations
-    assert len(calls) == 2
-    assert len(list_memories(USER)) == 63
+    assert calls == []
+    assert len(list_memories(USER)) == 66
 
 
 def test_a_write_made_elsewhere_is_seen_by_the_kept_copy(db) -> None:
