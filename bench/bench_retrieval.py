@@ -79,8 +79,6 @@ SEARCH_BUDGET_MS = 10  # the share of that target allowed to the Milvus search
 MILVUS_PARTITIONS = 64  # Milvus 2.3's default number of partitions for a partition-key collection
 MILVUS_LOAD_BATCH = 10_000  # vectors per insert while bulk-loading (~15 MB of float32)
 REPORT_TITLE = "# Retrieval benchmarks"
-# The "## " parts of this bench's report in docs/benchmarks.md (replaced with it; other sections stay).
-OWN_HEADINGS = ("## Quality on LoCoMo", "## Speed at ", "## Design choices")
 
 
 # --- the throwaway stack ---------------------------------------------------------------------------
@@ -721,8 +719,12 @@ CHOICES = """## Design choices these figures support
 """
 
 
-def render(quality: QualityResult | None, speed: SpeedResult | None, seconds: float, command: str) -> str:
-    """docs/benchmarks.md: the figures of this run, how they were made, and what they mean."""
+def render(
+    quality: QualityResult | None, speed: SpeedResult | None, seconds: float, command: str
+) -> list[tuple[str, str]]:
+    """This bench's sections of docs/benchmarks.md as (heading, text): the figures of this run, how they
+    were made, and what they mean. A part not run (--skip-quality, --skip-speed) is left out, so the
+    file keeps that part's earlier figures."""
     settings = get_settings()
     lines = [
         REPORT_TITLE,
@@ -732,14 +734,15 @@ def render(quality: QualityResult | None, speed: SpeedResult | None, seconds: fl
         f"{platform.python_version()}, Milvus 2.3.5 standalone, PostgreSQL {postgres_version()}). "
         "Reproduce with `make bench-retrieval` (it starts its own Milvus server, uses a throwaway database "
         "on the machine's PostgreSQL or DATABASE_URL's server, and removes both). Timings share the "
-        "machine with whatever else runs on it.",
+        "machine with whatever else runs on it. A part this command skipped keeps the figures of an earlier run.",
         "",
     ]
+    sections = [(REPORT_TITLE, "\n".join(lines) + "\n")]
     if quality:
-        lines += _render_quality(quality, settings)
+        sections.append(("## Quality on LoCoMo", "\n".join(_render_quality(quality, settings)) + "\n"))
     if speed:
-        lines += _render_speed(speed, settings)
-    return "\n".join([*lines, CHOICES]) + "\n"
+        sections.append(("## Speed at ", "\n".join(_render_speed(speed, settings)) + "\n"))
+    return [*sections, ("## Design choices", CHOICES + "\n")]
 
 
 def _render_quality(quality: QualityResult, settings) -> list[str]:
@@ -947,10 +950,11 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_speed:
             speed = run_speed(stack, args.users, args.per_user, args.queries, hnsw=not args.skip_hnsw)
         command = "python -m bench.bench_retrieval " + " ".join(sys.argv[1:] if argv is None else argv)
-        report = render(quality, speed, time.perf_counter() - started, command)
-    # Only this bench's part of the report: the pipeline and write sections stay.
-    write_section(args.output, report, REPORT_TITLE, OWN_HEADINGS)
-    print(report)
+        sections = render(quality, speed, time.perf_counter() - started, command)
+    # Each part replaces only itself: the pipeline and write sections, and parts skipped, stay.
+    for heading, section in sections:
+        write_section(args.output, section, heading)
+    print("\n".join(section for _, section in sections))
     return 0
 
 

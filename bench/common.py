@@ -81,34 +81,22 @@ def postgres_version() -> str:
         return session.execute(text("SHOW server_version")).scalar_one().split()[0]
 
 
-def _is_boundary(line: str) -> bool:
-    return line.startswith("# ") or line.startswith("## ")
-
-
-def replace_section(document: str, section: str, title: str, own: Sequence[str] = ()) -> str:
+def replace_section(document: str, section: str, title: str) -> str:
     """`document` with the section headed `title` replaced by `section`, or `section` appended.
 
-    The section runs from the line starting with `title` to the next "# " or "## " heading,
-    except headings starting with one of `own` (a bench whose report has several "## " parts
-    names them, so all of them are replaced and nothing else is).
+    The section runs from the first line starting with `title` to the next "# " or "## "
+    heading; everything else of the document stays as it was.
     """
     lines = document.splitlines(keepends=True)
     start = next((i for i, line in enumerate(lines) if line.startswith(title)), None)
     if start is None:
         return document.rstrip("\n") + "\n\n" + section if document.strip() else section
-    end = next(
-        (
-            i
-            for i in range(start + 1, len(lines))
-            if _is_boundary(lines[i]) and not any(lines[i].startswith(prefix) for prefix in own)
-        ),
-        len(lines),
-    )
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith(("# ", "## "))), len(lines))
     return "".join(lines[:start]) + section + ("\n" if end < len(lines) else "") + "".join(lines[end:])
 
 
-def write_section(output: Path, section: str, title: str, own: Sequence[str] = ()) -> None:
+def write_section(output: Path, section: str, title: str) -> None:
     """Replace (or append) one section of the Markdown file `output` (`replace_section`), keeping the rest."""
     document = output.read_text(encoding="utf-8") if output.exists() else ""
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(replace_section(document, section, title, own), encoding="utf-8")
+    output.write_text(replace_section(document, section, title), encoding="utf-8")
