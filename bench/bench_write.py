@@ -253,21 +253,23 @@ def render(results: list[SizeResult], command: str, seconds: float, warm_seconds
     lines += [
         "",
         f"Target (issue 12 item 2): the upsert at {top.memories:,} memories within {RATIO_TARGET:.0f}x of "
-        f'{base.memories}: {ratio:.2f}x, {verdict}. "cold process cache": the same upsert right after '
-        "`PROCESS_VECTORS` was emptied (a worker that has not seen the user: every vector read from PostgreSQL).",
+        f'{base.memories}: {ratio:.2f}x, {verdict}. "After a write elsewhere": another process wrote a memory '
+        "of the user since this one's last write, so the kept copy is mended (the user's (id, revision) pairs "
+        'read, one row loaded). "Cold process": the kept copies and `PROCESS_VECTORS` emptied first (a worker '
+        "that has not seen the user: every row and vector read from PostgreSQL, as after a restart).",
         "",
         "How the work stays bounded (`memories/corpus.py`): each worker process keeps, per user it wrote for "
         "lately, the user's active memories (id, revision, key, type, content) with their content vectors in "
         "one matrix. A write asks PostgreSQL for one row, a digest of the user's (id, revision) pairs; when it "
-        "matches, dedup scores the message's candidates against the kept matrix (one embedding call for the "
+        "matches (the count and the sum of a 60-bit hash per pair, kept up to date locally), dedup scores the message's candidates against the kept matrix (one embedding call for the "
         "texts no cache holds), the merge after the write compares only the memories written with those of "
-        "their type (linear, instead of every pair of the user), the rows written are read back and the new "
-        "digest computed locally. Refinement ranks on the same kept vectors and loads only its "
+        "their type (linear, instead of every pair of the user), the rows written are read back and the "
+        "digest updated from them. Refinement ranks on the same kept vectors and loads only its "
         "REFINE_EXISTING_LIMIT rows. When another process wrote meanwhile, the (id, revision) pairs are read "
         "and only the changed rows loaded. Vectors come from a process-local LRU in front of the PostgreSQL "
         "embedding cache (`vectors.index.PROCESS_VECTORS`). What still grows with N: the digest (computed in "
-        "PostgreSQL), one matrix-vector product over the user's vectors of the candidate's type, and the "
-        "local digest string.",
+        "PostgreSQL, in C), one matrix-vector product over the user's vectors of the candidate's type, and "
+        "PostgreSQL's index scans over the user's rows.",
         "",
     ]
     return "\n".join(lines)

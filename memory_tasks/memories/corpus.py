@@ -7,13 +7,14 @@ memories ~0.3 s a write); this keeps them between writes instead, per worker pro
 scorer, their vectors stacked in one matrix.
 
 PostgreSQL stays the truth. `refresh` asks it for a digest of the user's active, unexpired
-(id, revision) pairs (one row back, computed in the database) and compares it with the
+(id, revision) pairs (one row back, computed in the database: their count and the sum of a
+60-bit hash of each pair) and compares it with the
 digest the copy was built from; on a difference it reads the pairs, and then the rows and
 vectors of what changed only. Every change of a memory's text, type, key or visibility bumps
 its revision (`memories.store`), so an equal digest means equal rows; support figures
 (importance, confidence, reads) change without one, so they are never kept here. After a
-write, `note_written` reads back the rows it wrote and takes the digest of the new state
-(computed here as PostgreSQL would), so the next write of the user in this process starts
+write, `note_written` reads back the rows it wrote and updates the digest from them (as
+PostgreSQL would compute it), so the next write of the user in this process starts
 with one query that returns one row. A rolled-back
 write leaves a digest PostgreSQL no longer matches: the next `refresh` mends the copy.
 
@@ -40,11 +41,19 @@ from memory_tasks.memories.similarity import EmbeddingScorer, SimilarityScorer, 
 # Users whose memories one process keeps (~3 MB each at 2,000 memories and 384 dimensions).
 CORPUS_USERS = 32
 
+# The digest: how many rows, and the sum of a 60-bit hash of each (id, revision) pair. A sum, so
+# a write updates it from the rows it changed, and PostgreSQL computes the same one.
 _DIGEST = text(
-    "SELECT count(*), md5(string_agg(id::text || ':' || revision::text, ',' ORDER BY id)) "
+    "SELECT count(*), coalesce(sum(('x' || substr(md5(id::text || ':' || revision::text), 1, 15))"
+    "::bit(60)::bigint::numeric), 0) "
     "FROM long_term_memories WHERE user_id = :user_id AND is_active "
     "AND (expires_at IS NULL OR expires_at > :now)"
 )
+
+
+def _pair_hash(memory_id: int, revision: int) -> int:
+    """The 60-bit hash of one (id, revision) pair, as `_DIGEST` computes it."""
+    return int(hashlib.md5(f"{memory_id}:{revision}".encode()).hexdigest()[:15], 16)
 
 
 @dataclass(frozen=True)
@@ -77,7 +86,8 @@ class UserMemories:
     def __init__(self, user_id: int, scorer: SimilarityScorer) -> None:
         self.user_id = user_id
         self.scorer = scorer
-        self.digest: tuple[int, str | None] | None = None
+        self.digest: tuple[int, int] | None = None
+        self._hash_sum = 0  # of the rows held, so `seal` costs nothing per row
         self.rows: list[CorpusRow] = []
         self._position: dict[int, int] = {}
         self._ids = np.zeros(16, dtype=np.int64)
@@ -97,9 +107,9 @@ class UserMemories:
     def types(self) -> np.ndarray:
         return self._types[: len(self.rows)]
 
-    def _digest(self, session: Session, now: datetime) -> tuple[int, str | None]:
-        count, digest = session.execute(_DIGEST, {"user_id": self.user_id, "now": now}).one()
-        return int(count), digest
+    def _digest(self, session: Session, now: datetime) -> tuple[int, int]:
+        count, hash_sum = session.execute(_DIGEST, {"user_id": self.user_id, "now": now}).one()
+        return int(count), int(hash_sum)
 
     def _vectors(self, texts: Sequence[str]) -> np.ndarray | None:
         return self.scorer.vectors(texts) if isinstance(self.scorer, EmbeddingScorer) else None
@@ -123,6 +133,7 @@ class UserMemories:
     def _remove(self, memory_id: int) -> None:
         """Drop one row: the last row takes its place."""
         position = self._position.pop(memory_id)
+        self._hash_sum -= _pair_hash(memory_id, self.rows[position].revision)
         last = len(self.rows) - 1
         if position != last:
             moved = self.rows[last]
@@ -168,7 +179,9 @@ class UserMemories:
                 self.rows.append(row)
                 self._position[row.id] = position
             else:
+                self._hash_sum -= _pair_hash(row.id, self.rows[position].revision)
                 self.rows[position] = row
+            self._hash_sum += _pair_hash(row.id, row.revision)
             self._ids[position], self._keys[position], self._types[position] = row.id, row.memory_key, row.memory_type
             if vectors is not None:
                 self._matrix[position] = vectors[number]
@@ -199,8 +212,7 @@ class UserMemories:
 
     def seal(self) -> None:
         """Take the digest of the rows held, as PostgreSQL computes it: this transaction's writes are all noted."""
-        pairs = ",".join(f"{row.id}:{row.revision}" for row in sorted(self.rows, key=lambda row: row.id))
-        self.digest = (len(self.rows), hashlib.md5(pairs.encode()).hexdigest() if self.rows else None)
+        self.digest = (len(self.rows), self._hash_sum)
 
     def scores(self, texts: Sequence[str], of: np.ndarray | None = None) -> np.ndarray:
         """(len(texts), len(rows or `of`)) scores of `texts` against the rows (or the row indices `of`)."""

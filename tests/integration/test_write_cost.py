@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 from memory_tasks.api import list_memories, record_turn
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.memories.corpus import forget_kept
+from memory_tasks.memories.corpus import forget_kept, user_memories
 from memory_tasks.memories.dedup import refine_shortlist, scorer_for
 from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
 from memory_tasks.memories.write_path import write_candidates
@@ -108,3 +110,21 @@ def test_a_write_made_elsewhere_is_seen_by_the_kept_copy(db) -> None:
         apply_candidate(session, ctx, Candidate("upsert", "preference", "food-sichuan", "喜欢吃川菜"))
     _write([Candidate("upsert", "preference", "sichuan-food-love", "喜欢吃川菜。")])
     assert [m["memory_key"] for m in list_memories(USER) if m["memory_type"] == "preference"] == ["food-sichuan"]
+
+
+def test_the_next_write_of_a_user_starts_with_one_query(db) -> None:
+    """Issue 12 item 2: after a write, this process's copy matches PostgreSQL's digest; nothing else is read."""
+    record_turn(USER, "seed")
+    _write(_facts(0, 20))
+    _write(_facts(50, 2))  # a second write: the digest updated from the rows it wrote
+    statements: list[str] = []
+    with session_scope() as session:
+        now = db_now(session)
+        scorer = scorer_for(session)
+        listen = lambda *args: statements.append(args[2])  # noqa: E731 - (conn, cursor, statement, ...)
+        event.listen(Engine, "before_cursor_execute", listen)
+        try:
+            kept = user_memories(session, scorer, USER, now)
+        finally:
+            event.remove(Engine, "before_cursor_execute", listen)
+    assert len(statements) == 1 and len(kept.rows) == 22
