@@ -734,15 +734,18 @@ def render(
         f"{platform.python_version()}, Milvus 2.3.5 standalone, PostgreSQL {postgres_version()}). "
         "Reproduce with `make bench-retrieval` (it starts its own Milvus server, uses a throwaway database "
         "on the machine's PostgreSQL or DATABASE_URL's server, and removes both). Timings share the "
-        "machine with whatever else runs on it. A part this command skipped keeps the figures of an earlier run.",
+        f"machine with whatever else runs on it (load average {os.getloadavg()[0]:.1f} at the end). A part this "
+        "command skipped keeps the figures of an earlier run.",
         "",
     ]
-    sections = [(REPORT_TITLE, "\n".join(lines) + "\n")]
+    parts = [(REPORT_TITLE, lines)]
     if quality:
-        sections.append(("## Quality on LoCoMo", "\n".join(_render_quality(quality, settings)) + "\n"))
+        parts.append(("## Quality on LoCoMo", _render_quality(quality, settings)))
     if speed:
-        sections.append(("## Speed at ", "\n".join(_render_speed(speed, settings)) + "\n"))
-    return [*sections, ("## Design choices", CHOICES + "\n")]
+        parts.append(("## Speed at ", _render_speed(speed, settings)))
+    parts.append(("## Design choices", [CHOICES]))
+    # One newline at the end of each: `replace_section` puts the blank line before the next heading.
+    return [(heading, "\n".join(part).rstrip("\n") + "\n") for heading, part in parts]
 
 
 def _render_quality(quality: QualityResult, settings) -> list[str]:
