@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 LOCOMO ?= ../shared/data/locomo10.json
 
-.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline dashboard-picture setup clean \
+.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline bench-write bench-oracle dashboard-picture setup clean \
 	serve openapi browser-deps chaos
 
 setup: $(STAMP)
@@ -96,6 +96,15 @@ dashboard-picture: setup
 ## "Chaos run" section of docs/reliability.md. CHAOS_ARGS adds options, e.g. CHAOS_ARGS=--small
 chaos: setup
 	$(PY) -m bench.chaos $(CHAOS_ARGS)
+
+## make bench-write: one candidate's upsert at a user holding 10 / 200 / 2,000 memories (throwaway database).
+bench-write: setup
+	$(PY) -m bench.bench_write --locomo $(LOCOMO) $(BENCH_ARGS)
+
+## make bench-oracle: LoCoMo through the write path with a model proposing its observation facts
+## (issue 13.4; docs/quality.md); BENCH_ARGS="--conversations 0,1" (default) or "--conversations all"
+bench-oracle: setup
+	$(PY) -m bench.bench_oracle --locomo $(LOCOMO) $(BENCH_ARGS)
 
 clean: down
 	rm -rf var .env

@@ -52,7 +52,7 @@ import redis
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 
-from bench import pipeline_probe
+from bench import common, pipeline_probe
 from bench.common import configure, memory_gib, percentiles, postgres_version
 from bench.locomo_model import Call, LocomoModel, Turn, load_turns, serve
 from bench.pipeline_stack import (
@@ -1096,12 +1096,7 @@ def _render_method() -> list[str]:
 
 def replace_section(document: str, section: str) -> str:
     """`document` with its pipeline section (up to the next '## ' heading) replaced by `section`, or appended."""
-    lines = document.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.startswith(SECTION_TITLE)), None)
-    if start is None:
-        return document.rstrip("\n") + "\n\n" + section
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "".join(lines[:start]) + section + ("\n" if end < len(lines) else "") + "".join(lines[end:])
+    return common.replace_section(document, section, SECTION_TITLE)
 
 
 # --- main ----------------------------------------------------------------------------------------
@@ -1109,9 +1104,7 @@ def replace_section(document: str, section: str) -> str:
 
 def write_section(output: Path, section: str) -> None:
     """Replace (or append) the pipeline section of the Markdown file `output`."""
-    document = output.read_text(encoding="utf-8") if output.exists() else ""
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(replace_section(document, section), encoding="utf-8")
+    common.write_section(output, section, SECTION_TITLE)
 
 
 def conversations_per_mode(value: str) -> dict[str, int]:

@@ -1,13 +1,20 @@
-"""What the benchmarks share: switching settings at run time, percentiles, LoCoMo dialog ids, the machine."""
+"""What the benchmarks share: switching settings at run time, percentiles, LoCoMo dialog ids, the machine,
+and replacing one bench's section of a shared Markdown report."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 from config.settings import get_settings
+from memory_tasks.db.admin import execute_autocommit
+from memory_tasks.db.migrate import upgrade_to_head
 from memory_tasks.db.session import reset_engine, session_scope
 from memory_tasks.vectors.milvus_store import get_store
 
@@ -25,6 +32,24 @@ def configure(**env: str | None) -> None:
     get_store.cache_clear()
     if "DATABASE_URL" in env:
         reset_engine()
+
+
+@contextmanager
+def throwaway_database() -> Iterator[str]:
+    """A new, migrated database on DATABASE_URL's server (else 127.0.0.1:5432), the settings pointed at it;
+    dropped on exit. Yields its URL."""
+    base = make_url(os.environ.get("DATABASE_URL") or "postgresql+psycopg2://postgres@127.0.0.1:5432/postgres")
+    name = f"mt_bench_{secrets.token_hex(4)}"
+    admin_dsn = base.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
+    execute_autocommit(admin_dsn, f'CREATE DATABASE "{name}"')
+    url = base.set(database=name).render_as_string(hide_password=False)
+    try:
+        configure(DATABASE_URL=url)
+        upgrade_to_head()
+        yield url
+    finally:
+        reset_engine()
+        execute_autocommit(admin_dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def percentiles(samples_ms: Sequence[float]) -> dict[str, float]:
@@ -64,3 +89,24 @@ def postgres_version() -> str:
     """The version of the PostgreSQL server of DATABASE_URL ("16.2")."""
     with session_scope() as session:
         return session.execute(text("SHOW server_version")).scalar_one().split()[0]
+
+
+def replace_section(document: str, section: str, title: str) -> str:
+    """`document` with the section headed `title` replaced by `section`, or `section` appended.
+
+    The section runs from the first line starting with `title` to the next "# " or "## "
+    heading; everything else of the document stays as it was.
+    """
+    lines = document.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith(title)), None)
+    if start is None:
+        return document.rstrip("\n") + "\n\n" + section if document.strip() else section
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith(("# ", "## "))), len(lines))
+    return "".join(lines[:start]) + section + ("\n" if end < len(lines) else "") + "".join(lines[end:])
+
+
+def write_section(output: Path, section: str, title: str) -> None:
+    """Replace (or append) one section of the Markdown file `output` (`replace_section`), keeping the rest."""
+    document = output.read_text(encoding="utf-8") if output.exists() else ""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(replace_section(document, section, title), encoding="utf-8")

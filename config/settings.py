@@ -108,6 +108,10 @@ class Settings(BaseSettings):
     MEMORY_EMBEDDING_PROVIDER: Literal["auto", "local", "openai"] = "auto"
     MEMORY_EMBEDDING_BASE_URL: str = ""
     MEMORY_EMBEDDING_VERSION: int = Field(1, ge=1)
+    # OpenMP threads of the local embedding model per process. One: the host's cores are shared by
+    # every worker, the chat server and Milvus, and a second spinning thread per process made one
+    # query embedding ~100x slower on a busy 2-core host (docs/benchmarks.md, retrieval speed).
+    MEMORY_EMBEDDING_THREADS: int = Field(1, ge=1, le=64)
     # Semantic dedup thresholds (seed: 0.82 reuse, 0.90 merge after write).
     LONG_TERM_MEMORY_DEDUP_THRESHOLD: float = Field(0.82, ge=0.0, le=1.0)
     LONG_TERM_MEMORY_MERGE_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)

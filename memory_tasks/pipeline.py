@@ -40,8 +40,8 @@ from memory_tasks.extraction.outcomes import (
     unread_statements,
 )
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
-from memory_tasks.memories.dedup import scorer_for
-from memory_tasks.memories.store import WriteContext, active_memories, existing_memory, lock_user
+from memory_tasks.memories.dedup import refine_shortlist, scorer_for
+from memory_tasks.memories.store import WriteContext, existing_memory, lock_user
 from memory_tasks.memories.write_path import write_candidates
 from memory_tasks.redaction import redact
 
@@ -254,14 +254,9 @@ def window_ids(payload: Any) -> list[int]:
 
 def _existing_for_refine(session: Session, user_id: int, candidates: list[Candidate]) -> list[ExistingMemory]:
     """The user's active memories most similar to the candidates, at most REFINE_EXISTING_LIMIT."""
-    memories = active_memories(session, user_id, db_now(session))
-    if len(memories) > REFINE_EXISTING_LIMIT:
-        scorer = scorer_for(session)
-        scores = scorer.matrix(
-            [f"{c.key}: {c.content}" for c in candidates], [f"{m.memory_key}: {m.content}" for m in memories]
-        ).max(axis=0)
-        memories = [m for _, m in sorted(zip(scores, memories, strict=True), key=lambda p: -p[0])]
-        memories = memories[:REFINE_EXISTING_LIMIT]
+    memories = refine_shortlist(
+        session, scorer_for(session), user_id, db_now(session), candidates, REFINE_EXISTING_LIMIT
+    )
     return [existing_memory(m) for m in memories]
 
 

@@ -97,7 +97,10 @@ def db(database: str) -> Iterator[str]:
     from sqlalchemy import text
 
     from memory_tasks.db.session import session_scope
+    from memory_tasks.vectors.index import PROCESS_VECTORS
 
+    # The embedding cache is emptied, so this process' copy of it is too: a test may count or fail embedder calls.
+    PROCESS_VECTORS.clear()
     with session_scope() as session:
         session.execute(
             text(

@@ -216,6 +216,8 @@ def _error_body(message: str, error_type: str) -> str:
 def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Small replies on a kept-alive connection otherwise wait for the client's delayed ACK (~40 ms).
+        disable_nagle_algorithm = True
 
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)

@@ -17,18 +17,21 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
 from memory_tasks import metrics
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.memories.corpus import CorpusRow, UserMemories, user_memories
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
-from memory_tasks.memories.store import WriteContext, active_memories, comparable, merge_into
+from memory_tasks.memories.store import WriteContext, comparable, merge_into
 from memory_tasks.memories.values import key_items, state_different_values
 from memory_tasks.text import has_han
 from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
@@ -52,7 +55,9 @@ class CachedEmbedder:
 
     def _cached(self, texts: list[str], kind: EmbeddingKind) -> np.ndarray:
         vectors = embed_texts(self._session, self._embedder, list(texts), kind)
-        return np.asarray([vectors[text_hash(t)] for t in texts], dtype=np.float32).reshape(len(texts), self.dim)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([vectors[text_hash(t)] for t in texts])
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         return self._cached(texts, "passage")
@@ -187,20 +192,57 @@ def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str) -> bool
     return float(scorer.matrix([stated], [stored])[0][0]) >= scorer.merge_threshold
 
 
-def find_duplicate(
-    scorer: SimilarityScorer, candidate: Candidate, memories: Sequence[LongTermMemory]
-) -> tuple[LongTermMemory, float] | None:
-    """The active memory of the same type that `candidate` restates, with its score, or None."""
-    same_type = [m for m in memories if m.memory_type == candidate.memory_type and m.memory_key != candidate.key]
-    if not same_type or candidate.op == "delete":
-        return None
-    # Content alone: the "[type] key:" prefix makes different values of one slot look alike.
-    scores = scorer.matrix([candidate.content], [m.content for m in same_type])[0]
-    lowest = min(scorer.dedup_threshold, scorer.latin_dedup_threshold)
-    for best in np.argsort(-scores):
-        if scores[best] < lowest:
-            break
-        match = same_type[best]
+def _active_rows(session: Session, user_id: int, now: datetime, of_ids: Collection[int] | None = None) -> list[Row]:
+    """The user's active, unexpired memories (or those of `of_ids`) as narrow rows: what a merge reads."""
+    query = select(
+        LongTermMemory.id,
+        LongTermMemory.memory_key,
+        LongTermMemory.memory_type,
+        LongTermMemory.content,
+        LongTermMemory.importance,
+        LongTermMemory.confidence,
+        LongTermMemory.access_count,
+        LongTermMemory.is_core,
+    ).where(
+        LongTermMemory.user_id == user_id,
+        LongTermMemory.is_active.is_(True),
+        (LongTermMemory.expires_at.is_(None)) | (LongTermMemory.expires_at > now),
+    )
+    if of_ids is not None:
+        query = query.where(LongTermMemory.id.in_(set(of_ids)))
+    return list(session.execute(query.order_by(LongTermMemory.id)))
+
+
+def _active_keys(session: Session, user_id: int, now: datetime, keys: Collection[str]) -> set[str]:
+    """Those of `keys` under which the user holds an active, unexpired memory."""
+    if not keys:
+        return set()
+    return set(
+        session.scalars(
+            select(LongTermMemory.memory_key).where(
+                LongTermMemory.user_id == user_id,
+                LongTermMemory.memory_key.in_(set(keys)),
+                LongTermMemory.is_active.is_(True),
+                (LongTermMemory.expires_at.is_(None)) | (LongTermMemory.expires_at > now),
+            )
+        )
+    )
+
+
+def _best_duplicate(
+    scorer: SimilarityScorer, candidate: Candidate, rows: Sequence[CorpusRow], scores: np.ndarray
+) -> tuple[CorpusRow, float] | None:
+    """The row of `rows` (scored `scores` against `candidate`) that it restates, with its score, or None.
+
+    Rows of the candidate's type under another key at >= the dedup threshold of the pair
+    (`dedup_threshold_for`), best first, unless keys or numbers show a different fact.
+    """
+    # English pairs have a threshold of their own (`dedup_threshold_for`); the lower one sifts.
+    hits = np.flatnonzero(scores >= min(scorer.dedup_threshold, scorer.latin_dedup_threshold))
+    for best in hits[np.argsort(-scores[hits], kind="stable")]:
+        match = rows[best]
+        if match.memory_type != candidate.memory_type or match.memory_key == candidate.key:
+            continue
         if scores[best] < scorer.dedup_threshold_for(candidate.content, match.content):
             continue
         if not different_facts(candidate.key, candidate.content, match.memory_key, match.content):
@@ -209,20 +251,31 @@ def find_duplicate(
 
 
 def redirect_duplicates(
-    session: Session, scorer: SimilarityScorer, user_id: int, candidates: list[Candidate], ctx: WriteContext
+    session: Session, corpus: UserMemories, candidates: list[Candidate], ctx: WriteContext
 ) -> list[Candidate]:
-    """Candidates with `reuse_key` set where they restate an existing memory under another key."""
-    memories = active_memories(session, user_id, ctx.now)
-    existing_keys = {m.memory_key for m in memories}
-    for candidate in candidates:
-        if candidate.reuse_key or candidate.key in existing_keys:
-            continue
-        match = find_duplicate(scorer, candidate, memories)
+    """Candidates with `reuse_key` set where they restate an existing memory of their type under another key.
+
+    A candidate whose own key holds an active memory is never redirected. The others are
+    scored in one batch against the kept memories of their types (`corpus`): one embedding
+    call for the message's texts no cache holds.
+    """
+    existing_keys = _active_keys(session, ctx.user_id, ctx.now, [c.key for c in candidates])
+    pending = [c for c in candidates if not c.reuse_key and c.key not in existing_keys and c.op != "delete"]
+    if not pending:
+        return candidates
+    indices = corpus.of_types({c.memory_type for c in pending})
+    if not len(indices):
+        return candidates
+    # Content alone: the "[type] key:" prefix makes different values of one slot look alike.
+    scores = corpus.scores([c.content for c in pending], indices)
+    rows = _Picked(corpus.rows, indices)
+    for row, candidate in enumerate(pending):
+        match = _best_duplicate(corpus.scorer, candidate, rows, scores[row])
         if match is not None:
             memory, score = match
             logger.info(
                 "candidate reuses existing memory",
-                extra={"user_id": user_id, "memory_id": memory.id, "key": candidate.key, "score": round(score, 3)},
+                extra={"user_id": ctx.user_id, "memory_id": memory.id, "key": candidate.key, "score": round(score, 3)},
             )
             metrics.count_write("dedup")
             # A restatement confirms the memory (its TTL is refreshed) without rewording it.
@@ -230,6 +283,42 @@ def redirect_duplicates(
             candidate.op = "upsert"
             candidate.content = memory.content
     return candidates
+
+
+class _Picked(Sequence[CorpusRow]):
+    """The rows at `indices` of `rows`, without copying them out."""
+
+    def __init__(self, rows: Sequence[CorpusRow], indices: np.ndarray) -> None:
+        self._rows, self._indices = rows, indices
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    def __getitem__(self, position):  # type: ignore[override]
+        return self._rows[int(self._indices[position])]
+
+
+def refine_shortlist(
+    session: Session, scorer: SimilarityScorer, user_id: int, now: datetime, candidates: Sequence[Candidate], limit: int
+) -> list[LongTermMemory]:
+    """The user's active memories refinement shows for `candidates`: at most `limit`, best first.
+
+    All of them (most important, then latest first) when they are no more than `limit`.
+    Otherwise a memory under a candidate's own key comes first and the rest rank by their
+    best content score against any candidate: the kept content vectors dedup compares
+    (`corpus.user_memories`), so nothing is embedded for refinement alone, and only the
+    chosen rows are loaded.
+    """
+    corpus = user_memories(session, scorer, user_id, now)
+    query = select(LongTermMemory)
+    if len(corpus.rows) <= limit:
+        ordered = query.order_by(LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc())
+        return list(session.scalars(ordered.where(LongTermMemory.id.in_(corpus.ids.tolist()))))
+    scores = corpus.scores([c.content for c in candidates]).max(axis=0)
+    own_key = np.isin(corpus.keys, [c.key for c in candidates])
+    ids = corpus.ids[np.lexsort((-scores, ~own_key))[:limit]].tolist()
+    rows = {m.id: m for m in session.scalars(query.where(LongTermMemory.id.in_(ids)))}
+    return [rows[i] for i in ids if i in rows]
 
 
 def support(importance: int, confidence: float, access_count: int, content: str, memory_id: int) -> tuple:
@@ -284,12 +373,13 @@ def near_duplicate_merges(memories: Sequence[Mergeable], scorer: SimilarityScore
     return merges
 
 
-def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: WriteContext) -> list[tuple[int, int]]:
-    """Deactivate every active memory at >= merge threshold to a better-supported one.
+def _merge(
+    session: Session, scorer: SimilarityScorer, ctx: WriteContext, memories: Sequence[Row]
+) -> list[tuple[int, int]]:
+    """Apply `near_duplicate_merges` among `memories` (rows of `_active_rows`).
 
     Returns (deactivated id, survivor id) pairs, by deactivated id.
     """
-    memories = active_memories(session, ctx.user_id, ctx.now)
     if len(memories) < 2:
         return []
     views = [
@@ -315,6 +405,38 @@ def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: Write
         logger.info("memories merged", extra={"user_id": ctx.user_id, "memory_id": survivor.id, "merged_id": loser.id})
         merged.append((loser.id, survivor.id))
     return sorted(merged)
+
+
+def merge_near_duplicates(session: Session, scorer: SimilarityScorer, ctx: WriteContext) -> list[tuple[int, int]]:
+    """Deactivate every active memory at >= merge threshold to a better-supported one (every pair of the user).
+
+    Returns (deactivated id, survivor id) pairs, by deactivated id.
+    """
+    return _merge(session, scorer, ctx, _active_rows(session, ctx.user_id, ctx.now))
+
+
+def merge_written(
+    session: Session, corpus: UserMemories, ctx: WriteContext, written: Collection[int]
+) -> list[tuple[int, int]]:
+    """`merge_near_duplicates` for the pairs a write of `written` can have made; returns (deactivated id,
+    survivor id) pairs.
+
+    Every earlier write merged its own pairs, so only the memories written and those of their
+    type at >= merge threshold to one of them are compared (`near_duplicate_merges` among
+    them): linear in the user's memories, not a pass over every pair. `corpus` must hold the
+    rows written (`UserMemories.note_written`).
+    """
+    seeds = corpus.of_ids(written)
+    near = set(seeds.tolist())
+    for seed in seeds:
+        same_type = corpus.of_types([corpus.rows[seed].memory_type])
+        scores = corpus.scores([corpus.rows[seed].content], same_type)[0]
+        near.update(same_type[scores >= corpus.scorer.merge_threshold].tolist())
+    if len(near) < 2:
+        return []
+    return _merge(
+        session, corpus.scorer, ctx, _active_rows(session, ctx.user_id, ctx.now, corpus.ids[sorted(near)].tolist())
+    )
 
 
 def scorer_for(session: Session) -> SimilarityScorer:

@@ -126,6 +126,11 @@ class SimilarityScorer(ABC):
             return self.dedup_threshold
         return self.latin_dedup_threshold
 
+    @property
+    @abstractmethod
+    def space(self) -> str:
+        """What the scores are computed from: two scorers of one space give the same scores."""
+
     @abstractmethod
     def matrix(self, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:
         """(len(texts_a), len(texts_b)) float array: score of every a against every b."""
@@ -164,14 +169,21 @@ class EmbeddingScorer(SimilarityScorer):
         self.embedder = embedder
         self.prefix = prefix
 
+    @property
+    def space(self) -> str:
+        return f"embedding:{self.embedder.model_name}:{self.prefix}"
+
+    def vectors(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), dim) normalised float32 vectors on this scorer's side: score = cosine_matrix of two stacks."""
+        if not texts:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        embed = self.embedder.embed_passages if self.prefix == "passage" else self.embedder.embed_queries
+        return np.asarray(embed(list(texts)), dtype=np.float32)
+
     def _embed(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         """One normalised vector per distinct text: a text on both sides is embedded once."""
         unique = list(dict.fromkeys(texts))
-        if self.prefix == "passage":
-            vectors = list(self.embedder.embed_passages(unique))
-        else:
-            vectors = list(self.embedder.embed_queries(unique))
-        return dict(zip(unique, vectors, strict=True))
+        return dict(zip(unique, self.vectors(unique), strict=True))
 
     def matrix(self, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:
         if not texts_a or not texts_b:
@@ -200,6 +212,10 @@ class LexicalScorer(SimilarityScorer):
         super().__init__(
             settings.LONG_TERM_MEMORY_LEXICAL_DEDUP_THRESHOLD, settings.LONG_TERM_MEMORY_LEXICAL_MERGE_THRESHOLD
         )
+
+    @property
+    def space(self) -> str:
+        return "lexical"
 
     def matrix(self, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:
         # Tokenise each text once, not once per cell.

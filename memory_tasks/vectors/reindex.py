@@ -145,7 +145,9 @@ def _write(store: MilvusStore, memories: list[LongTermMemory]) -> int:
         return 0
     with session_scope() as session:
         vectors = embed_texts(session, get_embedder(), [_text(m) for m in memories])
-    store.replace([VectorRow(m.id, m.user_id, text_hash(_text(m)), vectors[text_hash(_text(m))]) for m in memories])
+    store.replace(
+        [VectorRow(m.id, m.user_id, text_hash(_text(m)), vectors[text_hash(_text(m))].tolist()) for m in memories]
+    )
     return len(memories)
 
 
