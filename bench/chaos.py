@@ -49,7 +49,7 @@ from sqlalchemy import text
 from bench.bench_pipeline import git_commit, machine
 from bench.chaos_stack import ChaosStack, Supervisor
 from bench.chaos_turns import ChaosModel, Turn, generate
-from bench.common import configure, replace_section
+from bench.common import configure, write_section
 from memory_tasks.api import enqueue_turn, record_turn
 from memory_tasks.db.admin import execute_autocommit
 from memory_tasks.db.migrate import upgrade_to_head
@@ -568,11 +568,6 @@ def render(
     return "\n".join(lines)
 
 
-def write_section(output: Path, section: str) -> None:
-    document = output.read_text(encoding="utf-8") if output.exists() else ""
-    output.write_text(replace_section(document, SECTION_TITLE, section), encoding="utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.chaos", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -621,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
     section = render(profile, args.seed, clean, faulted, verdict, equal, users, context)
     print(section)
     if not args.no_write:
-        write_section(output, section)
+        write_section(output, section, SECTION_TITLE)
     if json_path:
         summary = {run.name: {k: v for k, v in asdict(run).items() if k != "memories"} for run in (clean, faulted)} | {
             "verdict": verdict,

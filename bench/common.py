@@ -69,16 +69,6 @@ def dialog_ids(raw: object) -> set[str]:
     }
 
 
-def replace_section(document: str, title: str, section: str) -> str:
-    """`document` with its section `title` (a '## ' heading line, up to the next one) replaced by `section`, or appended."""
-    lines = document.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.rstrip() == title), None)
-    if start is None:
-        return document.rstrip("\n") + "\n\n" + section
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "".join(lines[:start]) + section + ("\n" if end < len(lines) else "") + "".join(lines[end:])
-
-
 def memory_gib() -> float:
     """The machine's RAM in GiB."""
     with open("/proc/meminfo") as meminfo:
