@@ -309,10 +309,14 @@ def upsert_stage(payload: Payload | None) -> list[int]:
     ids = window_ids(payload)
     settings = get_settings()
     with session_scope() as session:
-        owner = session.scalar(select(Message.user_id).where(Message.id == message_id))
-        if owner is None:
+        leader = session.execute(
+            select(Message.user_id, Message.conversation_id).where(Message.id == message_id)
+        ).first()
+        if leader is None:
             return []
+        owner = leader.user_id
         lock_user(session, owner)
+        lock_conversation(session, leader.conversation_id)  # before its turns' rows (`_window_of`)
         turns = [session.get(Message, i, with_for_update=True) for i in ids]
         # Only the leader's user's turns: a forged payload cannot write into another user.
         turns = [m for m in turns if m is not None and m.user_id == owner and m.memory_status not in FINISHED]
@@ -390,8 +394,14 @@ def _window_of(session: Session, message_id: int, now: Any) -> list[Message]:
     """The message and the unfinished turns its extraction run took (within the lease), locked, oldest first.
 
     A stage's attempt bookkeeping and final failure apply to the whole window the message
-    leads; a message that leads none is alone.
+    leads; a message that leads none is alone. Every transaction that locks several turns of a
+    conversation takes the conversation's row first (as the window claim does), so two stages
+    of one window, or a stage and a new trigger, never lock its turns in crossing orders.
     """
+    conversation_id = session.scalar(select(Message.conversation_id).where(Message.id == message_id))
+    if conversation_id is None:
+        return []
+    lock_conversation(session, conversation_id)
     message = session.get(Message, message_id, with_for_update=True)
     if message is None:
         return []
