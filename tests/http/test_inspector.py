@@ -310,7 +310,9 @@ def test_a_retrieval_try_shows_ranked_hits_with_their_breakdown(client: TestClie
     ).text
 
     hits = page[page.index('id="hits"') :]
-    assert hits.index("用户喜欢喝乌龙茶") < hits.index("用户住在杭州")
+    assert "用户喜欢喝乌龙茶" in hits
+    # The home city says nothing about oolong: below the relevance floor, it is not injected (issue 17 item 3).
+    assert "用户住在杭州" not in hits
     assert "<meter" in hits and "importance" in hits
     assert "- [preference] 用户喜欢喝乌龙茶" in page
 
