@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from memory_tasks.redaction import redact
 from memory_tasks.text import InvalidUserId, checked_user_id
 
 EXIT_USAGE = 2
@@ -204,7 +205,7 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
     try:
         _print_json(forget_user(args.user))
     except ForgetError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(redact(f"error: {exc}"), file=sys.stderr)
         return EXIT_FAILED
     return 0
 
@@ -250,7 +251,7 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     except LLMError as exc:
-        print(f"error: the consolidation review failed, nothing changed: {exc}", file=sys.stderr)
+        print(redact(f"error: the consolidation review failed, nothing changed: {exc}"), file=sys.stderr)
         return EXIT_FAILED
     outcome: dict[str, Any] = {"dry_run": args.dry_run}
     if not args.dry_run:
@@ -363,7 +364,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     except (VectorStoreError, EmbeddingError, MilvusException) as exc:
         cause = service_failure(exc, get_settings()) or " ".join(str(exc).split())
-        print(f"error: the rebuild failed, the live collection is untouched: {cause}", file=sys.stderr)
+        print(redact(f"error: the rebuild failed, the live collection is untouched: {cause}"), file=sys.stderr)
         return EXIT_FAILED
     print(
         f"\nbuilt {result.target!r}: {result.written} vectors in {result.seconds:.1f} s; changes caught up "
@@ -550,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
         # Before anything imports pymilvus, whose import loads a .env of its own into the environment.
         settings = get_settings()
     except ConfigError as exc:
-        print(exc, file=sys.stderr)
+        print(redact(str(exc)), file=sys.stderr)
         return EXIT_USAGE
     from memory_tasks.service_errors import service_failure, using_line
 
@@ -559,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except CliError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(redact(f"error: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:
         line = service_failure(exc, settings)

@@ -2,7 +2,7 @@
 
 The CLI prints `service_failure(exc, settings)` instead of a traceback (issue 17 item 5): PostgreSQL
 unreachable, a database without the schema (or an older one), the broker unreachable, Milvus
-unreachable. Addresses are shown without passwords (`redact_url`); a driver's message is cut to
+unreachable. Addresses are shown without passwords (`redaction.redact`); a driver's message is cut to
 its first line and scrubbed of the password too.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from kombu.exceptions import OperationalError as BrokerError
 from pymilvus.exceptions import MilvusException
@@ -18,6 +18,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from config.settings import Settings
+from memory_tasks.redaction import redact
 from memory_tasks.vectors.milvus_store import VectorStoreError
 
 # PostgreSQL error codes of a database that lacks (part of) the schema.
@@ -27,22 +28,12 @@ START_HINT = "start the stack with `make up`"
 INIT_HINT = "run `python -m memory_tasks init-db`"
 
 
-def redact_url(url: str) -> str:
-    """`url` with its password replaced by ***: postgresql://app:***@db:5432/memory."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
 def using_line(settings: Settings, env_file: Path | None) -> str:
     """Which database, broker (and Milvus) this process uses, and where the settings came from."""
     source = f"settings from {env_file}" if env_file else "no .env found: environment and defaults only"
-    vectors = f", Milvus {redact_url(settings.MEMORY_MILVUS_URI)}" if settings.MEMORY_MILVUS_ENABLED else ""
-    database = redact_url(settings.DATABASE_URL.replace("postgresql+psycopg2://", "postgresql://", 1))
-    return f"using database {database}, broker {redact_url(settings.CELERY_BROKER_URL)}{vectors} ({source})"
+    vectors = f", Milvus {redact(settings.MEMORY_MILVUS_URI)}" if settings.MEMORY_MILVUS_ENABLED else ""
+    database = redact(settings.DATABASE_URL.replace("postgresql+psycopg2://", "postgresql://", 1))
+    return f"using database {database}, broker {redact(settings.CELERY_BROKER_URL)}{vectors} ({source})"
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:
@@ -65,8 +56,8 @@ def _first_line(exc: BaseException, secrets: tuple[str, ...]) -> str:
 
 def service_failure(exc: BaseException, settings: Settings) -> str | None:
     """The one line to print for `exc` when a backing service caused it, or None when none did."""
-    database = redact_url(settings.DATABASE_URL.replace("postgresql+psycopg2://", "postgresql://", 1))
-    broker = redact_url(settings.CELERY_BROKER_URL)
+    database = redact(settings.DATABASE_URL.replace("postgresql+psycopg2://", "postgresql://", 1))
+    broker = redact(settings.CELERY_BROKER_URL)
     secrets = tuple(
         password
         for password in (urlsplit(settings.DATABASE_URL).password, urlsplit(settings.CELERY_BROKER_URL).password)
@@ -94,7 +85,7 @@ def service_failure(exc: BaseException, settings: Settings) -> str | None:
                 "or point CELERY_BROKER_URL at your broker"
             )
         if isinstance(error, MilvusException | VectorStoreError):
-            uri = redact_url(settings.MEMORY_MILVUS_URI)
+            uri = redact(settings.MEMORY_MILVUS_URI)
             detail = _first_line(error, secrets)
             return (
                 f"{detail if uri in detail else f'Milvus at {uri}: {detail}'}: {START_HINT}, "

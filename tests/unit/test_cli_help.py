@@ -6,7 +6,7 @@ import argparse
 import re
 
 from memory_tasks.__main__ import build_parser
-from memory_tasks.service_errors import redact_url
+from memory_tasks.redaction import redact
 
 REQUIREMENT_ID = re.compile(r"\bR-[A-Z]+-?\d*")
 
@@ -29,6 +29,6 @@ def test_help_shows_no_requirement_ids() -> None:
 
 def test_addresses_are_shown_without_their_password() -> None:
     """Issue 17 items 4 and 5: the services' addresses are printed, their passwords never."""
-    assert redact_url("postgresql://app:hunter2@db:5432/memory") == "postgresql://app:***@db:5432/memory"
-    assert redact_url("redis://:hunter2@cache:6379/0") == "redis://:***@cache:6379/0"
-    assert redact_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+    assert redact("postgresql://app:hunter2@db:5432/memory") == "postgresql://app:***@db:5432/memory"
+    assert redact("redis://:hunter2@cache:6379/0") == "redis://:***@cache:6379/0"
+    assert redact("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
