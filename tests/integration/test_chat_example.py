@@ -23,6 +23,7 @@ from examples import chat_server
 from memory_tasks.db.models import LongTermMemory, Message
 from memory_tasks.db.session import session_scope
 from memory_tasks.tools import TOOL_SCHEMAS, execute
+from memory_tasks.vectors.index import sync_vectors
 from tests.conftest import PROJECT_ROOT
 from tests.fake_openai import FakeOpenAI, Reply, text
 
@@ -165,10 +166,16 @@ def _example(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_offline_runs_the_whole_loop_without_a_model(db) -> None:
+def test_offline_runs_the_whole_loop_without_a_model(db, milvus_env) -> None:
     """Issue 17 item 6: `--offline` retrieves and injects, makes a tool call whose dict goes back as a JSON
-    tool message, replies, records both turns and enqueues the user's, with no key and no network."""
-    execute(USER, "memory_save", {"key": "drink-preference", "content": "喜欢喝乌龙茶", "memory_type": "preference"})
+    tool message, replies, records both turns and enqueues the user's, with no key and no network.
+
+    As after `make up`: the memory's vector is in Milvus, so the question is answered by dense
+    retrieval (the lexical fallback shares no word between 周末喝点什么 and 喜欢喝乌龙茶)."""
+    saved = execute(
+        USER, "memory_save", {"key": "drink-preference", "content": "喜欢喝乌龙茶", "memory_type": "preference"}
+    )
+    sync_vectors([saved["memory"]["id"]])
     run = _example("--offline", "--user", str(USER), "周末喝点什么？", cwd=PROJECT_ROOT / "docs")
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == (
