@@ -176,7 +176,7 @@ class Settings(BaseSettings):
     # only when its raw cosine with the question reaches MIN_COSINE (multilingual-e5-small's scale:
     # re-measure for another embedder) or it holds MIN_OVERLAP of the question's search tokens.
     # Calibrated in docs/quality.md ("Relevance floor"); 0 and 0 switch the floor off.
-    LONG_TERM_MEMORY_RELEVANCE_MIN_COSINE: float = Field(0.83, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_RELEVANCE_MIN_COSINE: float = Field(0.82, ge=0.0, le=1.0)
     LONG_TERM_MEMORY_RELEVANCE_MIN_OVERLAP: float = Field(0.5, ge=0.0, le=1.0)
 
     # Index sweep (issue 11): a row whose own sync fails this often is DEAD (shown in

@@ -179,13 +179,27 @@ def with_core_block(
     return [item for index, item in enumerate(items) if index in chosen]
 
 
-def _top(ranked: list[Ranked], limit: int, core_limit: int, settings: Settings) -> list[Ranked]:
-    """The `limit` ranked memories to inject (`with_core_block`): core ones, and others above the
-    relevance floor (issue 17 item 3); noise left out (R-TYPE-4 at read time)."""
-    patterns = settings.noise_key_patterns
+# Any overlap above zero: the memory holds at least one of the question's search tokens.
+ANY_SHARED_TOKEN = 1e-9
+
+
+def relevance_floor(settings: Settings, *, lexical: bool) -> RelevanceFloor:
+    """The floor of the dense path (the settings), or of its lexical fallback (`lexical`): there no
+    cosine is known, and a memory sharing any of the question's search tokens is relevant, since
+    the overlap the dense path accepts on its own is too strict for Chinese bigrams to answer
+    everyday questions while Milvus is down."""
     floor = RelevanceFloor(
         settings.LONG_TERM_MEMORY_RELEVANCE_MIN_COSINE, settings.LONG_TERM_MEMORY_RELEVANCE_MIN_OVERLAP
     )
+    if lexical and not floor.off:
+        return RelevanceFloor(floor.min_cosine, min(floor.min_overlap, ANY_SHARED_TOKEN))
+    return floor
+
+
+def _top(ranked: list[Ranked], limit: int, core_limit: int, settings: Settings, floor: RelevanceFloor) -> list[Ranked]:
+    """The `limit` ranked memories to inject (`with_core_block`): core ones, and others above the
+    relevance `floor` (issue 17 item 3); noise left out (R-TYPE-4 at read time)."""
+    patterns = settings.noise_key_patterns
     clean = [
         r
         for r in ranked
@@ -356,11 +370,12 @@ def find_memories(
         elif found is None:
             metrics.RETRIEVAL_FALLBACKS.inc()
             # valid_memories already left noise out; _top checks again, cheaply, on the ranking.
-            hits = _hits(_top(lexical_ranking(session, user_id, text, now, settings), limit, core_limit, settings))
+            ranked = lexical_ranking(session, user_id, text, now, settings)
+            hits = _hits(_top(ranked, limit, core_limit, settings, relevance_floor(settings, lexical=True)))
         else:
             candidates = dense_candidates(session, user_id, found, now, settings)
             ranked = rerank(candidates, text, RerankWeights.from_settings(settings), now)
-            hits = _hits(_top(ranked, limit, core_limit, settings))
+            hits = _hits(_top(ranked, limit, core_limit, settings, relevance_floor(settings, lexical=False)))
     enqueue_touch(user_id, [hit.id for hit in hits], now)
     return hits
 

@@ -80,13 +80,18 @@ def _rescan_with(**env: str) -> int:
     """Run the beat rescan in this process with `env` as settings; returns how many turns it claimed."""
     from memory_tasks.tasks.maintenance import rescan_messages
 
+    before = {name: os.environ.get(name) for name in env}
     os.environ.update(env)
     get_settings.cache_clear()
     try:
         return rescan_messages.run()
     finally:
-        for name in env:
-            del os.environ[name]
+        # Restore, not delete: conftest sets some of these (DEBOUNCE_SEC=0) for every later test.
+        for name, value in before.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
         get_settings.cache_clear()
 
 
