@@ -48,10 +48,11 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, list[str]
 
 
 def _write(candidates: list[Candidate]) -> list[int]:
+    """The ids of the memories the write changed."""
     with session_scope() as session:
         lock_user(session, USER)
         ctx = WriteContext(USER, HistorySource.EXTRACTION, db_now(session), 180)
-        return write_candidates(session, ctx, candidates)
+        return write_candidates(session, ctx, candidates).touched
 
 
 def _facts(start: int, count: int) -> list[Candidate]:
