@@ -78,7 +78,8 @@ def claim_window(
     run, or a later turn is waiting (its trigger comes later), fewer than `max_turns` wait
     and the oldest has not yet waited `max_wait_sec`. Redirect: more than `max_turns` wait
     up to the leader (a backlog), so the oldest `max_turns` go first, led by the last of
-    them. The caller holds the conversation lock (`lock_conversation`) and the leader's row lock.
+    them. A FAILED leader is a window of its own, and FAILED turns join no other window. The
+    caller holds the conversation lock (`lock_conversation`) and the leader's row lock.
     """
     free = _free(run_id, now, lease_sec)
     waiting = and_(
@@ -101,17 +102,25 @@ def claim_window(
         )
         session.execute(update(Message).where(Message.id.in_(held)).values(memory_claimed_at=now))
         return Window(leader_id=leader.id, message_ids=tuple(held), newly_taken=())
-    members = list(
-        session.scalars(select(Message).where(waiting, Message.id <= leader.id).order_by(Message.id).with_for_update())
-    )
-    if not members:
-        return None
-    if len(members) > max_turns:
-        return Redirect(members[max_turns - 1].id)
-    later = session.scalar(select(func.max(Message.id)).where(waiting, Message.id > leader.id))
-    quiet = later is None or len(members) == max_turns
-    if not quiet and members[0].created_at > now - timedelta(seconds=max_wait_sec):
-        return None
+    if leader.memory_status == MessageStatus.FAILED.value:
+        # A turn whose last run failed is retried alone, and no other window takes it: one turn
+        # the model cannot answer for (a poison turn) must not fail its neighbours again.
+        members, later = [leader], None
+    else:
+        waiting = and_(waiting, Message.memory_status != MessageStatus.FAILED.value)
+        members = list(
+            session.scalars(
+                select(Message).where(waiting, Message.id <= leader.id).order_by(Message.id).with_for_update()
+            )
+        )
+        if not members:
+            return None
+        if len(members) > max_turns:
+            return Redirect(members[max_turns - 1].id)
+        later = session.scalar(select(func.max(Message.id)).where(waiting, Message.id > leader.id))
+        quiet = later is None or len(members) == max_turns
+        if not quiet and members[0].created_at > now - timedelta(seconds=max_wait_sec):
+            return None
     newly_taken = tuple(m.id for m in members if m.id != leader.id and m.memory_window_run != run_id)
     session.execute(
         update(Message)
@@ -124,13 +133,17 @@ def claim_window(
 
 
 def window_leaders(message_ids: Collection[int]) -> list[int]:
-    """Of `message_ids`, the newest one of each (user, conversation): the one trigger each window needs."""
+    """Of `message_ids`, the triggers their windows need: the newest waiting turn of each (user,
+    conversation), and every FAILED turn (retried alone, `claim_window`)."""
     if not message_ids:
         return []
+    ids = list(message_ids)
+    failed = Message.memory_status == MessageStatus.FAILED.value
     newest = (
         select(func.max(Message.id))
-        .where(Message.id.in_(list(message_ids)))
+        .where(Message.id.in_(ids), ~failed)
         .group_by(Message.user_id, Message.conversation_id)
     )
     with session_scope() as session:
-        return sorted(session.scalars(newest))
+        alone = session.scalars(select(Message.id).where(Message.id.in_(ids), failed))
+        return sorted({*session.scalars(newest), *alone})

@@ -130,7 +130,9 @@ def _message_id(result: subprocess.CompletedProcess[str]) -> int:
 def test_the_chain_runs_end_to_end_on_rabbitmq(amqp_env, amqp_worker, db) -> None:
     """Issue 15 item 7: a turn enqueued on RabbitMQ goes extract → refine → upsert → embed → Milvus."""
     amqp_worker()
-    result = _cli(amqp_env, "ingest", "--user", "801", "--text", "我喜欢喝乌龙茶", "--wait", "--timeout", "120")
+    result = _cli(
+        amqp_env, "ingest", "--user", "801", "--text", "我喜欢喝乌龙茶", "--wait", "--timeout", "120", "--json"
+    )
 
     assert wait_for_message(_message_id(result), 60)["status"] == "PROCESSED"
     memories = list_memories(801)
