@@ -318,7 +318,9 @@ def test_a_saved_memory_is_synced_and_found_by_dense_search_within_seconds(db, m
 
     assert _dense_hits(ALICE, "早上一般喝什么？")[0] == alice["memory"]["id"]
     assert alice["memory"]["id"] not in _dense_hits(BOB, "早上一般喝什么？")
-    assert _dense_hits(BOB, "What does he do in the morning?") == [bob["memory"]["id"]]
+    # First, not only: the session's Milvus keeps vectors of user 802 from earlier tests (the db
+    # fixture empties PostgreSQL only), synced by whichever worker finished their index chains.
+    assert _dense_hits(BOB, "What does he do in the morning?")[0] == bob["memory"]["id"]
 
     execute(ALICE, "memory_delete", {"key": "morning-drink"})
     _wait_for_status(alice["memory"]["id"], "SYNCED")
