@@ -32,7 +32,7 @@ from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.memories.corpus import CorpusRow, UserMemories, user_memories
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
 from memory_tasks.memories.store import WriteContext, comparable, merge_into
-from memory_tasks.memories.values import key_items, state_different_values
+from memory_tasks.memories.values import key_items, split_common_ends, state_different_values
 from memory_tasks.text import has_han
 from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
 from memory_tasks.vectors.index import EmbeddingKind, embed_texts, text_hash
@@ -170,13 +170,7 @@ def _swaps_value(stored: str, stated: str) -> bool:
         a, b = list(comparable(stored)), list(comparable(stated))
     else:
         a, b = _WORD.findall(stored.lower()), _WORD.findall(stated.lower())
-    prefix = 0
-    while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < min(len(a), len(b)) - prefix and a[-1 - suffix] == b[-1 - suffix]:
-        suffix += 1
-    rest_a, rest_b = a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]
+    prefix, rest_a, rest_b = split_common_ends(a, b)
     return bool(prefix and rest_a and rest_b and not set(rest_a) & set(rest_b))
 
 

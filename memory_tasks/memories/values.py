@@ -23,9 +23,13 @@ Pure functions: no database, no model.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TypeVar
 
 from memory_tasks.memories.similarity import lexical_tokens
 from memory_tasks.text import canonical_english, has_han
+
+T = TypeVar("T")
 
 _CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][A-Za-z]*")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.]*")
@@ -88,18 +92,23 @@ def _latin_words_differ(a: str, b: str) -> bool:
 
 def _filler_swapped(a: str, b: str) -> bool:
     """True when `a` and `b` are one text with a short, content-bearing Chinese filler swapped."""
-    a, b = a.strip().rstrip("。.！!"), b.strip().rstrip("。.！!")
+    _, filler_a, filler_b = split_common_ends(a.strip().rstrip("。.！!"), b.strip().rstrip("。.！!"))
+    return all(
+        0 < len(filler) <= MAX_FILLER_CHARS and has_han(filler) and not _SOFT_HAN.intersection(filler)
+        for filler in (filler_a, filler_b)
+    )
+
+
+def split_common_ends(a: Sequence[T], b: Sequence[T]) -> tuple[int, Sequence[T], Sequence[T]]:
+    """(length of the start `a` and `b` share, what is left of `a`, what is left of `b`) once
+    their common start and common end are cut; the end is never taken from the common start."""
     start = 0
     while start < min(len(a), len(b)) and a[start] == b[start]:
         start += 1
     end = 0
     while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
         end += 1
-    filler_a, filler_b = a[start : len(a) - end], b[start : len(b) - end]
-    return all(
-        0 < len(filler) <= MAX_FILLER_CHARS and has_han(filler) and not _SOFT_HAN.intersection(filler)
-        for filler in (filler_a, filler_b)
-    )
+    return start, a[start : len(a) - end], b[start : len(b) - end]
 
 
 def key_items(items: list[str]) -> set[str]:
