@@ -17,6 +17,7 @@ from memory_tasks import dispatch
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import LongTermMemory, MemoryHistory, Message
 from memory_tasks.db.session import session_scope
+from memory_tasks.redaction import redact
 from memory_tasks.shapes import list_memories, memory_json
 from memory_tasks.turns import TurnError, record_turn
 
@@ -76,7 +77,7 @@ def message_state(message_id: int) -> dict[str, Any] | None:
             "role": message.role,
             "status": message.memory_status,
             "attempts": message.memory_attempts,
-            "error": message.memory_error,
+            "error": redact(message.memory_error) if message.memory_error else None,
             "memory_ids": [memory_id for memory_id, active in changed if active],
             "deactivated_ids": [memory_id for memory_id, active in changed if not active],
             "outcomes": list(message.memory_outcomes or []),

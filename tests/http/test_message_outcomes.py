@@ -61,3 +61,26 @@ def test_the_message_page_shows_the_outcomes_as_text(client: TestClient) -> None
     assert "What became of each statement" in page
     assert re.search(r"dropped.*&lt;img src=x onerror=alert\(1\)&gt;.*profile field", page, flags=re.DOTALL)
     assert "<img src=x" not in page
+
+
+def test_an_error_stored_with_a_secret_is_shown_masked(client: TestClient) -> None:
+    """Issue 15 (secrets never shown): an error stored before redaction existed, holding a database
+    password and an API key, is masked by GET /v1/messages/{id} and by the user and message pages."""
+    message_id = _processed_turn(client, [])
+    with session_scope() as session:
+        message = session.get(Message, message_id)
+        message.memory_status = "FAILED"
+        message.memory_error = (
+            "OperationalError: postgresql://memory:hunter2secret@db/app; key sk-proj-AbCdEf0123456789"
+        )
+    client.post("/inspector/login", data={"token": ADMIN_TOKEN, "next": "/inspector"}, follow_redirects=False)
+
+    shown = [
+        client.get(f"/v1/messages/{message_id}", params={"user_id": USER}, headers=CHAT).json()["error"],
+        client.get(f"/inspector/users/{USER}/messages/{message_id}").text,
+        client.get(f"/inspector/users/{USER}").text,
+    ]
+
+    for text in shown:
+        assert "OperationalError" in text
+        assert "hunter2secret" not in text and "sk-proj-AbCdEf0123456789" not in text

@@ -36,6 +36,7 @@ from memory_tasks.http.inspector.session import (
 )
 from memory_tasks.memories import reads
 from memory_tasks.memories.edits import EditError, MemoryEdit, delete_memory, edit_memory
+from memory_tasks.redaction import redact
 from memory_tasks.retrieval import find_memories, format_memory_block
 from memory_tasks.retrieval.search import MODES
 from memory_tasks.shapes import memory_json
@@ -56,6 +57,9 @@ templates = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+# Errors stored before the redaction helper existed (or by an older worker) may hold a secret:
+# pages mask them on display, as `status` does.
+templates.filters["redacted"] = redact
 
 router = APIRouter(prefix="/inspector", include_in_schema=False)
 
