@@ -3,6 +3,20 @@
 from __future__ import annotations
 
 from memory_tasks.api import enqueue_turn, record_turn, wait_for_message
+from tests.fake_openai import FakeOpenAI, as_json
+
+OOLONG_CANDIDATES = {
+    "candidates": [
+        {
+            "op": "upsert",
+            "memory_type": "preference",
+            "key": "drink-preference",
+            "content": "喜欢喝乌龙茶",
+            "importance": 3,
+            "confidence": 0.9,
+        }
+    ]
+}
 
 
 def ingest(user_id: int, text: str, role: str = "user", timeout: float = 60) -> dict:
@@ -11,3 +25,14 @@ def ingest(user_id: int, text: str, role: str = "user", timeout: float = 60) -> 
     if role == "user":
         enqueue_turn(message_id, countdown=0)
     return wait_for_message(message_id, timeout)
+
+
+def hang_then_answer(fake_openai: FakeOpenAI, candidates: dict, hang_sec: float) -> None:
+    """The model's first answer takes `hang_sec` (long enough for the test to kill its worker);
+    every later extract call gets `candidates` at once and every refine call keeps them."""
+    fake_openai.script(as_json(candidates, delay=hang_sec))
+    fake_openai.default = lambda body: (
+        as_json({"decisions": [{"index": 0, "action": "keep"}]})
+        if "decisions" in body["messages"][0]["content"]
+        else as_json(candidates)
+    )

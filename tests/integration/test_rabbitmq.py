@@ -24,7 +24,7 @@ import requests
 
 from memory_tasks.api import list_memories, record_turn, wait_for_message
 from tests.conftest import PROJECT_ROOT, RUN_ID, WorkerProcess
-from tests.fake_openai import as_json
+from tests.helpers import OOLONG_CANDIDATES, hang_then_answer
 
 pytestmark = [pytest.mark.slow]
 
@@ -143,24 +143,7 @@ def test_the_chain_runs_end_to_end_on_rabbitmq(amqp_env, amqp_worker, db) -> Non
 def test_a_killed_worker_s_task_is_redelivered_at_once(amqp_env, amqp_worker, db, fake_openai) -> None:
     """Issue 15 item 7 (R-SAFE-1): the whole worker SIGKILLed mid-task; RabbitMQ sees its connection
     close and hands the unacknowledged task to the next worker, with no visibility timeout or rescan."""
-    candidates = {
-        "candidates": [
-            {
-                "op": "upsert",
-                "memory_type": "preference",
-                "key": "drink-preference",
-                "content": "喜欢喝乌龙茶",
-                "importance": 3,
-                "confidence": 0.9,
-            }
-        ]
-    }
-    fake_openai.script(as_json(candidates, delay=60))  # the first attempt hangs until killed
-    fake_openai.default = lambda body: (
-        as_json({"decisions": [{"index": 0, "action": "keep"}]})
-        if "decisions" in body["messages"][0]["content"]
-        else as_json(candidates)
-    )
+    hang_then_answer(fake_openai, OOLONG_CANDIDATES, hang_sec=60)  # until the worker is killed
     llm = {"OPENAI_BASE_URL": fake_openai.base_url}
     first = amqp_worker(llm, concurrency=1)
     message_id = _message_id(_cli({**amqp_env, **llm}, "ingest", "--user", "802", "--text", "我喜欢喝乌龙茶"))

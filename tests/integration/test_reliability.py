@@ -18,8 +18,8 @@ from memory_tasks.api import enqueue_turn, list_memories, record_turn, wait_for_
 from memory_tasks.db.claims import claim_memories_to_sync, claim_messages_to_rescan
 from memory_tasks.db.models import Message
 from memory_tasks.db.session import session_scope
-from tests.fake_openai import as_json
 from tests.fake_openai import text as reply_text
+from tests.helpers import OOLONG_CANDIDATES, hang_then_answer
 
 pytestmark = [pytest.mark.slow]
 
@@ -123,24 +123,7 @@ def _pool_children(worker) -> list[psutil.Process]:
 
 def test_killed_pool_process_loses_nothing(start_worker, db, fake_openai) -> None:
     """R-SAFE-1: acks_late + reject_on_worker_lost: a task whose process is killed runs again."""
-    candidates = {
-        "candidates": [
-            {
-                "op": "upsert",
-                "memory_type": "preference",
-                "key": "drink-preference",
-                "content": "喜欢喝乌龙茶",
-                "importance": 3,
-                "confidence": 0.9,
-            }
-        ]
-    }
-    fake_openai.script(as_json(candidates, delay=30))  # the first attempt hangs until killed
-    fake_openai.default = lambda body: (
-        as_json({"decisions": [{"index": 0, "action": "keep"}]})
-        if "decisions" in body["messages"][0]["content"]
-        else as_json(candidates)
-    )
+    hang_then_answer(fake_openai, OOLONG_CANDIDATES, hang_sec=30)  # until the worker is killed
     worker = start_worker({"OPENAI_BASE_URL": fake_openai.base_url}, concurrency=1)
     message_id = record_turn(620, "我喜欢喝乌龙茶")
     enqueue_turn(message_id, countdown=0)
