@@ -49,7 +49,11 @@ def _free_milvus_base(start: int) -> int:
     return base
 
 
-MILVUS_PROXY_PORT = _free_milvus_base(int(os.environ.get("TEST_MILVUS_PORT", "19640")) + (os.getpid() % 20) * 12)
+# pytest-xdist's workers start at once: each takes its own block so two never probe the same ports.
+XDIST_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+MILVUS_PROXY_PORT = _free_milvus_base(
+    int(os.environ.get("TEST_MILVUS_PORT", "19640")) + ((os.getpid() % 20) * 4 + XDIST_WORKER) * 12
+)
 
 TEST_ENV = {
     "DATABASE_URL": ADMIN_URL.rsplit("/", 1)[0] + f"/{TEST_DB}",

@@ -189,15 +189,19 @@ def test_a_milvus_password_in_a_failed_purge_is_neither_stored_nor_shown(db, mon
     records the failure without the password, and `status` shows it without it too."""
     from config.settings import get_settings
     from memory_tasks.forget import forget_user
+    from memory_tasks.vectors.milvus_store import get_store
 
     record_turn(703, "I like oolong tea")
     monkeypatch.setenv("MEMORY_MILVUS_URI", f"http://root:{DB_PASSWORD}@127.0.0.1:{_closed_port()}")
+    # The process keeps one store: one made by an earlier test would still reach the real Milvus.
     get_settings.cache_clear()
+    get_store.cache_clear()
     try:
         assert forget_user(703)["milvus"] == "pending"
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()
+        get_store.cache_clear()
 
     stored = _database_text()
     assert "Milvus" in stored and DB_PASSWORD not in stored
