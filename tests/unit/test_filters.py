@@ -139,10 +139,24 @@ def test_weather_words_without_a_snapshot_are_kept(content: str) -> None:
         "no dessert this week",
         "I want sushi tonight",
         "next week I'm in Tokyo",
+        "Andrew is heading to a nature reserve this weekend to reconnect with nature.",
+        "Tim is busy with assignments and exams this week, but is not giving up.",
+        "User is meeting Anna for lunch tomorrow",
+        "用户明天要去上海出差",
+        "用户这个月在戒奶茶",
+        # A month ahead binds a request or reminder, not a plan (`test_a_plan_a_month_ahead_…`).
+        "下个月提醒我续费会员",
+        "下个月帮我订去成都的机票",
+        "下个月少点外卖",
+        "下个月的账单记得提醒我",
+        "Remind me next month to renew my passport",
+        "Can you book a table for next month?",
+        "Next month please don't suggest any desserts",
     ],
 )
 def test_requests_bound_to_a_short_window_are_dropped(content: str) -> None:
-    """R-TYPE-3: requests and conditions bound to tonight/tomorrow/this week/this month."""
+    """R-TYPE-3: requests and conditions bound to tonight/tomorrow/this week/this month, and
+    requests or reminders bound to next month."""
     reason = _reason("rule-x", content, memory_type="constraint")
     assert reason is not None and reason.startswith("short-term window:")
 
@@ -160,40 +174,6 @@ def test_requests_bound_to_a_short_window_are_dropped(content: str) -> None:
 def test_a_plan_a_month_ahead_stated_as_a_memory_is_kept(content: str) -> None:
     """R-TYPE-3, issue 13.4: a plan or event a month out still matters once it has happened."""
     assert _reason("plan-x", content) is None
-
-
-@pytest.mark.parametrize(
-    "content",
-    [
-        "下个月提醒我续费会员",
-        "下个月帮我订去成都的机票",
-        "下个月少点外卖",
-        "下个月的账单记得提醒我",
-        "Remind me next month to renew my passport",
-        "Can you book a table for next month?",
-        "Next month please don't suggest any desserts",
-    ],
-)
-def test_a_request_or_reminder_a_month_ahead_is_still_dropped(content: str) -> None:
-    """R-TYPE-3: a request or reminder is short-term whatever its window, next month included."""
-    reason = _reason("rule-x", content, memory_type="constraint")
-    assert reason is not None and reason.startswith("short-term window:")
-
-
-@pytest.mark.parametrize(
-    "content",
-    [
-        "Andrew is heading to a nature reserve this weekend to reconnect with nature.",
-        "Tim is busy with assignments and exams this week, but is not giving up.",
-        "User is meeting Anna for lunch tomorrow",
-        "用户明天要去上海出差",
-        "用户这个月在戒奶茶",
-    ],
-)
-def test_a_plan_or_condition_within_the_month_is_still_dropped(content: str) -> None:
-    """R-TYPE-3: tonight/tomorrow/this week/this month close before the memory could matter."""
-    reason = _reason("plan-x", content)
-    assert reason is not None and reason.startswith("short-term window:")
 
 
 def test_the_users_own_words_a_month_ahead_stay_bound_to_their_window() -> None:
