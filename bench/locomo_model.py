@@ -105,7 +105,7 @@ class LocomoModel:
         if texts:
             self._record("extract", texts)
             candidates = [
-                _candidate(text, number, fact)
+                observation_candidate(text, number, fact)
                 for text in texts
                 for number, fact in enumerate(self.facts_of.get(text, []))
             ]
@@ -129,7 +129,7 @@ class LocomoModel:
             return [call for call in self.calls if start <= call.at <= end]
 
 
-def _candidate(text: str, number: int, fact: str) -> dict[str, Any]:
+def observation_candidate(text: str, number: int, fact: str) -> dict[str, Any]:
     """One extraction candidate for `fact`, keyed by the turn so no two facts share a slot."""
     digest = hashlib.sha1(text.encode()).hexdigest()[:8]
     return {

@@ -121,11 +121,24 @@ _LASTING_START = re.compile(
     r"|\bfrom (?:today|tomorrow|now|next week) on\b|\bstarting (?:today|tomorrow|now|next week)\b|\bfrom now on\b",
     re.IGNORECASE,
 )
+# Windows that close within the month (the spec's 今晚/明天/这周/本月): whatever is said about them,
+# a plan, a condition or a request, is over before the 30 days the seed asks a long-term fact to last.
 _SHORT_WINDOW = re.compile(
     r"今晚|今天|今早|今儿|明天|明早|明晚|明儿|明后天|大后天|后天|这周|这个?星期|这礼拜|这个?周末|本周|本月|这个月"
-    r"|下周|下个?星期|下礼拜|下个月|这几天|这两天|最近几天|一会儿?|待会儿?|等会儿?|稍后|刚才"
+    r"|下周|下个?星期|下礼拜|这几天|这两天|最近几天|一会儿?|待会儿?|等会儿?|稍后|刚才"
     r"|\btonight\b|\btoday\b|\btomorrow\b|\bthis (?:week|weekend|month|morning|afternoon|evening)\b"
-    r"|\bnext (?:week|weekend|month)\b|\bright now\b|\bin (?:an|a few|\d+) (?:minutes?|hours?)\b",
+    r"|\bnext (?:week|weekend)\b|\bright now\b|\bin (?:an|a few|\d+) (?:minutes?|hours?)\b",
+    re.IGNORECASE,
+)
+# A month ahead binds a request or reminder ("下个月提醒我续费", "remind me next month") like any
+# window, but not a model's statement: a plan or event a month out ("is organizing an art show next
+# month", "starts his new job next month") still matters when it has happened (issue 13.4).
+_MONTH_AHEAD = re.compile(r"下个?月|\bnext month\b", re.IGNORECASE)
+# Words that make a text a request to the assistant, a reminder or a rule for the user to keep.
+_REQUEST = re.compile(
+    r"提醒|待办|别忘|记得|闹钟|帮我|给我|替我|叫我|请你|请帮|麻烦|别给|别推荐|不要给|不要推荐|推荐|少点|多点|[?？吗]"
+    r"|\?|\b(?:remind\w*|to-?dos?|don'?t|do not|alarm|help me|(?:can|could|would|will) you|please|let me know"
+    r"|make sure|recommend\w*|suggest\w*|let'?s)\b",
     re.IGNORECASE,
 )
 
@@ -161,11 +174,27 @@ def _weather_snapshot(key: str, text: str) -> bool:
 
 
 def short_window(text: str) -> str | None:
-    """The short time-window word that binds `text` to tonight/tomorrow/this week…, or None.
+    """The time-window word that binds the user's own words `text` to tonight/tomorrow/this week…, or None.
 
-    "从明天开始" / "from now on" start a lasting rule and do not count.
+    "从明天开始" / "from now on" start a lasting rule and do not count. A month ahead counts:
+    the rules engine reading a clause cannot tell a plan from a present fact ("我下个月要搬到上海"
+    is not 住在上海).
     """
-    match = _SHORT_WINDOW.search(_LASTING_START.sub(" ", text))
+    lasting_removed = _LASTING_START.sub(" ", text)
+    match = _SHORT_WINDOW.search(lasting_removed) or _MONTH_AHEAD.search(lasting_removed)
+    return match.group(0) if match else None
+
+
+def statement_window(text: str) -> str | None:
+    """The time-window word that makes the stated memory `text` short-term, or None.
+
+    As `short_window`, except that a month ahead binds only a request or reminder: a model
+    writing "Jon is hosting a dance competition next month" states a plan, which lasts.
+    """
+    lasting_removed = _LASTING_START.sub(" ", text)
+    match = _SHORT_WINDOW.search(lasting_removed)
+    if match is None and _REQUEST.search(lasting_removed):
+        match = _MONTH_AHEAD.search(lasting_removed)
     return match.group(0) if match else None
 
 
@@ -183,7 +212,7 @@ def text_drop_reason(text: str, key: str = "") -> str | None:
         return "profile field"
     if _SUMMARY.search(text):
         return "summary or short-term finance"
-    window = short_window(text)
+    window = statement_window(text)
     if window:
         return f"short-term window: {window}"
     return None

@@ -8,7 +8,7 @@ import pytest
 
 from config.settings import DEFAULT_NOISE_KEY_PATTERNS
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.extraction.filters import drop_reason, is_noise_memory, is_trivial, text_drop_reason
+from memory_tasks.extraction.filters import drop_reason, is_noise_memory, is_trivial, short_window, text_drop_reason
 
 
 def _candidate(key: str, content: str, memory_type: str = "fact", op: str = "upsert") -> Candidate:
@@ -139,12 +139,48 @@ def test_weather_words_without_a_snapshot_are_kept(content: str) -> None:
         "no dessert this week",
         "I want sushi tonight",
         "next week I'm in Tokyo",
+        "Andrew is heading to a nature reserve this weekend to reconnect with nature.",
+        "Tim is busy with assignments and exams this week, but is not giving up.",
+        "User is meeting Anna for lunch tomorrow",
+        "用户明天要去上海出差",
+        "用户这个月在戒奶茶",
+        # A month ahead binds a request or reminder, not a plan (`test_a_plan_a_month_ahead_…`).
+        "下个月提醒我续费会员",
+        "下个月帮我订去成都的机票",
+        "下个月少点外卖",
+        "下个月的账单记得提醒我",
+        "Remind me next month to renew my passport",
+        "Can you book a table for next month?",
+        "Next month please don't suggest any desserts",
     ],
 )
 def test_requests_bound_to_a_short_window_are_dropped(content: str) -> None:
-    """R-TYPE-3: requests and conditions bound to tonight/tomorrow/this week/this month."""
+    """R-TYPE-3: requests and conditions bound to tonight/tomorrow/this week/this month, and
+    requests or reminders bound to next month."""
     reason = _reason("rule-x", content, memory_type="constraint")
     assert reason is not None and reason.startswith("short-term window:")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Caroline is organizing an LGBTQ art show next month to showcase paintings of LGBTQ artists.",
+        "John is starting his new job next month.",
+        "Dave booked a trip to a mountainous region for next month to see majestic peaks.",
+        "用户下个月要参加杭州马拉松",
+        "用户计划下月和女朋友去日本旅行",
+    ],
+)
+def test_a_plan_a_month_ahead_stated_as_a_memory_is_kept(content: str) -> None:
+    """R-TYPE-3, issue 13.4: a plan or event a month out still matters once it has happened."""
+    assert _reason("plan-x", content) is None
+
+
+def test_the_users_own_words_a_month_ahead_stay_bound_to_their_window() -> None:
+    """R-TYPE-3: read from a raw clause, "下个月要搬到上海" is a plan, not a present residence."""
+    assert short_window("我下个月要搬到上海") == "下个月"
+    assert short_window("Next month I'm moving to Berlin") == "Next month"
+    assert short_window("从下个月开始我每天跑步") is None
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,17 @@ def test_refusal_checks_a_reminder_against_its_message_only_when_there_is_one() 
     assert refusal(reminder, SETTINGS) is None
 
 
+def test_a_models_plan_a_month_ahead_passes_but_a_reminder_from_that_message_does_not() -> None:
+    """R-TYPE-3, issue 13.4: the plan in "下个月我要参加马拉松，到时候提醒我报名" lasts; the reminder does not."""
+    message = "下个月我要参加马拉松，到时候提醒我报名"
+    assert (
+        refusal(_candidate("goal-marathon", "下个月要参加马拉松", memory_type="goal"), SETTINGS, message=message)
+        is None
+    )
+    refused = refusal(_candidate("reminder-signup", "提醒报名马拉松", memory_type="goal"), SETTINGS, message=message)
+    assert refused == Refusal("boundary", "short-term window: reminder bound to '下个月' in the message")
+
+
 def test_admit_keeps_the_best_candidates_up_to_the_write_cap() -> None:
     """R-PIPE-3: refused candidates go, deletes come first, then importance × confidence, at most MAX_WRITE_ITEMS."""
     candidates = [

@@ -182,6 +182,12 @@ def test_a_short_window_binds_the_rest_of_its_sentence_only() -> None:
     assert [c.key for c in extract("我是程序员，今晚要加班")] == ["occupation"]
 
 
+@pytest.mark.parametrize("message", ["我下个月要搬到上海", "Next month I'm moving to Berlin", "下个月提醒我续费会员"])
+def test_the_offline_engine_reads_nothing_from_a_clause_a_month_ahead(message: str) -> None:
+    """R-TYPE-3: the rules engine cannot tell a plan from a present fact, so the month ahead still binds."""
+    assert extract(message) == []
+
+
 def test_a_sentence_to_translate_is_not_a_statement_of_the_user() -> None:
     """R-TYPE-3: quoted text and one-off tasks are not facts about the user."""
     assert extract('Translate "I love spicy food" into French') == []
