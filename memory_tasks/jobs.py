@@ -32,12 +32,10 @@ EXPIRY_BATCH_SIZE = 500
 EXPIRY_BUDGET_SEC = 60.0
 # At most this many users are enqueued per consolidation fan-out, the longest-waiting first.
 CONSOLIDATE_FAN_OUT_LIMIT = 1000
-# The end of a sweep run compacts when the collection holds more sealed segments than this per partition.
+# The end of a sweep run compacts when the collection holds more sealed segments than this per
+# partition, and waits for it (`MilvusStore.compact`). The index worker's next tasks wait
+# meanwhile; the chat path does not (retrieval reads rows not yet synced from PostgreSQL).
 SEGMENTS_PER_PARTITION = 2
-# ... and waits this long at most for the compaction (~30 s seen for 16 small segments on a busy
-# machine). The index worker's next tasks wait meanwhile; the chat path does not (retrieval reads
-# rows not yet synced from PostgreSQL).
-COMPACTION_WAIT_SEC = 120.0
 
 
 def rescan_messages() -> int:
@@ -115,7 +113,7 @@ def sync_index_batch(batches_left: int = MAX_INDEX_BATCHES_PER_RUN) -> dict[str,
 
 def seal_segments() -> Compaction | None:
     """Once per sweep run: flush, then compact if more than SEGMENTS_PER_PARTITION sealed segments
-    per partition are left, waiting for it (at most COMPACTION_WAIT_SEC).
+    per partition are left, waiting for it (at most milvus_store.COMPACTION_WAIT_SEC).
 
     A restart replays what is not flushed and loads every sealed segment, one by one. Each flush
     leaves a segment per partition written to (neither the chain's writes nor the sweep's
@@ -132,7 +130,7 @@ def seal_segments() -> Compaction | None:
         segments = store.segment_count()
         if segments <= SEGMENTS_PER_PARTITION * max(store.partition_count(), 1):
             return None
-        compaction = store.compact(COMPACTION_WAIT_SEC)
+        compaction = store.compact()
     except index.SYNC_FAILURES as exc:
         logger.warning("flush/compaction failed", extra={"error": str(exc)})
         return None
