@@ -94,8 +94,10 @@ MILVUS_PORT_SPAN = len(MILVUS_PORT_OFFSETS)
 # Milvus 2.3's graceful stop spends ~20 s in retries once it holds a collection (and ends in a
 # panic anyway); its write-ahead log makes a kill after a short grace period safe.
 MILVUS_STOP_TIMEOUT = 10.0
-# `up` waits this long for Milvus to answer and load the collection (issue 11: ~90 s seen for
-# 3,213 unflushed vectors; the index sweep's flush/compaction keeps it to seconds).
+# `up` waits this long for Milvus to answer and load the collection. Measured at 100k vectors
+# written by the index sweep (bench/chaos_reload.py, docs/reliability.md): 15 s after a stop as
+# `down` does it, 21 s after kill -9, on 2 cores at load 8. 180 s leaves room for a busier machine
+# (181-226 s were seen before the segment and session-TTL fixes of issue 11 item 7).
 MILVUS_LOAD_TIMEOUT = 180.0
 # How long the sessions of a Milvus process outlive it. The process never stops gracefully in
 # MILVUS_STOP_TIMEOUT, so every restart is a crash for Milvus: its query coordinator waits this

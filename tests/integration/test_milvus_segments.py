@@ -97,7 +97,7 @@ def test_a_sweep_run_flushes_once_however_many_batches_it_syncs(
     flushes = _count_flushes(monkeypatch)
     jobs.sync_index_batch()
     assert flushes == [collection]
-    assert get_store().user_vector_ids(USER) and len(get_store().user_vector_ids(USER)) == len(FACTS)
+    assert len(get_store().user_vector_ids(USER)) == len(FACTS)
 
 
 @pytest.mark.slow
