@@ -103,8 +103,9 @@ MILVUS_LOAD_TIMEOUT = 180.0
 # MILVUS_STOP_TIMEOUT, so every restart is a crash for Milvus: its query coordinator waits this
 # long for the old node's session to expire before it loads anything (30 s, Milvus 2.3's default,
 # measured as ~30 of 35-39 s of every restart at 100k vectors, issue 11 item 7). 10 s was
-# Milvus' own default in 2.6 until raised back to ride out the failover of an etcd cluster,
-# which the embedded etcd of a standalone server (in the same process) does not have.
+# Milvus' own default in 2.6 (milvus-io/milvus#42050) until raised back to ride out the
+# failover of an etcd cluster (#45228), which the embedded etcd of a standalone server (in the
+# same process) does not have.
 MILVUS_SESSION_TTL_SEC = 10
 # The server binaries (~250 MB unpacked, into <this>/bin) are shared by every data dir,
 # throwaway test ones included.
