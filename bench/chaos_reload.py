@@ -85,12 +85,19 @@ def sweep_all() -> tuple[int, int]:
     while True:
         # A run's last batch (batches_left 1) seals the segments, as the last batch of a beat run does.
         last = (batch + 1) % jobs.MAX_INDEX_BATCHES_PER_RUN == 0
+        started = time.monotonic()
         result = jobs.sync_index_batch(batches_left=1 if last else 2)
         batch += 1
         runs += last
         if result is None:
             return synced, runs + (not last)
         synced += result["synced"]
+        if last:
+            print(
+                f"  sweep run {runs}: {synced} rows synced, {get_store().segment_count()} sealed segments; "
+                f"its last batch (with the flush and any compaction) {time.monotonic() - started:.1f} s",
+                flush=True,
+            )
 
 
 def owners() -> dict[int, int]:
