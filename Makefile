@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 LOCOMO ?= ../shared/data/locomo10.json
 
 .PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline bench-write bench-oracle dashboard-picture setup clean \
-	serve openapi browser-deps chaos
+	serve openapi browser-deps chaos chaos-reload
 
 setup: $(STAMP)
 
@@ -102,6 +102,11 @@ dashboard-picture: setup
 ## "Chaos run" section of docs/reliability.md. CHAOS_ARGS adds options, e.g. CHAOS_ARGS=--small
 chaos: setup
 	$(PY) -m bench.chaos $(CHAOS_ARGS)
+
+## make chaos-reload: Milvus restarts (graceful, kill -9) at 100k vectors written by the index sweep, timed
+## until loaded (issue 11 item 7; docs/reliability.md "Milvus reload"). BENCH_ARGS e.g. "--partitions 64"
+chaos-reload: setup
+	$(PY) -m bench.chaos_reload $(BENCH_ARGS)
 
 ## make bench-write: one candidate's upsert at a user holding 10 / 200 / 2,000 memories (throwaway database).
 bench-write: setup

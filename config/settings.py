@@ -186,6 +186,12 @@ class Settings(BaseSettings):
     MEMORY_INDEX_MAX_ATTEMPTS: int = Field(8, ge=1, le=1000)
     MEMORY_INDEX_RETRY_BACKOFF_SEC: float = Field(30, ge=0)
     MEMORY_INDEX_RETRY_BACKOFF_MAX_SEC: float = Field(3600, ge=0)
+    # Partitions of a new Milvus collection (user_id is its partition key). Each flush leaves one
+    # segment per partition written to and a restart loads every segment, so fewer partitions
+    # reload faster; more keep the exact per-user search short (FLAT scans the user's partition).
+    # Read only when the collection is created: move an existing one with `python -m memory_tasks
+    # reindex` into a new MEMORY_MILVUS_COLLECTION (docs/reliability.md, "Milvus reload").
+    MEMORY_MILVUS_NUM_PARTITIONS: int = Field(16, ge=1, le=4096)
     # A Milvus search on the chat path gives up after this long (the lexical fallback answers).
     MEMORY_MILVUS_SEARCH_TIMEOUT_SEC: float = Field(1.0, gt=0, le=60)
     # Every PostgreSQL session: waiting for a lock, and one statement, end with an error after

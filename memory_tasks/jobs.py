@@ -20,7 +20,7 @@ from memory_tasks.db.windows import window_leaders
 from memory_tasks.extraction.review import get_reviewer
 from memory_tasks.memories import consolidation, lifecycle
 from memory_tasks.vectors import index
-from memory_tasks.vectors.milvus_store import get_store
+from memory_tasks.vectors.milvus_store import Compaction, get_store
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +32,10 @@ EXPIRY_BATCH_SIZE = 500
 EXPIRY_BUDGET_SEC = 60.0
 # At most this many users are enqueued per consolidation fan-out, the longest-waiting first.
 CONSOLIDATE_FAN_OUT_LIMIT = 1000
+# The end of a sweep run compacts when the collection holds more sealed segments than this per
+# partition, and waits for it (`MilvusStore.compact`). The index worker's next tasks wait
+# meanwhile; the chat path does not (retrieval reads rows not yet synced from PostgreSQL).
+SEGMENTS_PER_PARTITION = 2
 
 
 def rescan_messages() -> int:
@@ -80,8 +84,9 @@ def sync_index_batch(batches_left: int = MAX_INDEX_BATCHES_PER_RUN) -> dict[str,
     Returns the sync counts, or None when the index is off or nothing was due. A batch that
     fails is synced again row by row (`index.sync_vectors_one_by_one`): the rows that fail
     alone are marked FAILED with backoff, the others are SYNCED (issue 11, item 4).
-    The last batch of a run flushes and compacts the collection, so the segments a restart
-    must reload stay few (`_seal_segments`), and re-queues forget-user purges still pending.
+    No batch flushes: the last batch of a run flushes once and compacts when segments pile up,
+    so the segments a restart must reload stay few (`seal_segments`), and re-queues
+    forget-user purges still pending.
     """
     settings = get_settings()
     if not (settings.MEMORY_INDEX_WORKER_ENABLED and settings.MEMORY_MILVUS_ENABLED):
@@ -101,24 +106,41 @@ def sync_index_batch(batches_left: int = MAX_INDEX_BATCHES_PER_RUN) -> dict[str,
     if len(memory_ids) == settings.MEMORY_INDEX_WORKER_BATCH_SIZE and batches_left > 1:
         dispatch.enqueue_index_batch(batches_left - 1)
     else:
-        _seal_segments()
+        seal_segments()
         requeue_vector_purges()
     return asdict(result) if result is not None else None
 
 
-def _seal_segments() -> None:
-    """Flush (the chain's writes are never flushed) and compact, once per sweep run.
+def seal_segments() -> Compaction | None:
+    """Once per sweep run: flush, then compact if more than SEGMENTS_PER_PARTITION sealed segments
+    per partition are left, waiting for it (at most milvus_store.COMPACTION_WAIT_SEC).
 
-    A restart replays what is not flushed and loads every segment: both stay bounded.
-    A failure here is logged only; the next run tries again.
+    A restart replays what is not flushed and loads every sealed segment, one by one. Each flush
+    leaves a segment per partition written to (neither the chain's writes nor the sweep's
+    batches flush), and Milvus merges them only when compacted: flushing once per run and
+    compacting until it is done keeps both bounded (issue 11 item 7). Returns the compaction,
+    or None when none was needed (or Milvus is off). A failure is logged only; the next run
+    tries again.
     """
+    store = get_store()
+    if store is None:
+        return None
     try:
-        store = get_store()
-        if store is not None:
-            store.flush()
-            store.compact()
+        store.flush()
+        segments = store.segment_count()
+        if segments <= SEGMENTS_PER_PARTITION * max(store.partition_count(), 1):
+            return None
+        compaction = store.compact()
     except index.SYNC_FAILURES as exc:
         logger.warning("flush/compaction failed", extra={"error": str(exc)})
+        return None
+    if compaction is not None:
+        figures = {"segments_before": segments, "segments_after": compaction.segments, "sec": compaction.seconds}
+        if compaction.completed:
+            logger.info("milvus compacted", extra=figures)
+        else:
+            logger.warning("milvus compaction still running, the next sweep run compacts again", extra=figures)
+    return compaction
 
 
 def requeue_vector_purges() -> int:

@@ -94,9 +94,19 @@ MILVUS_PORT_SPAN = len(MILVUS_PORT_OFFSETS)
 # Milvus 2.3's graceful stop spends ~20 s in retries once it holds a collection (and ends in a
 # panic anyway); its write-ahead log makes a kill after a short grace period safe.
 MILVUS_STOP_TIMEOUT = 10.0
-# `up` waits this long for Milvus to answer and load the collection (issue 11: ~90 s seen for
-# 3,213 unflushed vectors; the index sweep's flush/compaction keeps it to seconds).
+# `up` waits this long for Milvus to answer and load the collection. Measured at 100k vectors
+# written by the index sweep (bench/chaos_reload.py, docs/reliability.md): 15 s after a stop as
+# `down` does it, 21 s after kill -9, on 2 cores at load 8. 180 s leaves room for a busier machine
+# (181-226 s were seen before the segment and session-TTL fixes of issue 11 item 7).
 MILVUS_LOAD_TIMEOUT = 180.0
+# How long the sessions of a Milvus process outlive it. The process never stops gracefully in
+# MILVUS_STOP_TIMEOUT, so every restart is a crash for Milvus: its query coordinator waits this
+# long for the old node's session to expire before it loads anything (30 s, Milvus 2.3's default,
+# measured as ~30 of 35-39 s of every restart at 100k vectors, issue 11 item 7). 10 s was
+# Milvus' own default in 2.6 (milvus-io/milvus#42050) until raised back to ride out the
+# failover of an etcd cluster (#45228), which the embedded etcd of a standalone server (in the
+# same process) does not have.
+MILVUS_SESSION_TTL_SEC = 10
 # The server binaries (~250 MB unpacked, into <this>/bin) are shared by every data dir,
 # throwaway test ones included.
 MILVUS_HOME = ROOT / "var" / "milvus-server"
@@ -336,6 +346,7 @@ def start_milvus(
     # address) goes stale when the machine's address changes between runs.
     for component in ("rootCoord", "proxy", "queryCoord", "queryNode", "indexNode", "dataCoord", "dataNode"):
         config.set(f"{component}.ip", "127.0.0.1")
+    config.set("common.session.ttl", MILVUS_SESSION_TTL_SEC)
     config.resolve_storage()
     # Log to stdout (our log file) only, not also to rotated files under <data_dir>/logs.
     config.set("system_log_path", "")

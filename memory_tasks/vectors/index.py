@@ -194,10 +194,12 @@ def users_awaiting_purge(session: Session, user_ids: set[int]) -> set[int]:
     )
 
 
-def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flush: bool = True) -> SyncResult:
+def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flush: bool = False) -> SyncResult:
     """Bring Milvus in line with PostgreSQL for these memories, then mark them SYNCED.
 
-    `flush` after the writes: for batches (the sweep, reindex), not for one message's rows.
+    `flush` after the writes: for a one-off bulk write only. Each flush leaves a segment per
+    partition, which a restart must load: the chain's writes and the sweep's batches are not
+    flushed here, the end of each sweep run flushes them once (`jobs.seal_segments`).
 
     A row counts as `skipped` (left DIRTY) when it changed after it was read here, or when
     its user was forgotten and the purge of their vectors is not verified yet.
@@ -257,7 +259,7 @@ def sync_vectors_one_by_one(memory_ids: list[int], store: MilvusStore | None = N
     A row that fails alone is marked FAILED with backoff and counts one attempt (DEAD at
     MEMORY_INDEX_MAX_ATTEMPTS). A transient failure before any row succeeded is an outage,
     not the row's fault: that row and the rest are marked FAILED without counting an attempt.
-    The rows written are flushed once at the end.
+    Nothing is flushed (the end of the sweep run does).
     """
     store = store if store is not None else get_store()
     if store is None or not memory_ids:
@@ -280,8 +282,6 @@ def sync_vectors_one_by_one(memory_ids: list[int], store: MilvusStore | None = N
             continue
         for name in ("written", "removed", "synced", "skipped"):
             totals[name] += getattr(result, name)
-    if totals["written"] or totals["removed"]:
-        store.flush()
     return IsolatedSyncResult(**totals)
 
 

@@ -146,7 +146,8 @@ def _write(store: MilvusStore, memories: list[LongTermMemory]) -> int:
     with session_scope() as session:
         vectors = embed_texts(session, get_embedder(), [_text(m) for m in memories])
     store.replace(
-        [VectorRow(m.id, m.user_id, text_hash(_text(m)), vectors[text_hash(_text(m))].tolist()) for m in memories]
+        [VectorRow(m.id, m.user_id, text_hash(_text(m)), vectors[text_hash(_text(m))].tolist()) for m in memories],
+        flush=False,  # once at the end: a flush per page leaves a segment per partition each time
     )
     return len(memories)
 
@@ -160,7 +161,9 @@ def reconcile(collection: str | None = None) -> ReconcileResult:
     """
     store = _store(collection or get_settings().MEMORY_MILVUS_COLLECTION)
     written = removed = 0
-    for number in range(1, MAX_RECONCILE_PASSES + 1):
+    number = 0
+    while number < MAX_RECONCILE_PASSES:
+        number += 1
         changed = 0
         for page in _pages(active_only=False):
             stored = store.stored([m.id for m in page])
@@ -169,10 +172,11 @@ def reconcile(collection: str | None = None) -> ReconcileResult:
             changed += _write(store, stale) + len(gone)
             written += len(stale)
             removed += len(gone)
-            store.delete(gone)
+            store.delete(gone, flush=False)
         if not changed:
-            return ReconcileResult(written, removed, number)
-    return ReconcileResult(written, removed, MAX_RECONCILE_PASSES)
+            break
+    store.flush()  # once: the segments of what was written and removed
+    return ReconcileResult(written, removed, number)
 
 
 def reindex(plan: ReindexPlan, progress: Callable[[int, int], None] | None = None) -> ReindexResult:
@@ -193,6 +197,17 @@ def reindex(plan: ReindexPlan, progress: Callable[[int, int], None] | None = Non
         written += _write(store, page)
         if progress:
             progress(written, plan.memories)
-    result = ReindexResult(plan.target, written, reconcile(plan.target), time.perf_counter() - started)
-    logger.info("reindex built", extra={"collection": plan.target, "written": written, "seconds": result.seconds})
+    reconciled = reconcile(plan.target)
+    # What a restart of Milvus loads: the segments of the pages, merged (issue 11 item 7).
+    compaction = store.compact()
+    result = ReindexResult(plan.target, written, reconciled, time.perf_counter() - started)
+    logger.info(
+        "reindex built",
+        extra={
+            "collection": plan.target,
+            "written": written,
+            "seconds": result.seconds,
+            "segments": compaction.segments if compaction else 0,
+        },
+    )
     return result
