@@ -577,8 +577,11 @@ def render(
         + ", ".join(
             f"`{k}={v}`" for k, v in run_settings(profile).items() if k.startswith(("LONG_TERM", "MEMORY_INDEX"))
         )
-        + ". Each run has its own database and collection on the same stack; the workers, beat and "
-        "supervisor are the Procfile's (llm: a threads pool of 8, index + maintenance: prefork, 1 pool process).",
+        + ". Each run has its own database and collection on the same stack; the workers and beat are the "
+        "Procfile's: `llm` on a threads pool of 8 (no pool child, so the pool-child kills hit the `index` "
+        "worker), `index` + `maintenance` prefork with 1 pool process, Redis priorities (started chains before "
+        "new extractions), debounce windows (with a debounce of 0 a window is the turns of a conversation "
+        "still waiting when a trigger runs: during a backlog, up to 8).",
         "",
     ]
     return "\n".join(lines)
