@@ -80,7 +80,10 @@ RUN_SETTINGS = {
     "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0",
     "LONG_TERM_MEMORY_SCAN_INTERVAL_SEC": "5",
     "LONG_TERM_MEMORY_RETRY_BACKOFF_SEC": "3",
-    "LONG_TERM_MEMORY_MAX_ATTEMPTS": "3",
+    # The default: every kill of the llm worker and the PostgreSQL stop cost one attempt to each
+    # turn of every window in flight (a run that never reports back counts), so with 3 the turns
+    # of a window in flight through three of those faults ended DEAD (docs/reliability.md).
+    "LONG_TERM_MEMORY_MAX_ATTEMPTS": "5",
     "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "10",
     "LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC": "10",
     "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "40",
@@ -166,7 +169,8 @@ SMALL = Profile(
     # The retries a killed worker held (countdowns of at most 32 s here: Celery's backoff, the
     # breaker's 30 s, Retry-After 2 s) are restarted by the rescan once the queued register
     # lets go of them: a shorter bound keeps the run within its 3 minutes in `make test`.
-    settings=(("LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC", "45"),),
+    # A poison turn's 5 runs wait 1 + 2 + 4 + 8 s between them.
+    settings=(("LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC", "45"), ("LONG_TERM_MEMORY_RETRY_BACKOFF_SEC", "1")),
 )
 
 
