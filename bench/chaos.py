@@ -169,8 +169,12 @@ SMALL = Profile(
     # The retries a killed worker held (countdowns of at most 32 s here: Celery's backoff, the
     # breaker's 30 s, Retry-After 2 s) are restarted by the rescan once the queued register
     # lets go of them: a shorter bound keeps the run within its 3 minutes in `make test`.
-    # A poison turn's 5 runs wait 1 + 2 + 4 + 8 s between them.
-    settings=(("LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC", "45"), ("LONG_TERM_MEMORY_RETRY_BACKOFF_SEC", "1")),
+    # A poison turn's 5 runs wait 1 + 2 + 4 + 8 s between them, plus up to a rescan interval each.
+    settings=(
+        ("LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC", "45"),
+        ("LONG_TERM_MEMORY_RETRY_BACKOFF_SEC", "1"),
+        ("LONG_TERM_MEMORY_SCAN_INTERVAL_SEC", "3"),
+    ),
 )
 
 
