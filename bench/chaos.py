@@ -166,14 +166,19 @@ SMALL = Profile(
     retry_after_sec=2,
     milvus_down_sec=0,
     drain_timeout_sec=150,
-    # The retries a killed worker held (countdowns of at most 32 s here: Celery's backoff, the
-    # breaker's 30 s, Retry-After 2 s) are restarted by the rescan once the queued register
-    # lets go of them: a shorter bound keeps the run within its 3 minutes in `make test`.
-    # A poison turn's 5 runs wait 1 + 2 + 4 + 8 s between them, plus up to a rescan interval each.
+    # Within 3 minutes in `make test`: the turns a killed worker held are restarted by the rescan
+    # once their lease (from pick-up) is over and the queued register lets go of them, so both are
+    # short here (6 s budgets: an 18 s hard limit under the 30 s lease; a retry's countdown longer
+    # than the 30 s bound is restarted by the rescan too, and the two runs of it find each other's
+    # window held or finished); a poison turn's 5 runs wait 0.5 + 1 + 2 + 4 s, plus up to a rescan
+    # interval each.
     settings=(
-        ("LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC", "45"),
-        ("LONG_TERM_MEMORY_RETRY_BACKOFF_SEC", "1"),
-        ("LONG_TERM_MEMORY_SCAN_INTERVAL_SEC", "3"),
+        ("LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC", "6"),
+        ("LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC", "6"),
+        ("LONG_TERM_MEMORY_CLAIM_LEASE_SEC", "30"),
+        ("LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC", "30"),
+        ("LONG_TERM_MEMORY_RETRY_BACKOFF_SEC", "0.5"),
+        ("LONG_TERM_MEMORY_SCAN_INTERVAL_SEC", "2"),
     ),
 )
 
