@@ -13,7 +13,8 @@ most one append, only while no other post-prologue turn has touched it, and the 
 drained before anything else is sent (`bench.chaos` does that).
 
 `ChaosModel` is the responder of a `tests.fake_openai.FakeOpenAI`: extract calls get the
-turn's candidates, refine calls "keep" everything. With `faults` on (the faulted run), the
+candidates of each turn they carry (a debounce window carries several, each candidate says
+its `turn`), refine calls "keep" everything. With `faults` on (the faulted run), the
 turns marked `hostile` get their legitimate candidates mixed with hostile items (NUL, lone
 surrogates, Infinity, overflowing numbers, lists for text, booleans for numbers), which must
 be dropped, and the turns marked `malformed` get a broken JSON answer the first time they
@@ -257,9 +258,10 @@ class ChaosModel:
 
     def __call__(self, body: dict[str, Any]) -> Reply:
         content = str(body["messages"][-1]["content"])
-        found = _USER_MESSAGE.search(content)
-        if found:
-            return self._extract(found.group(1))
+        # One turn, or a debounce window of several inside <user_turns> (issue 16), oldest first.
+        texts = _USER_MESSAGE.findall(content)
+        if texts:
+            return self._extract(texts)
         if REFINE_TAIL in content:
             proposed = json.loads(content.rsplit(REFINE_TAIL, 1)[0])["candidates"]
             self._count("refine")
@@ -269,22 +271,37 @@ class ChaosModel:
         self._count("other")
         return as_json({"decisions": [], "candidates": [], "actions": []})
 
-    def _extract(self, text: str) -> Reply:
-        plan = self.plans.get(text)
-        if plan is None:
-            self._count("unknown")
-            return as_json({"candidates": []})
+    def _extract(self, texts: list[str]) -> Reply:
+        """The answer for a window: what its turns one by one would get, in their order.
+
+        A poison turn makes the whole answer poison and a malformed turn asked for the first
+        time makes it malformed (the window fails, and its turns are retried alone); otherwise
+        the legitimate candidates of every turn, each saying its `turn` (1-based), with the
+        hostile items mixed in when any turn is hostile.
+        """
+        plans = [self.plans.get(text) for text in texts]
         with self._lock:
-            self._asked[text] += 1
-            first = self._asked[text] == 1
-        if plan.poison:
+            first = []
+            for text in texts:
+                self._asked[text] += 1
+                first.append(self._asked[text] == 1)
+        known = [
+            (number, plan, fresh) for number, (plan, fresh) in enumerate(zip(plans, first, strict=True), 1) if plan
+        ]
+        if len(known) < len(texts):
+            self._count("unknown")
+        if any(plan.poison for _, plan, _ in known):
             self._count("poison")
             return reply_text(POISON_ANSWER)
-        if self.faults and plan.malformed and first:
+        if self.faults and any(plan.malformed and fresh for _, plan, fresh in known):
             self._count("malformed")
             return reply_text(MALFORMED_ANSWER)
-        legit = [json.dumps(c, ensure_ascii=False) for c in plan.candidates]
-        if self.faults and plan.hostile:
+        legit = [
+            json.dumps({**candidate, "turn": number}, ensure_ascii=False)
+            for number, plan, _ in known
+            for candidate in plan.candidates
+        ]
+        if self.faults and any(plan.hostile for _, plan, _ in known):
             self._count("hostile")
             return reply_text('{"candidates": [' + ", ".join([*HOSTILE_ITEMS, *legit]) + "]}")
         self._count("extract")

@@ -3,9 +3,10 @@
 Each LoCoMo conversation has two speakers; each turn is said by one of them. The model is
 served by the test suite's OpenAI-compatible stub (`tests.fake_openai.FakeOpenAI`) on
 127.0.0.1 and plays both pipeline calls:
-- extract (the request holds `<user_message>`): the observation facts LoCoMo attaches to
-  that turn (`observation.session_N_observation` entries citing its dia_id), as upsert
-  candidates of type fact, or no candidate when the turn has none;
+- extract (the request holds `<user_message>`, one per turn of a debounce window): the
+  observation facts LoCoMo attaches to each turn (`observation.session_N_observation`
+  entries citing its dia_id), as upsert candidates of type fact saying their `turn`, or no
+  candidate when the turns have none;
 - refine (the request lists `candidates`): "keep" for every candidate;
 - anything else (consolidation): nothing to change.
 Every call is recorded with its purpose, time and the texts it was about, so calls can be
@@ -105,8 +106,8 @@ class LocomoModel:
         if texts:
             self._record("extract", texts)
             candidates = [
-                observation_candidate(text, number, fact)
-                for text in texts
+                {**observation_candidate(text, number, fact), "turn": position}
+                for position, text in enumerate(texts, 1)
                 for number, fact in enumerate(self.facts_of.get(text, []))
             ]
             return as_json({"candidates": candidates}, delay=self.delay)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from kombu import Exchange, Queue
@@ -76,9 +77,10 @@ def broker_transport_options(settings: Settings) -> dict[str, Any]:
     """The options of the broker's transport; those of one transport mean nothing to another."""
     if is_redis_url(settings.CELERY_BROKER_URL):
         return {
-            # Redis redelivers unacknowledged messages after this; it must exceed the longest
-            # task (and countdowns) or a running task would be delivered twice (R-SAFE-1).
-            "visibility_timeout": int(max(3600, 2 * hard_time_limit(settings))),
+            # Redis redelivers unacknowledged messages after this: a task held by a killed
+            # worker waits this long; it exceeds the longest countdown plus the hard time limit,
+            # so a running or waiting task is never delivered twice (R-SAFE-1, config/settings.py).
+            "visibility_timeout": math.ceil(settings.visibility_timeout_sec),
             "priority_steps": list(PRIORITY_STEPS),
             # Readable sub-queue names: `llm:6` holds the llm queue's priority-6 messages.
             "sep": ":",

@@ -43,6 +43,13 @@ DEFAULT_NOISE_KEY_PATTERNS = (
 # A task with a shorter I/O timeout gets that much instead (tests with second-long budgets).
 # config/celery.py turns them into Celery's limits; the claim lease must outlast them.
 LIMIT_MARGIN_SEC = 30
+# The longest countdown a task is ever sent or retried with, the debounce apart
+# (LONG_TERM_MEMORY_DEBOUNCE_SEC): a server's Retry-After and the breaker's open time are
+# honoured up to this (memory_tasks/tasks/base.py); Celery's own retry backoff stops at 60 s,
+# a pending vector purge sends itself again after 300 s, a stale touch after 30 s. A worker
+# holds a task waiting for its countdown unacknowledged, so the visibility timeout must
+# outlast it (`Settings.longest_unacked_sec`).
+MAX_TASK_COUNTDOWN_SEC = 600.0
 
 
 class ConfigError(SystemExit):
@@ -165,8 +172,16 @@ class Settings(BaseSettings):
     LONG_TERM_MEMORY_LLM_BREAKER_THRESHOLD: int = Field(5, ge=1, le=1000)
     LONG_TERM_MEMORY_LLM_BREAKER_OPEN_SEC: float = Field(30, gt=0, le=3600)
     # A chain waiting in a queue longer than this is taken as lost and the rescan restarts it
-    # (until then the rescan leaves a queued chain alone, however long the backlog).
-    LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC: float = Field(3600, gt=0)
+    # (until then the rescan leaves a queued chain alone, however long the backlog). Unset: the
+    # visibility timeout, the longest a task held by a killed worker waits for Redis to give it
+    # back, so such a task is restarted by the rescan no later than Redis would redeliver it.
+    LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC: float | None = Field(None, gt=0)
+    # Redis gives a task nobody acknowledged to another worker after this (a worker killed with
+    # -9 keeps its tasks, those waiting for a countdown included, until then). It must exceed
+    # the longest a task can stay unacknowledged while its worker lives, or Redis hands out live
+    # work a second time. Unset: that longest time (`longest_unacked_sec`) plus one hard time
+    # limit, 900 s with the defaults. Not used by RabbitMQ (it redelivers when the connection drops).
+    CELERY_VISIBILITY_TIMEOUT_SEC: float | None = Field(None, gt=0)
 
     # Core memories (R-READ-6): at most this many standing constraints and safety facts are
     # injected into every retrieval whatever the question, within its limit (the rest of
@@ -239,6 +254,18 @@ class Settings(BaseSettings):
                 f"LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC, plus twice the smaller of it and {LIMIT_MARGIN_SEC} s), "
                 f"got {self.LONG_TERM_MEMORY_CLAIM_LEASE_SEC:g}"
             )
+        if (
+            self.CELERY_VISIBILITY_TIMEOUT_SEC is not None
+            and self.longest_unacked_sec >= self.CELERY_VISIBILITY_TIMEOUT_SEC
+        ):
+            # Redis would redeliver a task that is only waiting for its countdown or still
+            # running, and two workers would run it (docs/reliability.md, the kill rows).
+            raise ValueError(
+                f"CELERY_VISIBILITY_TIMEOUT_SEC: must exceed the longest a task stays unacknowledged, "
+                f"{self.longest_unacked_sec:g} s (the longest countdown, the larger of {MAX_TASK_COUNTDOWN_SEC:g} s "
+                f"and LONG_TERM_MEMORY_DEBOUNCE_SEC, plus the hard time limit {self.hard_time_limit_sec:g} s), "
+                f"got {self.CELERY_VISIBILITY_TIMEOUT_SEC:g}"
+            )
         return self
 
     # --- derived -------------------------------------------------------------------------
@@ -292,6 +319,28 @@ class Settings(BaseSettings):
     @property
     def _limit_margin_sec(self) -> float:
         return min(LIMIT_MARGIN_SEC, self.longest_task_sec)
+
+    @property
+    def longest_unacked_sec(self) -> float:
+        """The longest a live worker holds a task unacknowledged: the longest countdown
+        (`MAX_TASK_COUNTDOWN_SEC` or the debounce) before it runs, then the hard time limit."""
+        return max(MAX_TASK_COUNTDOWN_SEC, self.LONG_TERM_MEMORY_DEBOUNCE_SEC) + self.hard_time_limit_sec
+
+    @property
+    def visibility_timeout_sec(self) -> float:
+        """When Redis redelivers an unacknowledged task: CELERY_VISIBILITY_TIMEOUT_SEC, or
+        `longest_unacked_sec` plus one hard time limit."""
+        if self.CELERY_VISIBILITY_TIMEOUT_SEC is not None:
+            return self.CELERY_VISIBILITY_TIMEOUT_SEC
+        return self.longest_unacked_sec + self.hard_time_limit_sec
+
+    @property
+    def queue_max_age_sec(self) -> float:
+        """How long the queued register protects a queued chain: LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC,
+        or the visibility timeout."""
+        if self.LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC is not None:
+            return self.LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC
+        return self.visibility_timeout_sec
 
     # --- the HTTP service (`python -m memory_tasks serve`, memory_tasks/http) -------------
     # Bearer tokens of the chat servers, comma separated. Secret values: never printed.

@@ -128,7 +128,7 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     # The engine (maybe a slow LLM call) runs outside any transaction.
     candidates = select_engine(settings.use_llm).extract(turn)
     texts = list(zip(ids, turn.user_turns, strict=True))
-    admitted, screened = _screened(candidates, texts, settings, "extract")
+    admitted, screened = _screened(candidates, texts, ids, settings, "extract")
     # The rules say which clauses they would not read and why; a model's silence has no reasons.
     outcomes = {
         turn_id: ([] if settings.use_llm else unread_statements(text)) + screened[turn_id] for turn_id, text in texts
@@ -275,8 +275,8 @@ def refine_stage(payload: Payload | None) -> Payload | None:
         existing = _existing_for_refine(session, turns[0].user_id, candidates)
         texts = [(m.id, m.content) for m in turns]
     refined = select_engine(settings.use_llm).refine(candidates, existing)
-    admitted, screened = _screened(refined, texts, settings, "refine")
-    before = _by_turn(candidates, texts)
+    admitted, screened = _screened(refined, texts, ids, settings, "refine")
+    before = _by_turn(candidates, texts, ids)
     earlier = _payload_outcomes(payload, [turn_id for turn_id, _ in texts])
     outcomes = {
         turn_id: earlier[turn_id] + refine_drops(before[turn_id], refined) + screened[turn_id] for turn_id, _ in texts
@@ -322,7 +322,7 @@ def upsert_stage(payload: Payload | None) -> list[int]:
         turns = [m for m in turns if m is not None and m.user_id == owner and m.memory_status not in FINISHED]
         if not turns:
             return []
-        by_turn = _by_turn(coerce_candidates(items, stage="upsert"), [(m.id, m.content) for m in turns])
+        by_turn = _by_turn(coerce_candidates(items, stage="upsert"), [(m.id, m.content) for m in turns], ids)
         outcomes = _payload_outcomes(payload, [m.id for m in turns])
         now = db_now(session)
         touched: list[int] = []
@@ -355,32 +355,41 @@ def _bigrams(text: str) -> set[str]:
     return {folded[i : i + 2] for i in range(len(folded) - 1)} or {folded}
 
 
-def _source_turn(candidate: Candidate, turns: list[tuple[int, str]]) -> int:
-    """The id of the turn (id, text) of the window that shares most of the candidate's wording
-    (the newest on a tie).
+def _source_turn(candidate: Candidate, turns: list[tuple[int, str]], window: list[int]) -> int:
+    """The id of the turn (id, text) of the window the candidate comes from.
 
-    A fact a burst states across turns (「搬到杭州了」「在滨江那边」) is recorded on the turn
-    that completed it; a lone turn is its own source.
+    `window` is the extraction's turn ids in the order the model read them; the turn the
+    model named (`candidate.turn`, 1-based) when that is one of `turns`. Otherwise the turn
+    that shares most of the candidate's wording (the newest on a tie): a fact a burst states
+    across turns (「搬到杭州了」「在滨江那边」) is recorded on the turn that completed it; a
+    lone turn is its own source. The model's word is taken first because wording can point
+    at the wrong turn: a retraction's content is often empty, and an English key shares
+    nothing with a Chinese turn.
     """
+    present = {turn_id for turn_id, _ in turns}
+    if candidate.turn is not None and candidate.turn <= len(window) and window[candidate.turn - 1] in present:
+        return window[candidate.turn - 1]
     wording = _bigrams(f"{candidate.key} {candidate.content}")
     return max(reversed(turns), key=lambda turn: len(wording & _bigrams(turn[1])))[0]
 
 
-def _by_turn(candidates: list[Candidate], turns: list[tuple[int, str]]) -> dict[int, list[Candidate]]:
-    """{turn id: its candidates, in their order} for every turn (id, text) of the window."""
+def _by_turn(
+    candidates: list[Candidate], turns: list[tuple[int, str]], window: list[int]
+) -> dict[int, list[Candidate]]:
+    """{turn id: its candidates, in their order} for every turn (id, text) of the window (`_source_turn`)."""
     grouped: dict[int, list[Candidate]] = {turn_id: [] for turn_id, _ in turns}
     for candidate in candidates:
-        grouped[_source_turn(candidate, turns)].append(candidate)
+        grouped[_source_turn(candidate, turns, window)].append(candidate)
     return grouped
 
 
 def _screened(
-    candidates: list[Candidate], turns: list[tuple[int, str]], settings: Any, stage: str
+    candidates: list[Candidate], turns: list[tuple[int, str]], window: list[int], settings: Any, stage: str
 ) -> tuple[list[Candidate], TurnOutcomes]:
     """The gate (`screen`) turn by turn, oldest turn first: each turn's candidates are checked
     against its own text and capped as a lone turn's are, so a window writes what its turns
     one by one would, in their order. Returns the admitted candidates and each turn's drops."""
-    by_turn = _by_turn(candidates, turns)
+    by_turn = _by_turn(candidates, turns, window)
     admitted: list[Candidate] = []
     drops: TurnOutcomes = {}
     for turn_id, text in turns:

@@ -5,9 +5,11 @@ to the next stage, a retry with countdown) until a worker picks it up; while it 
 claim lease (stamped at pick-up) protects it. The register is one sorted set in the
 broker's Redis (message id -> time it was queued): it lives and dies with the queues it
 describes, so a Redis that lost its data lost these entries too and the rescan restarts
-those messages once their lease is over. An entry older than
-`LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC` no longer protects its message (the task is taken as
-lost). See docs/reliability.md, "Duplicate chains".
+those messages once their lease is over. An entry older than the queue bound
+(`Settings.queue_max_age_sec`: LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC, by default the broker's
+visibility timeout) no longer protects its message (the task is taken as lost): a task held
+by a worker killed with -9 is restarted by the rescan no later than Redis would give it back.
+See docs/reliability.md, "Duplicate chains".
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def queued_message_ids(settings: Settings) -> list[int]:
     if client is None:
         return []
     key = shared_key(settings, NAME)
-    oldest = time.time() - settings.LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC
+    oldest = time.time() - settings.queue_max_age_sec
     pipe = client.pipeline()
     pipe.zremrangebyscore(key, "-inf", f"({oldest}")
     pipe.zrangebyscore(key, oldest, "+inf")

@@ -35,7 +35,10 @@ class Candidate:
     """One proposed change to a user's long-term memory.
 
     `reuse_key` is set by refinement when the candidate should land on an existing
-    memory under another key (merge into existing / reuse key).
+    memory under another key (merge into existing / reuse key). `turn` is the 1-based
+    position, in the extraction's window, of the user turn that states it, as the model
+    said (extract.v3); None when not said. Checked against the window where it is used
+    (`pipeline._source_turn`).
     """
 
     op: Op
@@ -47,6 +50,7 @@ class Candidate:
     ttl_days: int | None = None
     reason: str = ""
     reuse_key: str | None = None
+    turn: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -132,6 +136,14 @@ def checked_int(value: Any, name: str) -> int:
     return int(checked_number(value, name))
 
 
+def stated_turn(value: Any) -> int | None:
+    """`value` as a turn position (an integer ≥ 1, never a boolean), or None: a position that
+    is missing or unusable is ignored, the candidate is not dropped for it."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value
+    return None
+
+
 def coerce_candidate(data: Any) -> Candidate:
     """Build a valid Candidate from untrusted data (LLM output, tool arguments).
 
@@ -185,6 +197,7 @@ def coerce_candidate(data: Any) -> Candidate:
         ttl_days=ttl_days,
         reason=without_control_chars(checked_text(data.get("reason"), "reason"))[:200],
         reuse_key=reuse_key,
+        turn=stated_turn(data.get("turn")),
     )
 
 

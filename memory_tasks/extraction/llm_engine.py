@@ -45,7 +45,7 @@ MARKERS = ("conversation_summary", "recent_context", "user_message", "user_turns
 ACTIONS = ("keep", "merge", "reuse", "drop")
 
 _NULLABLE_INT = {"type": ["integer", "null"]}
-# The answer of the extract prompt: {"candidates": [...]}, each item as extract.v1.md lists it.
+# The answer of the extract prompt: {"candidates": [...]}, each item as extract.v3.md lists it.
 EXTRACT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -62,6 +62,7 @@ EXTRACT_SCHEMA: dict[str, Any] = {
                     "confidence": {"type": "number", "minimum": 0, "maximum": 1},
                     "ttl_days": _NULLABLE_INT,
                     "reason": {"type": "string"},
+                    "turn": {"type": "integer", "minimum": 1},
                 },
                 "required": ["op", "memory_type", "key", "content", "importance", "confidence"],
             },

@@ -23,7 +23,7 @@ from typing import Any
 from celery import Task
 from celery.exceptions import Retry
 
-from config.settings import get_settings
+from config.settings import MAX_TASK_COUNTDOWN_SEC, get_settings
 from memory_tasks import pipeline, queued
 from memory_tasks.errors import PERMANENT_TYPES, TRANSIENT_TYPES, is_transient
 from memory_tasks.llm import LLMOutputError, LLMPermanentError, LLMTransientError
@@ -33,8 +33,9 @@ from memory_tasks.vectors import index
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (*TRANSIENT_TYPES, LLMTransientError)
 PERMANENT_ERRORS: tuple[type[BaseException], ...] = (*PERMANENT_TYPES, LLMPermanentError, LLMOutputError)
 # A server's Retry-After is honoured up to this many seconds (a hostile or broken hint
-# must not park a message for days; the rescan is the retry beyond).
-MAX_RETRY_AFTER_SEC = 600.0
+# must not park a message for days; the rescan is the retry beyond). The visibility timeout
+# is derived from it (config/settings.py).
+MAX_RETRY_AFTER_SEC = MAX_TASK_COUNTDOWN_SEC
 
 logger = logging.getLogger(__name__)
 

@@ -2,8 +2,9 @@
 
 It starts its own private stack (PostgreSQL, Redis with AOF, Milvus on free ports), the
 Procfile's Celery workers and beat, and a stub model; ~100 turns of 10 users are sent twice,
-clean and while a pool child, the llm worker's main process and Redis are killed and the
-model answers 503 then 429 with Retry-After, with hostile, malformed and poison answers.
+clean and while a pool child (of the prefork index worker), the llm worker's main process
+and Redis are killed and the model answers 503 then 429 with Retry-After, with hostile,
+malformed and poison answers.
 """
 
 from __future__ import annotations
@@ -21,16 +22,6 @@ from tests.conftest import PROJECT_ROOT, TEST_ENV
 pytestmark = [pytest.mark.slow]
 
 
-# Known failure since the debounce windows (issue 16) were merged, kept visible rather than removed:
-# the faulted run ends with other memories than the clean run for several users (seen: 8 of 12),
-# because dying processes make the windows group a user's turns differently, and a window is
-# refined against the memories as they were before its first turn, so an append or overwrite
-# inside one window resolves otherwise than turn by turn. Open in issues 11 and 16.
-@pytest.mark.xfail(
-    reason="faulted and clean runs diverge since debounce windows: a window's refine sees the memories "
-    "before its first turn (issues 11, 16)",
-    strict=False,
-)
 def test_a_small_fault_injection_run_ends_where_the_clean_run_ends(tmp_path: Path) -> None:
     """Issue 11 item 11, R-FAIL-1/2, R-SAFE-1: every message PROCESSED/SKIPPED or DEAD for a poison
     turn with its cause, every user's memories equal to the clean run's, no duplicate, every
@@ -57,8 +48,9 @@ def test_a_small_fault_injection_run_ends_where_the_clean_run_ends(tmp_path: Pat
         assert set(run["statuses"]) <= {"PROCESSED", "SKIPPED", "DEAD"}, run["statuses"]
         assert run["dead_poison"] >= 1 and run["dead_not_poison"] == []
         assert run["active"] > 0 and run["in_milvus"] == run["active"]
-    # The faults took place: the supervisor restarted the killed processes, the model refused
-    # requests, and hostile and malformed answers were served.
+    # The faults took place: a pool child was killed, the supervisor restarted the killed
+    # processes, the model refused requests, and hostile and malformed answers were served.
     assert faulted["restarts"].get("worker-llm", 0) >= 1 and faulted["restarts"].get("redis", 0) >= 1
+    assert any("kill -9 worker-index pool child" in fault for fault in faulted["faults"]), faulted["faults"]
     assert faulted["outage_requests"] > 0
     assert faulted["model"].get("hostile", 0) >= 1 and faulted["model"].get("malformed", 0) >= 1

@@ -122,6 +122,22 @@ def test_a_hostile_field_drops_the_item_with_a_reason_that_names_the_field(field
     assert "上海" not in str(refused.value)
 
 
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [(1, 1), (3, 3), (0, None), (-2, None), (True, None), (False, None), ("2", None), (2.0, None), ([1], None)],
+)
+def test_a_candidates_turn_is_kept_only_as_a_positive_integer_and_never_drops_the_item(
+    raw: object, kept: int | None
+) -> None:
+    """Issue 11 item 11 (extract.v3 `turn`): the model's turn position is untrusted; a boolean, a
+    string, a float or a position below 1 is ignored (the wording decides the turn instead) and
+    the candidate stays; it travels between the stages (`to_json`, refine's re-coercion)."""
+    candidate = coerce_candidate(_VALID | {"turn": raw})
+    assert candidate.turn == kept
+    assert candidate.content == _VALID["content"]
+    assert coerce_candidate(candidate.to_json()).turn == kept
+
+
 def test_overflowing_and_non_finite_json_numbers_drop_only_their_item(caplog: pytest.LogCaptureFixture) -> None:
     """Issue 11.9: json.loads gives inf for 1e999 and accepts NaN/Infinity; the rest of the answer is used."""
     items = json.loads(

@@ -3,7 +3,10 @@
 import pytest
 
 from config.celery import celery_config
-from config.settings import ConfigError, Settings, load_settings
+from config.settings import MAX_TASK_COUNTDOWN_SEC, ConfigError, Settings, load_settings
+from memory_tasks.tasks.base import MAX_RETRY_AFTER_SEC, MemoryTask
+from memory_tasks.tasks.index import PURGE_RESTART_SEC
+from memory_tasks.tasks.lifecycle import STALE_RETRY_SEC
 from schedules.beat import beat_schedule
 
 SEED_DEFAULTS = {
@@ -123,6 +126,60 @@ def test_a_claim_lease_not_longer_than_the_hard_time_limit_is_refused(clean_env:
     clean_env.setenv("LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC", "3")
     clean_env.setenv("LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC", "3")
     assert celery_config(load_settings())["task_time_limit"] == 9
+
+
+def test_a_visibility_timeout_not_longer_than_a_task_can_stay_unacknowledged_is_refused(
+    clean_env: pytest.MonkeyPatch,
+) -> None:
+    """Issue 11 item 11 (kill rows): Redis redelivers what nobody acknowledged after the visibility
+    timeout, so it must outlast the longest countdown a live worker holds (600 s, or a longer
+    debounce) plus the hard time limit, or a waiting or running task would run twice."""
+    for name in (
+        "LONG_TERM_MEMORY_DEBOUNCE_SEC",
+        "LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC",
+        "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC",
+    ):
+        clean_env.delenv(name, raising=False)
+    assert load_settings().longest_unacked_sec == 600 + 150
+    clean_env.setenv("CELERY_VISIBILITY_TIMEOUT_SEC", "750")
+    with pytest.raises(ConfigError, match=r"CELERY_VISIBILITY_TIMEOUT_SEC: must exceed .* 750 s"):
+        load_settings()
+    clean_env.setenv("CELERY_VISIBILITY_TIMEOUT_SEC", "751")
+    assert load_settings().visibility_timeout_sec == 751
+    # A debounce longer than every retry countdown is the longest wait.
+    clean_env.setenv("LONG_TERM_MEMORY_DEBOUNCE_SEC", "1000")
+    with pytest.raises(ConfigError, match=r"must exceed .* 1150 s"):
+        load_settings()
+
+
+def test_the_visibility_timeout_and_the_queue_bound_follow_the_longest_unacknowledged_time(
+    clean_env: pytest.MonkeyPatch,
+) -> None:
+    """Issue 11 item 11: a retry held by a worker killed with -9 waits the visibility timeout (900 s
+    by default, no longer an hour), and the queued register stops protecting it at the same time."""
+    for name in (
+        "LONG_TERM_MEMORY_DEBOUNCE_SEC",
+        "LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC",
+        "CELERY_VISIBILITY_TIMEOUT_SEC",
+    ):
+        clean_env.delenv(name, raising=False)
+    settings = load_settings()
+    conf = celery_config(settings)
+    visibility = conf["broker_transport_options"]["visibility_timeout"]
+    assert visibility == 900 and visibility > settings.longest_unacked_sec
+    assert settings.queue_max_age_sec == visibility
+    clean_env.setenv("CELERY_VISIBILITY_TIMEOUT_SEC", "2000")
+    assert load_settings().queue_max_age_sec == 2000
+    clean_env.setenv("LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC", "120")
+    assert load_settings().queue_max_age_sec == 120
+
+
+def test_no_task_waits_a_countdown_longer_than_the_bound_the_visibility_timeout_counts_with() -> None:
+    """Issue 11 item 11: every countdown the tasks use (retry backoff, Retry-After and breaker hints,
+    the purge restart, the stale-touch retry) is within MAX_TASK_COUNTDOWN_SEC."""
+    assert MemoryTask.retry_backoff_max <= MAX_TASK_COUNTDOWN_SEC
+    assert MAX_RETRY_AFTER_SEC <= MAX_TASK_COUNTDOWN_SEC
+    assert PURGE_RESTART_SEC <= MAX_TASK_COUNTDOWN_SEC and STALE_RETRY_SEC <= MAX_TASK_COUNTDOWN_SEC
 
 
 def test_beat_entries_follow_the_enable_flags_and_expire(clean_env: pytest.MonkeyPatch) -> None:

@@ -50,7 +50,7 @@ def test_prompts_are_versioned_files_with_the_seed_boundaries() -> None:
     """R-LLM-3: extract/refine prompts are project files, bilingual, stating keep/drop boundaries."""
     extract = load_prompt("extract")
     refine = load_prompt("refine")
-    assert (extract.ref, refine.ref) == ("extract.v2", "refine.v1")
+    assert (extract.ref, refine.ref) == ("extract.v3", "refine.v1")
     for marker in ("下雨时提醒我带伞", "明后天有雨时提醒我带伞", "今晚", "明天", "这周", "本月", "tonight", "profile"):
         assert marker in extract.text
     for marker in ("keep", "merge", "reuse", "drop", "target_key", "明后天有雨时提醒我带伞"):
