@@ -51,6 +51,7 @@ import psycopg2
 import redis
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 
 from bench import common, pipeline_probe
 from bench.common import configure, memory_gib, percentiles, postgres_version
@@ -635,7 +636,7 @@ def run_mode(
         whole, steady = throughput(burst)
         print(f"{mode}: burst {whole:.2f} turns/s (steady {steady:.2f})", flush=True)
 
-        profile = None
+        profile, profile_failure = None, ""
         if held_out:
             # The next turns of the burst's first conversation, for its users: what a write costs
             # a user who already holds the burst's memories.
@@ -646,9 +647,13 @@ def run_mode(
                 {"users": sorted({r.user_id for r in run.recorded})},
             )
             profiler = cProfile.Profile()
-            harness.run_loop(run, profiler, fresh_cache=False)  # their memories' vectors stay cached
-            profile = Profile(run, held, *hotspots(profiler, run.turns))
-            print(f"{mode}: profiled {run.turns} turns", flush=True)
+            try:
+                harness.run_loop(run, profiler, fresh_cache=False)  # their memories' vectors stay cached
+                profile = Profile(run, held, *hotspots(profiler, run.turns))
+                print(f"{mode}: profiled {run.turns} turns", flush=True)
+            except OperationalError as exc:  # reported with the mode's figures; the other phases still run
+                profile_failure = f"the in-process profile failed: {str(exc).splitlines()[0][:200]}"
+                print(f"{mode}: {profile_failure}", file=sys.stderr, flush=True)
 
         paced_rate = max(whole * args.paced_load, 0.05)
         phases["paced"] = PhaseRun("paced", [])
@@ -661,8 +666,10 @@ def run_mode(
     for (name, pid), peak in harness.rss.peak.items():
         main, child = rss.get(name, (0, 0))
         rss[name] = (max(main, peak), child) if pid == harness.rss.main[name] else (main, max(child, peak))
-    ran = f"burst {burst.turns:,} turns of conversations 1–{len(turns)} ({2 * len(turns)} users)" + (
-        f", less the last {held_out} of conversation 1 (profiled after it)" if held_out else ""
+    ran = (
+        f"burst {burst.turns:,} turns of conversations 1–{len(turns)} ({2 * len(turns)} users)"
+        + (f", less the last {held_out} of conversation 1 (profiled after it)" if held_out else "")
+        + (f"; {profile_failure}" if profile_failure else "")
     )
     return ModeResult(mode, phases, rss, paced_rate, record_sql / max(burst.turns, 1), record_sec, profile, ran)
 
