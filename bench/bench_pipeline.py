@@ -72,6 +72,7 @@ from memory_tasks.db.admin import execute_autocommit
 from memory_tasks.db.claims import claim_messages_to_rescan
 from memory_tasks.db.migrate import upgrade_to_head
 from memory_tasks.db.session import session_scope
+from memory_tasks.jobs import RESCAN_BATCH
 from memory_tasks.pipeline import extract_stage, refine_stage, upsert_stage
 from memory_tasks.stack import CELERY_WORKERS
 from memory_tasks.task_names import EXTRACT_CANDIDATES, RELEASE_TRIGGER
@@ -690,8 +691,6 @@ class _Captured(Exception):
 
 def capture_claim_query() -> tuple[str, dict[str, Any]]:
     """The SQL and parameters `claim_messages_to_rescan` sends, with the rescan task's arguments."""
-    from memory_tasks.tasks.maintenance import RESCAN_BATCH
-
     captured: list[tuple[str, dict[str, Any]]] = []
 
     def grab(_conn, _cursor, statement, parameters, _context, _executemany) -> None:
