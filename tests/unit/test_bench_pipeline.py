@@ -136,7 +136,12 @@ def test_a_turn_is_retrievable_when_the_run_that_took_its_window_ends_and_is_tim
     root. Turns 7 and 8 are retrievable when 7's chain ends (11), not when 9's run ends (23)."""
     tracker = ChainTracker()
     events = [
-        ("task-sent", "r7", 0.0, {"name": "memory.release_trigger", "args": "(7,)", "eta": "1970-01-01T00:00:10+00:00"}),
+        (
+            "task-sent",
+            "r7",
+            0.0,
+            {"name": "memory.release_trigger", "args": "(7,)", "eta": "1970-01-01T00:00:10+00:00"},
+        ),
         ("task-sent", "e7", 10.1, {"name": "memory.extract_candidates", "root_id": "r7", "parent_id": "r7"}),
         ("task-sent", "r9", 10.5, {"name": "memory.release_trigger", "root_id": "r7", "parent_id": "e7"}),
         ("task-sent", "f7", 10.6, {"name": "memory.refine_candidates", "root_id": "r7", "parent_id": "e7"}),
