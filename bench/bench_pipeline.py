@@ -51,6 +51,7 @@ import psycopg2
 import redis
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 
 from bench import common, pipeline_probe
 from bench.common import configure, memory_gib, percentiles, postgres_version
@@ -71,8 +72,10 @@ from memory_tasks.db.admin import execute_autocommit
 from memory_tasks.db.claims import claim_messages_to_rescan
 from memory_tasks.db.migrate import upgrade_to_head
 from memory_tasks.db.session import session_scope
+from memory_tasks.jobs import RESCAN_BATCH
 from memory_tasks.pipeline import extract_stage, refine_stage, upsert_stage
 from memory_tasks.stack import CELERY_WORKERS
+from memory_tasks.task_names import EXTRACT_CANDIDATES, RELEASE_TRIGGER
 from memory_tasks.vectors.embedders import get_embedder
 from memory_tasks.vectors.index import embed_memories, sync_vectors
 from memory_tasks.vectors.milvus_store import get_store
@@ -114,24 +117,24 @@ class Recorded:
     turn: Turn
 
 
-def record_phase(conversations: Sequence[Sequence[Turn]], base: int) -> list[Recorded]:
-    """Record every turn for the users of `base`: the speaker's as a user turn, the other's as assistant.
+def interleaved(conversations: Sequence[Sequence[Turn]]) -> list[Turn]:
+    """The turns in the order a busy service would see them: the conversations interleaved, turn by turn."""
+    longest = max((len(turns) for turns in conversations), default=0)
+    return [turns[i] for i in range(longest) for turns in conversations if i < len(turns)]
 
-    Returns the user turns in the order a busy service would see them: the conversations
-    interleaved, turn by turn.
-    """
-    per_conversation: list[list[Recorded]] = []
-    for turns in conversations:
-        recorded = []
-        for turn in turns:
-            speaker = base + 2 * turn.conversation + turn.speaker + 1
-            listener = base + 2 * turn.conversation + (1 - turn.speaker) + 1
-            message_id = record_turn(speaker, turn.text, role="user", conversation_id=speaker * 100 + turn.session)
-            record_turn(listener, turn.text, role="assistant", conversation_id=listener * 100 + turn.session)
-            recorded.append(Recorded(message_id, speaker, turn))
-        per_conversation.append(recorded)
-    longest = max((len(r) for r in per_conversation), default=0)
-    return [r[i] for i in range(longest) for r in per_conversation if i < len(r)]
+
+def record_one(turn: Turn, base: int) -> Recorded:
+    """Record one turn for the users of `base`: the speaker's as a user turn, the other's as assistant."""
+    speaker = base + 2 * turn.conversation + turn.speaker + 1
+    listener = base + 2 * turn.conversation + (1 - turn.speaker) + 1
+    message_id = record_turn(speaker, turn.text, role="user", conversation_id=speaker * 100 + turn.session)
+    record_turn(listener, turn.text, role="assistant", conversation_id=listener * 100 + turn.session)
+    return Recorded(message_id, speaker, turn)
+
+
+def record_phase(conversations: Sequence[Sequence[Turn]], base: int) -> list[Recorded]:
+    """Record every turn for the users of `base` now (`record_one`), in the interleaved order."""
+    return [record_one(turn, base) for turn in interleaved(conversations)]
 
 
 @dataclass
@@ -145,6 +148,7 @@ class PhaseRun:
     enqueued_at: dict[int, float] = field(default_factory=dict)
     tasks: dict[str, TaskRecord] = field(default_factory=dict)  # this phase's tasks
     root_of: dict[int, str] = field(default_factory=dict)  # message id -> root task id
+    window_of: dict[int, str] = field(default_factory=dict)  # message id -> extraction run that took it
     counts: dict[str, Counter[str]] = field(default_factory=dict)  # stage -> probe counters
     calls: list[Call] = field(default_factory=list)
     cpu_sec: float = 0.0  # workers, PostgreSQL, Redis, the bench process
@@ -236,9 +240,17 @@ class Harness:
         run.cache_rows = int(_count("SELECT count(*) FROM embedding_cache")) if fresh_cache else 0
         _read_outcomes(run)
 
-    def enqueue(self, run: PhaseRun, recorded: Recorded) -> None:
+    def enqueue(self, run: PhaseRun, recorded: Recorded, countdown: float | None = 0) -> None:
+        """Enqueue the turn after `countdown` s (None: the debounce of the settings)."""
         run.enqueued_at[recorded.message_id] = time.time()
-        enqueue_turn(recorded.message_id, countdown=0)
+        enqueue_turn(recorded.message_id, countdown=countdown)
+
+    def record_and_enqueue(self, run: PhaseRun, turn: Turn, base: int, countdown: float | None = 0) -> Recorded:
+        """Record a turn and enqueue it at once, as a chat server does: no later turn exists yet."""
+        recorded = record_one(turn, base)
+        run.recorded.append(recorded)
+        self.enqueue(run, recorded, countdown)
+        return recorded
 
     def drain(self, run: PhaseRun) -> None:
         """Wait until every chain of the run has finished, seen twice in a row; then collect its tasks."""
@@ -273,6 +285,8 @@ class Harness:
         wanted = set(run.message_ids)
         snapshot = self.events.snapshot()
         run.root_of = {m: root for m, root in self.events.root_of_message().items() if m in wanted}
+        windows = pipeline_probe.read_windows(self.redis, self.probe_key)
+        run.window_of = {m: window for m, window in windows.items() if m in wanted}
         roots = set(run.root_of.values())
         run.tasks = {uuid: record for uuid, record in snapshot.items() if record.root_id in roots}
         run.ended = max((r.finished or 0.0) for r in run.tasks.values())
@@ -284,19 +298,21 @@ class Harness:
             self.drain(run)
         run.started = min(run.enqueued_at.values())
 
-    def run_one_at_a_time(self, run: PhaseRun) -> None:
+    def run_one_at_a_time(self, run: PhaseRun, turns: list[Turn], base: int) -> None:
+        """Each turn recorded, enqueued (no debounce) and waited for before the next one exists."""
         with self.measured(run):
-            for recorded in run.recorded:
-                self.enqueue(run, recorded)
+            for turn in turns:
+                recorded = self.record_and_enqueue(run, turn, base)
                 self.wait_finished(run, {recorded.message_id}, poll=0.005)
             self.drain(run)
 
-    def run_paced(self, run: PhaseRun, rate: float) -> None:
+    def run_paced(self, run: PhaseRun, turns: list[Turn], base: int, rate: float) -> None:
+        """Turns recorded and enqueued as they arrive, `rate` per second, with the settings' debounce."""
         with self.measured(run):
             started = time.monotonic()
-            for number, recorded in enumerate(run.recorded):
+            for number, turn in enumerate(turns):
                 time.sleep(max(0.0, started + number / rate - time.monotonic()))
-                self.enqueue(run, recorded)
+                self.record_and_enqueue(run, turn, base, countdown=None)
             self.drain(run)
 
     def run_loop(self, run: PhaseRun, profiler: cProfile.Profile | None = None, fresh_cache: bool = True) -> None:
@@ -365,19 +381,80 @@ def quantiles(values: Sequence[float]) -> dict[str, float]:
     return {"p50": figures["p50"], "p95": figures["p95"], "n": figures["n"]}
 
 
+def extraction_runs(tasks: dict[str, TaskRecord]) -> dict[str, str]:
+    """{task id: the extraction run (its extract task's id) it belongs to} for the tasks of a run's chain.
+
+    Followed by the task that sent each one: a chain's later stages belong to its extraction;
+    a trigger a task sends for other turns (a debounce release, or an extraction a window
+    redirects or leaves behind) starts a run of its own, though Celery gives it the same root.
+    """
+    runs: dict[str, str] = {}
+
+    def run_of(uuid: str) -> str:
+        if uuid not in runs:
+            record = tasks.get(uuid)
+            if record is None or record.name == RELEASE_TRIGGER:
+                runs[uuid] = ""
+            elif record.name == EXTRACT_CANDIDATES:
+                runs[uuid] = uuid
+            else:
+                runs[uuid] = ""  # a cycle guard while the parent is looked up
+                runs[uuid] = run_of(record.parent_id) if record.parent_id else ""
+        return runs[uuid]
+
+    for uuid in tasks:
+        run_of(uuid)
+    return {uuid: run for uuid, run in runs.items() if run and uuid in tasks}
+
+
+def run_ends(run: PhaseRun) -> dict[str, float]:
+    """{extraction run id: when the last task of its chain finished}."""
+    ends: dict[str, float] = {}
+    for uuid, extraction in extraction_runs(run.tasks).items():
+        finished = run.tasks[uuid].finished
+        if finished:
+            ends[extraction] = max(ends.get(extraction, 0.0), finished)
+    return ends
+
+
+def run_due(run: PhaseRun) -> dict[str, float]:
+    """{extraction run id: when its trigger was due}: the end of the debounce countdown of the
+    release that sent it, else its own countdown's end, else when it was sent."""
+    due = {}
+    for uuid, record in run.tasks.items():
+        if record.name != EXTRACT_CANDIDATES:
+            continue
+        parent = run.tasks.get(record.parent_id)
+        if parent is not None and parent.name == RELEASE_TRIGGER:
+            due[uuid] = parent.eta or parent.sent or 0.0
+        else:
+            due[uuid] = record.eta or record.sent or 0.0
+    return due
+
+
 def chain_ends(run: PhaseRun) -> dict[int, float]:
-    """{message id: when the last task of its chain finished}."""
+    """{message id: when it became retrievable}: the end of the chain of the extraction run whose
+    window took it, or (no window noted: the turn was finished alone) the end of its own chain."""
     last: dict[str, float] = {}
     for record in run.tasks.values():
         if record.finished:
             last[record.root_id] = max(last.get(record.root_id, 0.0), record.finished)
-    return {m: last[root] for m, root in run.root_of.items() if root in last}
+    ends = {m: last[root] for m, root in run.root_of.items() if root in last}
+    window_ends = run_ends(run)
+    ends.update({m: window_ends[w] for m, w in run.window_of.items() if w in window_ends})
+    return ends
 
 
 def latencies(run: PhaseRun) -> list[float]:
-    """Seconds from enqueue to the end of the chain (the memories SYNCED), per message."""
+    """Seconds from enqueue to retrievable (`chain_ends`: the memories SYNCED), per message."""
     ends = chain_ends(run)
     return [ends[m] - run.enqueued_at[m] for m in ends if m in run.enqueued_at]
+
+
+def latencies_from_due(run: PhaseRun) -> list[float]:
+    """Seconds from the moment the turn's window was due (its trigger's debounce over) to retrievable."""
+    ends, due = run_ends(run), run_due(run)
+    return [ends[w] - due[w] for m, w in run.window_of.items() if w in ends and w in due and m in run.enqueued_at]
 
 
 def throughput(run: PhaseRun) -> tuple[float, float]:
@@ -530,18 +607,17 @@ def run_mode(
     harness = Harness(mode, stack, model, events, Path.cwd())
     try:
         print(f"{mode}: workers up", flush=True)
-        sample = [turns[0][: args.overhead_turns]]
-        recorded = {name: record_phase(sample, USER_BASES[name]) for name in ("loop", "one at a time", "all at once")}
+        sample = turns[0][: args.overhead_turns]
+        recorded = {name: record_phase([sample], USER_BASES[name]) for name in ("loop", "all at once")}
         warm = PhaseRun("warm-up", record_phase([turns[0][: args.warmup_turns]], USER_BASES["warm-up"]))
         harness.run_burst(warm)
-        phases: dict[str, PhaseRun] = {}
-        for name, runner in (
-            ("loop", harness.run_loop),
-            ("one at a time", harness.run_one_at_a_time),
-            ("all at once", harness.run_burst),
-        ):
-            phases[name] = PhaseRun(name, recorded[name])
-            runner(phases[name])
+        phases: dict[str, PhaseRun] = {"loop": PhaseRun("loop", recorded["loop"])}
+        harness.run_loop(phases["loop"])
+        phases["one at a time"] = PhaseRun("one at a time", [])
+        harness.run_one_at_a_time(phases["one at a time"], sample, USER_BASES["one at a time"])
+        phases["all at once"] = PhaseRun("all at once", recorded["all at once"])
+        harness.run_burst(phases["all at once"])
+        for name in ("loop", "one at a time", "all at once"):
             print(f"{mode}: {name}: {phases[name].ended - phases[name].started:.1f} s", flush=True)
 
         held_out = args.profile_turns if len(turns[0]) > args.profile_turns else 0
@@ -561,7 +637,7 @@ def run_mode(
         whole, steady = throughput(burst)
         print(f"{mode}: burst {whole:.2f} turns/s (steady {steady:.2f})", flush=True)
 
-        profile = None
+        profile, profile_failure = None, ""
         if held_out:
             # The next turns of the burst's first conversation, for its users: what a write costs
             # a user who already holds the burst's memories.
@@ -572,14 +648,17 @@ def run_mode(
                 {"users": sorted({r.user_id for r in run.recorded})},
             )
             profiler = cProfile.Profile()
-            harness.run_loop(run, profiler, fresh_cache=False)  # their memories' vectors stay cached
-            profile = Profile(run, held, *hotspots(profiler, run.turns))
-            print(f"{mode}: profiled {run.turns} turns", flush=True)
+            try:
+                harness.run_loop(run, profiler, fresh_cache=False)  # their memories' vectors stay cached
+                profile = Profile(run, held, *hotspots(profiler, run.turns))
+                print(f"{mode}: profiled {run.turns} turns", flush=True)
+            except OperationalError as exc:  # reported with the mode's figures; the other phases still run
+                profile_failure = f"the in-process profile failed: {str(exc).splitlines()[0][:200]}"
+                print(f"{mode}: {profile_failure}", file=sys.stderr, flush=True)
 
         paced_rate = max(whole * args.paced_load, 0.05)
-        paced_turns = [conversation[: args.paced_turns] for conversation in turns[:1]]
-        phases["paced"] = PhaseRun("paced", record_phase(paced_turns, USER_BASES["paced"]))
-        harness.run_paced(phases["paced"], paced_rate)
+        phases["paced"] = PhaseRun("paced", [])
+        harness.run_paced(phases["paced"], turns[0][: args.paced_turns], USER_BASES["paced"], paced_rate)
         print(f"{mode}: paced at {paced_rate:.2f} turns/s done", flush=True)
     finally:
         harness.stop()
@@ -588,8 +667,10 @@ def run_mode(
     for (name, pid), peak in harness.rss.peak.items():
         main, child = rss.get(name, (0, 0))
         rss[name] = (max(main, peak), child) if pid == harness.rss.main[name] else (main, max(child, peak))
-    ran = f"burst {burst.turns:,} turns of conversations 1–{len(turns)} ({2 * len(turns)} users)" + (
-        f", less the last {held_out} of conversation 1 (profiled after it)" if held_out else ""
+    ran = (
+        f"burst {burst.turns:,} turns of conversations 1–{len(turns)} ({2 * len(turns)} users)"
+        + (f", less the last {held_out} of conversation 1 (profiled after it)" if held_out else "")
+        + (f"; {profile_failure}" if profile_failure else "")
     )
     return ModeResult(mode, phases, rss, paced_rate, record_sql / max(burst.turns, 1), record_sec, profile, ran)
 
@@ -610,8 +691,6 @@ class _Captured(Exception):
 
 def capture_claim_query() -> tuple[str, dict[str, Any]]:
     """The SQL and parameters `claim_messages_to_rescan` sends, with the rescan task's arguments."""
-    from memory_tasks.tasks.maintenance import RESCAN_BATCH
-
     captured: list[tuple[str, dict[str, Any]]] = []
 
     def grab(_conn, _cursor, statement, parameters, _context, _executemany) -> None:
@@ -836,11 +915,14 @@ def _render_targets(results: list[ModeResult], rescan: list[RescanResult], model
             f"| {result.mode}: ≥ {target:.0f} turns/s | {whole:.1f} turns/s whole burst (steady {steady:.1f}) "
             f"| {_verdict(whole >= target, f'{whole / target:.2f}× the target')} |"
         )
+    debounce = get_settings().LONG_TERM_MEMORY_DEBOUNCE_SEC
     for result in results:
-        p95 = quantiles(latencies(result.phases["paced"]))["p95"]
+        p95 = quantiles(latencies_from_due(result.phases["paced"]))["p95"]
+        from_enqueue = quantiles(latencies(result.phases["paced"]))["p95"]
         lines.append(
-            f"| {result.mode}: enqueue → retrievable p95 ≤ {E2E_P95_TARGET_SEC:.0f} s below saturation "
-            f"| {p95:.2f} s at {result.paced_rate:.2f} turns/s | "
+            f"| {result.mode}: enqueue → retrievable p95 ≤ {E2E_P95_TARGET_SEC:.0f} s below saturation, judged "
+            f"from the end of the debounce wait | {p95:.2f} s at {result.paced_rate:.2f} turns/s ({from_enqueue:.2f} s "
+            f"from enqueue with the {debounce:.0f} s debounce) | "
             f"{_verdict(p95 <= E2E_P95_TARGET_SEC, f'{p95 / E2E_P95_TARGET_SEC:.2f}× the limit')} |"
         )
     for result in results:
@@ -905,8 +987,13 @@ def _render_modes(results: list[ModeResult]) -> list[str]:
     )
     row("burst: enqueue → retrievable p50 / p95 (s)", lambda r: _pct(quantiles(latencies(r.phases["burst"]))))
     row(
-        "paced: rate (turns/s), enqueue → retrievable p50 / p95 (s)",
+        f"paced ({get_settings().LONG_TERM_MEMORY_DEBOUNCE_SEC:.0f} s debounce): rate (turns/s), "
+        "enqueue → retrievable p50 / p95 (s)",
         lambda r: f"{r.paced_rate:.2f}: {_pct(quantiles(latencies(r.phases['paced'])))}",
+    )
+    row(
+        "paced: window due → retrievable p50 / p95 (s)",
+        lambda r: _pct(quantiles(latencies_from_due(r.phases["paced"]))),
     )
     row(
         "one turn at a time: enqueue → retrievable p50 / p95 (s)",
@@ -1059,8 +1146,9 @@ def _render_method() -> list[str]:
     return [
         "### How the figures are made",
         "",
-        "- **Turns** are LoCoMo turns, each one user message enqueued with `enqueue_turn(id, countdown=0)` (no "
-        "debounce). Every turn of the burst is recorded first (`record_turn`, the speaker's turn as user, the same "
+        "- **Turns** are LoCoMo turns, each one user message; the burst's are enqueued with `enqueue_turn(id, "
+        "countdown=0)` (no debounce wait; turns of one conversation still share a window when several wait). Every "
+        "turn of the burst is recorded first (`record_turn`, the speaker's turn as user, the same "
         "text as an assistant turn of the other speaker's user), then all are enqueued at once, the conversations "
         "interleaved turn by turn.",
         "- **Times** come from Celery's task events (workers run with -E, senders send task-sent): queue wait = "
@@ -1068,8 +1156,19 @@ def _render_method() -> list[str]:
         "(all tasks sharing its root id) has finished: for today's chain, upsert_vectors marking the memories "
         "SYNCED. turns/s whole = turns ÷ (last chain end − first enqueue); steady = chains finished between the 10th "
         "and 90th percent of completions ÷ the time between them.",
-        "- **Paced** runs enqueue the first turns of the first conversation for fresh users at a fixed rate, a "
-        "fraction (--paced-load) of the burst's whole-run throughput: the latency a turn sees below saturation.",
+        "- **Paced** runs record and enqueue the first turns of the first conversation for fresh users at a fixed "
+        "rate, a fraction (--paced-load) of the burst's whole-run throughput, each turn recorded just before it is "
+        "enqueued (as a chat server does) and enqueued with the settings' debounce (`enqueue_turn(id)`): the latency "
+        "a turn sees below saturation. A turn is retrievable when the chain of the extraction run whose debounce "
+        "window took it has ended (the workers note each window's run, `bench.pipeline_probe`), whichever turn's "
+        "trigger that was; a trigger a chain sends for turns it left behind is a run of its own. *From enqueue* "
+        "includes the debounce by design (a lone turn waits the whole debounce, a turn of a burst until its burst "
+        "goes quiet or is cut after LONG_TERM_MEMORY_DEBOUNCE_MAX_TURNS turns or the maximum wait); *from due* "
+        "starts when the window's trigger was due (its countdown over), which is what the pipeline adds. The "
+        "target (≤ 5 s) is judged from due: the debounce is a wait the operator sets on purpose, and with "
+        "`LONG_TERM_MEMORY_DEBOUNCE_SEC=0` both are the same.",
+        "- **One at a time**: each turn is recorded, enqueued without debounce and waited for before the next turn "
+        "exists.",
         "- **LLM calls** are counted at the stub model and attributed to turns by the user message (extract) or the "
         "candidate's fact (refine). Outcomes: trivial = SKIPPED, memory-less = PROCESSED with no memory change, "
         "memories = PROCESSED with at least one memory_history row.",

@@ -10,6 +10,11 @@ Three things are counted in every process that installs the probe:
 - `embed_repeats`: texts the model had already embedded before for the same model and side
   (passage or query), in any process of the run.
 
+It also records which extraction run took each turn's debounce window (`claim_window`'s
+answers, the run id being the extraction task's id) in the Redis hash
+BENCH_PROBE_KEY + WINDOWS_SUFFIX, so the bench knows when a turn became retrievable when
+another turn's trigger took it.
+
 A worker process adds what each task counted to the Redis hash BENCH_PROBE_KEY at
 BENCH_PROBE_URL after the task ran, under "<task name>|<counter>", so the bench reads the
 figures per stage. The bench process installs the same counters for its in-process loop
@@ -29,6 +34,8 @@ from celery.signals import task_postrun
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from memory_tasks import pipeline
+from memory_tasks.db.windows import Window
 from memory_tasks.vectors import embedders
 
 COUNTERS = ("sql", "embed_requests", "embed_texts", "embed_repeats")
@@ -36,6 +43,8 @@ PROBE_URL_VAR = "BENCH_PROBE_URL"
 PROBE_KEY_VAR = "BENCH_PROBE_KEY"
 # Digests of every text embedded in the run, to find texts embedded twice across processes.
 SEEN_SUFFIX = ":seen"
+# {message id: id of the extraction run whose window took it}.
+WINDOWS_SUFFIX = ":windows"
 
 
 class Counts:
@@ -75,6 +84,20 @@ def _counted(method: Callable[..., Any], side: str) -> Callable[..., Any]:
     return counted
 
 
+def _noting_windows(claim: Callable[..., Any]) -> Callable[..., Any]:
+    """`claim_window`, noting in Redis which run took the turns of each window it hands out."""
+
+    @functools.wraps(claim)
+    def claim_window(session: Any, leader: Any, run_id: str, *args: Any, **kwargs: Any) -> Any:
+        window = claim(session, leader, run_id, *args, **kwargs)
+        if isinstance(window, Window) and PROBE_URL_VAR in os.environ:
+            client = _redis(os.getpid())
+            client.hset(os.environ[PROBE_KEY_VAR] + WINDOWS_SUFFIX, mapping=dict.fromkeys(window.message_ids, run_id))
+        return window
+
+    return claim_window
+
+
 def install() -> None:
     """Count SQL statements and embedding calls of this process into LOCAL (once per process)."""
     global _installed
@@ -86,6 +109,7 @@ def install() -> None:
         model_class.embed_passages = _counted(model_class.embed_passages, "passage")
         model_class.embed_queries = _counted(model_class.embed_queries, "query")
         model_class.embed_query = _counted(model_class.embed_query, "query")
+    pipeline.claim_window = _noting_windows(pipeline.claim_window)
 
 
 class LocalSeen:
@@ -123,6 +147,11 @@ def _report(sender: Any = None, **_: Any) -> None:
     for counter, value in counts.items():
         pipe.hincrby(key, f"{sender.name}|{counter}", value)
     pipe.execute()
+
+
+def read_windows(client: Any, key: str) -> dict[int, str]:
+    """{message id: the extraction run (task id) whose window took it} noted by the workers under `key`."""
+    return {int(message): run.decode() for message, run in client.hgetall(key + WINDOWS_SUFFIX).items()}
 
 
 def read_counts(client: Any, key: str) -> dict[str, Counter[str]]:

@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -176,8 +177,10 @@ class TaskRecord:
 
     name: str = ""
     root_id: str = ""
+    parent_id: str = ""  # the task that sent it ("" for one sent from outside a task)
     hostname: str = ""
     sent: float | None = None
+    eta: float | None = None  # when a task sent with a countdown was due
     started: float | None = None
     finished: float | None = None
     runtime: float | None = None
@@ -240,6 +243,9 @@ class ChainTracker:
     def _known(self, uuid: str, record: TaskRecord, event: dict[str, Any]) -> None:
         """A task sent or received: note its root, the root's message, and that it is open."""
         record.name = record.name or event.get("name", "")
+        record.parent_id = record.parent_id or event.get("parent_id") or ""
+        if record.eta is None and event.get("eta"):
+            record.eta = datetime.fromisoformat(event["eta"]).timestamp()
         if not record.root_id:
             record.root_id = event.get("root_id") or uuid
             if record.state in FINAL_EVENTS.values():  # its end was heard first

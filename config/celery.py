@@ -14,6 +14,7 @@ from memory_tasks.task_names import (
     EXTRACT_CANDIDATES,
     PURGE_USER_VECTORS,
     REFINE_CANDIDATES,
+    RELEASE_TRIGGER,
     SYNC_INDEX_BATCH,
     TOUCH_MEMORIES,
     UPSERT_MEMORIES,
@@ -40,19 +41,25 @@ PRIORITY_NEW_MESSAGE = 6
 # Consolidation is the least urgent LLM work.
 PRIORITY_BACKGROUND = 9
 
-# By task name; every other task (the beat jobs) goes to the maintenance queue.
+# By task name; every other task (the beat jobs) goes to the maintenance queue. Every route
+# names its priority: a process that registers the tasks (a worker) sends each with its Task
+# class's `priority`, which Celery fills from `task_default_priority` when that is set and
+# which then overrides the route's, so there is no default priority (issue 12: the worker-sent
+# extractions of redirects and re-triggers, and of the rescan, all went at priority 0).
 TASK_ROUTES = {
     EXTRACT_CANDIDATES: {"queue": QUEUE_LLM, "priority": PRIORITY_NEW_MESSAGE},
     REFINE_CANDIDATES: {"queue": QUEUE_LLM, "priority": PRIORITY_CHAIN},
     UPSERT_MEMORIES: {"queue": QUEUE_LLM, "priority": PRIORITY_CHAIN},
-    EMBED_MEMORIES: {"queue": QUEUE_INDEX},
-    UPSERT_VECTORS: {"queue": QUEUE_INDEX},
-    SYNC_INDEX_BATCH: {"queue": QUEUE_INDEX},
-    TOUCH_MEMORIES: {"queue": QUEUE_INDEX},
-    PURGE_USER_VECTORS: {"queue": QUEUE_INDEX},
+    # Held by the llm worker until due; it only sends the chain, which then waits its turn.
+    RELEASE_TRIGGER: {"queue": QUEUE_LLM, "priority": PRIORITY_CHAIN},
+    EMBED_MEMORIES: {"queue": QUEUE_INDEX, "priority": PRIORITY_CHAIN},
+    UPSERT_VECTORS: {"queue": QUEUE_INDEX, "priority": PRIORITY_CHAIN},
+    SYNC_INDEX_BATCH: {"queue": QUEUE_INDEX, "priority": PRIORITY_CHAIN},
+    TOUCH_MEMORIES: {"queue": QUEUE_INDEX, "priority": PRIORITY_CHAIN},
+    PURGE_USER_VECTORS: {"queue": QUEUE_INDEX, "priority": PRIORITY_CHAIN},
     # Consolidating a user may call the chat model.
     CONSOLIDATE_USER: {"queue": QUEUE_LLM, "priority": PRIORITY_BACKGROUND},
-    "memory.*": {"queue": QUEUE_MAINTENANCE},
+    "memory.*": {"queue": QUEUE_MAINTENANCE, "priority": PRIORITY_CHAIN},
 }
 
 
@@ -107,7 +114,6 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # would be bound to the default exchange under one key and get a copy of every task.
         "task_queues": [Queue(name, Exchange(name, type="direct"), routing_key=name) for name in ALL_QUEUES],
         "task_default_queue": QUEUE_MAINTENANCE,
-        "task_default_priority": PRIORITY_CHAIN,
         "task_routes": TASK_ROUTES,
         # A typo in a queue name should fail loudly, not create a queue nobody consumes.
         "task_create_missing_queues": False,
@@ -116,6 +122,11 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_acks_late": True,
         "task_reject_on_worker_lost": True,
         "worker_prefetch_multiplier": 1,
+        # A worker holding countdown tasks (debounce triggers) raises its prefetch by one per
+        # task held, and would then take new extractions off the broker into its own FIFO
+        # buffer ahead of later stages sent after them: on Redis, a worker takes a task only
+        # when a pool slot is free, so the priority queues decide what runs next (issue 12).
+        "worker_disable_prefetch": is_redis_url(settings.CELERY_BROKER_URL),
         "task_soft_time_limit": soft_time_limit(settings),
         "task_time_limit": hard_limit,
         "task_track_started": True,

@@ -24,6 +24,7 @@ from memory_tasks.task_names import (
     EXTRACT_CANDIDATES,
     PURGE_USER_VECTORS,
     REFINE_CANDIDATES,
+    RELEASE_TRIGGER,
     SYNC_INDEX_BATCH,
     TOUCH_MEMORIES,
     UPSERT_MEMORIES,
@@ -55,14 +56,20 @@ def index_chain(memory_ids: list[int]) -> Signature:
 def enqueue_message(message_id: int, countdown: float | None = None) -> str:
     """Start the chain of one recorded message (in `countdown` seconds, else now); returns the Celery task id.
 
-    The message is registered as queued first (`memory_tasks.queued`), so the rescan does
-    not enqueue it again however long it waits in a backlog; if sending fails the
-    registration is withdrawn.
+    A countdown is a release task (`RELEASE_TRIGGER`) that sends the chain when due: a
+    worker holds a task with a countdown in its own memory and runs it when due, past the
+    broker's priority queues, so a burst of due extractions would run ahead of the later
+    stages of started chains (issue 12 item 2); the release only sends, and the chain then
+    waits its turn in the broker. The message is registered as queued first
+    (`memory_tasks.queued`), so the rescan does not enqueue it again however long it waits
+    in a backlog; if sending fails the registration is withdrawn.
     """
     settings = get_settings()
     queued.mark_queued(settings, [message_id])
     try:
-        return message_chain(message_id).apply_async(countdown=countdown).id
+        if countdown:
+            return app.send_task(RELEASE_TRIGGER, args=(message_id,), countdown=countdown).id
+        return message_chain(message_id).apply_async().id
     except BaseException:
         queued.clear_queued(settings, message_id)
         raise

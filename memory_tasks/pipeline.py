@@ -17,7 +17,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import case, select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
@@ -454,6 +454,27 @@ def _count_attempt(message: Message, max_attempts: int, now: Any) -> bool:
     return True
 
 
+def _count_attempt_alone(session: Session, message_id: int, max_attempts: int) -> bool:
+    """The common case of `begin_attempt` in one statement: a message that no window holds, not
+    finished, with attempts left, counts one and renews its lease. False: nothing was changed
+    (a window holds it, it is finished or unknown, or it has no attempt left): the full path decides.
+
+    One row and no other lock, so it cannot cross the conversation-first lock order of `_window_of`.
+    """
+    counted = session.execute(
+        update(Message)
+        .where(
+            Message.id == message_id,
+            Message.memory_window_run.is_(None),
+            Message.memory_status.notin_(FINISHED),
+            Message.memory_attempts < max_attempts,
+        )
+        .values(memory_attempts=Message.memory_attempts + 1, memory_claimed_at=func.now())
+        .returning(Message.id)
+    ).first()
+    return counted is not None
+
+
 def begin_attempt(message_id: int, max_attempts: int) -> bool:
     """A stage picked the message up: count one attempt and renew the lease of it and its window (docs/reliability.md).
 
@@ -463,6 +484,8 @@ def begin_attempt(message_id: int, max_attempts: int) -> bool:
     the message is unknown or finished, or it has used its `max_attempts` and is now DEAD.
     """
     with session_scope() as session:
+        if _count_attempt_alone(session, message_id, max_attempts):
+            return True
         now = db_now(session)
         window = _window_of(session, message_id, now)
         runnable = False
@@ -478,6 +501,14 @@ def end_attempt(message_id: int) -> None:
     """Give back the attempt `begin_attempt` counted (on the message and its window): the run
     succeeded, or a dependency failed."""
     with session_scope() as session:
+        alone = session.execute(
+            update(Message)
+            .where(Message.id == message_id, Message.memory_window_run.is_(None), Message.memory_attempts > 0)
+            .values(memory_attempts=Message.memory_attempts - 1)
+            .returning(Message.id)
+        ).first()
+        if alone is not None:
+            return
         ids = [m.id for m in _window_of(session, message_id, db_now(session))]
         session.execute(
             update(Message)

@@ -14,6 +14,9 @@ REFINE_CANDIDATES = "memory.refine_candidates"
 UPSERT_MEMORIES = "memory.upsert_memories"
 EMBED_MEMORIES = "memory.embed_memories"
 UPSERT_VECTORS = "memory.upsert_vectors"
+# A debounce countdown: when due, it sends the turn's chain (the worker holds a task with a
+# countdown outside the broker's priority queues, so the chain itself is sent only then).
+RELEASE_TRIGGER = "memory.release_trigger"
 
 # Index upkeep: the DIRTY/FAILED sweep and the deferred access statistics of reads.
 SYNC_INDEX_BATCH = "memory.sync_index_batch"

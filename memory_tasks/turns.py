@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, literal_column, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.orm import Session
 
-from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation, Message, MessageStatus, User
 from memory_tasks.db.session import session_scope
 from memory_tasks.text import InvalidUserId, checked_user_id
@@ -52,21 +52,28 @@ def record_turn(user_id: int, content: str, *, role: str = "user", conversation_
     content = validate_turn(user_id, role, content)
     if conversation_id is not None and (not isinstance(conversation_id, int) or not 0 < conversation_id < 2**31):
         raise TurnError(f"conversation id must be a positive 32-bit integer, got {conversation_id!r}")
+    # Three statements for a turn of a known conversation (the user, the conversation touched
+    # and its owner read back, the message), as a chat server records every turn (issue 12).
     with session_scope() as session:
         session.execute(pg_insert(User).values(id=user_id).on_conflict_do_nothing())
         if conversation_id is None:
             conversation_id = session.scalar(
                 select(Conversation.id).where(Conversation.user_id == user_id).order_by(Conversation.id.desc()).limit(1)
             )
+            if conversation_id is not None:
+                _touch(session, conversation_id)
         if conversation_id is None:
             conversation = Conversation(user_id=user_id)
             session.add(conversation)
             session.flush()
             conversation_id = conversation.id
         else:
-            inserted = session.execute(
-                pg_insert(Conversation).values(id=conversation_id, user_id=user_id).on_conflict_do_nothing()
-            ).rowcount
+            touched = pg_insert(Conversation).values(id=conversation_id, user_id=user_id)
+            owner, inserted = session.execute(
+                touched.on_conflict_do_update(
+                    index_elements=[Conversation.id], set_={"updated_at": func.now()}
+                ).returning(Conversation.user_id, literal_column("xmax = 0"))
+            ).one()
             if inserted:
                 # An explicit id bypassed the sequence; move it past the ids in use.
                 session.execute(
@@ -75,21 +82,20 @@ def record_turn(user_id: int, content: str, *, role: str = "user", conversation_
                         "GREATEST((SELECT max(id) FROM conversations), 1))"
                     )
                 )
-            owner = session.scalar(select(Conversation.user_id).where(Conversation.id == conversation_id))
-            if owner != user_id:
+            if owner != user_id:  # the transaction is rolled back: the other user's row is untouched
                 raise TurnError(f"conversation {conversation_id} belongs to another user")
-        now = db_now(session)
-        message = Message(
-            user_id=user_id, conversation_id=conversation_id, role=role, content=content, created_at=now, updated_at=now
-        )
+        # created_at and updated_at: the server's now() (the column default), the transaction's time.
+        message = Message(user_id=user_id, conversation_id=conversation_id, role=role, content=content)
         if role != "user":
             # Only user turns are a fact source (R-DATA-2); others never wait for processing.
             message.memory_status = MessageStatus.SKIPPED.value
             message.memory_error = f"role {role!r} is never a fact source"
-            message.memory_processed_at = now
+            message.memory_processed_at = func.now()
         session.add(message)
-        session.execute(
-            Conversation.__table__.update().where(Conversation.id == conversation_id).values(updated_at=func.now())
-        )
         session.flush()
         return message.id
+
+
+def _touch(session: Session, conversation_id: int) -> None:
+    """The conversation had a turn now."""
+    session.execute(update(Conversation).where(Conversation.id == conversation_id).values(updated_at=func.now()))

@@ -18,11 +18,13 @@ class TaskLog:
 
     names: dict[str, tuple[str, str]] = field(default_factory=dict)
     started: dict[str, float] = field(default_factory=dict)
+    args: dict[str, str] = field(default_factory=dict)  # task id -> its arguments as the event shows them
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def on_received(self, event: dict) -> None:
         with self.lock:
             self.names[event["uuid"]] = (event["name"], event.get("root_id") or event["uuid"])
+            self.args[event["uuid"]] = str(event.get("args", ""))
 
     def on_started(self, event: dict) -> None:
         with self.lock:

@@ -18,7 +18,7 @@ PostgreSQL would compute it), so the next write of the user in this process star
 with one query that returns one row. A rolled-back
 write leaves a digest PostgreSQL no longer matches: the next `refresh` mends the copy.
 
-Process-local rather than shared (Redis): the point is not to decode vectors per write,
+Process-local and per thread rather than shared (Redis): the point is not to decode vectors per write,
 and one user's writes are serialized by the user lock, so a worker sees each user's writes
 in order. At most CORPUS_USERS users are kept (least recently used first out).
 """
@@ -26,6 +26,7 @@ in order. At most CORPUS_USERS users are kept (least recently used first out).
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -235,22 +236,35 @@ class UserMemories:
         return np.array([self._position[i] for i in memory_ids if i in self._position], dtype=np.int64)
 
 
-_KEPT: OrderedDict[tuple[int, str], UserMemories] = OrderedDict()
+# Per thread: a copy reads through its caller's session (its scorer's embedder), and the llm
+# worker runs stages in threads. A copy shared by two threads let one thread embed through the
+# other's session, after that one had closed it: a transaction was opened on it that nobody
+# ended, holding its embedding_cache rows locked until the worker exited (issue 12: lock
+# timeouts on embedding_cache in bench-pipeline).
+_THREAD = threading.local()
+
+
+def _kept() -> OrderedDict[tuple[int, str], UserMemories]:
+    """This thread's kept copies, least recently used first."""
+    if not hasattr(_THREAD, "kept"):
+        _THREAD.kept = OrderedDict()
+    return _THREAD.kept
 
 
 def user_memories(session: Session, scorer: SimilarityScorer, user_id: int, now: datetime) -> UserMemories:
-    """The user's memories as `scorer` compares them, in line with PostgreSQL (kept for the next write)."""
+    """The user's memories as `scorer` compares them, in line with PostgreSQL (kept for this thread's next write)."""
+    kept_copies = _kept()
     key = (user_id, scorer.space)
-    kept = _KEPT.pop(key, None)
+    kept = kept_copies.pop(key, None)
     if kept is None:
         kept = UserMemories(user_id, scorer)
     kept.scorer = scorer  # the same space; this one reads through the caller's session
-    _KEPT[key] = kept
-    while len(_KEPT) > CORPUS_USERS:
-        _KEPT.popitem(last=False)
+    kept_copies[key] = kept
+    while len(kept_copies) > CORPUS_USERS:
+        kept_copies.popitem(last=False)
     return kept.refresh(session, now)
 
 
 def forget_kept() -> None:
-    """Drop every kept copy (a test that empties the database; the digests would mend them anyway)."""
-    _KEPT.clear()
+    """Drop this thread's kept copies (a test that empties the database; the digests would mend them anyway)."""
+    _kept().clear()

@@ -15,16 +15,25 @@ from dataclasses import asdict
 from celery import Task, shared_task
 
 from config.settings import get_settings
-from memory_tasks import pipeline
+from memory_tasks import dispatch, pipeline
 from memory_tasks.task_names import (
     EMBED_MEMORIES,
     EXTRACT_CANDIDATES,
     REFINE_CANDIDATES,
+    RELEASE_TRIGGER,
     UPSERT_MEMORIES,
     UPSERT_VECTORS,
 )
 from memory_tasks.tasks.base import MemoryTask, Owns
 from memory_tasks.vectors import index
+
+
+# The debounce countdown ran out: the chain goes to the broker now (`dispatch.enqueue_message`).
+@shared_task(name=RELEASE_TRIGGER, base=MemoryTask, ignore_result=True)
+def release_trigger(message_id: int) -> str | None:
+    if not isinstance(message_id, int) or isinstance(message_id, bool):  # anyone with the broker can send it
+        return None
+    return dispatch.enqueue_message(message_id)
 
 
 # Bound: the task id names the run that takes the debounce window (a redelivery keeps it).

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from bench.bench_pipeline import PhaseRun, Recorded, chain_ends, latencies, replace_section, throughput
+from bench.bench_pipeline import (
+    PhaseRun,
+    Recorded,
+    chain_ends,
+    latencies,
+    latencies_from_due,
+    replace_section,
+    throughput,
+)
 from bench.locomo_model import LocomoModel, Turn, load_turns, serve
 from bench.pipeline_stack import ChainTracker, TaskRecord
 from config.settings import Settings
@@ -120,6 +128,39 @@ def test_throughput_over_the_run_and_in_its_middle() -> None:
     assert whole == pytest.approx(1.0)
     assert middle == pytest.approx(9 / 8)  # the 9 chains ending at 9 s fall in (1 s, 9 s]
     assert throughput(_run([9.5] * 9 + [10.0]))[1] == 0.0  # nothing retired in the middle of the run
+
+
+def test_a_turn_is_retrievable_when_the_run_that_took_its_window_ends_and_is_timed_from_its_due_trigger() -> None:
+    """Issue 12 item 3: turn 7's trigger (a debounce release, due at 10) takes turns 7 and 8; its
+    extraction sends a release for the turn it left behind (9), which Celery files under the same
+    root. Turns 7 and 8 are retrievable when 7's chain ends (11), not when 9's run ends (23)."""
+    tracker = ChainTracker()
+    events = [
+        (
+            "task-sent",
+            "r7",
+            0.0,
+            {"name": "memory.release_trigger", "args": "(7,)", "eta": "1970-01-01T00:00:10+00:00"},
+        ),
+        ("task-sent", "e7", 10.1, {"name": "memory.extract_candidates", "root_id": "r7", "parent_id": "r7"}),
+        ("task-sent", "r9", 10.5, {"name": "memory.release_trigger", "root_id": "r7", "parent_id": "e7"}),
+        ("task-sent", "f7", 10.6, {"name": "memory.refine_candidates", "root_id": "r7", "parent_id": "e7"}),
+        ("task-sent", "e9", 22.1, {"name": "memory.extract_candidates", "root_id": "r7", "parent_id": "r9"}),
+    ]
+    for kind, uuid, at, fields in events:
+        tracker.on_event(_event(kind, uuid, at, **fields))
+    tracker.on_event(_event("task-received", "r9", 10.5, eta="1970-01-01T00:00:22+00:00"))
+    for uuid, at in (("r7", 10.05), ("e7", 10.5), ("r9", 22.05), ("f7", 11.0), ("e9", 23.0)):
+        tracker.on_event(_event("task-succeeded", uuid, at, runtime=0.1))
+    turn = Turn(0, 1, "D1:1", 0, "text", ())
+    run = PhaseRun("paced", [Recorded(m, 1, turn) for m in (7, 8, 9)], started=0.0)
+    run.enqueued_at = {7: 0.0, 8: 0.5, 9: 9.0}
+    run.tasks, run.root_of = tracker.snapshot(), {7: "r7"}
+    run.window_of = {7: "e7", 8: "e7", 9: "e9"}
+
+    assert chain_ends(run) == {7: 11.0, 8: 11.0, 9: 23.0}
+    assert sorted(latencies(run)) == [10.5, 11.0, 14.0]
+    assert sorted(latencies_from_due(run)) == [1.0, 1.0, 1.0]
 
 
 def test_the_pipeline_section_is_replaced_in_place_or_appended() -> None:

@@ -22,6 +22,7 @@ PINNED_TASK_NAMES = {
     "memory.upsert_memories",
     "memory.embed_memories",
     "memory.upsert_vectors",
+    "memory.release_trigger",
     "memory.sync_index_batch",
     "memory.touch_memories",
     "memory.purge_user_vectors",
@@ -140,7 +141,7 @@ def test_new_extractions_wait_behind_every_started_chain() -> None:
     comes after the later stages of started chains and after index work; consolidation comes last."""
 
     def priority(name: str) -> int:
-        return app.amqp.router.route({}, name).get("priority", app.conf.task_default_priority)
+        return app.amqp.router.route({}, name)["priority"]
 
     steps = celery_config(Settings(_env_file=None)).get("broker_transport_options", {})["priority_steps"]
     extract = priority(task_names.EXTRACT_CANDIDATES)
@@ -148,3 +149,14 @@ def test_new_extractions_wait_behind_every_started_chain() -> None:
     assert all(priority(name) < extract for name in [*later, task_names.UPSERT_VECTORS])
     assert extract < priority(task_names.CONSOLIDATE_USER)
     assert {priority(name) for name in PINNED_TASK_NAMES} <= set(steps)
+
+
+@pytest.mark.parametrize("name", sorted(PINNED_TASK_NAMES))
+def test_a_worker_sends_each_task_at_its_routes_priority(name: str) -> None:
+    """Issue 12 item 2: a process that registered the tasks (a worker: redirects, re-triggers, the
+    rescan, the release of a debounce countdown) sends a task with the options of its Task class,
+    which take precedence over the route's; they must not carry a default priority of their own."""
+    app.loader.import_default_modules()  # what a worker does at start-up
+    task = app.tasks[name]
+    sent = app.amqp.router.route(task._get_exec_options(), name)
+    assert sent["priority"] == app.amqp.router.route({}, name)["priority"]
