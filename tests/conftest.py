@@ -79,6 +79,19 @@ os.chdir(tempfile.mkdtemp(prefix="mt_tests_cwd_"))
 pytest_plugins = ("celery.contrib.pytest", "tests.fake_openai")
 
 
+@pytest.fixture(autouse=True)
+def run_environment() -> None:
+    """Every test starts in this run's environment. Some unit tests import bench modules, which
+    are scripts that point os.environ at an in-memory broker when imported (bench/bench_retrieval.py);
+    a worker subprocess started after that would inherit it and never see a task."""
+    from config.settings import get_settings
+
+    changed = {name: value for name, value in TEST_ENV.items() if os.environ.get(name) != value}
+    if changed:
+        os.environ.update(changed)
+        get_settings.cache_clear()
+
+
 @pytest.fixture(scope="session")
 def database() -> Iterator[str]:
     """A fresh database migrated to head; dropped at the end of the run."""
