@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,6 +78,18 @@ os.environ.update(TEST_ENV)
 os.chdir(tempfile.mkdtemp(prefix="mt_tests_cwd_"))
 
 pytest_plugins = ("celery.contrib.pytest", "tests.fake_openai")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """schemathesis names each operation's test `test_x[POST /v1/turns]` but gives them all the
+    function's node id; pytest-xdist schedules by node id and would run one operation of 14 (make
+    test runs under xdist), so each takes its name as its id. Any other shared id is refused."""
+    for item in items:
+        if getattr(item, "operation_label", None) and not item.nodeid.endswith("]"):
+            item._id = item.parent.id.child(item.name)  # pytest 9 keeps the node id here
+    twice = sorted(nodeid for nodeid, count in Counter(item.nodeid for item in items).items() if count > 1)
+    if twice:
+        raise pytest.UsageError(f"tests sharing a node id (pytest-xdist would run only one of each): {twice}")
 
 
 @pytest.fixture(autouse=True)
