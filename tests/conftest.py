@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import subprocess
 import sys
 import tempfile
@@ -90,6 +91,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     twice = sorted(nodeid for nodeid, count in Counter(item.nodeid for item in items).items() if count > 1)
     if twice:
         raise pytest.UsageError(f"tests sharing a node id (pytest-xdist would run only one of each): {twice}")
+
+
+@pytest.fixture
+def refused_port() -> Iterator[int]:
+    """A 127.0.0.1 port that refuses connections for the whole test: bound, never listening. A port
+    merely released could be taken by another test process's server meanwhile (pytest-xdist), and a
+    client expecting a refusal would then talk to it."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        yield held.getsockname()[1]
 
 
 @pytest.fixture(autouse=True)

@@ -23,13 +23,23 @@ def session_timeouts(lock_timeout_sec: float, statement_timeout_sec: float) -> s
     )
 
 
+# libpq gives up on a connection not made within this many seconds: an address where something
+# else listens (another service, a firewall that drops packets) would otherwise hang the CLI or a
+# task until the OS's TCP timeout, minutes later; a failed connect is an outage like any other.
+CONNECT_TIMEOUT_SEC = 10
+
+
 @lru_cache(maxsize=1)
 def get_engine() -> Engine:
     """The process-wide engine for DATABASE_URL (pre-ping: survives a PostgreSQL restart)."""
     settings = get_settings()
     options = session_timeouts(settings.MEMORY_DB_LOCK_TIMEOUT_SEC, settings.MEMORY_DB_STATEMENT_TIMEOUT_SEC)
     return create_engine(
-        settings.DATABASE_URL, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args={"options": options}
+        settings.DATABASE_URL,
+        pool_pre_ping=True,
+        pool_size=5,
+        max_overflow=5,
+        connect_args={"options": options, "connect_timeout": CONNECT_TIMEOUT_SEC},
     )
 
 

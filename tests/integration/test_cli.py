@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from sqlalchemy import func, select
 
 from memory_tasks.db.admin import execute_autocommit
 from memory_tasks.db.models import Message, User
-from memory_tasks.db.session import session_scope
+from memory_tasks.db.session import CONNECT_TIMEOUT_SEC, session_scope
 from tests.conftest import ADMIN_URL, PROJECT_ROOT, TEST_DB
 
 
@@ -142,13 +143,6 @@ SERVICE_VARS = (
 PASSWORD = "s3cret-pw"
 
 
-def _dead_port() -> int:
-    """A port nothing listens on (bound once, then released)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def cli_in(folder: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None):
     """The CLI run from `folder`, the service settings coming from a .env there or above (or `env`)."""
     base = {k: v for k, v in os.environ.items() if k not in SERVICE_VARS}
@@ -194,9 +188,9 @@ def _test_services() -> dict[str, str]:
         ["demo"],
     ],
 )
-def test_a_database_that_is_down_is_one_line_naming_it(tmp_path: Path, args: list[str]) -> None:
+def test_a_database_that_is_down_is_one_line_naming_it(tmp_path: Path, args: list[str], refused_port: int) -> None:
     """Issue 17 item 5: PostgreSQL down -> one line naming it, its address (no password) and `make up`; exit 1."""
-    port = _dead_port()
+    port = refused_port
     folder = _checkout(
         tmp_path,
         {"DATABASE_URL": f"postgresql://mt:{PASSWORD}@127.0.0.1:{port}/memory", "MEMORY_MILVUS_ENABLED": "false"},
@@ -209,18 +203,39 @@ def test_a_database_that_is_down_is_one_line_naming_it(tmp_path: Path, args: lis
     assert PASSWORD not in result.stdout + result.stderr
 
 
-def test_debug_shows_the_traceback_before_the_line(tmp_path: Path) -> None:
+def test_a_database_address_that_never_answers_fails_within_the_connect_timeout(tmp_path: Path) -> None:
+    """Issue 11 item 6 (timeouts wherever a dependency can hang): at DATABASE_URL something accepts the
+    connection and never answers; the CLI gives up after libpq's connect timeout with the one line,
+    instead of hanging until the OS's TCP timeout."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # the handshake completes in the backlog; nothing ever reads or answers
+        port = silent.getsockname()[1]
+        folder = _checkout(
+            tmp_path,
+            {"DATABASE_URL": f"postgresql://mt:{PASSWORD}@127.0.0.1:{port}/memory", "MEMORY_MILVUS_ENABLED": "false"},
+        )
+        started = time.monotonic()
+        result = cli_in(folder, "list", "--user", "42")
+        waited = time.monotonic() - started
+    assert result.returncode == 1, result.stdout + result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"error: PostgreSQL at postgresql://mt:***@127.0.0.1:{port}/memory: cannot connect "), line
+    assert waited < 6 * CONNECT_TIMEOUT_SEC  # loose: a hang would run into cli_in's 120 s
+
+
+def test_debug_shows_the_traceback_before_the_line(tmp_path: Path, refused_port: int) -> None:
     """Issue 17 item 5: --debug shows the traceback; the one line still ends the output."""
-    folder = _checkout(tmp_path, {"DATABASE_URL": f"postgresql://mt:{PASSWORD}@127.0.0.1:{_dead_port()}/memory"})
+    folder = _checkout(tmp_path, {"DATABASE_URL": f"postgresql://mt:{PASSWORD}@127.0.0.1:{refused_port}/memory"})
     result = cli_in(folder, "--debug", "status")
     assert result.returncode == 1
     assert "Traceback" in result.stderr
     assert result.stderr.splitlines()[-1].startswith("error: PostgreSQL at ")
 
 
-def test_a_broker_that_is_down_is_one_line_naming_it(db, tmp_path: Path) -> None:
+def test_a_broker_that_is_down_is_one_line_naming_it(db, tmp_path: Path, refused_port: int) -> None:
     """Issue 17 item 5: the broker down -> one line naming Redis and its address, exit 1."""
-    port = _dead_port()
+    port = refused_port
     broker = f"redis://:{PASSWORD}@127.0.0.1:{port}/0"
     folder = _checkout(tmp_path, {**_test_services(), "CELERY_BROKER_URL": broker, "CELERY_RESULT_BACKEND": broker})
     result = cli_in(folder, "ingest", "--user", "42", "--text", "我喜欢喝乌龙茶")
@@ -344,9 +359,9 @@ def test_ingest_wait_says_what_became_of_each_statement(worker, db) -> None:
     assert nothing.stdout.splitlines()[1:] == ["  dropped: no memory-worthy statement found"]
 
 
-def test_milvus_that_is_down_is_one_line_naming_it(db, tmp_path: Path) -> None:
+def test_milvus_that_is_down_is_one_line_naming_it(db, tmp_path: Path, refused_port: int) -> None:
     """Issue 17 item 5: Milvus down -> `reindex --reconcile` says so in one line with its address, exit 1."""
-    uri = f"http://127.0.0.1:{_dead_port()}"
+    uri = f"http://127.0.0.1:{refused_port}"
     folder = _checkout(tmp_path, {**_test_services(), "MEMORY_MILVUS_ENABLED": "true", "MEMORY_MILVUS_URI": uri})
     result = cli_in(folder, "reindex", "--reconcile")
     assert result.returncode == 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -58,12 +57,6 @@ def _cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT), **env},
         timeout=120,
     )
-
-
-def _closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _database_text() -> str:
@@ -120,9 +113,9 @@ def test_configuration_errors_never_print_the_database_password(database) -> Non
     assert DB_PASSWORD not in result.stderr + result.stdout
 
 
-def test_an_unreachable_database_never_prints_its_password(database) -> None:
+def test_an_unreachable_database_never_prints_its_password(database, refused_port: int) -> None:
     """Issue 15 item 6: the connection error of `status` leaves the URL's password out."""
-    url = f"postgresql+psycopg2://app:{DB_PASSWORD}@127.0.0.1:{_closed_port()}/app"
+    url = f"postgresql+psycopg2://app:{DB_PASSWORD}@127.0.0.1:{refused_port}/app"
     result = _cli("status", DATABASE_URL=url)
 
     assert result.returncode != 0
@@ -184,7 +177,9 @@ def _vector_errors() -> list[str]:
         return [e for e in session.scalars(select(LongTermMemory.vector_error)) if e]
 
 
-def test_a_milvus_password_in_a_failed_purge_is_neither_stored_nor_shown(db, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_milvus_password_in_a_failed_purge_is_neither_stored_nor_shown(
+    db, monkeypatch: pytest.MonkeyPatch, refused_port: int
+) -> None:
     """Issue 15 item 6: forgetting a user while Milvus (its URI holding a password) is down
     records the failure without the password, and `status` shows it without it too."""
     from config.settings import get_settings
@@ -192,7 +187,7 @@ def test_a_milvus_password_in_a_failed_purge_is_neither_stored_nor_shown(db, mon
     from memory_tasks.vectors.milvus_store import get_store
 
     record_turn(703, "I like oolong tea")
-    monkeypatch.setenv("MEMORY_MILVUS_URI", f"http://root:{DB_PASSWORD}@127.0.0.1:{_closed_port()}")
+    monkeypatch.setenv("MEMORY_MILVUS_URI", f"http://root:{DB_PASSWORD}@127.0.0.1:{refused_port}")
     # The process keeps one store: one made by an earlier test would still reach the real Milvus.
     get_settings.cache_clear()
     get_store.cache_clear()
