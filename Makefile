@@ -45,7 +45,7 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 
 ## Two pytest-xdist processes, a test module each at a time (its module-scoped worker stays whole):
-## most tests wait on worker subprocesses (2026-12-01, a loaded machine: 1,057 s against 1,437 s). Paths
+## most tests wait on worker subprocesses (2026-12-01, quiet machine: pytest 631 s against ~1,040 s in one). Paths
 ## are absolute: tests/conftest.py moves each process out of the checkout before it collects.
 TEST_PARALLEL ?= -n 2 --dist loadfile
 TESTS ?= $(CURDIR)/tests
