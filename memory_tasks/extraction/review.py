@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from config.settings import Settings, get_settings
+from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, MEMORY_TYPES
 from memory_tasks.extraction.engine import choose_engine
 from memory_tasks.extraction.prompts import load_prompt
 from memory_tasks.extraction.types import VERDICTS, Decision, ExistingMemory, Reviewer
@@ -22,6 +23,34 @@ logger = logging.getLogger(__name__)
 
 LLM_CHUNK_SIZE = 60
 MAX_REASON_CHARS = 200
+
+_NULLABLE_TEXT = {"type": ["string", "null"]}
+# The answer of the consolidate prompt: {"actions": [...]}, one per memory id shown. As for the
+# extract and refine schemas (`llm_engine`), a server with structured output is held to it and the
+# ladder in `llm.chat_json` falls back where it is rejected; `parse_decisions` still validates
+# every field, whatever the server enforced.
+CONSOLIDATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "actions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "integer"},
+                    "action": {"type": "string", "enum": list(VERDICTS)},
+                    "into_id": {"type": ["integer", "null"]},
+                    "key": _NULLABLE_TEXT,
+                    "memory_type": {"type": ["string", "null"], "enum": [*MEMORY_TYPES, None]},
+                    "content": {"type": ["string", "null"], "maxLength": MAX_CONTENT_CHARS},
+                    "reason": _NULLABLE_TEXT,
+                },
+                "required": ["id", "action"],
+            },
+        }
+    },
+    "required": ["actions"],
+}
 
 
 class RulesReviewer:
@@ -80,7 +109,11 @@ class LLMReviewer:
             },
         ]
         result = chat_json(
-            messages, timeout=settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC, purpose="consolidate", settings=settings
+            messages,
+            timeout=settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC,
+            purpose="consolidate",
+            schema=CONSOLIDATE_SCHEMA,
+            settings=settings,
         )
         items = json_items(result.value, wrapper="actions", raw_text=result.raw_text)
         decisions = parse_decisions(items, {row.id for row in chunk})

@@ -11,7 +11,13 @@ import pytest
 from config.settings import Settings
 from memory_tasks.extraction.candidates import slug_key
 from memory_tasks.extraction.prompts import load_prompt
-from memory_tasks.extraction.review import LLMReviewer, RulesReviewer, get_reviewer, parse_decisions
+from memory_tasks.extraction.review import (
+    CONSOLIDATE_SCHEMA,
+    LLMReviewer,
+    RulesReviewer,
+    get_reviewer,
+    parse_decisions,
+)
 from memory_tasks.extraction.types import Decision, ExistingMemory
 from memory_tasks.memories.consolidation import Action, Plan, plan_rows
 from memory_tasks.memories.consolidation.normalizers import fix_type, tidy_content
@@ -275,6 +281,36 @@ def test_llm_review_is_chunked(fake_openai: FakeOpenAI) -> None:
     ]
     assert sizes == [60, 60, 10]
     assert fake_openai.requests[0]["messages"][0]["content"] == load_prompt("consolidate").text
+
+
+def test_llm_review_asks_for_its_schema_and_falls_back_where_it_is_rejected(fake_openai: FakeOpenAI) -> None:
+    """Issue 13 item 6: the consolidate call asks for JSON-schema structured output, like extract and
+    refine; a server that rejects it gets JSON mode, and the answer is parsed the same way."""
+    answer = {"actions": [{"id": 1, "action": "normalize", "memory_type": "preference", "reason": "habit"}]}
+    fake_openai.default = lambda body: as_json(answer)
+    settings = Settings(_env_file=None, OPENAI_BASE_URL=fake_openai.base_url, LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC=5)
+    rows = [row(1, "morning-drink", "fact", "每天早上喝美式咖啡")]
+    expected = [Decision(1, "normalize", None, memory_type="preference", reason="habit")]
+
+    assert LLMReviewer(settings).review(rows) == expected
+    assert fake_openai.requests[0]["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "consolidate", "schema": CONSOLIDATE_SCHEMA},
+    }
+    item = CONSOLIDATE_SCHEMA["properties"]["actions"]["items"]
+    assert item["properties"]["action"]["enum"] == ["keep", "delete", "merge", "normalize"]
+    assert item["required"] == ["id", "action"]
+
+    fake_openai.requests.clear()
+    fake_openai.rejects_json_schema = True
+    other_model = Settings(
+        _env_file=None,
+        OPENAI_BASE_URL=fake_openai.base_url,
+        OPENAI_CHAT_MODEL="a-model-without-structured-output",
+        LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC=5,
+    )
+    assert LLMReviewer(other_model).review(rows) == expected
+    assert [body["response_format"]["type"] for body in fake_openai.requests] == ["json_schema", "json_object"]
 
 
 def test_engine_choice() -> None:
