@@ -46,10 +46,15 @@ def _broker(settings: Settings) -> None:
         connection.ensure_connection(max_retries=1, timeout=CHECK_TIMEOUT_SEC)
 
 
+class CollectionNotLoaded(Exception):
+    """The collection exists but is not loaded (after a Milvus restart, before `load_collection`): searches fail."""
+
+
 def _milvus(settings: Settings) -> None:
     store = get_store()
-    if store is not None:
-        store.dimension()  # one round trip: does the collection exist
+    # Absent is ready (the first write creates the collection); present but not loaded is not.
+    if store is not None and store.loaded(timeout=CHECK_TIMEOUT_SEC) is False:
+        raise CollectionNotLoaded
 
 
 def _timed(probe: Callable[[Settings], None], settings: Settings) -> Check:

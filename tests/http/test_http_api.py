@@ -13,11 +13,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from kombu.exceptions import OperationalError as BrokerError
+from pymilvus import MilvusClient
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
+from config.settings import get_settings
 from memory_tasks.db.models import Conversation, IdempotencyKey, LongTermMemory, MemoryHistory, Message
 from memory_tasks.db.session import session_scope
+from memory_tasks.vectors.milvus_store import get_store
 from tests.http.conftest import ADMIN, CHAT, make_app
 
 ALICE, BOB = 4101, 4102
@@ -453,6 +456,24 @@ def test_health_and_readiness(client: TestClient) -> None:
     checks = ready.json()["checks"]
     assert set(checks) == {"postgres", "redis", "milvus"}
     assert all(check["ok"] and check["latency_ms"] >= 0 for check in checks.values())
+
+
+def test_readiness_fails_while_the_milvus_collection_is_not_loaded(client: TestClient) -> None:
+    """R-OPS (issue 11 note): a reachable Milvus whose collection is released cannot search, so /readyz is 503."""
+    settings = get_settings()
+    get_store().ensure_collection(384)
+    milvus = MilvusClient(uri=settings.MEMORY_MILVUS_URI)
+    try:
+        milvus.release_collection(settings.MEMORY_MILVUS_COLLECTION)
+        released = client.get("/readyz")
+    finally:
+        milvus.load_collection(settings.MEMORY_MILVUS_COLLECTION)
+        milvus.close()
+
+    assert released.status_code == 503
+    assert released.json()["checks"]["milvus"]["ok"] is False
+    assert released.json()["checks"]["milvus"]["error"] == "CollectionNotLoaded"
+    assert client.get("/readyz").status_code == 200
 
 
 def test_readiness_fails_naming_the_unreachable_service_without_its_address(db: str) -> None:
