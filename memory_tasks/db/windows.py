@@ -4,8 +4,10 @@ Every user turn is enqueued with a delayed trigger (`memory.extract_candidates` 
 When a trigger runs, the conversation row is locked (so window decisions of one
 conversation never interleave) and the trigger's turn leads a window only if no later turn
 of the conversation is still waiting: that later turn's own trigger comes after it. A burst
-that never goes quiet is cut once its oldest turn has waited `max_wait_sec`. The window
-is every waiting turn up to the leader, oldest first; each is stamped with the run id (the
+that never goes quiet is cut once its oldest turn has waited `max_wait_sec`, and so is a
+backlog whose triggers all run late: such an overdue window also takes the later waiting
+turns, up to `max_turns`, rather than one turn per trigger. The window is every waiting turn
+up to the leader (and those), oldest first; each is stamped with the run id (the
 trigger's task id) and the claim time, and a turn stamped by another run within the lease
 is that run's. A redelivered trigger has the same task id, so it takes its window over;
 a duplicate trigger, a second chat-server process or a rescan has another and finds the
@@ -37,8 +39,9 @@ class Redirect:
 
 @dataclass(frozen=True)
 class Window:
-    """The turns one extraction run took: `message_ids` oldest first (the leader last);
-    `newly_taken` those it took now (not the leader, nor turns a retry of the run took before)."""
+    """The turns one extraction run took: `message_ids` oldest first (the leader last, unless an
+    overdue window took later turns: `claim_window`); `newly_taken` those it took now (not the
+    leader, nor turns a retry of the run took before)."""
 
     leader_id: int
     message_ids: tuple[int, ...]
@@ -74,9 +77,10 @@ def claim_window(
 ) -> Window | Redirect | None:
     """Take the window `leader` leads for the run `run_id`, or say who leads instead.
 
-    The window is every waiting turn up to the leader. None: the leader is held by another
-    run, or a later turn is waiting (its trigger comes later), fewer than `max_turns` wait
-    and the oldest has not yet waited `max_wait_sec`. Redirect: more than `max_turns` wait
+    The window is every waiting turn up to the leader; once its oldest has waited
+    `max_wait_sec` with later turns waiting, also the next of those, up to `max_turns` in all.
+    None: the leader is held by another run, or a later turn is waiting (its trigger comes
+    later), fewer than `max_turns` wait and the oldest has not yet waited `max_wait_sec`. Redirect: more than `max_turns` wait
     up to the leader (a backlog), so the oldest `max_turns` go first, led by the last of
     them. A FAILED leader is a window of its own, and FAILED turns join no other window. The
     caller holds the conversation lock (`lock_conversation`) and the leader's row lock.
@@ -119,8 +123,21 @@ def claim_window(
             return Redirect(members[max_turns - 1].id)
         later = session.scalar(select(func.max(Message.id)).where(waiting, Message.id > leader.id))
         quiet = later is None or len(members) == max_turns
-        if not quiet and members[0].created_at > now - timedelta(seconds=max_wait_sec):
-            return None
+        if not quiet:
+            if members[0].created_at > now - timedelta(seconds=max_wait_sec):
+                return None
+            # Overdue while later turns wait: their triggers are late too (a backlog behind a slow
+            # model or an outage, or a burst that never goes quiet). Cut at each trigger, every
+            # window would be one turn, an extraction call each; the window takes the next
+            # waiting turns up to max_turns instead, and their own triggers find them held.
+            members += session.scalars(
+                select(Message)
+                .where(waiting, Message.id > leader.id)
+                .order_by(Message.id)
+                .limit(max_turns - len(members))
+                .with_for_update()
+            )
+            later = session.scalar(select(func.max(Message.id)).where(waiting, Message.id > members[-1].id))
     newly_taken = tuple(m.id for m in members if m.id != leader.id and m.memory_window_run != run_id)
     session.execute(
         update(Message)

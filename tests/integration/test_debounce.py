@@ -182,3 +182,28 @@ def test_a_backlog_is_extracted_window_by_window_oldest_first(start_worker, db, 
     assert all(1 <= len(window) <= 3 for window in seen), seen
     assert sorted(i for window in seen for i in window) == list(range(len(turns))), seen
     assert all(window == list(range(window[0], window[0] + len(window))) for window in seen), seen
+
+
+def test_a_late_backlog_is_still_extracted_max_turns_at_a_time(start_worker, db, fake_openai) -> None:
+    """Issue 16 item 1 under a backlog (found by issue 12's full bench: 0.95 extraction calls per
+    turn): when every trigger runs after the max wait, as behind a slow model or an outage, 7 turns
+    with LONG_TERM_MEMORY_DEBOUNCE_MAX_TURNS=3 still take 3 extraction calls, not one per turn."""
+    fake_openai.default = _model
+    start_worker(
+        {
+            "OPENAI_BASE_URL": fake_openai.base_url,
+            "LONG_TERM_MEMORY_DEBOUNCE_MAX_TURNS": "3",
+            "LONG_TERM_MEMORY_DEBOUNCE_MAX_WAIT_SEC": "0",  # every trigger is overdue
+        }
+    )
+    turns = tuple(f"第{i}件事：我在学第{i}门课" for i in range(1, 8))
+    ids = [record_turn(8307, turn) for turn in turns]
+    for message_id in ids:
+        enqueue_turn(message_id, countdown=0)
+    for message_id in ids:
+        assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
+    calls = _extractions(fake_openai)
+    seen = [[i for i, turn in enumerate(turns) if f"<user_message>\n{turn}\n</user_message>" in call] for call in calls]
+    assert len(calls) == 3, seen
+    assert sorted(i for window in seen for i in window) == list(range(len(turns))), seen
+    assert all(window == list(range(window[0], window[0] + len(window))) for window in seen), seen
