@@ -363,7 +363,7 @@ def _pg_stats() -> dict[str, int]:
         row = session.execute(
             text(
                 "SELECT xact_commit + xact_rollback AS transactions, tup_returned + tup_fetched AS rows_read, "
-                "tup_inserted + tup_updated + tup_deleted AS rows_written "
+                "tup_inserted + tup_updated + tup_deleted AS rows_written, sessions AS connections "
                 "FROM pg_stat_database WHERE datname = current_database()"
             )
         ).one()
@@ -1011,10 +1011,10 @@ def _render_modes(results: list[ModeResult]) -> list[str]:
         lambda r: f"{totals(r.phases['burst'])['sql'] / max(r.phases['burst'].turns, 1):.1f}",
     )
     row(
-        "server side per turn: transactions / rows read / rows written",
+        "server side per turn: transactions / rows read / rows written / connections opened",
         lambda r: " / ".join(
             f"{r.phases['burst'].pg.get(k, 0) / max(r.phases['burst'].turns, 1):.1f}"
-            for k in ("transactions", "rows_read", "rows_written")
+            for k in ("transactions", "rows_read", "rows_written", "connections")
         ),
     )
     row(
@@ -1176,8 +1176,8 @@ def _render_method() -> list[str]:
         "with counters: SQLAlchemy's before_cursor_execute, and wrappers around the embedding model's embed "
         "methods, behind the PostgreSQL embedding cache), reported per task to Redis. A memory write is one "
         "memory_history row. pg_stat_statements is not built into pgserver's PostgreSQL, so the server-side "
-        "figures are pg_stat_database deltas (transactions, rows) of the burst's database, which also include "
-        "enqueue_turn's claim update.",
+        "figures are pg_stat_database deltas (transactions, rows, sessions: connections opened) of the burst's "
+        "database, which also include enqueue_turn's claim update.",
         "- **Celery overhead**: the same turns, for fresh users each time, (1) through extract_stage → "
         "refine_stage → upsert_stage → embed_memories → sync_vectors in one loop in the bench process, (2) through "
         "the chain one turn at a time, (3) through the chain all at once. CPU is the user + system time of the "

@@ -213,6 +213,12 @@ class Settings(BaseSettings):
     # this long (0 = no limit), so LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC bounds the upsert too.
     MEMORY_DB_LOCK_TIMEOUT_SEC: float = Field(30, ge=0, le=3600)
     MEMORY_DB_STATEMENT_TIMEOUT_SEC: float = Field(60, ge=0, le=3600)
+    # Connections each process keeps open. At least the llm worker's thread count (8 in the
+    # Procfile) plus one: a checkout beyond the pool opens a new connection and closes it on
+    # return, so a busy threads pool forked a PostgreSQL backend per transaction (issue 12).
+    # Up to MEMORY_DB_POOL_OVERFLOW more are opened (and closed) at a peak.
+    MEMORY_DB_POOL_SIZE: int = Field(10, ge=1, le=200)
+    MEMORY_DB_POOL_OVERFLOW: int = Field(5, ge=0, le=200)
 
     @field_validator("DATABASE_URL")
     @classmethod

@@ -37,8 +37,8 @@ def get_engine() -> Engine:
     return create_engine(
         settings.DATABASE_URL,
         pool_pre_ping=True,
-        pool_size=5,
-        max_overflow=5,
+        pool_size=settings.MEMORY_DB_POOL_SIZE,
+        max_overflow=settings.MEMORY_DB_POOL_OVERFLOW,
         connect_args={"options": options, "connect_timeout": CONNECT_TIMEOUT_SEC},
     )
 

@@ -1,9 +1,13 @@
 """Configuration: the seed's names and defaults, and clear errors for bad values (R-CONF)."""
 
+from pathlib import Path
+
 import pytest
 
 from config.celery import celery_config
-from config.settings import MAX_TASK_COUNTDOWN_SEC, ConfigError, Settings, load_settings
+from config.settings import MAX_TASK_COUNTDOWN_SEC, ConfigError, Settings, get_settings, load_settings
+from memory_tasks.db.session import get_engine
+from memory_tasks.stack import CELERY_WORKERS
 from memory_tasks.tasks.base import MAX_RETRY_AFTER_SEC, MemoryTask
 from memory_tasks.tasks.index import PURGE_RESTART_SEC
 from memory_tasks.tasks.lifecycle import STALE_RETRY_SEC
@@ -196,3 +200,35 @@ def test_beat_entries_follow_the_enable_flags_and_expire(clean_env: pytest.Monke
         assert entry["options"]["expires"] == entry["schedule"]
     clean_env.setenv("LONG_TERM_MEMORY_SCAN_ENABLED", "false")
     assert "rescan-messages" not in beat_schedule(Settings())
+
+
+def _threads_pool_concurrency(argv: list[str]) -> int | None:
+    if "threads" not in argv:
+        return None
+    return int(argv[argv.index("--concurrency") + 1])
+
+
+def test_every_threads_pool_fits_in_the_connection_pool(clean_env: pytest.MonkeyPatch) -> None:
+    """Issue 12: a threads worker with more threads than pooled connections opens and closes a
+    PostgreSQL connection per transaction; the default pool holds every thread of the Procfile's
+    and the embedded stack's threads pools, and the engine is built with the setting."""
+    procfile = (Path(__file__).parents[2] / "Procfile").read_text(encoding="utf-8")
+    commands = [line.split(":", 1)[1].split() for line in procfile.splitlines() if line.startswith("worker")]
+    commands += list(CELERY_WORKERS.values())
+    threads = [n for n in map(_threads_pool_concurrency, commands) if n is not None]
+    assert threads, "no threads pool found: the check would pass vacuously"
+    assert max(threads) < Settings(_env_file=None).MEMORY_DB_POOL_SIZE
+
+    clean_env.setenv("MEMORY_DB_POOL_SIZE", "12")
+    clean_env.setenv("MEMORY_DB_POOL_OVERFLOW", "3")
+    get_settings.cache_clear()
+    get_engine.cache_clear()
+    try:
+        engine = get_engine()
+        assert (engine.pool.size(), engine.pool._max_overflow) == (12, 3)  # type: ignore[attr-defined]
+        engine.dispose()
+    finally:
+        clean_env.delenv("MEMORY_DB_POOL_SIZE")
+        clean_env.delenv("MEMORY_DB_POOL_OVERFLOW")
+        get_settings.cache_clear()
+        get_engine.cache_clear()
