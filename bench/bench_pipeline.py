@@ -520,21 +520,42 @@ def worker_busy(run: PhaseRun) -> dict[str, float]:
     return {name: busy[name] / (wall * slots) for name, slots in concurrency.items()}
 
 
-def llm_calls(run: PhaseRun, model: LocomoModel) -> dict[str, tuple[int, int]]:
-    """{outcome: (model calls, turns)} for all turns and per outcome (trivial, memory-less, memories)."""
-    outcome_of_text = {r.turn.text: run.outcomes.get(r.message_id, "unknown") for r in run.recorded}
-    calls: Counter[str] = Counter()
+@dataclass(frozen=True)
+class CallCounts:
+    """A run's model calls, each judged by the turns it was about (`Call.turns`)."""
+
+    calls: int
+    turns: int
+    idle: int  # calls none of whose turns yielded a memory
+    on_trivial: int  # calls about a trivial (SKIPPED) turn
+    unattributed: int  # calls about no turn of the run
+    outcomes: Counter[str]  # the run's turns per outcome
+
+    @property
+    def memory_less_turns(self) -> int:
+        return self.outcomes["trivial"] + self.outcomes["memory-less"]
+
+
+def llm_calls(run: PhaseRun) -> CallCounts:
+    """The run's model calls, a call idle when no turn it covered yielded a memory (issue 12).
+
+    One extraction serves every turn of its debounce window and one refinement every
+    candidate of it, so a call is charged to all the turns it was about, not to one of them:
+    a window whose first turn says nothing but whose later turn yields a memory is no idle
+    call. A text said in several turns of the run stands for all of them.
+    """
+    outcomes_of_text: dict[str, set[str]] = {}
+    for recorded in run.recorded:
+        outcomes_of_text.setdefault(recorded.turn.text, set()).add(run.outcomes.get(recorded.message_id, "unknown"))
+    idle = on_trivial = unattributed = 0
     for call in run.calls:
-        if call.purpose == "extract":
-            source = call.texts[0]
-        else:
-            source = model.turn_of_fact.get(call.texts[0], "") if call.texts else ""
-        calls[outcome_of_text.get(source, "other")] += 1
-    turns = Counter(run.outcomes.values())
-    result = {"all": (len(run.calls), run.turns)}
-    for outcome in ("trivial", "memory-less", "memories"):
-        result[outcome] = (calls[outcome], turns[outcome])
-    return result
+        outcomes = set().union(*(outcomes_of_text.get(text, set()) for text in call.turns))
+        if not outcomes:
+            unattributed += 1
+            continue
+        idle += "memories" not in outcomes
+        on_trivial += "trivial" in outcomes
+    return CallCounts(len(run.calls), run.turns, idle, on_trivial, unattributed, Counter(run.outcomes.values()))
 
 
 @dataclass(frozen=True)
@@ -874,7 +895,6 @@ def totals(run: PhaseRun, skip: Sequence[str] = ()) -> Counter[str]:
 def render(
     results: list[ModeResult],
     rescan: list[RescanResult],
-    model: LocomoModel,
     minutes: float,
     command: str,
     ran: str,
@@ -894,7 +914,7 @@ def render(
         ran,
         "",
     ]
-    lines += _render_targets(results, rescan, model)
+    lines += _render_targets(results, rescan)
     lines += _render_modes(results)
     for result in results:
         lines += _render_stages(result)
@@ -906,7 +926,7 @@ def render(
     return "\n".join(lines) + "\n"
 
 
-def _render_targets(results: list[ModeResult], rescan: list[RescanResult], model: LocomoModel) -> list[str]:
+def _render_targets(results: list[ModeResult], rescan: list[RescanResult]) -> list[str]:
     lines = ["### Targets (issue 12) against this run", "", "| target | measured | |", "|---|---|---|"]
     for result in results:
         whole, steady = throughput(result.phases["burst"])
@@ -934,16 +954,18 @@ def _render_targets(results: list[ModeResult], rescan: list[RescanResult], model
     for result in results:
         if result.mode == "offline":
             continue
-        calls = llm_calls(result.phases["burst"], model)
-        per_turn = calls["all"][0] / max(calls["all"][1], 1)
-        idle = calls["trivial"][0] + calls["memory-less"][0]
-        idle_turns = calls["trivial"][1] + calls["memory-less"][1]
+        calls = llm_calls(result.phases["burst"])
+        per_turn = calls.calls / max(calls.turns, 1)
         misses = [f"{per_turn / LLM_CALLS_TARGET:.2f}× the per-turn limit"] if per_turn > LLM_CALLS_TARGET else []
-        misses += [f"{idle} calls on turns that yield no memory"] if idle else []
+        misses += [f"{calls.idle} calls on windows that yield no memory"] if calls.idle else []
+        misses += [f"{calls.on_trivial} calls on trivial turns"] if calls.on_trivial else []
+        misses += [f"{calls.unattributed} calls not about a turn of the burst"] if calls.unattributed else []
         lines.append(
             f"| {result.mode}: ≤ {LLM_CALLS_TARGET:.0f} LLM calls per turn, 0 for trivial or memory-less turns "
-            f"| {per_turn:.2f} per turn; {idle / max(idle_turns, 1):.2f} per trivial or memory-less turn "
-            f"({idle_turns} such turns) | {_verdict(not misses, '; '.join(misses) or 'within')} |"
+            f"| {per_turn:.2f} per turn; {calls.idle} of {calls.calls} calls covered only turns that yielded no "
+            f"memory ({calls.idle / max(calls.memory_less_turns, 1):.2f} per trivial or memory-less turn, "
+            f"{calls.memory_less_turns} such turns); {calls.on_trivial} calls on the {calls.outcomes['trivial']} "
+            f"trivial turns | {_verdict(not misses, '; '.join(misses) or 'within')} |"
         )
     if len(rescan) >= 2:
         small, large = rescan[0], rescan[-1]
@@ -1169,9 +1191,11 @@ def _render_method() -> list[str]:
         "`LONG_TERM_MEMORY_DEBOUNCE_SEC=0` both are the same.",
         "- **One at a time**: each turn is recorded, enqueued without debounce and waited for before the next turn "
         "exists.",
-        "- **LLM calls** are counted at the stub model and attributed to turns by the user message (extract) or the "
-        "candidate's fact (refine). Outcomes: trivial = SKIPPED, memory-less = PROCESSED with no memory change, "
-        "memories = PROCESSED with at least one memory_history row.",
+        "- **LLM calls** are counted at the stub model and attributed to every turn they were about: an extraction "
+        "to all the user messages of its window, a refinement to the turns whose candidates it lists (by the key "
+        "the stub gave them). A call is idle when none of those turns yielded a memory. Outcomes: trivial = "
+        "SKIPPED, memory-less = PROCESSED with no memory change, memories = PROCESSED with at least one "
+        "memory_history row.",
         "- **Embeddings, SQL** are counted inside every worker process by `bench.pipeline_probe` (the project's app "
         "with counters: SQLAlchemy's before_cursor_execute, and wrappers around the embedding model's embed "
         "methods, behind the PostgreSQL embedding cache), reported per task to Redis. A memory write is one "
@@ -1303,7 +1327,7 @@ def main(argv: list[str] | None = None) -> int:
                         failed[mode] = str(exc)
                         print(f"{mode}: failed: {exc}", file=sys.stderr, flush=True)
                     # Written after every mode, so a run cut short keeps what it measured.
-                    section = render(results, rescan, model, minutes(), command, ran(results, failed), commit)
+                    section = render(results, rescan, minutes(), command, ran(results, failed), commit)
                     write_section(output, section)
             finally:
                 server.stop()

@@ -9,8 +9,9 @@ served by the test suite's OpenAI-compatible stub (`tests.fake_openai.FakeOpenAI
   candidate when the turns have none;
 - refine (the request lists `candidates`): "keep" for every candidate;
 - anything else (consolidation): nothing to change.
-Every call is recorded with its purpose, time and the texts it was about, so calls can be
-counted per turn; `delay` seconds pass before each answer (the slow model).
+Every call is recorded with its purpose, time, the texts it was about and the turns they
+came from, so calls can be counted per turn; `delay` seconds pass before each answer (the
+slow model).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def load_turns(path: Path, conversations: int, max_turns: int | None) -> list[li
 
 _USER_MESSAGE = re.compile(r"<user_message>\n(.*?)\n</user_message>", re.DOTALL)
 REFINE_TAIL = "\n\nAnswer with the JSON object"
+KEY_PREFIX = "locomo-"
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,9 @@ class Call:
     at: float  # time.time() when the request arrived
     purpose: str  # extract, refine or other
     texts: tuple[str, ...]  # extract: the user message(s) of the window; refine: the candidates' contents
+    # The texts of the turns the call is about: extract: every turn of the window (one call
+    # serves them all); refine: the turns whose candidates it lists, known by their keys.
+    turns: tuple[str, ...] = ()
 
 
 class LocomoModel:
@@ -89,12 +94,11 @@ class LocomoModel:
 
     def __init__(self, conversations: list[list[Turn]]) -> None:
         self.facts_of: dict[str, list[str]] = {}
-        self.turn_of_fact: dict[str, str] = {}  # fact -> text of the turn it came from
+        self.turn_of_digest: dict[str, str] = {}  # `turn_digest` -> text of the turn
         for turns in conversations:
             for turn in turns:
                 self.facts_of.setdefault(turn.text, []).extend(turn.facts)
-                for fact in turn.facts:
-                    self.turn_of_fact.setdefault(fact, turn.text)
+                self.turn_of_digest[turn_digest(turn.text)] = turn.text
         self.delay = 0.0
         self.calls: list[Call] = []
         self._lock = threading.Lock()
@@ -104,7 +108,7 @@ class LocomoModel:
         # One turn, or a debounce window of several (issue 16): the facts of each of them.
         texts = tuple(found.strip() for found in _USER_MESSAGE.findall(content))
         if texts:
-            self._record("extract", texts)
+            self._record("extract", texts, texts)
             candidates = [
                 {**observation_candidate(text, number, fact), "turn": position}
                 for position, text in enumerate(texts, 1)
@@ -113,7 +117,8 @@ class LocomoModel:
             return as_json({"candidates": candidates}, delay=self.delay)
         if REFINE_TAIL in content:
             proposed = json.loads(content.rsplit(REFINE_TAIL, 1)[0])["candidates"]
-            self._record("refine", tuple(c["content"] for c in proposed))
+            turns = (self.turn_of_key(str(c["key"])) for c in proposed)
+            self._record("refine", tuple(c["content"] for c in proposed), tuple(dict.fromkeys(t for t in turns if t)))
             return as_json(
                 {"decisions": [{"index": c["index"], "action": "keep", "target_key": None} for c in proposed]},
                 delay=self.delay,
@@ -121,22 +126,31 @@ class LocomoModel:
         self._record("other", ())
         return as_json({"decisions": [], "candidates": []}, delay=self.delay)
 
-    def _record(self, purpose: str, texts: tuple[str, ...]) -> None:
+    def turn_of_key(self, key: str) -> str | None:
+        """The text of the turn whose candidate has this key (`observation_candidate`), or None."""
+        digest = key.removeprefix(KEY_PREFIX).rpartition("-")[0] if key.startswith(KEY_PREFIX) else ""
+        return self.turn_of_digest.get(digest)
+
+    def _record(self, purpose: str, texts: tuple[str, ...], turns: tuple[str, ...] = ()) -> None:
         with self._lock:
-            self.calls.append(Call(time.time(), purpose, texts))
+            self.calls.append(Call(time.time(), purpose, texts, turns))
 
     def calls_between(self, start: float, end: float) -> list[Call]:
         with self._lock:
             return [call for call in self.calls if start <= call.at <= end]
 
 
+def turn_digest(text: str) -> str:
+    """A short digest of a turn's text: what the keys of its candidates say."""
+    return hashlib.sha1(text.encode()).hexdigest()[:8]
+
+
 def observation_candidate(text: str, number: int, fact: str) -> dict[str, Any]:
     """One extraction candidate for `fact`, keyed by the turn so no two facts share a slot."""
-    digest = hashlib.sha1(text.encode()).hexdigest()[:8]
     return {
         "op": "upsert",
         "memory_type": "fact",
-        "key": f"locomo-{digest}-{number}",
+        "key": f"{KEY_PREFIX}{turn_digest(text)}-{number}",
         "content": fact,
         "importance": 3,
         "confidence": 0.9,

@@ -13,10 +13,11 @@ from bench.bench_pipeline import (
     chain_ends,
     latencies,
     latencies_from_due,
+    llm_calls,
     replace_section,
     throughput,
 )
-from bench.locomo_model import LocomoModel, Turn, load_turns, serve
+from bench.locomo_model import Call, LocomoModel, Turn, load_turns, serve
 from bench.pipeline_stack import ChainTracker, TaskRecord
 from config.settings import Settings
 from memory_tasks.extraction.llm_engine import LLMEngine
@@ -81,6 +82,27 @@ def test_the_stub_model_answers_the_real_engine_with_the_turns_facts_and_keeps_t
         ("refine", ("Bo adopted a cat.", "Bo paints.")),
         ("extract", ("Hi Bo!",)),
     ]
+
+
+def test_the_stub_model_names_every_turn_of_a_window_and_the_turns_a_refinement_is_about(locomo_file: Path) -> None:
+    """Issue 12 (LLM calls per turn): one extraction call serves every turn of a debounce window,
+    and a refinement the turns whose candidates it lists (known by the candidate keys the stub
+    gave them), however the facts are spread over the window."""
+    model = LocomoModel(load_turns(locomo_file, conversations=1, max_turns=None))
+    server = serve(model)
+    try:
+        engine = LLMEngine(Settings(_env_file=None, OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY=""))
+        window = TurnContext(message="I adopted a cat and started painting.", earlier=("Hi Bo!",))
+        candidates = engine.extract(window)
+        engine.refine(candidates, [])
+    finally:
+        server.stop()
+
+    assert [(c.purpose, c.turns) for c in model.calls] == [
+        ("extract", ("Hi Bo!", "I adopted a cat and started painting.")),
+        ("refine", ("I adopted a cat and started painting.",)),
+    ]
+    assert model.turn_of_key("locomo-00000000-0") is None
 
 
 def _event(kind: str, uuid: str, at: float, **fields) -> dict:
@@ -161,6 +183,29 @@ def test_a_turn_is_retrievable_when_the_run_that_took_its_window_ends_and_is_tim
     assert chain_ends(run) == {7: 11.0, 8: 11.0, 9: 23.0}
     assert sorted(latencies(run)) == [10.5, 11.0, 14.0]
     assert sorted(latencies_from_due(run)) == [1.0, 1.0, 1.0]
+
+
+def test_a_model_call_is_idle_only_when_no_turn_it_covered_yielded_a_memory() -> None:
+    """Issue 12 (0 LLM calls for memory-less turns): a window's extraction whose first turn says
+    nothing but whose second yields a memory is no idle call (it used to be charged to the first
+    turn alone); one over memory-less turns only is; a refinement is judged by its candidates' turns."""
+    texts = ("Hi Bo!", "I moved to Lisbon.", "Nice.", "Really?", "ok")
+    recorded = [Recorded(m, 1, Turn(0, 1, f"D1:{m}", 0, text, ())) for m, text in enumerate(texts, 1)]
+    run = PhaseRun("burst", recorded)
+    run.outcomes = {1: "memory-less", 2: "memories", 3: "memory-less", 4: "memory-less", 5: "trivial"}
+    run.calls = [
+        Call(1.0, "extract", texts[:2], texts[:2]),
+        Call(2.0, "refine", ("Ann lives in Lisbon.",), ("I moved to Lisbon.",)),
+        Call(3.0, "extract", texts[2:4], texts[2:4]),
+        Call(4.0, "extract", ("unknown",), ("unknown",)),
+    ]
+
+    counts = llm_calls(run)
+
+    assert (counts.calls, counts.turns, counts.idle, counts.on_trivial, counts.unattributed) == (4, 5, 1, 0, 1)
+    assert counts.memory_less_turns == 4
+    run.calls.append(Call(5.0, "extract", ("ok",), ("ok",)))
+    assert (llm_calls(run).idle, llm_calls(run).on_trivial) == (2, 1)
 
 
 def test_the_pipeline_section_is_replaced_in_place_or_appended() -> None:
