@@ -113,7 +113,8 @@ bench-write: setup
 	$(PY) -m bench.bench_write --locomo $(LOCOMO) $(BENCH_ARGS)
 
 ## make bench-oracle: LoCoMo through the write path with a model proposing its observation facts
-## (issue 13.4; docs/quality.md); BENCH_ARGS="--conversations 0,1" (default) or "--conversations all"
+## (issue 13.4; docs/quality.md); BENCH_ARGS="--conversations 0,1" (default) or "--conversations all",
+## and "--modes per-turn,windowed" (both by default: each turn alone, or the debounce windows)
 bench-oracle: setup
 	$(PY) -m bench.bench_oracle --locomo $(LOCOMO) $(BENCH_ARGS)
 
