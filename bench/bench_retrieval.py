@@ -178,9 +178,14 @@ class Question:
     category: int
 
 
+# The dialog ids ("D1:3") a memory's fact came from.
+Dialogs = frozenset[str]
+
+
 @dataclass
 class Locomo:
-    facts: dict[int, list[tuple[str, str]]]  # user id -> [(fact text, dialog id)]
+    # user id -> [(fact text, its dialog ids)]: a few facts name several turns (['D15:3', 'D15:5'])
+    facts: dict[int, list[tuple[str, Dialogs]]]
     questions: list[Question]
 
 
@@ -192,7 +197,7 @@ def load_locomo(path: Path) -> Locomo:
     for index, sample in enumerate(data):
         user_id = LOCOMO_USER_BASE + index
         facts[user_id] = [
-            (text, str(dialog_id))
+            (text, frozenset(dialog_ids(dialog_id)))
             for session in sample["observation"].values()
             for speaker_facts in session.values()
             for text, dialog_id in speaker_facts
@@ -214,7 +219,7 @@ def write_locomo(locomo: Locomo) -> dict[int, str]:
     from memory_tasks.extraction.candidates import Candidate
     from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
 
-    dialog_of: dict[int, str] = {}
+    dialog_of: dict[int, Dialogs] = {}
     for user_id, facts in locomo.facts.items():
         with session_scope() as session:
             session.execute(pg_insert(User).values(id=user_id).on_conflict_do_nothing())
@@ -249,7 +254,7 @@ def sync_all(memory_ids: list[int], flush: bool = True) -> float:
     return len(memory_ids) / (time.perf_counter() - started)
 
 
-def recall_by_split(rankings: Sequence[Sequence[str]], questions: Sequence[Question]) -> dict[str, float]:
+def recall_by_split(rankings: Sequence[Sequence[Dialogs]], questions: Sequence[Question]) -> dict[str, float]:
     """{split name: recall@6 over the questions of that split's conversations}."""
     figures = {}
     for name, conversations in SPLITS.items():
@@ -259,10 +264,10 @@ def recall_by_split(rankings: Sequence[Sequence[str]], questions: Sequence[Quest
     return figures
 
 
-def recall(rankings: Sequence[Sequence[str]], questions: Sequence[Question]) -> dict[int, float]:
-    """{k: share of questions with an evidence dialog among the first k ranked dialog ids}."""
+def recall(rankings: Sequence[Sequence[Dialogs]], questions: Sequence[Question]) -> dict[int, float]:
+    """{k: share of questions with an evidence dialog among the dialogs of the first k ranked memories}."""
     return {
-        k: sum(bool(set(ranked[:k]) & q.evidence) for ranked, q in zip(rankings, questions, strict=True))
+        k: sum(bool(q.evidence & frozenset().union(*ranked[:k])) for ranked, q in zip(rankings, questions, strict=True))
         / len(questions)
         for k in KS
     }
@@ -294,7 +299,7 @@ def run_quality(locomo_path: Path, sweep: bool) -> QualityResult:
     print(f"quality: {len(dialog_of)} memories written, {len(locomo.questions)} questions", flush=True)
     with overridden(MEMORY_INDEX_WORKER_BATCH_SIZE="512"):  # each Milvus write ends with a ~3 s flush
         print(f"quality: indexed at {sync_all(sorted(dialog_of)):.1f} memories/s", flush=True)
-    observed = {user: {d for _, d in facts} for user, facts in locomo.facts.items()}
+    observed = {user: frozenset().union(*(d for _, d in facts)) for user, facts in locomo.facts.items()}
     ceiling = sum(bool(q.evidence & observed[q.user_id]) for q in locomo.questions) / len(locomo.questions)
     settings = get_settings()
     patterns = settings.noise_key_patterns
@@ -303,7 +308,7 @@ def run_quality(locomo_path: Path, sweep: bool) -> QualityResult:
     )
 
     weights = RerankWeights.from_settings(settings)
-    rankings: dict[str, list[list[str]]] = {"lexical": [], "dense": [], "final": []}
+    rankings: dict[str, list[list[Dialogs]]] = {"lexical": [], "dense": [], "final": []}
     candidates_of = []
     started = time.perf_counter()
     for question in locomo.questions:
