@@ -17,7 +17,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import bindparam, case, func, select, update
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
@@ -454,25 +454,38 @@ def _count_attempt(message: Message, max_attempts: int, now: Any) -> bool:
     return True
 
 
+# The statements of the common cases of `begin_attempt` and `end_attempt`, which run around
+# every stage task: built once and sent on the session's Core connection. Built per call and
+# run as ORM statements they cost the worker more CPU than PostgreSQL spends running them (issue 12).
+_COUNT_ATTEMPT_ALONE = (
+    update(Message)
+    .where(
+        Message.id == bindparam("message_id"),
+        Message.memory_window_run.is_(None),
+        Message.memory_status.notin_(FINISHED),
+        Message.memory_attempts < bindparam("max_attempts"),
+    )
+    .values(memory_attempts=Message.memory_attempts + 1, memory_claimed_at=func.now())
+    .returning(Message.id)
+)
+_GIVE_BACK_ATTEMPT_ALONE = (
+    update(Message)
+    .where(Message.id == bindparam("message_id"), Message.memory_window_run.is_(None), Message.memory_attempts > 0)
+    .values(memory_attempts=Message.memory_attempts - 1)
+    .returning(Message.id)
+)
+
+
 def _count_attempt_alone(session: Session, message_id: int, max_attempts: int) -> bool:
     """The common case of `begin_attempt` in one statement: a message that no window holds, not
     finished, with attempts left, counts one and renews its lease. False: nothing was changed
     (a window holds it, it is finished or unknown, or it has no attempt left): the full path decides.
 
     One row and no other lock, so it cannot cross the conversation-first lock order of `_window_of`.
+    No object of the session is loaded yet, so none goes stale.
     """
-    counted = session.execute(
-        update(Message)
-        .where(
-            Message.id == message_id,
-            Message.memory_window_run.is_(None),
-            Message.memory_status.notin_(FINISHED),
-            Message.memory_attempts < max_attempts,
-        )
-        .values(memory_attempts=Message.memory_attempts + 1, memory_claimed_at=func.now())
-        .returning(Message.id)
-    ).first()
-    return counted is not None
+    params = {"message_id": message_id, "max_attempts": max_attempts}
+    return session.connection().execute(_COUNT_ATTEMPT_ALONE, params).first() is not None
 
 
 def begin_attempt(message_id: int, max_attempts: int) -> bool:
@@ -501,12 +514,7 @@ def end_attempt(message_id: int) -> None:
     """Give back the attempt `begin_attempt` counted (on the message and its window): the run
     succeeded, or a dependency failed."""
     with session_scope() as session:
-        alone = session.execute(
-            update(Message)
-            .where(Message.id == message_id, Message.memory_window_run.is_(None), Message.memory_attempts > 0)
-            .values(memory_attempts=Message.memory_attempts - 1)
-            .returning(Message.id)
-        ).first()
+        alone = session.connection().execute(_GIVE_BACK_ATTEMPT_ALONE, {"message_id": message_id}).first()
         if alone is not None:
             return
         ids = [m.id for m in _window_of(session, message_id, db_now(session))]
