@@ -144,6 +144,15 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     }
 
 
+# Built once: every trigger and every window bookkeeping asks it first (issue 12).
+_CONVERSATION_OF = select(Message.conversation_id).where(Message.id == bindparam("message_id"))
+
+
+def _conversation_of(session: Session, message_id: int) -> int | None:
+    """The conversation of the message (None if unknown); read before any object of the session changes."""
+    return session.connection().execute(_CONVERSATION_OF, {"message_id": message_id}).scalar()
+
+
 def _take_window(
     message_id: int, run_id: str, settings: Any
 ) -> tuple[Window, TurnContext, list[int]] | Redirect | None:
@@ -153,7 +162,7 @@ def _take_window(
     ([] when every one was finished here), a Redirect, or None (nothing to do).
     """
     with session_scope() as session:
-        conversation_id = session.scalar(select(Message.conversation_id).where(Message.id == message_id))
+        conversation_id = _conversation_of(session, message_id)
         if conversation_id is None:
             logger.warning("message not found", extra={"message_id": message_id})
             return None
@@ -407,7 +416,7 @@ def _window_of(session: Session, message_id: int, now: Any) -> list[Message]:
     conversation takes the conversation's row first (as the window claim does), so two stages
     of one window, or a stage and a new trigger, never lock its turns in crossing orders.
     """
-    conversation_id = session.scalar(select(Message.conversation_id).where(Message.id == message_id))
+    conversation_id = _conversation_of(session, message_id)
     if conversation_id is None:
         return []
     lock_conversation(session, conversation_id)
