@@ -88,8 +88,9 @@ def recent_context(session: Session, message: Message, summary: str, max_chars: 
     the newest user/assistant turns that fit, assistant text without its <think> blocks (R-PIPE-11)."""
     if max_chars <= 0:
         return ContextWindow(summary="", turns=())
-    earlier = session.scalars(
-        select(Message)
+    # Two columns, not 50 mapped objects: loading those cost more than the query (issue 12).
+    earlier = session.execute(
+        select(Message.role, Message.content)
         .where(Message.conversation_id == message.conversation_id, Message.id < message.id)
         .order_by(Message.id.desc())
         .limit(50)
