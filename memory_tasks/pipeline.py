@@ -192,8 +192,7 @@ def _take_window(
         turns = _pick_up_window(session, window, settings.LONG_TERM_MEMORY_MAX_ATTEMPTS, now)
         if not turns:
             return window, TurnContext(message=""), []
-        conversation = session.get(Conversation, conversation_id)
-        summary = conversation.summary if conversation else ""
+        summary = session.scalar(select(Conversation.summary).where(Conversation.id == conversation_id)) or ""
         context = recent_context(session, turns[0], summary, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS)
         texts = [t.content for t in turns]
         turn = TurnContext(message=texts[-1], earlier=tuple(texts[:-1]), summary=context.summary, recent=context.turns)
@@ -223,10 +222,13 @@ def _pick_up_window(session: Session, window: Window, max_attempts: int, now: An
 
 def _finish_all(message_ids: list[int], status: MessageStatus, outcomes: TurnOutcomes) -> None:
     with session_scope() as session:
-        for message_id in message_ids:
-            message = session.get(Message, message_id, with_for_update=True)
-            if message is not None and message.memory_status not in FINISHED:
-                _finish(session, message, status, None, outcomes.get(message_id))
+        # One statement, locking in id order (the window's order) as one get per turn did.
+        messages = session.scalars(
+            select(Message).where(Message.id.in_(message_ids)).order_by(Message.id).with_for_update()
+        ).all()
+        for message in messages:
+            if message.memory_status not in FINISHED:
+                _finish(session, message, status, None, outcomes.get(message.id))
 
 
 def _outcomes_json(outcomes: TurnOutcomes) -> dict[str, list[dict[str, Any]]]:

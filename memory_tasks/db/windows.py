@@ -15,7 +15,7 @@ turns held. PostgreSQL is the only record: a restart loses nothing.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import and_, bindparam, func, or_, select, update
@@ -45,6 +45,9 @@ class Window:
     newly_taken: tuple[int, ...]
     # The newest turn still waiting after the window (its trigger may have passed it by), or None.
     left_behind: int | None = None
+    # The rows locked for it, held so that the session (which keeps loaded objects only while
+    # they are referenced) does not load them again one by one (issue 12).
+    rows: tuple[Message, ...] = field(default=(), compare=False, repr=False)
 
 
 # The statements every trigger sends, built once with their parameters named (issue 12: building
@@ -155,7 +158,11 @@ def claim_window(
         .values(memory_window_run=run_id, memory_claimed_at=now)
     )
     return Window(
-        leader_id=leader.id, message_ids=tuple(m.id for m in members), newly_taken=newly_taken, left_behind=later
+        leader_id=leader.id,
+        message_ids=tuple(m.id for m in members),
+        newly_taken=newly_taken,
+        left_behind=later,
+        rows=tuple(members),
     )
 
 
