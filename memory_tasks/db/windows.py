@@ -114,7 +114,8 @@ def claim_window(
     and the oldest has not yet waited `max_wait_sec`. Redirect: more than `max_turns` wait
     up to the leader (a backlog), so the oldest `max_turns` go first, led by the last of
     them. A FAILED leader is a window of its own, and FAILED turns join no other window. The
-    caller holds the conversation lock (`lock_conversation`) and the leader's row lock.
+    caller holds the conversation lock (`lock_conversation`) and the leader's row lock, and
+    `leader` is the row as that lock read it (its lease is checked on it, not asked again).
     """
     stale_before = now - timedelta(seconds=lease_sec)
     if not _is_free(leader, run_id, stale_before):
