@@ -17,7 +17,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import bindparam, case, func, select, update
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
@@ -88,8 +88,9 @@ def recent_context(session: Session, message: Message, summary: str, max_chars: 
     the newest user/assistant turns that fit, assistant text without its <think> blocks (R-PIPE-11)."""
     if max_chars <= 0:
         return ContextWindow(summary="", turns=())
-    earlier = session.scalars(
-        select(Message)
+    # Two columns, not 50 mapped objects: loading those cost more than the query (issue 12).
+    earlier = session.execute(
+        select(Message.role, Message.content)
         .where(Message.conversation_id == message.conversation_id, Message.id < message.id)
         .order_by(Message.id.desc())
         .limit(50)
@@ -144,6 +145,15 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     }
 
 
+# Built once: every trigger and every window bookkeeping asks it first (issue 12).
+_CONVERSATION_OF = select(Message.conversation_id).where(Message.id == bindparam("message_id"))
+
+
+def _conversation_of(session: Session, message_id: int) -> int | None:
+    """The conversation of the message (None if unknown); read before any object of the session changes."""
+    return session.connection().execute(_CONVERSATION_OF, {"message_id": message_id}).scalar()
+
+
 def _take_window(
     message_id: int, run_id: str, settings: Any
 ) -> tuple[Window, TurnContext, list[int]] | Redirect | None:
@@ -153,7 +163,7 @@ def _take_window(
     ([] when every one was finished here), a Redirect, or None (nothing to do).
     """
     with session_scope() as session:
-        conversation_id = session.scalar(select(Message.conversation_id).where(Message.id == message_id))
+        conversation_id = _conversation_of(session, message_id)
         if conversation_id is None:
             logger.warning("message not found", extra={"message_id": message_id})
             return None
@@ -182,8 +192,7 @@ def _take_window(
         turns = _pick_up_window(session, window, settings.LONG_TERM_MEMORY_MAX_ATTEMPTS, now)
         if not turns:
             return window, TurnContext(message=""), []
-        conversation = session.get(Conversation, conversation_id)
-        summary = conversation.summary if conversation else ""
+        summary = session.scalar(select(Conversation.summary).where(Conversation.id == conversation_id)) or ""
         context = recent_context(session, turns[0], summary, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS)
         texts = [t.content for t in turns]
         turn = TurnContext(message=texts[-1], earlier=tuple(texts[:-1]), summary=context.summary, recent=context.turns)
@@ -213,10 +222,13 @@ def _pick_up_window(session: Session, window: Window, max_attempts: int, now: An
 
 def _finish_all(message_ids: list[int], status: MessageStatus, outcomes: TurnOutcomes) -> None:
     with session_scope() as session:
-        for message_id in message_ids:
-            message = session.get(Message, message_id, with_for_update=True)
-            if message is not None and message.memory_status not in FINISHED:
-                _finish(session, message, status, None, outcomes.get(message_id))
+        # One statement, locking in id order (the window's order) as one get per turn did.
+        messages = session.scalars(
+            select(Message).where(Message.id.in_(message_ids)).order_by(Message.id).with_for_update()
+        ).all()
+        for message in messages:
+            if message.memory_status not in FINISHED:
+                _finish(session, message, status, None, outcomes.get(message.id))
 
 
 def _outcomes_json(outcomes: TurnOutcomes) -> dict[str, list[dict[str, Any]]]:
@@ -407,7 +419,7 @@ def _window_of(session: Session, message_id: int, now: Any) -> list[Message]:
     conversation takes the conversation's row first (as the window claim does), so two stages
     of one window, or a stage and a new trigger, never lock its turns in crossing orders.
     """
-    conversation_id = session.scalar(select(Message.conversation_id).where(Message.id == message_id))
+    conversation_id = _conversation_of(session, message_id)
     if conversation_id is None:
         return []
     lock_conversation(session, conversation_id)
@@ -454,25 +466,38 @@ def _count_attempt(message: Message, max_attempts: int, now: Any) -> bool:
     return True
 
 
+# The statements of the common cases of `begin_attempt` and `end_attempt`, which run around
+# every stage task: built once and sent on the session's Core connection. Built per call and
+# run as ORM statements they cost the worker more CPU than PostgreSQL spends running them (issue 12).
+_COUNT_ATTEMPT_ALONE = (
+    update(Message)
+    .where(
+        Message.id == bindparam("message_id"),
+        Message.memory_window_run.is_(None),
+        Message.memory_status.notin_(FINISHED),
+        Message.memory_attempts < bindparam("max_attempts"),
+    )
+    .values(memory_attempts=Message.memory_attempts + 1, memory_claimed_at=func.now())
+    .returning(Message.id)
+)
+_GIVE_BACK_ATTEMPT_ALONE = (
+    update(Message)
+    .where(Message.id == bindparam("message_id"), Message.memory_window_run.is_(None), Message.memory_attempts > 0)
+    .values(memory_attempts=Message.memory_attempts - 1)
+    .returning(Message.id)
+)
+
+
 def _count_attempt_alone(session: Session, message_id: int, max_attempts: int) -> bool:
     """The common case of `begin_attempt` in one statement: a message that no window holds, not
     finished, with attempts left, counts one and renews its lease. False: nothing was changed
     (a window holds it, it is finished or unknown, or it has no attempt left): the full path decides.
 
     One row and no other lock, so it cannot cross the conversation-first lock order of `_window_of`.
+    No object of the session is loaded yet, so none goes stale.
     """
-    counted = session.execute(
-        update(Message)
-        .where(
-            Message.id == message_id,
-            Message.memory_window_run.is_(None),
-            Message.memory_status.notin_(FINISHED),
-            Message.memory_attempts < max_attempts,
-        )
-        .values(memory_attempts=Message.memory_attempts + 1, memory_claimed_at=func.now())
-        .returning(Message.id)
-    ).first()
-    return counted is not None
+    params = {"message_id": message_id, "max_attempts": max_attempts}
+    return session.connection().execute(_COUNT_ATTEMPT_ALONE, params).first() is not None
 
 
 def begin_attempt(message_id: int, max_attempts: int) -> bool:
@@ -501,12 +526,7 @@ def end_attempt(message_id: int) -> None:
     """Give back the attempt `begin_attempt` counted (on the message and its window): the run
     succeeded, or a dependency failed."""
     with session_scope() as session:
-        alone = session.execute(
-            update(Message)
-            .where(Message.id == message_id, Message.memory_window_run.is_(None), Message.memory_attempts > 0)
-            .values(memory_attempts=Message.memory_attempts - 1)
-            .returning(Message.id)
-        ).first()
+        alone = session.connection().execute(_GIVE_BACK_ATTEMPT_ALONE, {"message_id": message_id}).first()
         if alone is not None:
             return
         ids = [m.id for m in _window_of(session, message_id, db_now(session))]

@@ -9,6 +9,8 @@ from sqlalchemy.orm import Session
 
 # session.info key of (transaction, its now()).
 _NOW = "memory_tasks.db_now"
+# Built once (issue 12); sent through the session, which flushes pending changes first as before.
+_SELECT_NOW = select(func.now())
 
 
 def db_now(session: Session) -> datetime:
@@ -21,6 +23,6 @@ def db_now(session: Session) -> datetime:
     transaction = session.get_transaction()
     if cached is not None and transaction is not None and cached[0] is transaction:
         return cached[1]
-    now = session.execute(select(func.now())).scalar_one()
+    now = session.execute(_SELECT_NOW).scalar_one()
     session.info[_NOW] = (session.get_transaction(), now)
     return now

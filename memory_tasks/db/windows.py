@@ -17,10 +17,10 @@ turns held. PostgreSQL is the only record: a restart loses nothing.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, and_, func, or_, select, update
+from sqlalchemy import and_, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from memory_tasks.db.models import Conversation, Message, MessageStatus
@@ -48,20 +48,55 @@ class Window:
     newly_taken: tuple[int, ...]
     # The newest turn still waiting after the window (its trigger may have passed it by), or None.
     left_behind: int | None = None
+    # The rows locked for it, held so that the session (which keeps loaded objects only while
+    # they are referenced) does not load them again one by one (issue 12).
+    rows: tuple[Message, ...] = field(default=(), compare=False, repr=False)
+
+
+# The statements every trigger sends, built once with their parameters named (issue 12: building
+# and caching a statement per call cost the worker more CPU than PostgreSQL spends running it).
+_LOCK_CONVERSATION = select(Conversation.id).where(Conversation.id == bindparam("conversation_id")).with_for_update()
+# Not held by another run: never taken, taken by this run, or its lease ended before :stale_before.
+_FREE = or_(
+    Message.memory_window_run.is_(None),
+    Message.memory_window_run == bindparam("run_id"),
+    Message.memory_claimed_at.is_(None),
+    Message.memory_claimed_at < bindparam("stale_before"),
+)
+# The leader's turns that wait, free, for a window (FAILED ones are retried alone).
+_WAITING_FOR_A_WINDOW = and_(
+    Message.conversation_id == bindparam("conversation_id"),
+    Message.user_id == bindparam("user_id"),
+    Message.role == "user",
+    Message.memory_status.in_(WAITING),
+    _FREE,
+    Message.memory_status != MessageStatus.FAILED.value,
+)
+_MEMBERS = (
+    select(Message)
+    .where(_WAITING_FOR_A_WINDOW, Message.id <= bindparam("leader_id"))
+    .order_by(Message.id)
+    .with_for_update()
+)
+_NEWEST_LATER = select(func.max(Message.id)).where(_WAITING_FOR_A_WINDOW, Message.id > bindparam("leader_id"))
 
 
 def lock_conversation(session: Session, conversation_id: int) -> None:
-    """Serialize the window decisions of one conversation until the transaction ends."""
-    session.execute(select(Conversation.id).where(Conversation.id == conversation_id).with_for_update())
+    """Serialize the window decisions of one conversation until the transaction ends.
+
+    Sent on the session's connection: every caller locks before it changes any object, so
+    there is nothing to flush first.
+    """
+    session.connection().execute(_LOCK_CONVERSATION, {"conversation_id": conversation_id})
 
 
-def _free(run_id: str, now: datetime, lease_sec: float) -> ColumnElement[bool]:
-    """Not held by another run: never taken, taken by this run, or its lease is over."""
-    return or_(
-        Message.memory_window_run.is_(None),
-        Message.memory_window_run == run_id,
-        Message.memory_claimed_at.is_(None),
-        Message.memory_claimed_at < now - timedelta(seconds=lease_sec),
+def _is_free(message: Message, run_id: str, stale_before: datetime) -> bool:
+    """`_FREE` for a row loaded (and locked) in this transaction."""
+    return (
+        message.memory_window_run is None
+        or message.memory_window_run == run_id
+        or message.memory_claimed_at is None
+        or message.memory_claimed_at < stale_before
     )
 
 
@@ -83,17 +118,11 @@ def claim_window(
     later), fewer than `max_turns` wait and the oldest has not yet waited `max_wait_sec`. Redirect: more than `max_turns` wait
     up to the leader (a backlog), so the oldest `max_turns` go first, led by the last of
     them. A FAILED leader is a window of its own, and FAILED turns join no other window. The
-    caller holds the conversation lock (`lock_conversation`) and the leader's row lock.
+    caller holds the conversation lock (`lock_conversation`) and the leader's row lock, and
+    `leader` is the row as that lock read it (its lease is checked on it, not asked again).
     """
-    free = _free(run_id, now, lease_sec)
-    waiting = and_(
-        Message.conversation_id == leader.conversation_id,
-        Message.user_id == leader.user_id,
-        Message.role == "user",
-        Message.memory_status.in_(WAITING),
-        free,
-    )
-    if session.scalar(select(func.count()).where(Message.id == leader.id, free)) == 0:
+    stale_before = now - timedelta(seconds=lease_sec)
+    if not _is_free(leader, run_id, stale_before):
         return None
     if leader.memory_window_run == run_id:
         # A retry or redelivery of the run that took the window: the same window, whatever came since.
@@ -111,17 +140,19 @@ def claim_window(
         # the model cannot answer for (a poison turn) must not fail its neighbours again.
         members, later = [leader], None
     else:
-        waiting = and_(waiting, Message.memory_status != MessageStatus.FAILED.value)
-        members = list(
-            session.scalars(
-                select(Message).where(waiting, Message.id <= leader.id).order_by(Message.id).with_for_update()
-            )
-        )
+        params = {
+            "conversation_id": leader.conversation_id,
+            "user_id": leader.user_id,
+            "run_id": run_id,
+            "stale_before": stale_before,
+            "leader_id": leader.id,
+        }
+        members = list(session.scalars(_MEMBERS, params))
         if not members:
             return None
         if len(members) > max_turns:
             return Redirect(members[max_turns - 1].id)
-        later = session.scalar(select(func.max(Message.id)).where(waiting, Message.id > leader.id))
+        later = session.scalar(_NEWEST_LATER, params)
         quiet = later is None or len(members) == max_turns
         if not quiet:
             if members[0].created_at > now - timedelta(seconds=max_wait_sec):
@@ -145,7 +176,11 @@ def claim_window(
         .values(memory_window_run=run_id, memory_claimed_at=now)
     )
     return Window(
-        leader_id=leader.id, message_ids=tuple(m.id for m in members), newly_taken=newly_taken, left_behind=later
+        leader_id=leader.id,
+        message_ids=tuple(m.id for m in members),
+        newly_taken=newly_taken,
+        left_behind=later,
+        rows=tuple(members),
     )
 
 
