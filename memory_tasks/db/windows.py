@@ -79,6 +79,14 @@ _MEMBERS = (
     .with_for_update()
 )
 _NEWEST_LATER = select(func.max(Message.id)).where(_WAITING_FOR_A_WINDOW, Message.id > bindparam("leader_id"))
+# The turns after the leader an overdue window also takes, oldest first, at most :room of them.
+_NEXT_LATER = (
+    select(Message)
+    .where(_WAITING_FOR_A_WINDOW, Message.id > bindparam("leader_id"))
+    .order_by(Message.id)
+    .limit(bindparam("room"))
+    .with_for_update()
+)
 
 
 def lock_conversation(session: Session, conversation_id: int) -> None:
@@ -115,9 +123,9 @@ def claim_window(
     The window is every waiting turn up to the leader; once its oldest has waited
     `max_wait_sec` with later turns waiting, also the next of those, up to `max_turns` in all.
     None: the leader is held by another run, or a later turn is waiting (its trigger comes
-    later), fewer than `max_turns` wait and the oldest has not yet waited `max_wait_sec`. Redirect: more than `max_turns` wait
-    up to the leader (a backlog), so the oldest `max_turns` go first, led by the last of
-    them. A FAILED leader is a window of its own, and FAILED turns join no other window. The
+    later), fewer than `max_turns` wait and the oldest has not yet waited `max_wait_sec`.
+    Redirect: more than `max_turns` wait up to the leader (a backlog), so the oldest
+    `max_turns` go first, led by the last of them. A FAILED leader is a window of its own, and FAILED turns join no other window. The
     caller holds the conversation lock (`lock_conversation`) and the leader's row lock, and
     `leader` is the row as that lock read it (its lease is checked on it, not asked again).
     """
@@ -161,14 +169,8 @@ def claim_window(
             # model or an outage, or a burst that never goes quiet). Cut at each trigger, every
             # window would be one turn, an extraction call each; the window takes the next
             # waiting turns up to max_turns instead, and their own triggers find them held.
-            members += session.scalars(
-                select(Message)
-                .where(waiting, Message.id > leader.id)
-                .order_by(Message.id)
-                .limit(max_turns - len(members))
-                .with_for_update()
-            )
-            later = session.scalar(select(func.max(Message.id)).where(waiting, Message.id > members[-1].id))
+            members += session.scalars(_NEXT_LATER, {**params, "room": max_turns - len(members)})
+            later = session.scalar(_NEWEST_LATER, {**params, "leader_id": members[-1].id})
     newly_taken = tuple(m.id for m in members if m.id != leader.id and m.memory_window_run != run_id)
     session.execute(
         update(Message)
