@@ -7,8 +7,8 @@ Checks, each with a bounded time (a probe must never hang):
   worker does not answer);
 - beat: the last time beat sent a scheduled job (`heartbeat.last_beat_tick`); failing when it
   is older than twice the shortest schedule interval plus BEAT_SLACK_SEC;
-- postgres, the broker, milvus: reachable (`readiness.check_services`), and Milvus' collection
-  loaded (absent is fine: the first write creates it).
+- postgres, the broker, milvus: reachable, and Milvus' collection loaded (absent is fine: the
+  first write creates it), as `/readyz` checks them (`readiness.check_services`).
 
 `--check` limits the run to some of them, so each Kubernetes probe asks only what its pod
 answers for (README "Health checks").
@@ -26,8 +26,7 @@ from config.celery import ALL_QUEUES
 from config.settings import Settings
 from memory_tasks.celery_app import app
 from memory_tasks.heartbeat import last_beat_tick
-from memory_tasks.readiness import CHECK_TIMEOUT_SEC, broker_name, check_services
-from memory_tasks.vectors.milvus_store import get_store
+from memory_tasks.readiness import broker_name, check_services
 from schedules.beat import beat_schedule
 
 CHECKS = ("workers", "beat", "postgres", "broker", "milvus")
@@ -84,29 +83,14 @@ def check_beat(settings: Settings) -> Result:
     return Result(ok=age <= max_age, error=None if age <= max_age else f"beat silent for {age:g} s", detail=detail)
 
 
-def check_collection() -> Result:
-    """Milvus' collection: loaded (ok), absent (ok: the first write creates it) or not loaded (failing)."""
-    store = get_store()
-    state = store.loaded(timeout=CHECK_TIMEOUT_SEC) if store is not None else None
-    if state is False:
-        return Result(ok=False, error="collection not loaded")
-    return Result(ok=True, detail={"collection": "absent" if state is None else "loaded"})
-
-
 def check_backing_services(settings: Settings, wanted: set[str]) -> dict[str, Result]:
-    """PostgreSQL, the broker and Milvus (reachable, collection loaded) among `wanted`."""
+    """PostgreSQL, the broker and Milvus (reachable, collection loaded: `readiness`) among `wanted`."""
     results: dict[str, Result] = {}
     for name, check in check_services(settings).items():
         key = "broker" if name not in ("postgres", "milvus") else name
         if key in wanted:
             detail = {k: v for k, v in asdict(check).items() if k not in ("ok", "error")}
             results[key] = Result(ok=check.ok, error=check.error, detail={"kind": name, **detail})
-    milvus = results.get("milvus")
-    if milvus is not None and milvus.ok and settings.MEMORY_MILVUS_ENABLED:
-        collection = timed_result(check_collection)
-        results["milvus"] = Result(
-            ok=collection.ok, error=collection.error, detail={**milvus.detail, **collection.detail}
-        )
     return results
 
 

@@ -111,7 +111,7 @@ def test_milvus_check_fails_while_the_collection_is_not_loaded(database, milvus_
     try:
         client.release_collection(settings.MEMORY_MILVUS_COLLECTION)
         released = check_backing_services(settings, {"milvus"})["milvus"]
-        assert not released.ok and released.error == "collection not loaded", released
+        assert not released.ok and released.error == "CollectionNotLoaded", released
     finally:
         client.load_collection(settings.MEMORY_MILVUS_COLLECTION)
         client.close()
