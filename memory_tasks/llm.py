@@ -260,6 +260,13 @@ def _span_end(text: str, start: int) -> int | None:
     return None
 
 
+def items_schema(wrapper: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """The JSON schema of the answer `json_items` reads first: `{"<wrapper>": [item, ...]}`, each
+    item an object with `properties`, of which `required` must be present."""
+    item = {"type": "object", "properties": properties, "required": required}
+    return {"type": "object", "properties": {wrapper: {"type": "array", "items": item}}, "required": [wrapper]}
+
+
 def json_items(value: Any, *, wrapper: str, raw_text: str) -> list[Any]:
     """The list of items a model answered with, whatever shape it chose.
 

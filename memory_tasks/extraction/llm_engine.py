@@ -34,7 +34,7 @@ from memory_tasks.extraction.candidates import (
 from memory_tasks.extraction.context import context_line, context_window
 from memory_tasks.extraction.prompts import Prompt, load_prompt
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
-from memory_tasks.llm import LLMOutputError, chat_json, json_items
+from memory_tasks.llm import LLMOutputError, chat_json, items_schema, json_items
 
 logger = logging.getLogger(__name__)
 
@@ -46,55 +46,37 @@ ACTIONS = ("keep", "merge", "reuse", "drop")
 
 _NULLABLE_INT = {"type": ["integer", "null"]}
 # The answer of the extract prompt: {"candidates": [...]}, each item as extract.v3.md lists it.
-EXTRACT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "candidates": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "op": {"type": "string", "enum": list(OPS)},
-                    "memory_type": {"type": "string", "enum": list(MEMORY_TYPES)},
-                    "key": {"type": "string"},
-                    "content": {"type": "string", "maxLength": MAX_CONTENT_CHARS},
-                    "importance": {"type": "integer", "minimum": 1, "maximum": 5},
-                    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-                    "ttl_days": _NULLABLE_INT,
-                    "reason": {"type": "string"},
-                    "turn": {"type": "integer", "minimum": 1},
-                },
-                "required": ["op", "memory_type", "key", "content", "importance", "confidence"],
-            },
-        }
+EXTRACT_SCHEMA = items_schema(
+    "candidates",
+    {
+        "op": {"type": "string", "enum": list(OPS)},
+        "memory_type": {"type": "string", "enum": list(MEMORY_TYPES)},
+        "key": {"type": "string"},
+        "content": {"type": "string", "maxLength": MAX_CONTENT_CHARS},
+        "importance": {"type": "integer", "minimum": 1, "maximum": 5},
+        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        "ttl_days": _NULLABLE_INT,
+        "reason": {"type": "string"},
+        "turn": {"type": "integer", "minimum": 1},
     },
-    "required": ["candidates"],
-}
+    ["op", "memory_type", "key", "content", "importance", "confidence"],
+)
 # The answer of the refine prompt: {"decisions": [...]}, one per candidate index.
-REFINE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "decisions": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "index": {"type": "integer", "minimum": 0},
-                    "action": {"type": "string", "enum": list(ACTIONS)},
-                    "target_key": {"type": ["string", "null"]},
-                    "key": {"type": ["string", "null"]},
-                    "content": {"type": ["string", "null"]},
-                    "importance": _NULLABLE_INT,
-                    "confidence": {"type": ["number", "null"]},
-                    "ttl_days": _NULLABLE_INT,
-                    "reason": {"type": ["string", "null"]},
-                },
-                "required": ["index", "action"],
-            },
-        }
+REFINE_SCHEMA = items_schema(
+    "decisions",
+    {
+        "index": {"type": "integer", "minimum": 0},
+        "action": {"type": "string", "enum": list(ACTIONS)},
+        "target_key": {"type": ["string", "null"]},
+        "key": {"type": ["string", "null"]},
+        "content": {"type": ["string", "null"]},
+        "importance": _NULLABLE_INT,
+        "confidence": {"type": ["number", "null"]},
+        "ttl_days": _NULLABLE_INT,
+        "reason": {"type": ["string", "null"]},
     },
-    "required": ["decisions"],
-}
+    ["index", "action"],
+)
 
 
 class LLMEngine:

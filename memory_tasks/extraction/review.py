@@ -17,7 +17,7 @@ from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, MEMORY_TYPES
 from memory_tasks.extraction.engine import choose_engine
 from memory_tasks.extraction.prompts import load_prompt
 from memory_tasks.extraction.types import VERDICTS, Decision, ExistingMemory, Reviewer
-from memory_tasks.llm import LLMOutputError, chat_json, json_items
+from memory_tasks.llm import LLMOutputError, chat_json, items_schema, json_items
 
 logger = logging.getLogger(__name__)
 
@@ -29,28 +29,19 @@ _NULLABLE_TEXT = {"type": ["string", "null"]}
 # extract and refine schemas (`llm_engine`), a server with structured output is held to it and the
 # ladder in `llm.chat_json` falls back where it is rejected; `parse_decisions` still validates
 # every field, whatever the server enforced.
-CONSOLIDATE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "actions": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "integer"},
-                    "action": {"type": "string", "enum": list(VERDICTS)},
-                    "into_id": {"type": ["integer", "null"]},
-                    "key": _NULLABLE_TEXT,
-                    "memory_type": {"type": ["string", "null"], "enum": [*MEMORY_TYPES, None]},
-                    "content": {"type": ["string", "null"], "maxLength": MAX_CONTENT_CHARS},
-                    "reason": _NULLABLE_TEXT,
-                },
-                "required": ["id", "action"],
-            },
-        }
+CONSOLIDATE_SCHEMA = items_schema(
+    "actions",
+    {
+        "id": {"type": "integer"},
+        "action": {"type": "string", "enum": list(VERDICTS)},
+        "into_id": {"type": ["integer", "null"]},
+        "key": _NULLABLE_TEXT,
+        "memory_type": {"type": ["string", "null"], "enum": [*MEMORY_TYPES, None]},
+        "content": {"type": ["string", "null"], "maxLength": MAX_CONTENT_CHARS},
+        "reason": _NULLABLE_TEXT,
     },
-    "required": ["actions"],
-}
+    ["id", "action"],
+)
 
 
 class RulesReviewer:

@@ -166,22 +166,35 @@ def test_a_burst_that_never_goes_quiet_is_cut_after_the_max_wait(start_worker, d
         assert sum(f"<user_message>\n{turn}\n</user_message>" in call for call in calls) == 1, turn
 
 
+BACKLOG = tuple(f"第{i}件事：我在学第{i}门课" for i in range(1, 8))
+
+
+def _backlog_windows(user_id: int, fake: FakeOpenAI) -> list[list[int]]:
+    """Record BACKLOG, enqueue every turn at once, wait for all; the turn indexes each extraction saw."""
+    ids = [record_turn(user_id, turn) for turn in BACKLOG]
+    for message_id in ids:
+        enqueue_turn(message_id, countdown=0)
+    for message_id in ids:
+        assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
+    return [
+        [i for i, turn in enumerate(BACKLOG) if f"<user_message>\n{turn}\n</user_message>" in call]
+        for call in _extractions(fake)
+    ]
+
+
+def _assert_each_turn_once_in_consecutive_windows(seen: list[list[int]]) -> None:
+    assert sorted(i for window in seen for i in window) == list(range(len(BACKLOG))), seen
+    assert all(window == list(range(window[0], window[0] + len(window))) for window in seen), seen
+
+
 def test_a_backlog_is_extracted_window_by_window_oldest_first(start_worker, db, fake_openai) -> None:
     """Issue 16 item 1 (bounded windows): 7 turns enqueued at once with LONG_TERM_MEMORY_DEBOUNCE_MAX_TURNS=3
     are extracted in windows of at most 3 consecutive turns, each turn exactly once."""
     fake_openai.default = _model
     start_worker({"OPENAI_BASE_URL": fake_openai.base_url, "LONG_TERM_MEMORY_DEBOUNCE_MAX_TURNS": "3"})
-    turns = tuple(f"第{i}件事：我在学第{i}门课" for i in range(1, 8))
-    ids = [record_turn(8305, turn) for turn in turns]
-    for message_id in ids:
-        enqueue_turn(message_id, countdown=0)
-    for message_id in ids:
-        assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
-    calls = _extractions(fake_openai)
-    seen = [[i for i, turn in enumerate(turns) if f"<user_message>\n{turn}\n</user_message>" in call] for call in calls]
+    seen = _backlog_windows(8305, fake_openai)
     assert all(1 <= len(window) <= 3 for window in seen), seen
-    assert sorted(i for window in seen for i in window) == list(range(len(turns))), seen
-    assert all(window == list(range(window[0], window[0] + len(window))) for window in seen), seen
+    _assert_each_turn_once_in_consecutive_windows(seen)
 
 
 def test_a_late_backlog_is_still_extracted_max_turns_at_a_time(start_worker, db, fake_openai) -> None:
@@ -196,14 +209,6 @@ def test_a_late_backlog_is_still_extracted_max_turns_at_a_time(start_worker, db,
             "LONG_TERM_MEMORY_DEBOUNCE_MAX_WAIT_SEC": "0",  # every trigger is overdue
         }
     )
-    turns = tuple(f"第{i}件事：我在学第{i}门课" for i in range(1, 8))
-    ids = [record_turn(8307, turn) for turn in turns]
-    for message_id in ids:
-        enqueue_turn(message_id, countdown=0)
-    for message_id in ids:
-        assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
-    calls = _extractions(fake_openai)
-    seen = [[i for i, turn in enumerate(turns) if f"<user_message>\n{turn}\n</user_message>" in call] for call in calls]
-    assert len(calls) == 3, seen
-    assert sorted(i for window in seen for i in window) == list(range(len(turns))), seen
-    assert all(window == list(range(window[0], window[0] + len(window))) for window in seen), seen
+    seen = _backlog_windows(8307, fake_openai)
+    assert len(seen) == 3, seen  # one entry per extraction call
+    _assert_each_turn_once_in_consecutive_windows(seen)
