@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -141,8 +141,9 @@ def cpu_seconds(trees: list[int], singles: list[int]) -> dict[int, float]:
     return seconds
 
 
-def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
-    """CPU seconds spent between two `cpu_seconds` readings (a process new since counts from zero)."""
+def cpu_used(before: Mapping[Hashable, float], after: Mapping[Hashable, float]) -> float:
+    """CPU seconds spent between two readings keyed by process, as `cpu_seconds` gives them (a
+    process new since counts from zero)."""
     return sum(value - before.get(pid, 0.0) for pid, value in after.items())
 
 

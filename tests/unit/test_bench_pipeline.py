@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from bench.bench_pipeline import (
+    ModeResult,
     PhaseRun,
     Recorded,
     chain_ends,
     latencies,
     latencies_from_due,
     llm_calls,
+    overhead,
     replace_section,
     throughput,
 )
@@ -206,6 +209,32 @@ def test_a_model_call_is_idle_only_when_no_turn_it_covered_yielded_a_memory() ->
     assert counts.memory_less_turns == 4
     run.calls.append(Call(5.0, "extract", ("ok",), ("ok",)))
     assert (llm_calls(run).idle, llm_calls(run).on_trivial) == (2, 1)
+
+
+def _overhead_phase(name: str, cpu_sec: float, window_sec: float, wall_sec: float) -> PhaseRun:
+    recorded = [Recorded(m, 1, Turn(0, 1, f"D1:{m}", 0, "hi", ())) for m in range(40)]
+    run = PhaseRun(name, recorded, started=0.0, ended=wall_sec, cpu_sec=cpu_sec, cpu_window_sec=window_sec)
+    run.cpu_by_process = Counter({"worker-llm": cpu_sec / 2, "bench": cpu_sec / 2})
+    return run
+
+
+def test_the_celery_overhead_above_idle_leaves_out_what_the_idle_stack_burns_over_each_phase() -> None:
+    """Issue 12 (Celery overhead ≤ 1.3×): the chain's phase lasts as long as its 12 s re-triggers
+    wait, the loop's as its work; the idle stack's burn over each phase's own window is no cost
+    of its turns, the raw ratio is kept beside it."""
+    phases = {
+        "loop": _overhead_phase("loop", cpu_sec=0.56, window_sec=1.0, wall_sec=0.5),
+        "one at a time": _overhead_phase("one at a time", cpu_sec=1.0, window_sec=2.0, wall_sec=2.0),
+        "all at once": _overhead_phase("all at once", cpu_sec=1.6, window_sec=13.0, wall_sec=12.5),
+    }
+    result = ModeResult("offline", phases, {}, 1.0, 0.0, 1.0, None, "", idle_cpu_per_sec=0.025)
+
+    figures = overhead(result)
+
+    assert figures["cpu"] == pytest.approx(1.6 / 0.56)
+    assert figures["chain cpu ms per turn above idle"] == pytest.approx((1.6 - 0.025 * 13.0) / 40 * 1000)
+    assert figures["loop cpu ms per turn above idle"] == pytest.approx((0.56 - 0.025 * 1.0) / 40 * 1000)
+    assert figures["cpu above idle"] == pytest.approx((1.6 - 0.325) / (0.56 - 0.025))
 
 
 def test_the_pipeline_section_is_replaced_in_place_or_appended() -> None:
