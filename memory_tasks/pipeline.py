@@ -493,8 +493,14 @@ def _count_attempt_alone(session: Session, message_id: int, max_attempts: int) -
     finished, with attempts left, counts one and renews its lease. False: nothing was changed
     (a window holds it, it is finished or unknown, or it has no attempt left): the full path decides.
 
-    One row and no other lock, so it cannot cross the conversation-first lock order of `_window_of`.
-    No object of the session is loaded yet, so none goes stale.
+    It may leave that row locked even when it changed nothing: an UPDATE that waited for a
+    concurrent writer of the row locks its newest version before checking the WHERE again, and
+    keeps the lock when the check fails (a window took the row meanwhile). The full path, which
+    locks the conversation before the window's rows (`_window_of`), must therefore run in a
+    transaction of its own: holding the row while waiting for the conversation deadlocked with a
+    trigger holding the conversation and waiting for the row (issue 12: under a backlog, when an
+    overdue window takes later turns whose own tasks are starting). `_GIVE_BACK_ATTEMPT_ALONE`
+    and `end_attempt` likewise.
     """
     params = {"message_id": message_id, "max_attempts": max_attempts}
     return session.connection().execute(_COUNT_ATTEMPT_ALONE, params).first() is not None
@@ -511,6 +517,8 @@ def begin_attempt(message_id: int, max_attempts: int) -> bool:
     with session_scope() as session:
         if _count_attempt_alone(session, message_id, max_attempts):
             return True
+    # A new transaction: no row lock of the fast path is held while the conversation's is awaited.
+    with session_scope() as session:
         now = db_now(session)
         window = _window_of(session, message_id, now)
         runnable = False
@@ -529,6 +537,8 @@ def end_attempt(message_id: int) -> None:
         alone = session.connection().execute(_GIVE_BACK_ATTEMPT_ALONE, {"message_id": message_id}).first()
         if alone is not None:
             return
+    # A new transaction: no row lock of the fast path is held while the conversation's is awaited.
+    with session_scope() as session:
         ids = [m.id for m in _window_of(session, message_id, db_now(session))]
         session.execute(
             update(Message)

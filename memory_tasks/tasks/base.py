@@ -22,6 +22,7 @@ from typing import Any
 
 from celery import Task
 from celery.exceptions import Retry
+from celery.utils.time import get_exponential_backoff_interval
 
 from config.settings import MAX_TASK_COUNTDOWN_SEC, get_settings
 from memory_tasks import pipeline, queued
@@ -72,7 +73,7 @@ class MemoryTask(Task):
         try:
             runnable = pipeline.begin_attempt(message_id, settings.LONG_TERM_MEMORY_MAX_ATTEMPTS)
         except TRANSIENT_ERRORS as exc:
-            raise self.retry(exc=exc) from exc
+            raise self.retry(exc=exc, countdown=self.backoff_countdown()) from exc
         if not runnable:
             # Finished, unknown or dead: the stage sees that and returns its "nothing to do".
             return self._end_chain_unless(super().__call__(*args, **kwargs))
@@ -102,6 +103,17 @@ class MemoryTask(Task):
         if not result:
             self.request.chain = None
         return result
+
+    def backoff_countdown(self) -> float:
+        """Seconds before the next retry, as `autoretry_for` counts them for an error of the run:
+        exponential in the retries so far, capped at `retry_backoff_max`, with full jitter.
+        (A bare `retry()` would wait Celery's default_retry_delay, 180 s.)"""
+        return get_exponential_backoff_interval(
+            factor=int(max(1.0, self.retry_backoff)),
+            retries=self.request.retries,
+            maximum=self.retry_backoff_max,
+            full_jitter=self.retry_jitter,
+        )
 
     def retry(
         self, args=None, kwargs=None, exc=None, throw=True, eta=None, countdown=None, max_retries=None, **options

@@ -10,12 +10,14 @@ from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from config.settings import Settings
 from memory_tasks.breaker import Breaker, BreakerOpen, Permit
 from memory_tasks.llm import LLMTransientError, chat_json, retry_after_seconds
 from memory_tasks.pipeline import MAX_STORED_ERROR_CHARS, storable_error
 from memory_tasks.tasks.base import MAX_RETRY_AFTER_SEC, MemoryTask
+from memory_tasks.tasks.pipeline import refine_candidates
 from tests.fake_openai import FakeOpenAI, error, text
 
 THRESHOLD = 3
@@ -159,6 +161,31 @@ def test_a_retry_waits_at_least_the_servers_retry_after(monkeypatch: pytest.Monk
     task.retry(exc=LLMTransientError("429", retry_after=1e9), countdown=2.0)
     task.retry(exc=ConnectionError("down"), countdown=3.0)
     assert seen == [40.0, 8.0, MAX_RETRY_AFTER_SEC, 3.0]
+
+
+def test_a_database_blip_before_a_stage_is_retried_with_the_stages_backoff_not_celerys_180_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R-PIPE-10: when counting the attempt fails on a transient error (a deadlock, a lost
+    connection), the stage is retried after the same capped exponential backoff as an error of
+    its run, not after Celery's default_retry_delay."""
+    seen: list[float | None] = []
+    monkeypatch.setattr("celery.app.task.Task.retry", lambda self, *a, **kw: seen.append(a[5]))
+    monkeypatch.setattr("memory_tasks.queued.clear_queued", lambda settings, message_id: None)
+
+    def deadlock(message_id: int, max_attempts: int) -> bool:
+        raise OperationalError("UPDATE messages", {}, Exception("deadlock detected"))
+
+    monkeypatch.setattr("memory_tasks.pipeline.begin_attempt", deadlock)
+    for retries in (0, 3, 12):
+        refine_candidates.push_request(retries=retries)
+        try:
+            with pytest.raises(TypeError):  # the patched retry returns None, which `raise` refuses
+                refine_candidates({"message_id": 42})
+        finally:
+            refine_candidates.pop_request()
+    assert len(seen) == 3
+    assert all(countdown is not None and 0 <= countdown <= MemoryTask.retry_backoff_max for countdown in seen)
 
 
 def test_stored_error_text_has_no_nul_no_lone_surrogate_and_is_bounded() -> None:

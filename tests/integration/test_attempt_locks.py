@@ -1,0 +1,105 @@
+"""The attempt bookkeeping keeps the lock order of debounce windows: the conversation, then its turns (issue 12).
+
+A stage's `begin_attempt` / `end_attempt` try a one-row UPDATE first. When a window took the
+turn while that UPDATE waited for the row, PostgreSQL keeps the row locked although nothing
+matched; the full path then waits for the conversation's lock. Holding the turn there
+deadlocked with a trigger holding the conversation and waiting for the turn (the full LoCoMo
+bench, 2026-12-01 22:36 UTC: three extraction tasks retried after DeadlockDetected).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+
+from memory_tasks import pipeline
+from memory_tasks.db.session import get_engine
+from memory_tasks.turns import record_turn
+
+USER = 9_410
+
+
+def _wait_until_blocked(watcher: Connection, statement_like: str, timeout: float = 10.0) -> None:
+    """Return once a backend waits for a lock while running a statement like `statement_like`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        waiting = watcher.execute(
+            text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database() AND query ILIKE :like"
+            ),
+            {"like": statement_like},
+        ).scalar_one()
+        if waiting:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"no backend blocked on {statement_like!r} within {timeout} s")
+
+
+def _in_thread(call: Callable[[], object]) -> tuple[threading.Thread, list[object]]:
+    outcome: list[object] = []
+
+    def run() -> None:
+        try:
+            outcome.append(call())
+        except Exception as exc:  # noqa: BLE001 - the test asserts on it
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, outcome
+
+
+@pytest.mark.parametrize(
+    ("bookkeeping", "fast_update", "expected"),
+    [
+        (
+            lambda m: pipeline.begin_attempt(m, 5),
+            "UPDATE messages SET memory_attempts=(messages.memory_attempts + %",
+            True,
+        ),
+        (pipeline.end_attempt, "UPDATE messages SET memory_attempts=(messages.memory_attempts - %", None),
+    ],
+    ids=["begin_attempt", "end_attempt"],
+)
+def test_attempt_bookkeeping_on_a_turn_a_window_took_meanwhile_does_not_deadlock_with_a_trigger(
+    db, bookkeeping, fast_update: str, expected: object
+) -> None:
+    """Issue 12 / R-SAFE-1: the full path of the bookkeeping holds no row of the fast path while it
+    waits for the conversation, so a trigger holding the conversation can lock the turn."""
+    message_id = record_turn(USER, "I moved to Lisbon last year.")
+    engine = get_engine()
+    with engine.connect() as window_run, engine.connect() as trigger, engine.connect() as watcher:
+        watcher.execution_options(isolation_level="AUTOCOMMIT")
+        # A stage counted one attempt on the lone turn (so both fast paths match it as they find
+        # it), then another run takes the turn into its window and has not committed yet.
+        watcher.execute(text("UPDATE messages SET memory_attempts = 1 WHERE id = :id"), {"id": message_id})
+        window_run.execute(
+            text("UPDATE messages SET memory_window_run = 'other-run', memory_claimed_at = now() WHERE id = :id"),
+            {"id": message_id},
+        )
+        thread, outcome = _in_thread(lambda: bookkeeping(message_id))
+        _wait_until_blocked(watcher, fast_update)
+        # A trigger of the conversation holds its lock, as `claim_window`'s caller does.
+        conversation_id = trigger.execute(
+            text("SELECT conversation_id FROM messages WHERE id = :id"), {"id": message_id}
+        ).scalar_one()
+        trigger.execute(text("SELECT id FROM conversations WHERE id = :id FOR UPDATE"), {"id": conversation_id})
+        window_run.commit()
+        _wait_until_blocked(watcher, "%FROM conversations%FOR UPDATE%")
+        # The trigger now locks the turn, as the window claim does; with the row still held by
+        # the bookkeeping this is a deadlock, and PostgreSQL fails one of the two.
+        trigger.execute(text("SET LOCAL lock_timeout = '10s'"))
+        locked = trigger.execute(
+            text("SELECT id FROM messages WHERE id = :id FOR UPDATE"), {"id": message_id}
+        ).scalar_one()
+        trigger.commit()
+        thread.join(timeout=15)
+
+    assert locked == message_id
+    assert outcome == [expected]
