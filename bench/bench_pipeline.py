@@ -509,6 +509,7 @@ class StageFigures:
     run_total: float
     drained_at: float  # seconds after the phase started when its last task finished
     retries: int
+    retry_causes: Counter[str]
     failed: int
 
 
@@ -525,6 +526,7 @@ def stage_figures(run: PhaseRun) -> dict[str, StageFigures]:
             run_total=sum(runtimes),
             drained_at=max((r.finished or 0.0) for r in records) - run.started,
             retries=sum(r.retries for r in records),
+            retry_causes=sum((r.retry_causes for r in records), Counter()),
             failed=sum(r.state not in ("SUCCESS",) for r in records),
         )
     return figures
@@ -1161,12 +1163,16 @@ def _render_stages(result: ModeResult) -> list[str]:
     for name, f in figures.items():
         counts = run.counts.get(name, Counter())
         lines.append(
-            f"| {name} | {f.tasks}{f' ({f.retries} retries)' if f.retries else ''}"
+            f"| {name} | {f.tasks}{f' ({f.retries} retries: {_causes(f.retry_causes)})' if f.retries else ''}"
             f"{f', {f.failed} not successful' if f.failed else ''} | {_pct(f.wait)} | {_pct(f.run, 1000, 0)} "
             f"| {f.run_total / total_run:.0%} | {f.drained_at:.0f} | {counts['sql'] / max(f.tasks, 1):.1f} "
             f"| {counts['embed_requests'] / max(f.tasks, 1):.2f} |"
         )
     return [*lines, ""]
+
+
+def _causes(causes: Counter[str]) -> str:
+    return ", ".join(f"{cause} {count}" for cause, count in causes.most_common())
 
 
 def _render_profile(result: ModeResult) -> list[str]:

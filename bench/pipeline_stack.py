@@ -18,7 +18,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Hashable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -187,6 +187,22 @@ class TaskRecord:
     runtime: float | None = None
     state: str = "SENT"
     retries: int = 0
+    retry_causes: Counter[str] = field(default_factory=Counter)  # `retry_cause` of each retry
+
+
+# The error class a task-retried event names: the psycopg2 error inside an SQLAlchemy one, else
+# the exception's own class (its message is left out: it may quote what the task worked on).
+_PSYCOPG_ERROR = re.compile(r"psycopg2\.errors\.(\w+)")
+_EXCEPTION_CLASS = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*\(")
+
+
+def retry_cause(exception: str) -> str:
+    """The error class of a task-retried event's `exception` text ("?" when it names none)."""
+    if found := _PSYCOPG_ERROR.search(exception):
+        return found.group(1)
+    if found := _EXCEPTION_CLASS.match(exception):
+        return found.group(1).rsplit(".", 1)[-1]
+    return "?"
 
 
 FINAL_EVENTS = {"task-succeeded": "SUCCESS", "task-failed": "FAILURE", "task-rejected": "REJECTED"}
@@ -233,6 +249,7 @@ class ChainTracker:
                 record.state = "STARTED"
             elif kind == "task-retried":
                 record.retries += 1
+                record.retry_causes[retry_cause(str(event.get("exception", "")))] += 1
             elif kind in FINAL_EVENTS:
                 record.finished = event["timestamp"]
                 record.runtime = event.get("runtime")

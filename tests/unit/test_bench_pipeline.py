@@ -132,6 +132,24 @@ def test_a_chain_is_finished_only_when_every_task_sent_for_it_has_ended() -> Non
     assert snapshot["b"].state == "SUCCESS"
 
 
+def test_each_retry_is_counted_with_the_error_class_it_named_and_no_message_text() -> None:
+    """Issue 12: a stage's retries are reported with their cause (the full run's "(1 retries)"
+    could not be traced once the bench had deleted the worker logs)."""
+    tracker = ChainTracker()
+    tracker.on_event(_event("task-sent", "a", 1.0, name="memory.extract_candidates", root_id="a", args="(7,)"))
+    deadlock = "OperationalError('(psycopg2.errors.DeadlockDetected) deadlock detected\\nDETAIL:  Process 1 waits')"
+    tracker.on_event(_event("task-retried", "a", 1.1, exception=deadlock))
+    tracker.on_event(
+        _event("task-retried", "a", 1.2, exception="LLMTransientError('chat model unavailable: I love tea')")
+    )
+    tracker.on_event(_event("task-retried", "a", 1.3, exception="no class here"))
+
+    record = tracker.snapshot()["a"]
+
+    assert record.retries == 3
+    assert record.retry_causes == Counter({"DeadlockDetected": 1, "LLMTransientError": 1, "?": 1})
+
+
 def _run(ends: list[float]) -> PhaseRun:
     """A phase of len(ends) turns enqueued at 0, the chain of turn i ending at ends[i]."""
     turn = Turn(0, 1, "D1:1", 0, "text", ())
