@@ -156,7 +156,7 @@ class PhaseRun:
     counts: dict[str, Counter[str]] = field(default_factory=dict)  # stage -> probe counters
     calls: list[Call] = field(default_factory=list)
     cpu_sec: float = 0.0  # workers, PostgreSQL, Redis, the bench process
-    cpu_by_process: Counter[str] = field(default_factory=Counter)  # cpu_sec by CPU_PROCESSES name
+    cpu_by_process: Counter[str] = field(default_factory=Counter)  # cpu_sec by worker, "PostgreSQL", "Redis", "bench"
     cpu_window_sec: float = 0.0  # the wall time cpu_sec was read over
     milvus_cpu_sec: float = 0.0
     outcomes: dict[int, str] = field(default_factory=dict)  # message id -> trivial/memory-less/memories
