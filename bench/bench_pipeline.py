@@ -208,10 +208,10 @@ class Harness:
         trees = {**self.workers.pids, "PostgreSQL": self.stack.postgres_pid}
         singles = {"Redis": self.stack.redis_pid, "bench": os.getpid()}
         readings = {}
-        for name, pid in (*trees.items(), *singles.items()):
-            tree = [pid] if name in trees else []
-            for process, seconds in cpu_seconds(tree, [] if tree else [pid]).items():
-                readings[(name, process)] = seconds
+        for name, pid in trees.items():
+            readings.update({(name, process): cpu for process, cpu in cpu_seconds([pid], []).items()})
+        for name, pid in singles.items():
+            readings.update({(name, process): cpu for process, cpu in cpu_seconds([], [pid]).items()})
         return readings
 
     def idle_cpu_per_sec(self, seconds: float = IDLE_SAMPLE_SEC) -> float:
@@ -988,7 +988,8 @@ def _render_targets(results: list[ModeResult], rescan: list[RescanResult]) -> li
             f"{_verdict(p95 <= E2E_P95_TARGET_SEC, f'{p95 / E2E_P95_TARGET_SEC:.2f}× the limit')} |"
         )
     for result in results:
-        ratio, above_idle = overhead(result)["cpu"], overhead(result)["cpu above idle"]
+        figures = overhead(result)
+        ratio, above_idle = figures["cpu"], figures["cpu above idle"]
         lines.append(
             f"| {result.mode}: Celery overhead ≤ {OVERHEAD_TARGET}× the in-process loop | {ratio:.2f}× CPU per turn "
             f"({above_idle:.2f}× above the idle stack) | {_verdict(ratio <= OVERHEAD_TARGET, f'{ratio / OVERHEAD_TARGET:.2f}× the limit')} |"
