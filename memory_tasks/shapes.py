@@ -7,14 +7,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import Row
+
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.db.session import session_scope
 from memory_tasks.memories.store import valid_memories
 
+# The columns `memory_json` reads: a read path that selects just these (plain rows, no ORM
+# objects) can shape its memories too.
+MEMORY_JSON_COLUMNS = (
+    LongTermMemory.id,
+    LongTermMemory.user_id,
+    LongTermMemory.memory_key,
+    LongTermMemory.memory_type,
+    LongTermMemory.content,
+    LongTermMemory.importance,
+    LongTermMemory.confidence,
+    LongTermMemory.is_active,
+    LongTermMemory.is_core,
+    LongTermMemory.expires_at,
+    LongTermMemory.vector_status,
+    LongTermMemory.source,
+    LongTermMemory.created_at,
+    LongTermMemory.updated_at,
+    LongTermMemory.last_confirmed_at,
+)
 
-def memory_json(memory: LongTermMemory) -> dict[str, Any]:
-    """The public JSON shape of a memory (CLI `list --json`, tools, retrieval hits)."""
+
+def memory_json(memory: LongTermMemory | Row[Any]) -> dict[str, Any]:
+    """The public JSON shape of a memory (CLI `list --json`, tools, retrieval hits): a row
+    object, or a row of at least MEMORY_JSON_COLUMNS."""
     return {
         "id": memory.id,
         "user_id": memory.user_id,

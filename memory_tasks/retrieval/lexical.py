@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from memory_tasks.memories.similarity import lexical_tokens
 
@@ -31,6 +32,9 @@ QUESTION_WORDS = frozenset(
 _SUFFIXES = ("ingly", "edly", "ing", "ed", "es", "s", "ly")
 
 
+# Tokens are a small vocabulary and every retrieval stems ~1,000 of them (80 candidates):
+# cached, that costs a dictionary lookup each instead of a walk through the suffixes.
+@lru_cache(maxsize=65_536)
 def stem(token: str) -> str:
     """`token` with one common English inflection removed; non-ASCII and short tokens unchanged."""
     if len(token) <= 4 or not token.isascii():

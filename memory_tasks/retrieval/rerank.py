@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Protocol
 
 from config.settings import Settings
@@ -150,9 +151,16 @@ def last_said_at(memory: MemoryLike) -> datetime | None:
     return max(times, default=None)
 
 
+# Keys repeat across a user's questions and across users ("home-city"): each is tokenised once.
+@lru_cache(maxsize=16_384)
+def key_words(memory_key: str) -> frozenset[str]:
+    """The distinct search tokens of a memory key ("home-city" -> {"home", "city"})."""
+    return frozenset(search_tokens(memory_key))
+
+
 def key_signal(memory_key: str, query_tokens: set[str]) -> float:
     """Share of the key's words (e.g. "home", "city" of "home-city") found among the query's tokens."""
-    words = set(search_tokens(memory_key))
+    words = key_words(memory_key)
     return len(words & query_tokens) / len(words) if words else 0.0
 
 

@@ -36,7 +36,7 @@ from itertools import islice
 from typing import Any, Literal, TypeVar
 
 import numpy as np
-from sqlalchemy import func, or_, select
+from sqlalchemy import Row, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from config.settings import Settings, get_settings
@@ -59,7 +59,7 @@ from memory_tasks.retrieval.rerank import (
     recency_signal,
     rerank,
 )
-from memory_tasks.shapes import memory_json
+from memory_tasks.shapes import MEMORY_JSON_COLUMNS, memory_json
 from memory_tasks.text import checked_user_id
 from memory_tasks.vectors.embedders import Embedder, get_embedder
 from memory_tasks.vectors.index import cached_vectors, index_text, text_hash
@@ -274,7 +274,41 @@ def vector_search(user_id: int, query: str, settings: Settings) -> VectorResult 
     return VectorResult(embedder, vector, hits)
 
 
-def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_limit: int) -> list[LongTermMemory]:
+# The user's valid rows (core ones never expire: R-READ-6, memories/lifecycle.py).
+_VALID = (
+    LongTermMemory.user_id == bindparam("user_id"),
+    LongTermMemory.is_active.is_(True),
+    or_(
+        LongTermMemory.expires_at.is_(None),
+        LongTermMemory.expires_at > bindparam("now"),
+        LongTermMemory.is_core.is_(True),
+    ),
+)
+# Rows Milvus may not show yet: not SYNCED, or synced within MILVUS_STALENESS_SEC.
+_NOT_IN_MILVUS_YET = (
+    select(LongTermMemory.id)
+    .where(
+        *_VALID,
+        or_(
+            LongTermMemory.vector_status != VectorStatus.SYNCED.value,
+            LongTermMemory.vector_synced_at > bindparam("synced_before"),
+        ),
+    )
+    .order_by(LongTermMemory.updated_at.desc())
+    .limit(bindparam("scan_limit"))
+)
+# Built once: building it per question cost ~0.7 ms (docs/benchmarks.md).
+_TRUTH = select(*MEMORY_JSON_COLUMNS).where(
+    *_VALID,
+    or_(
+        LongTermMemory.id.in_(bindparam("ids", expanding=True)),
+        LongTermMemory.id.in_(_NOT_IN_MILVUS_YET),
+        LongTermMemory.is_core.is_(True),
+    ),
+)
+
+
+def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_limit: int) -> list[Row[Any]]:
     """The user's active, unexpired memories among `ids`, plus such rows Milvus may not show yet.
 
     Those are rows not SYNCED (written moments ago, or after a failed sync) and rows synced
@@ -282,36 +316,19 @@ def _truth(session: Session, user_id: int, ids: list[int], now: datetime, scan_l
     `scan_limit` of them, newest first. So a memory is retrievable before its vector lands.
     The user's core memories are always among them, however far from the question.
     Noise is dropped after ranking (`_top`), which checks a handful of rows instead of all.
+    Plain rows of MEMORY_JSON_COLUMNS, not ORM objects: the chat path reads them only.
     """
-    valid = (
-        LongTermMemory.user_id == user_id,
-        LongTermMemory.is_active.is_(True),
-        # A core memory never expires (R-READ-6, memories/lifecycle.py).
-        or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now, LongTermMemory.is_core.is_(True)),
-    )
-    recent_ids = (
-        select(LongTermMemory.id)
-        .where(
-            *valid,
-            or_(
-                LongTermMemory.vector_status != VectorStatus.SYNCED.value,
-                LongTermMemory.vector_synced_at > now - timedelta(seconds=MILVUS_STALENESS_SEC),
-            ),
-        )
-        .order_by(LongTermMemory.updated_at.desc())
-        .limit(scan_limit)
-    )
-    return list(
-        session.scalars(
-            select(LongTermMemory).where(
-                *valid,
-                or_(LongTermMemory.id.in_(ids), LongTermMemory.id.in_(recent_ids), LongTermMemory.is_core.is_(True)),
-            )
-        )
-    )
+    parameters = {
+        "user_id": user_id,
+        "now": now,
+        "synced_before": now - timedelta(seconds=MILVUS_STALENESS_SEC),
+        "scan_limit": scan_limit,
+        "ids": ids,
+    }
+    return session.connection().execute(_TRUTH, parameters).all()
 
 
-def _similarities(session: Session, found: VectorResult, memories: list[LongTermMemory]) -> dict[int, float]:
+def _similarities(session: Session, found: VectorResult, memories: list[Row[Any]]) -> dict[int, float]:
     """{memory id: cosine with the query}: Milvus' score, or for rows Milvus may not show
     (yet) the cosine of their current text's cached vector."""
     similarity = {hit.memory_id: hit.score for hit in found.hits}
