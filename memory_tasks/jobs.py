@@ -20,7 +20,7 @@ from memory_tasks.db.windows import window_leaders
 from memory_tasks.extraction.review import get_reviewer
 from memory_tasks.memories import consolidation, lifecycle
 from memory_tasks.vectors import index
-from memory_tasks.vectors.milvus_store import Compaction, get_store
+from memory_tasks.vectors.milvus_store import COMPACTION_WAIT_SEC, Compaction, get_store
 
 logger = logging.getLogger(__name__)
 
@@ -33,9 +33,18 @@ EXPIRY_BUDGET_SEC = 60.0
 # At most this many users are enqueued per consolidation fan-out, the longest-waiting first.
 CONSOLIDATE_FAN_OUT_LIMIT = 1000
 # The end of a sweep run compacts when the collection holds more sealed segments than this per
-# partition, and waits for it (`MilvusStore.compact`). The index worker's next tasks wait
-# meanwhile; the chat path does not (retrieval reads rows not yet synced from PostgreSQL).
+# partition (`MilvusStore.compact`).
 SEGMENTS_PER_PARTITION = 2
+# ... and waits for it this long at most. The index worker (concurrency 1) serves the chains'
+# embed and upsert_vectors tasks too, and they queue behind the wait: a compaction at 30k-100k
+# vectors takes 76-130 s (docs/reliability.md), so waiting it out held every new memory's vector
+# back that long. Milvus goes on compacting after the wait; the next run asks again if needed.
+SWEEP_COMPACTION_WAIT_SEC = 10.0
+# Past this many sealed segments per partition the sweep is writing faster than Milvus merges
+# (a backlog: after an outage, a bulk import): the run waits for the compaction, up to
+# milvus_store.COMPACTION_WAIT_SEC, so the sweep slows to Milvus' pace. Without that wait a
+# 100k backlog left 116 segments and growing (docs/reliability.md, "Milvus reload").
+SEGMENTS_PER_PARTITION_CEILING = 4
 
 
 def rescan_messages() -> int:
@@ -113,14 +122,16 @@ def sync_index_batch(batches_left: int = MAX_INDEX_BATCHES_PER_RUN) -> dict[str,
 
 def seal_segments() -> Compaction | None:
     """Once per sweep run: flush, then compact if more than SEGMENTS_PER_PARTITION sealed segments
-    per partition are left, waiting for it (at most milvus_store.COMPACTION_WAIT_SEC).
+    per partition are left, waiting for it at most SWEEP_COMPACTION_WAIT_SEC, or up to
+    COMPACTION_WAIT_SEC past SEGMENTS_PER_PARTITION_CEILING (Milvus is falling behind).
 
     A restart replays what is not flushed and loads every sealed segment, one by one. Each flush
     leaves a segment per partition written to (neither the chain's writes nor the sweep's
     batches flush), and Milvus merges them only when compacted: flushing once per run and
-    compacting until it is done keeps both bounded (issue 11 item 7). Returns the compaction,
-    or None when none was needed (or Milvus is off). A failure is logged only; the next run
-    tries again.
+    asking for a compaction whenever segments pile up keeps both bounded (issue 11 item 7).
+    Returns the compaction (`completed` False when Milvus was still at it when the wait
+    ended), or None when none was needed (or Milvus is off). A failure is logged only; the
+    next run tries again.
     """
     store = get_store()
     if store is None:
@@ -128,9 +139,11 @@ def seal_segments() -> Compaction | None:
     try:
         store.flush()
         segments = store.segment_count()
-        if segments <= SEGMENTS_PER_PARTITION * max(store.partition_count(), 1):
+        partitions = max(store.partition_count(), 1)
+        if segments <= SEGMENTS_PER_PARTITION * partitions:
             return None
-        compaction = store.compact()
+        behind = segments > SEGMENTS_PER_PARTITION_CEILING * partitions
+        compaction = store.compact(timeout=COMPACTION_WAIT_SEC if behind else SWEEP_COMPACTION_WAIT_SEC)
     except index.SYNC_FAILURES as exc:
         logger.warning("flush/compaction failed", extra={"error": str(exc)})
         return None
@@ -138,8 +151,12 @@ def seal_segments() -> Compaction | None:
         figures = {"segments_before": segments, "segments_after": compaction.segments, "sec": compaction.seconds}
         if compaction.completed:
             logger.info("milvus compacted", extra=figures)
+        elif behind:
+            logger.warning(
+                "milvus compaction still running after the full wait, the next sweep run compacts again", extra=figures
+            )
         else:
-            logger.warning("milvus compaction still running, the next sweep run compacts again", extra=figures)
+            logger.info("milvus compaction goes on in the background", extra=figures)
     return compaction
 
 
