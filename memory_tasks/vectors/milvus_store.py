@@ -113,6 +113,7 @@ class MilvusStore:
             kind = VectorStorePermanentError if permanent else VectorStoreTransientError
             raise kind(f"cannot connect to Milvus at {uri}: {exc}") from exc
         self._ready_dim: int | None = None
+        self._compaction_job: int | None = None  # asked for by `compact`, still running when its wait ended
 
     @_translated
     def ensure_collection(self, dim: int, *, timeout: float | None = None) -> None:
@@ -165,15 +166,21 @@ class MilvusStore:
     def compact(self, timeout: float = COMPACTION_WAIT_SEC) -> Compaction | None:
         """Merge small sealed segments and purge deleted rows, waiting up to `timeout` s for it.
 
-        Milvus compacts in the background; a wait cut short leaves it running there (a later
-        `compact` skips the segments still being merged). None when there is no collection.
+        Milvus compacts in the background; a wait cut short leaves it running there. While the
+        compaction this store asked for last is still running, it is waited on again rather
+        than another asked for: requests made while one runs merged far less
+        (docs/reliability.md, "Milvus reload"). None when there is no collection.
         """
         if not self._client.has_collection(self.collection):
             return None
         started = time.monotonic()
-        job = self._client.compact(self.collection)
+        # Forgotten first: a job Milvus no longer knows (it restarted) must not be asked about forever.
+        job, self._compaction_job = self._compaction_job, None
+        if job is None or self._client.get_compaction_state(job) != "Executing":
+            job = self._client.compact(self.collection)
         while (state := self._client.get_compaction_state(job)) == "Executing":
             if time.monotonic() - started >= timeout:
+                self._compaction_job = job
                 break
             time.sleep(COMPACTION_POLL_SEC)
         return Compaction(state == "Completed", time.monotonic() - started, self.segment_count())

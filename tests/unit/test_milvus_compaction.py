@@ -19,6 +19,7 @@ class CompactingClient:
 
     states: ClassVar[list[str]] = []
     polls = 0
+    asked = 0
     segments_while_executing = 5
 
     def __init__(self, **_: Any) -> None:
@@ -34,6 +35,7 @@ class CompactingClient:
         return ["_default_0"]
 
     def compact(self, _name: str, **_: Any) -> int:
+        CompactingClient.asked += 1
         return 42
 
     def get_compaction_state(self, job_id: int, **_: Any) -> str:
@@ -48,6 +50,7 @@ class CompactingClient:
 @pytest.fixture
 def client(monkeypatch: pytest.MonkeyPatch) -> type[CompactingClient]:
     monkeypatch.setattr(CompactingClient, "polls", 0)
+    monkeypatch.setattr(CompactingClient, "asked", 0)
     monkeypatch.setattr(milvus_store, "MilvusClient", CompactingClient)
     monkeypatch.setattr(milvus_store, "COMPACTION_POLL_SEC", 0.0)
     return CompactingClient
@@ -68,6 +71,19 @@ def test_a_compaction_still_running_when_the_wait_ends_is_reported_unfinished(cl
     compaction = MilvusStore("http://milvus:19530", "memory_text_v1").compact(timeout=0)
     assert compaction is not None and not compaction.completed
     assert compaction.segments == 5
+
+
+def test_a_compaction_left_running_is_waited_on_again_not_asked_for_twice(client: type[CompactingClient]) -> None:
+    """R-VEC-4: while the compaction a store asked for still runs, the next `compact` waits on that job
+    (requests made while one ran merged far less); once it has ended, the next call asks anew."""
+    client.states = ["Executing"]
+    store = MilvusStore("http://milvus:19530", "memory_text_v1")
+    assert not store.compact(timeout=0).completed
+    assert not store.compact(timeout=0).completed
+    assert client.asked == 1
+    client.states = ["Completed"]
+    assert store.compact(timeout=0).completed
+    assert client.asked == 2
 
 
 class SteppingClock:
