@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import redirect_stdout, suppress
 from dataclasses import dataclass
 from functools import partial
@@ -314,11 +314,17 @@ def _unpack_milvus_binaries() -> Path:
 
 
 def start_milvus(
-    data_dir: Path, proxy_port: int, log_path: Path, timeout: float = 90, collection: str | None = None
+    data_dir: Path,
+    proxy_port: int,
+    log_path: Path,
+    timeout: float = 90,
+    collection: str | None = None,
+    milvus_settings: Mapping[str, str] | None = None,
 ) -> MilvusServer:
     """Start a Milvus standalone server storing into `data_dir`, listening on `proxy_port` and
     the next MILVUS_PORT_SPAN - 1 ports; return once a client call succeeds and `collection`
-    (if given and present) is loaded (`milvus_ready`).
+    (if given and present) is loaded (`milvus_ready`). `milvus_settings` override keys of
+    Milvus' own configuration ("dataCoord.compaction.check.interval": "1").
 
     We run the `milvus` binary ourselves rather than through the package's `milvus-server`
     wrapper: the wrapper silently moves to the next free port when one is taken, cannot move
@@ -367,6 +373,7 @@ def start_milvus(
         # Milvus reads any config key from the environment (etcd.config.path -> ETCD_CONFIG_PATH).
         "ETCD_CONFIG_PATH": str(etcd_config),
         "LD_LIBRARY_PATH": os.pathsep.join(filter(None, [str(bin_dir), os.environ.get("LD_LIBRARY_PATH")])),
+        **{key.replace(".", "_").upper(): value for key, value in (milvus_settings or {}).items()},
     }
     # Milvus finds configs/milvus.yaml relative to its working directory.
     pid = spawn([str(bin_dir / "milvus"), "run", "standalone"], log_path, env=env, cwd=data_dir)

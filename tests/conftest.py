@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -152,15 +153,25 @@ def db(database: str) -> Iterator[str]:
     yield database
 
 
+# Milvus notices a finished compaction at its next check, 10 s by default: a compaction of a test's few rows
+# (done in milliseconds) then held `store.compact` (reindex, the index sweep) 10-90 s. Milvus compacts
+# only when asked (no merge of its own after each flush), so a test of the sweep sees its own work.
+TEST_MILVUS_SETTINGS = {
+    "dataCoord.compaction.check.interval": "1",
+    "dataCoord.compaction.enableAutoCompaction": "false",
+}
+
+
 @pytest.fixture(scope="session")
 def milvus_server() -> Iterator[str]:
     """A real Milvus standalone server (from the `milvus` package) on its own ports."""
     from memory_tasks.stack import start_milvus
 
     data_dir = Path(tempfile.mkdtemp(prefix="mt_test_milvus_"))
-    server = start_milvus(data_dir, MILVUS_PROXY_PORT, data_dir / "milvus.log")
+    server = start_milvus(data_dir, MILVUS_PROXY_PORT, data_dir / "milvus.log", milvus_settings=TEST_MILVUS_SETTINGS)
     yield server.uri
-    server.stop()
+    server.stop(timeout=0)  # killed: its data is thrown away
+    shutil.rmtree(data_dir, ignore_errors=True)
 
 
 @pytest.fixture

@@ -206,7 +206,7 @@ def test_a_stopped_milvus_falls_back_and_recovers(db, no_touch, monkeypatch, tmp
         use_settings(monkeypatch, MEMORY_MILVUS_URI=server.uri, LONG_TERM_MEMORY_VECTOR_RETRY_SEC="0")
         remember_all(ALICE, ALICE_MEMORIES)
         assert "similarity" in retrieve(ALICE, "What's my cat called?", mode="dense")[0].why
-        server.stop()
+        server.stop(timeout=0)  # dies: killed, no graceful stop
         with caplog.at_level(logging.INFO, logger="memory_tasks.retrieval"):
             for _ in range(2):
                 started = time.perf_counter()
@@ -216,7 +216,7 @@ def test_a_stopped_milvus_falls_back_and_recovers(db, no_touch, monkeypatch, tmp
         warnings = [r for r in caplog.records if r.name == search.logger.name and r.levelno == logging.WARNING]
         assert len(warnings) == 1
     finally:
-        server.stop()
+        server.stop(timeout=0)
 
 
 @pytest.mark.slow
