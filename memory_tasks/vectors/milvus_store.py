@@ -176,13 +176,16 @@ class MilvusStore:
         started = time.monotonic()
         # Forgotten first: a job Milvus no longer knows (it restarted) must not be asked about forever.
         job, self._compaction_job = self._compaction_job, None
-        if job is None or self._client.get_compaction_state(job) != "Executing":
+        state = self._client.get_compaction_state(job) if job is not None else None
+        if state != "Executing":
             job = self._client.compact(self.collection)
-        while (state := self._client.get_compaction_state(job)) == "Executing":
+            state = self._client.get_compaction_state(job)
+        while state == "Executing":
             if time.monotonic() - started >= timeout:
                 self._compaction_job = job
                 break
             time.sleep(COMPACTION_POLL_SEC)
+            state = self._client.get_compaction_state(job)
         return Compaction(state == "Completed", time.monotonic() - started, self.segment_count())
 
     @_translated
