@@ -46,7 +46,7 @@ lint: setup
 
 ## Two pytest-xdist processes, a test module each at a time (its module-scoped worker stays whole):
 ## most tests wait on worker subprocesses (2026-12-01, quiet machine: pytest 631 s against ~1,040 s in one;
-## 2026-12-02, a slower AMD EPYC: 770 s, `bash .ci/run` 14.8 min from a fresh clone with its venv). Three processes
+## 2026-12-02, a slower AMD EPYC: 770-814 s, `bash .ci/run` 14.8-15.6 min from a fresh clone with its venv). Three processes
 ## passed twice (670, 763 s); with the chaos module collected first, 5 failed and 48 errored: its stack booted
 ## beside the three processes' Milvus servers and workers, on 2 cores. Paths
 ## are absolute: tests/conftest.py moves each process out of the checkout before it collects.
