@@ -41,6 +41,18 @@ def text(max_length: int, *, min_length: int = 0, non_blank: bool = False) -> An
     # No NUL anywhere (so the OpenAPI document says it too); non-blank: at least one character
     # that is not whitespace, counting \x1c-\x1f as Python's str.strip does (the regex \s does not).
     pattern = r"^[^\x00]*[^\s\x00\x1c-\x1f][^\x00]*$" if non_blank else r"^[^\x00]*$"
+    return _text(max_length, min_length, pattern)
+
+
+def memory_text(max_length: int) -> Any:
+    """A memory's new text, as the OpenAPI document can say it: what `memories.edits` stores is the
+    text without control characters and stripped, so at least one character must be neither, and
+    terminal escapes (ESC, CSI), which it would cut with the characters after them, are refused."""
+    visible = r"[^\s\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+    return _text(max_length, 1, rf"^[^\x00\x1b\x9b]*{visible}[^\x00\x1b\x9b]*$")
+
+
+def _text(max_length: int, min_length: int, pattern: str) -> Any:
     return Annotated[
         str, Field(min_length=min_length, max_length=max_length, pattern=pattern), AfterValidator(_storable)
     ]
@@ -134,7 +146,7 @@ class MemoryPatch(RequestBody):
     model_config = ConfigDict(strict=True, extra="forbid", json_schema_extra={"minProperties": 1})
 
     # Absent means "leave it"; null is refused (the types are not nullable).
-    content: text(MAX_CONTENT_CHARS, min_length=1, non_blank=True) = None  # type: ignore[valid-type]
+    content: memory_text(MAX_CONTENT_CHARS) = None  # type: ignore[valid-type]
     importance: integer(MIN_IMPORTANCE, MAX_IMPORTANCE) = None  # type: ignore[valid-type]
     ttl_days: integer(1, MAX_TTL_DAYS) = None  # type: ignore[valid-type]
 
