@@ -21,8 +21,10 @@ import logging
 from typing import Any
 
 from celery import Task
-from celery.exceptions import Retry
+from celery.exceptions import Retry, TimeLimitExceeded
 from celery.utils.time import get_exponential_backoff_interval
+from celery.worker import state as worker_state
+from celery.worker.request import Request
 
 from config.settings import MAX_TASK_COUNTDOWN_SEC, get_settings
 from memory_tasks import pipeline, queued
@@ -49,6 +51,26 @@ class Owns(enum.Enum):
     MEMORIES = "memories"  # first argument: the memory ids
 
 
+class HardLimitReportingRequest(Request):
+    """Celery's request, which also hands a hard time limit to the task's `on_failure`.
+
+    When the hard limit kills a pool child, Celery 5.6 only marks the result failed; 5.7.0
+    calls `on_failure` too, but its worker exits when Redis restarts (requirements.txt pins
+    5.6.3). Without this, a run the hard limit killed ended as a lost run (the rescan's note)
+    instead of FAILED with `TimeLimitExceeded` (tests/integration/test_hard_time_limit.py).
+    Drop it when moving to a Celery that calls `on_failure` itself, or it runs twice.
+    """
+
+    def on_timeout(self, soft: bool, timeout: float) -> None:
+        super().on_timeout(soft, timeout)
+        if soft or worker_state.should_terminate:
+            return
+        try:
+            self.task.on_failure(TimeLimitExceeded(timeout), self.id, self.args, self.kwargs, None)
+        except Exception:  # the worker's timer must go on; the rescan records the lost run instead
+            logger.exception("hard time limit not recorded", extra={"task_id": self.id})
+
+
 class MemoryTask(Task):
     """Every task of this package; `@shared_task(base=MemoryTask, owns=Owns.…)`.
 
@@ -62,6 +84,7 @@ class MemoryTask(Task):
     retry_jitter = True
     max_retries = 5
     owns = Owns.NOTHING
+    Request = HardLimitReportingRequest
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Run the task; a stage owning a message does the attempt bookkeeping around the run."""
