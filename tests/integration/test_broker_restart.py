@@ -10,11 +10,8 @@ the pinned Celery (requirements.txt); this test goes red on 5.7.0.
 
 from __future__ import annotations
 
-import os
-import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +25,7 @@ from config.celery import celery_config
 from config.settings import get_settings
 from memory_tasks.stack import package_dir
 from memory_tasks.task_names import RELEASE_TRIGGER
-from tests.conftest import PROJECT_ROOT
+from tests.conftest import WorkerProcess
 
 pytestmark = pytest.mark.slow
 
@@ -108,35 +105,25 @@ def _replies(sender: Celery, name: str) -> bool:
 def test_a_worker_holding_triggers_survives_a_redis_restart_and_consumes_again(
     redis_server: PrivateRedis, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(PROJECT_ROOT),
-        "CELERY_BROKER_URL": redis_server.url(0),
-        "CELERY_RESULT_BACKEND": redis_server.url(1),
-    }
-    name = "restart@%h"
-    log_path = tmp_path / "worker.log"
-    # The llm worker as the Procfile starts it: a threads pool.
-    command = [sys.executable, "-m", "celery", "-A", "memory_tasks", "worker", "-Q", "llm", "-P", "threads"]
-    with open(log_path, "wb") as log:
-        worker = subprocess.Popen(
-            [*command, "-c", "4", "-n", name, "--without-gossip", "--without-mingle", "-E"],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    # The llm worker's pool (the Procfile's): threads.
+    worker = WorkerProcess(
+        {"CELERY_BROKER_URL": redis_server.url(0), "CELERY_RESULT_BACKEND": redis_server.url(1)},
+        tmp_path / "worker.log",
+        concurrency=4,
+        pool="threads",
+    )
+    name = worker.name.split("@")[0]
     sender = _app_on(redis_server, monkeypatch)
     try:
         deadline = time.monotonic() + 60
-        while not _replies(sender, "restart@"):
-            assert worker.poll() is None and time.monotonic() < deadline, log_path.read_text()[-3000:]
+        while not _replies(sender, name):
+            assert worker.process.poll() is None and time.monotonic() < deadline, worker.log_path.read_text()[-3000:]
         # Triggers of unknown turns: held (unacknowledged) until due, a no-op when they run.
         for offset in range(HELD_TASKS):
             sender.send_task(RELEASE_TRIGGER, args=(2**31 - 1 - offset,), countdown=HELD_COUNTDOWN_SEC)
         deadline = time.monotonic() + 30
-        while log_path.read_text().count("task received") < HELD_TASKS:
-            assert time.monotonic() < deadline, log_path.read_text()[-3000:]
+        while worker.log_path.read_text().count("task received") < HELD_TASKS:
+            assert time.monotonic() < deadline, worker.log_path.read_text()[-3000:]
             time.sleep(0.2)
 
         redis_server.kill()
@@ -145,12 +132,11 @@ def test_a_worker_holding_triggers_survives_a_redis_restart_and_consumes_again(
 
         sender = _app_on(redis_server, monkeypatch)  # the old one's pooled connections died with Redis
         deadline = time.monotonic() + 60
-        while not _replies(sender, "restart@"):
-            assert worker.poll() is None, f"the worker exited after the Redis restart: {log_path.read_text()[-3000:]}"
-            assert time.monotonic() < deadline, log_path.read_text()[-3000:]
-        assert worker.poll() is None
-        assert "Unrecoverable error" not in log_path.read_text()
+        while not _replies(sender, name):
+            log = worker.log_path.read_text()[-3000:]
+            assert worker.process.poll() is None, f"the worker exited after the Redis restart: {log}"
+            assert time.monotonic() < deadline, log
+        assert "Unrecoverable error" not in worker.log_path.read_text()
     finally:
-        if worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait()
+        if worker.process.poll() is None:
+            worker.kill()
