@@ -5,13 +5,19 @@ held messages through a transport it has just emptied: the main process exits wi
 `Unrecoverable error: AttributeError("'NoneType' object has no attribute 'hostname'")`.
 A worker always holds some (the debounce triggers wait in its memory with acks_late), so
 every Redis restart stopped the llm queue until something restarted the worker. Hence
-the pinned Celery (requirements.txt); this test goes red on 5.7.0.
+the pinned Celery (requirements.txt); both tests go red on 5.7.0. The second follows a
+debounced turn whose trigger the worker held when Redis went: the trigger does not run after
+the reconnection, and the rescan restarts the turn once its lease is over (red with the rescan
+off).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,9 +29,10 @@ from celery import Celery
 
 from config.celery import celery_config
 from config.settings import get_settings
+from memory_tasks.api import list_memories, message_state
 from memory_tasks.stack import package_dir
 from memory_tasks.task_names import RELEASE_TRIGGER
-from tests.conftest import WorkerProcess
+from tests.conftest import PROJECT_ROOT, WorkerProcess
 
 pytestmark = pytest.mark.slow
 
@@ -137,6 +144,78 @@ def test_a_worker_holding_triggers_survives_a_redis_restart_and_consumes_again(
             assert worker.process.poll() is None, f"the worker exited after the Redis restart: {log}"
             assert time.monotonic() < deadline, log
         assert "Unrecoverable error" not in worker.log_path.read_text()
+    finally:
+        if worker.process.poll() is None:
+            worker.kill()
+
+
+# Short budgets so the rescan restarts a lost trigger within seconds: 2 s I/O timeouts give a 6 s
+# hard limit, under the 8 s lease; the queued register protects a sent trigger for 5 s.
+RESTART_SETTINGS = {
+    "LONG_TERM_MEMORY_ENGINE": "rules",
+    "LONG_TERM_MEMORY_DEBOUNCE_SEC": "3",
+    "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": "2",
+    "LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC": "2",
+    "LONG_TERM_MEMORY_CLAIM_LEASE_SEC": "8",
+    "LONG_TERM_MEMORY_QUEUE_MAX_AGE_SEC": "5",
+}
+USER = 7701
+
+
+def _cli(env: dict[str, str], *args: str) -> str:
+    """`python -m memory_tasks …` as an operator (or beat, for `rescan`) runs it against the private Redis."""
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_tasks", *args],
+        env={**os.environ, **env, "PYTHONPATH": str(PROJECT_ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout
+
+
+def test_a_debounced_turn_whose_trigger_redis_lost_is_still_extracted(
+    redis_server: PrivateRedis, db: str, milvus_env: dict[str, str], tmp_path: Path
+) -> None:
+    """R-FAIL-1, end to end on the production path: the turn's trigger waits out the debounce in
+    the worker when Redis is killed (without persistence: the trigger, the queued register and
+    the worker's connection all go); the worker stays up, and the rescan restarts the turn once
+    its lease is over, so it still ends PROCESSED with its memory."""
+    env = {
+        **milvus_env,
+        **RESTART_SETTINGS,
+        "CELERY_BROKER_URL": redis_server.url(0),
+        "CELERY_RESULT_BACKEND": redis_server.url(1),
+    }
+    worker = WorkerProcess(env, tmp_path / "worker.log", concurrency=2, pool="threads")
+    try:
+        deadline = time.monotonic() + 60
+        while "ready." not in worker.log_path.read_text():
+            assert worker.process.poll() is None and time.monotonic() < deadline, worker.log_path.read_text()[-3000:]
+            time.sleep(0.2)
+        message_id = json.loads(_cli(env, "ingest", "--user", str(USER), "--text", "My favourite drink is green tea"))[
+            "message_id"
+        ]
+        deadline = time.monotonic() + 30
+        while "task received" not in worker.log_path.read_text():  # the trigger, held for the debounce
+            assert time.monotonic() < deadline, worker.log_path.read_text()[-3000:]
+            time.sleep(0.1)
+        redis_server.kill()
+        time.sleep(1)
+        redis_server.start()
+
+        deadline = time.monotonic() + 60
+        state = message_state(message_id)
+        while state["status"] != "PROCESSED":
+            log = worker.log_path.read_text()[-3000:]
+            assert worker.process.poll() is None, f"the worker exited after the Redis restart: {log}"
+            assert time.monotonic() < deadline, (state, log)
+            _cli(env, "rescan")  # what beat does every LONG_TERM_MEMORY_SCAN_INTERVAL_SEC
+            time.sleep(1)
+            state = message_state(message_id)
+        memories = list_memories(USER)
+        assert len(memories) == 1 and "green tea" in memories[0]["content"], memories
     finally:
         if worker.process.poll() is None:
             worker.kill()
