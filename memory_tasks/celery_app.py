@@ -27,6 +27,7 @@ from config.settings import get_settings
 from memory_tasks import logs, metrics
 from memory_tasks.db.session import get_engine
 from memory_tasks.heartbeat import record_beat_tick
+from memory_tasks.held_tasks import RestoreHeldTriggers
 from schedules.beat import beat_schedule
 
 TASK_MODULES = ["memory_tasks.tasks"]
@@ -38,6 +39,8 @@ app = Celery("memory_tasks", include=TASK_MODULES)
 app.set_default()
 app.conf.update(celery_config(get_settings()))
 app.conf.beat_schedule = beat_schedule(get_settings())
+# After a Redis restart, the debounce triggers the workers held go back to their queue at once.
+app.steps["consumer"].add(RestoreHeldTriggers)
 
 
 @worker_process_init.connect

