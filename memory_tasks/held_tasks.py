@@ -37,7 +37,13 @@ def restore_held_triggers(channel) -> int:
     """Give back to their queue the triggers delivered before this Redis process started; returns
     how many. `channel`: a kombu Redis channel (its QoS keeps the delivered set)."""
     qos = channel.qos
-    client = channel.client
+    # A client of its own: `channel.client`'s connection is the one the worker's poller reads its
+    # BRPOP replies from, and a command sent on it mixes the replies up (the worker then exits).
+    with channel.conn_or_acquire() as client:
+        return _restore(qos, client)
+
+
+def _restore(qos, client) -> int:
     # Whole seconds of uptime, and the delivering workers' clocks: a trigger delivered in the first
     # second or so of this Redis may be given back too, and then runs twice (the second run finds
     # the turns taken). With the workers' clocks in step, none delivered before it started is missed.
