@@ -40,21 +40,18 @@ def restore_held_triggers(channel) -> int:
     # A client of its own: `channel.client`'s connection is the one the worker's poller reads its
     # BRPOP replies from, and a command sent on it mixes the replies up (the worker then exits).
     with channel.conn_or_acquire() as client:
-        return _restore(qos, client)
-
-
-def _restore(qos, client) -> int:
-    # Whole seconds of uptime, and the delivering workers' clocks: a trigger delivered in the first
-    # second or so of this Redis may be given back too, and then runs twice (the second run finds
-    # the turns taken). With the workers' clocks in step, none delivered before it started is missed.
-    started_at = time.time() - float(client.info("server")["uptime_in_seconds"])
-    restored = 0
-    # ZRANGE … BYSCORE, not ZRANGEBYSCORE: kombu adds CELERY_REDIS_KEY_PREFIX to the former only.
-    for tag in client.zrange(qos.unacked_index_key, "-inf", started_at, byscore=True):
-        raw = client.hget(qos.unacked_key, tag)
-        if raw is not None and _is_trigger(raw):
-            qos.restore_by_tag(tag.decode() if isinstance(tag, bytes) else tag, leftmost=True)
-            restored += 1
+        # Whole seconds of uptime, and the delivering workers' clocks: a trigger delivered in the
+        # first second or so of this Redis may be given back too, and then runs twice (the second
+        # run finds the turns taken). With the workers' clocks in step, none delivered before it
+        # started is missed.
+        started_at = time.time() - float(client.info("server")["uptime_in_seconds"])
+        restored = 0
+        # ZRANGE … BYSCORE, not ZRANGEBYSCORE: kombu adds CELERY_REDIS_KEY_PREFIX to the former only.
+        for tag in client.zrange(qos.unacked_index_key, "-inf", started_at, byscore=True):
+            raw = client.hget(qos.unacked_key, tag)
+            if raw is not None and _is_trigger(raw):
+                qos.restore_by_tag(tag.decode() if isinstance(tag, bytes) else tag, client=client, leftmost=True)
+                restored += 1
     return restored
 
 

@@ -5,10 +5,10 @@ held messages through a transport it has just emptied: the main process exits wi
 `Unrecoverable error: AttributeError("'NoneType' object has no attribute 'hostname'")`.
 A worker always holds some (the debounce triggers wait in its memory with acks_late), so
 every Redis restart stopped the llm queue until something restarted the worker. Hence
-the pinned Celery (requirements.txt); both tests go red on 5.7.0. The second follows a
-debounced turn whose trigger the worker held when Redis went: the trigger does not run after
-the reconnection, and the rescan restarts the turn once its lease is over (red with the rescan
-off).
+the pinned Celery (requirements.txt); every test here goes red on 5.7.0. The other two follow
+a debounced turn whose trigger the worker held when Redis went: the trigger does not run after
+the reconnection; the rescan restarts the turn once its lease is over (Redis lost its data), or
+the worker gives the trigger back when it reconnects (`memory_tasks.held_tasks`, Redis kept it).
 """
 
 from __future__ import annotations
@@ -78,6 +78,10 @@ class PrivateRedis:
     def url(self, db: int) -> str:
         return f"redis://127.0.0.1:{self.port}/{db}"
 
+    def env(self) -> dict[str, str]:
+        """The broker and result backend settings of a process that uses this Redis."""
+        return {"CELERY_BROKER_URL": self.url(0), "CELERY_RESULT_BACKEND": self.url(1)}
+
 
 @pytest.fixture(params=[False], ids=["no persistence"])
 def redis_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[PrivateRedis]:
@@ -90,9 +94,7 @@ def redis_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Pri
 
 def _app_on(server: PrivateRedis, monkeypatch: pytest.MonkeyPatch) -> Celery:
     """A sender configured as ours (queues, key prefix, transport options) but on the private Redis."""
-    settings = get_settings().model_copy(
-        update={"CELERY_BROKER_URL": server.url(0), "CELERY_RESULT_BACKEND": server.url(1)}
-    )
+    settings = get_settings().model_copy(update=server.env())
     # Celery reads the broker from CELERY_BROKER_URL before its configuration.
     monkeypatch.setenv("CELERY_BROKER_URL", server.url(0))
     sender = Celery("broker-restart-test", set_as_current=False)
@@ -114,7 +116,7 @@ def test_a_worker_holding_triggers_survives_a_redis_restart_and_consumes_again(
 ) -> None:
     # The llm worker's pool (the Procfile's): threads.
     worker = WorkerProcess(
-        {"CELERY_BROKER_URL": redis_server.url(0), "CELERY_RESULT_BACKEND": redis_server.url(1)},
+        redis_server.env(),
         tmp_path / "worker.log",
         concurrency=4,
         pool="threads",
@@ -213,12 +215,7 @@ def _wait_processed(worker: WorkerProcess, message_id: int, env: dict[str, str],
 
 
 def _restart_env(redis_server: PrivateRedis, milvus_env: dict[str, str]) -> dict[str, str]:
-    return {
-        **milvus_env,
-        **RESTART_SETTINGS,
-        "CELERY_BROKER_URL": redis_server.url(0),
-        "CELERY_RESULT_BACKEND": redis_server.url(1),
-    }
+    return {**milvus_env, **RESTART_SETTINGS, **redis_server.env()}
 
 
 def test_a_debounced_turn_whose_trigger_redis_lost_is_still_extracted(
