@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 from memory_tasks.api import enqueue_turn, record_turn, wait_for_message
 from tests.fake_openai import FakeOpenAI, as_json
 
@@ -17,6 +19,14 @@ OOLONG_CANDIDATES = {
         }
     ]
 }
+
+
+def free_port() -> int:
+    """A 127.0.0.1 port nobody listened on a moment ago, for a server a test starts itself (the kernel
+    picks it, so two test processes never pick the same one at once)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def ingest(user_id: int, text: str, role: str = "user", timeout: float = 60) -> dict:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.conftest import PROJECT_ROOT
+from tests.helpers import free_port
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -51,12 +51,6 @@ from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _call(base: str, method: str, path: str, body: dict | None = None) -> dict:
     request = urllib.request.Request(
         base + path,
@@ -72,7 +66,7 @@ def _call(base: str, method: str, path: str, body: dict | None = None) -> dict:
 def served(worker, tmp_path_factory) -> Iterator[str]:
     """`python -m memory_tasks serve` on a free port, with known tokens, against the test database
     (and a worker, so memories are indexed and dense retrieval sees them)."""
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("api") / "api.log"
     env = {
         **os.environ,

@@ -33,6 +33,7 @@ from memory_tasks.api import list_memories, message_state
 from memory_tasks.stack import package_dir
 from memory_tasks.task_names import RELEASE_TRIGGER
 from tests.conftest import PROJECT_ROOT, WorkerProcess
+from tests.helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -41,17 +42,11 @@ HELD_COUNTDOWN_SEC = 600
 HELD_TASKS = 10
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class PrivateRedis:
     """A Redis of this test alone, which it can kill -9 and start again on the same port."""
 
     def __init__(self, folder: Path, persistent: bool = False) -> None:
-        self.folder, self.port, self.persistent = folder, _free_port(), persistent
+        self.folder, self.port, self.persistent = folder, free_port(), persistent
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ import requests
 
 from memory_tasks import stack
 from tests.conftest import PROJECT_ROOT
+from tests.helpers import free_port
 
 pytestmark = [pytest.mark.slow]
 
@@ -22,17 +22,11 @@ PASSWORD = "flower-test-pw-Zq81"
 CREDENTIALS = f"flower:{PASSWORD}"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def flower(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, psutil.Process]]:
     """A real Flower process, started with the stack's command and environment, against the test broker."""
     folder = tmp_path_factory.mktemp("flower")
-    state = stack.Stack(dir=folder, log_dir=folder, flower_port=_free_port())
+    state = stack.Stack(dir=folder, log_dir=folder, flower_port=free_port())
     cmd, env = stack.flower_command(state, CREDENTIALS)
     env = {**env, "PYTHONPATH": str(PROJECT_ROOT), "FLOWER_UNAUTHENTICATED_API": "true"}
     log = folder / "flower.log"

@@ -7,7 +7,6 @@ on a free port (multiprocess mode, the pool's children summed) and its log in a 
 from __future__ import annotations
 
 import json
-import socket
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from memory_tasks.db.session import session_scope
 from memory_tasks.retrieval import find_memories
 from tests.conftest import WorkerProcess
 from tests.fake_openai import FakeOpenAI, Reply, as_json
-from tests.helpers import ingest
+from tests.helpers import free_port, ingest
 from tests.http.conftest import ADMIN, CHAT, make_app
 
 pytestmark = [pytest.mark.slow]
@@ -32,12 +31,6 @@ pytestmark = [pytest.mark.slow]
 # Said by the test user; must never appear in a log line.
 SECRET_FOOD = "Zanzibar-Pfefferkuchen"
 METRICS_TOKEN = "metrics-token-for-tests-0123456789"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _extract_food(body: dict) -> Reply:
@@ -71,7 +64,7 @@ def observed_worker(
     stale = folder / "prometheus" / "counter_999999.db"
     stale.parent.mkdir()
     stale.write_bytes(b"not a metrics file of this run")
-    port = _free_port()
+    port = free_port()
     worker = WorkerProcess(
         {
             "OPENAI_BASE_URL": llm.base_url,
