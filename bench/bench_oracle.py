@@ -40,7 +40,11 @@ from __future__ import annotations
 
 import os
 
-os.environ.update({"CELERY_BROKER_URL": "memory://", "CELERY_RESULT_BACKEND": "", "MEMORY_EMBEDDING_PROVIDER": "local"})
+from bench.in_process import IN_PROCESS_ENVIRONMENT
+
+# Run as a script: before anything imports the Celery app. Imported by a test for its functions: nothing,
+# or every worker subprocess the test process starts afterwards would inherit the in-memory broker.
+os.environ.update(IN_PROCESS_ENVIRONMENT if __name__ == "__main__" else {})
 
 import argparse
 import contextlib
