@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Path, Query, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BeforeValidator
 from sqlalchemy.orm import Session
 
 from config.settings import Settings
@@ -91,16 +93,26 @@ AdminCaller = Annotated[Role, Depends(admin_role)]
 SettingsDep = Annotated[Settings, Depends(app_settings)]
 ReadSession = Annotated[Session, Depends(read_session)]
 
-UserIdPath = Annotated[int, Path(ge=1, le=MAX_USER_ID, description="The chat server's own user id.")]
-RowIdPath = Annotated[int, Path(ge=1, le=MAX_ROW_ID)]
-ScopeUserId = Annotated[
-    int,
-    Query(
-        ge=1,
-        le=MAX_USER_ID,
-        description="The user the id belongs to; an id of another user's row answers 404.",
-    ),
-]
+
+def _digits_only(value: Any) -> Any:
+    """A path or query integer arrives as text, and only ASCII digits are one: pydantic alone reads
+    "1\r", " 1", "+1", "1.0" and "1_0" (as 10) as numbers, which the OpenAPI document's `integer`
+    does not allow."""
+    if isinstance(value, str) and not re.fullmatch(r"[0-9]+", value):
+        raise ValueError("must be a whole number written in digits 0-9")
+    return value
+
+
+def whole_number(parameter: Any) -> Any:
+    """The type of an integer path or query `parameter` (`Path(ge=1)`, `Query(le=100)`), digits only."""
+    return Annotated[int, parameter, BeforeValidator(_digits_only)]
+
+
+UserIdPath = whole_number(Path(ge=1, le=MAX_USER_ID, description="The chat server's own user id."))
+RowIdPath = whole_number(Path(ge=1, le=MAX_ROW_ID))
+ScopeUserId = whole_number(
+    Query(ge=1, le=MAX_USER_ID, description="The user the id belongs to; an id of another user's row answers 404.")
+)
 IdempotencyKeyHeader = Annotated[
     str | None,
     Header(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
@@ -113,6 +114,11 @@ def test_a_form_or_plain_text_body_is_refused(client: TestClient, empty) -> None
         {"text": "乌龙\x00茶"},
         {"text": "x" * 201},
         {"user": 4301},  # an unknown parameter is not silently ignored
+        # Numbers only as the OpenAPI `integer` writes them; pydantic alone read these as 10, 5, 5, 5.
+        {"limit": "1_0"},
+        {"limit": "5.0"},
+        {"limit": "+5"},
+        {"offset": " 5"},
     ],
 )
 def test_bad_list_parameters_are_refused(client: TestClient, empty, query: dict[str, Any]) -> None:
@@ -122,6 +128,17 @@ def test_bad_list_parameters_are_refused(client: TestClient, empty, query: dict[
 @pytest.mark.parametrize("path", ["/v1/messages/0", "/v1/messages/-5", "/v1/messages/99999999999", "/v1/messages/x"])
 def test_bad_ids_are_refused(client: TestClient, empty, path: str) -> None:
     _assert_refused(client.get(path, params={"user_id": USER}, headers=CHAT), empty, 422)
+
+
+@pytest.mark.parametrize("written", ["1\r", " 1", "1\n", "+1", "1.0", "1_0", "\uff11"])
+def test_an_id_not_written_in_digits_is_refused_wherever_it_goes(client: TestClient, empty, written: str) -> None:
+    """R-SAFE-4: a path or query integer is ASCII digits only, as the OpenAPI document's `integer` says; the
+    fuzzer found `GET /v1/users/1%0D/memories` answered 200 for user 1 (pydantic strips and reads "1_0" as 10)."""
+    escaped = quote(written, safe="")
+    _assert_refused(client.get(f"/v1/users/{escaped}/memories", headers=CHAT), empty, 422)
+    _assert_refused(client.get(f"/v1/messages/{escaped}", params={"user_id": USER}, headers=CHAT), empty, 422)
+    _assert_refused(client.get("/v1/messages/1", params={"user_id": written}, headers=CHAT), empty, 422)
+    _assert_refused(client.get("/v1/status", params={"errors": written}, headers=ADMIN), empty, 422)
 
 
 def test_a_per_id_request_must_name_its_user(client: TestClient, empty) -> None:

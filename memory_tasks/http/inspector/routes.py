@@ -25,7 +25,7 @@ from memory_tasks.dispatch import enqueue_index_sync
 from memory_tasks.extraction.candidates import MEMORY_TYPES
 from memory_tasks.forget import ForgetError, forget_user
 from memory_tasks.http.auth import Role
-from memory_tasks.http.deps import ReadSession, RowIdPath, UserIdPath, auth_config, require_loopback_host
+from memory_tasks.http.deps import ReadSession, RowIdPath, UserIdPath, auth_config, require_loopback_host, whole_number
 from memory_tasks.http.inspector.i18n import LABELS, LANG_COOKIE, LANGUAGES, pick_language
 from memory_tasks.http.inspector.session import (
     COOKIE_NAME,
@@ -281,7 +281,7 @@ def user_page(
     type: str = "",
     active: str = "",
     text: Annotated[str, Query(max_length=200)] = "",
-    page_number: Annotated[int, Query(alias="page", ge=1, le=100_000)] = 1,
+    page_number: whole_number(Query(alias="page", ge=1, le=100_000)) = 1,
 ) -> HTMLResponse:
     filters = _filters(type if type in MEMORY_TYPES else "", active, text)
     return _user_page(page, session, user_id, filters, page_number, status=200)

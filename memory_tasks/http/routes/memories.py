@@ -9,7 +9,15 @@ from fastapi import APIRouter, Query
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import MemoryHistory
 from memory_tasks.dispatch import enqueue_index_sync
-from memory_tasks.http.deps import AdminCaller, ChatCaller, ReadSession, RowIdPath, ScopeUserId, UserIdPath
+from memory_tasks.http.deps import (
+    AdminCaller,
+    ChatCaller,
+    ReadSession,
+    RowIdPath,
+    ScopeUserId,
+    UserIdPath,
+    whole_number,
+)
 from memory_tasks.http.errors import ADMIN_RESPONSES, COMMON_RESPONSES, NOT_FOUND_RESPONSE, ApiError
 from memory_tasks.http.schemas import (
     ErrorBody,
@@ -54,8 +62,8 @@ def list_user_memories(
     memory_type: Annotated[MemoryType | None, Query(alias="type")] = None,
     active: Annotated[bool | None, Query(description="true: active and unexpired; false: deleted or expired")] = None,
     text: Annotated[text(200) | None, Query(description="Substring of the key or content.")] = None,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
-    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+    limit: whole_number(Query(ge=1, le=MAX_PAGE)) = 50,
+    offset: whole_number(Query(ge=0, le=MAX_OFFSET)) = 0,
 ) -> MemoriesPage:
     """The user's memories, active or not unless `active` says, newest change first; `count` of all that match."""
     filters = reads.MemoryFilter(memory_type=memory_type, active=active, text=text or None)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 
-from memory_tasks.http.deps import SettingsDep, admin_role, reject_unknown_query
+from memory_tasks.http.deps import SettingsDep, admin_role, reject_unknown_query, whole_number
 from memory_tasks.http.errors import ADMIN_RESPONSES, COMMON_RESPONSES
 from memory_tasks.http.schemas import Health, Readiness, StatusOut
 from memory_tasks.readiness import check_services, readiness_json
@@ -40,6 +38,6 @@ def readyz(settings: SettingsDep) -> JSONResponse:
     dependencies=[Depends(admin_role), Depends(reject_unknown_query)],
     responses={**COMMON_RESPONSES, **ADMIN_RESPONSES},
 )
-def status(errors: Annotated[int, Query(ge=1, le=100)] = 10) -> StatusOut:
+def status(errors: whole_number(Query(ge=1, le=100)) = 10) -> StatusOut:
     """Messages per memory state, memories per vector state, and the latest `errors` failures."""
     return StatusOut(**collect_status(errors=errors))
