@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, literal_column, select, text, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -63,25 +63,14 @@ def record_turn(user_id: int, content: str, *, role: str = "user", conversation_
             if conversation_id is not None:
                 _touch(session, conversation_id)
         if conversation_id is None:
-            conversation = Conversation(user_id=user_id)
-            session.add(conversation)
-            session.flush()
-            conversation_id = conversation.id
+            conversation_id = _new_conversation(session, user_id)
         else:
             touched = pg_insert(Conversation).values(id=conversation_id, user_id=user_id)
-            owner, inserted = session.execute(
+            owner = session.scalar(
                 touched.on_conflict_do_update(
                     index_elements=[Conversation.id], set_={"updated_at": func.now()}
-                ).returning(Conversation.user_id, literal_column("xmax = 0"))
-            ).one()
-            if inserted:
-                # An explicit id bypassed the sequence; move it past the ids in use.
-                session.execute(
-                    text(
-                        "SELECT setval(pg_get_serial_sequence('conversations', 'id'), "
-                        "GREATEST((SELECT max(id) FROM conversations), 1))"
-                    )
-                )
+                ).returning(Conversation.user_id)
+            )
             if owner != user_id:  # the transaction is rolled back: the other user's row is untouched
                 raise TurnError(f"conversation {conversation_id} belongs to another user")
         # created_at and updated_at: the server's now() (the column default), the transaction's time.
@@ -94,6 +83,33 @@ def record_turn(user_id: int, content: str, *, role: str = "user", conversation_
         session.add(message)
         session.flush()
         return message.id
+
+
+# After the sequence's id was taken (by a chat server's own id): move the sequence to the end of that run of taken
+# ids, found through the primary key, so the next id it gives is free.
+_SKIP_TAKEN_CONVERSATION_IDS = text(
+    "SELECT setval(pg_get_serial_sequence('conversations', 'id'), min(taken.id)) FROM conversations AS taken "
+    "WHERE taken.id >= currval(pg_get_serial_sequence('conversations', 'id')) "
+    "AND NOT EXISTS (SELECT 1 FROM conversations AS next WHERE next.id = taken.id + 1)"
+)
+
+
+def _new_conversation(session: Session, user_id: int) -> int:
+    """The id of a new conversation of `user_id`, numbered by the sequence.
+
+    Ids a chat server gave explicitly are not taken from the sequence. The sequence skips them when it
+    runs into one, instead of jumping past the largest id in use when one is given: a single given id
+    of 2**31 - 1 would otherwise have exhausted it, and no conversation could be started again.
+    """
+    new_conversation = (
+        pg_insert(Conversation)
+        .values(user_id=user_id)
+        .on_conflict_do_nothing(index_elements=[Conversation.id])
+        .returning(Conversation.id)
+    )
+    while (conversation_id := session.scalar(new_conversation)) is None:
+        session.execute(_SKIP_TAKEN_CONVERSATION_IDS)
+    return conversation_id
 
 
 def _touch(session: Session, conversation_id: int) -> None:
