@@ -44,13 +44,15 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-## Two pytest-xdist processes, a test module each at a time (its module-scoped worker stays whole):
-## most tests wait on worker subprocesses (2026-12-01, quiet machine: pytest 631 s against ~1,040 s in one;
-## 2026-12-02, a slower AMD EPYC: 770-814 s, `bash .ci/run` 14.8-15.6 min from a fresh clone with its venv). Three processes
-## passed twice (670, 763 s); with the chaos module collected first, 5 failed and 48 errored: its stack booted
-## beside the three processes' Milvus servers and workers, on 2 cores. Paths
+## Three pytest-xdist processes, a test module each at a time (its module-scoped worker stays whole): most tests
+## wait on worker subprocesses, and the processes share one Milvus server (tests/conftest.py). Modules go in
+## collection order, led by the tests marked `first` (the small chaos run, minutes on a stack of its own):
+## xdist's default order (most tests first) started it last, and one process then ran it alone at the end.
+## 2026-12-02, Intel Xeon, 2 cores: pytest 553 s with two processes (573 s in the default order), 399 s with three.
+## (Three processes once failed on a slower AMD EPYC: a bench module imported at collection had pointed
+## os.environ at an in-memory broker, and the first worker of each process never saw a task. Fixed.) Paths
 ## are absolute: tests/conftest.py moves each process out of the checkout before it collects.
-TEST_PARALLEL ?= -n 2 --dist loadfile
+TEST_PARALLEL ?= -n 3 --dist loadfile --no-loadscope-reorder
 TESTS ?= $(CURDIR)/tests
 
 test: lint browser-deps

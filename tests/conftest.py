@@ -9,6 +9,8 @@ had to start the embedded ones).
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import secrets
 import shutil
@@ -17,8 +19,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -33,6 +37,16 @@ for _leaked in set(os.environ) - _environment_before:
     del os.environ[_leaked]
 
 from memory_tasks.db.admin import execute_autocommit  # noqa: E402 - after the .env clean-up above
+from memory_tasks.stack import (  # noqa: E402
+    MILVUS_PORT_SPAN,
+    alive,
+    milvus_ports,
+    milvus_ready,
+    port_free,
+    port_open,
+    start_milvus,
+    stop_processes,
+)
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 RUN_ID = f"{os.getpid()}_{secrets.token_hex(3)}"
@@ -44,19 +58,58 @@ REDIS_DB = 11
 
 def _free_milvus_base(start: int) -> int:
     """The first proxy port from `start` whose whole Milvus port block is free (parallel runs)."""
-    from memory_tasks.stack import MILVUS_PORT_SPAN, milvus_ports, port_free
-
     base = start
     while not all(port_free(port) for port in milvus_ports(base).values()):
         base += MILVUS_PORT_SPAN
     return base
 
 
-# pytest-xdist's workers start at once: each takes its own block so two never probe the same ports.
-XDIST_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
-MILVUS_PROXY_PORT = _free_milvus_base(
-    int(os.environ.get("TEST_MILVUS_PORT", "19640")) + ((os.getpid() % 20) * 4 + XDIST_WORKER) * 12
-)
+# One Milvus server for all of a run's pytest-xdist processes: one boot instead of one per process beside the
+# small chaos run's whole stack, and one idle server's CPU instead of three on a 2-core machine. Each process
+# keeps a collection of its own (MEMORY_MILVUS_COLLECTION); a test that stops Milvus starts a server of its own.
+SHARED_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID", RUN_ID)
+MILVUS_HOME = Path(tempfile.gettempdir()) / f"mt_test_milvus_{SHARED_RUN}"
+
+
+@contextmanager
+def _milvus_record() -> Iterator[dict]:
+    """The run's Milvus record ({"port", "pid", "users"}), read and written back under the run's file lock."""
+    while True:
+        MILVUS_HOME.mkdir(exist_ok=True)
+        with open(MILVUS_HOME / "lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if os.fstat(lock.fileno()).st_nlink == 0:
+                continue  # the last process out removed the folder while this one waited: lock the new one
+            path = MILVUS_HOME / "record.json"
+            record = json.loads(path.read_text()) if path.exists() else {}
+            yield record
+            if MILVUS_HOME.exists():
+                path.write_text(json.dumps(record))
+            return
+
+
+def _run_milvus_port() -> int:
+    """The proxy port of the run's Milvus server. The first process in picks the ports, all twelve at once
+    (the kernel does not pick a block), from a start of the run's own so that concurrent runs rarely probe the
+    same ones. The blocks (20640-21600) stay clear of the bench and chaos stacks' (from 19900,
+    bench/pipeline_stack.py): the small chaos run starts first, while this server may still be booting."""
+    with _milvus_record() as record:
+        start = (
+            int(os.environ.get("TEST_MILVUS_PORT", "20640")) + zlib.crc32(SHARED_RUN.encode()) % 80 * MILVUS_PORT_SPAN
+        )
+        return record.setdefault("port", _free_milvus_base(start))
+
+
+def _leave_milvus(record: dict) -> None:
+    """This process no longer uses the run's Milvus: the last one out kills it and removes its folder."""
+    record["users"] = [pid for pid in record.get("users", []) if pid != os.getpid() and alive(pid)]
+    if not record["users"]:
+        if record.get("pid"):
+            stop_processes([record["pid"]], 0)
+        shutil.rmtree(MILVUS_HOME, ignore_errors=True)
+
+
+MILVUS_PROXY_PORT = _run_milvus_port()
 
 TEST_ENV = {
     "DATABASE_URL": ADMIN_URL.rsplit("/", 1)[0] + f"/{TEST_DB}",
@@ -85,7 +138,12 @@ pytest_plugins = ("celery.contrib.pytest", "tests.fake_openai")
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """schemathesis names each operation's test `test_x[POST /v1/turns]` but gives them all the
     function's node id; pytest-xdist schedules by node id and would run one operation of 14 (make
-    test runs under xdist), so each takes its name as its id. Any other shared id is refused."""
+    test runs under xdist), so each takes its name as its id. Any other shared id is refused.
+
+    Tests marked `first` go first: make test hands pytest-xdist the modules in this order, and the
+    small chaos run (2.5-4 min on a stack of its own) started last kept one process busy for minutes
+    after the other had run out of work (measured: 100 s of a 560 s run)."""
+    items.sort(key=lambda item: item.get_closest_marker("first") is None)  # stable: the rest keep their order
     for item in items:
         if getattr(item, "operation_label", None) and not item.nodeid.endswith("]"):
             item._id = item.parent.id.child(item.name)  # pytest 9 keeps the node id here
@@ -106,9 +164,10 @@ def refused_port() -> Iterator[int]:
 
 @pytest.fixture(autouse=True)
 def run_environment() -> None:
-    """Every test starts in this run's environment. Some unit tests import bench modules, which
-    are scripts that point os.environ at an in-memory broker when imported (bench/bench_retrieval.py);
-    a worker subprocess started after that would inherit it and never see a task."""
+    """Every test starts in this run's environment, whatever a test before it switched: a worker
+    subprocess started with another broker would never see a task. A module- or session-scoped
+    fixture (the `worker`) is set up before this one, so nothing may change os.environ when a test
+    module is imported (the bench scripts set their in-memory broker only when run as scripts)."""
     from config.settings import get_settings
 
     changed = {name: value for name, value in TEST_ENV.items() if os.environ.get(name) != value}
@@ -164,14 +223,32 @@ TEST_MILVUS_SETTINGS = {
 
 @pytest.fixture(scope="session")
 def milvus_server() -> Iterator[str]:
-    """A real Milvus standalone server (from the `milvus` package) on its own ports."""
-    from memory_tasks.stack import start_milvus
+    """A real Milvus standalone server (from the `milvus` package), shared by the run's test processes: the
+    first to need it starts it, the last one out kills it (its data is thrown away). A process that died
+    is no longer counted, and a server that stopped answering is started again."""
+    uri = TEST_ENV["MEMORY_MILVUS_URI"]
+    with _milvus_record() as record:
+        if not (port_open(MILVUS_PROXY_PORT) and milvus_ready(uri)):
+            if record.get("pid"):
+                stop_processes([record["pid"]], 0)
+            server = start_milvus(
+                MILVUS_HOME / "data",
+                MILVUS_PROXY_PORT,
+                MILVUS_HOME / "milvus.log",
+                milvus_settings=TEST_MILVUS_SETTINGS,
+            )
+            record["pid"] = server.pid
+        record["users"] = [pid for pid in record.get("users", []) if alive(pid)] + [os.getpid()]
+    yield uri
+    with _milvus_record() as record:
+        _leave_milvus(record)
 
-    data_dir = Path(tempfile.mkdtemp(prefix="mt_test_milvus_"))
-    server = start_milvus(data_dir, MILVUS_PROXY_PORT, data_dir / "milvus.log", milvus_settings=TEST_MILVUS_SETTINGS)
-    yield server.uri
-    server.stop(timeout=0)  # killed: its data is thrown away
-    shutil.rmtree(data_dir, ignore_errors=True)
+
+def pytest_sessionfinish() -> None:
+    """A process that never needed Milvus (the xdist controller, a unit-test run) leaves no folder behind,
+    nor does one whose fellow users all died."""
+    with _milvus_record() as record:
+        _leave_milvus(record)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ import pytest
 
 from tests.conftest import PROJECT_ROOT, TEST_ENV
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.slow, pytest.mark.first]
 
 
 def test_a_small_fault_injection_run_ends_where_the_clean_run_ends(tmp_path: Path) -> None:
