@@ -90,7 +90,7 @@ def record_turn(user_id: int, content: str, *, role: str = "user", conversation_
 _SKIP_TAKEN_CONVERSATION_IDS = text(
     "SELECT setval(pg_get_serial_sequence('conversations', 'id'), min(taken.id)) FROM conversations AS taken "
     "WHERE taken.id >= currval(pg_get_serial_sequence('conversations', 'id')) "
-    "AND NOT EXISTS (SELECT 1 FROM conversations AS next WHERE next.id = taken.id + 1)"
+    "AND NOT EXISTS (SELECT 1 FROM conversations AS next WHERE next.id = taken.id::bigint + 1)"
 )
 
 

@@ -40,3 +40,28 @@ def test_new_conversations_skip_the_ids_a_chat_server_gave(db) -> None:
     with session_scope() as session:
         owners = dict(session.execute(select(Conversation.id, Conversation.user_id)).all())
     assert [owners[upcoming + offset] for offset in range(5)] == [9201, 9201, 9201, 9202, 9203]
+
+
+def test_skipping_a_given_id_works_beside_the_largest_one(db) -> None:
+    """The end of a run of taken ids is found with id + 1 in bigint: 2**31 - 1 + 1 overflows an integer."""
+    record_turn(9301, "我住在杭州", conversation_id=LARGEST)
+    upcoming = _next_sequence_id()
+    record_turn(9301, "我住在北京", conversation_id=upcoming)
+    assert _conversation_of(record_turn(9302, "我喜欢喝乌龙茶")) == upcoming + 1
+
+
+def test_migration_0008_gives_back_a_sequence_an_older_version_exhausted(db) -> None:
+    """An install that met the old bug: its sequence stands at 2**31 - 1. Upgrading through 0008 moves it back
+    to the end of the first run of ids in use, and new conversations start again."""
+    from alembic import command
+
+    from memory_tasks.db.migrate import alembic_config, upgrade_to_head
+
+    record_turn(9401, "我住在杭州", conversation_id=LARGEST)
+    first_run = [_conversation_of(record_turn(9402 + index, "我喜欢喝乌龙茶")) for index in range(2)]
+    with session_scope() as session:
+        session.execute(text(f"SELECT setval(pg_get_serial_sequence('conversations', 'id'), {LARGEST})"))
+    command.downgrade(alembic_config(), "0007")
+    upgrade_to_head()
+    started = _conversation_of(record_turn(9410, "我养了一只猫"))
+    assert started not in (*first_run, LARGEST) and started < LARGEST
