@@ -1,6 +1,6 @@
 """`make chaos` (issue 11 item 11): the pipeline under injected faults ends where a clean run ends.
 
-    python -m bench.chaos [--small] [--seed 11] [--output docs/reliability.md | --no-write] [--json FILE]
+    python -m bench.chaos [--small] [--seed 11] [--output docs/reliability.md | --no-write] [--json FILE] [--keep-logs DIR]
 
 On a private embedded stack in a temporary folder (`bench.chaos_stack`: PostgreSQL, Redis
 with its append-only file, Milvus, on free ports of their own; never `make up`'s), with the
@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -613,9 +614,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="Markdown file whose section is replaced")
     parser.add_argument("--no-write", action="store_true", help="print only; leave --output alone")
     parser.add_argument("--json", type=Path, default=None, help="also write the counts of both runs here")
+    parser.add_argument(
+        "--keep-logs",
+        type=Path,
+        default=None,
+        help="copy the services' and workers' logs here (else they go with the run)",
+    )
     args = parser.parse_args(argv)
     output = args.output.resolve()  # before the run moves to its own folder
     json_path = args.json.resolve() if args.json else None
+    kept_logs = args.keep_logs.resolve() if args.keep_logs else None
     profile = SMALL if args.small else FULL
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # still stop the private stack
     command = "python -m bench.chaos " + " ".join(sys.argv[1:] if argv is None else argv)
@@ -635,6 +643,8 @@ def main(argv: list[str] | None = None) -> int:
             if chaos.server is not None:
                 chaos.server.stop()
             chaos.stack.stop()
+            if kept_logs:
+                shutil.copytree(chaos.stack.stack.log_dir, kept_logs, dirs_exist_ok=True)
     users = len({t.user_id for t in chaos.turns})
     equal, differences = compare(clean, faulted)
     verdict = [f"clean run: {f}" for f in failures(clean)] + [f"faulted run: {f}" for f in failures(faulted)]

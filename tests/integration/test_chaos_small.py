@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,10 +28,11 @@ def test_a_small_fault_injection_run_ends_where_the_clean_run_ends(tmp_path: Pat
     turn with its cause, every user's memories equal to the clean run's, no duplicate, every
     active memory SYNCED and in Milvus, no inactive memory's vector left, although the faults
     really happened (processes restarted, requests refused, hostile answers served)."""
-    summary_path = tmp_path / "chaos.json"
+    summary_path, logs = tmp_path / "chaos.json", tmp_path / "logs"
     env = {name: value for name, value in os.environ.items() if name not in TEST_ENV}
     done = subprocess.run(
-        [sys.executable, "-m", "bench.chaos", "--small", "--no-write", "--json", str(summary_path)],
+        [sys.executable, "-m", "bench.chaos", "--small", "--no-write", "--json", str(summary_path)]
+        + ["--keep-logs", str(logs)],
         cwd=PROJECT_ROOT,
         env={**env, "PYTHONPATH": str(PROJECT_ROOT)},
         capture_output=True,
@@ -38,9 +40,9 @@ def test_a_small_fault_injection_run_ends_where_the_clean_run_ends(tmp_path: Pat
         timeout=400,
         check=False,
     )
-    assert summary_path.exists(), done.stdout[-4000:] + done.stderr[-4000:]
+    assert summary_path.exists(), done.stdout[-4000:] + done.stderr[-4000:] + _error_lines(logs)
     summary = json.loads(summary_path.read_text())
-    assert summary["verdict"] == [], summary["verdict"]
+    assert summary["verdict"] == [], f"{summary['verdict']}\n{done.stdout[-3000:]}{_error_lines(logs)}"
     assert done.returncode == 0, done.stderr[-3000:]
     assert summary["users"] >= 10 and summary["users_equal"] == summary["users"]
     clean, faulted = summary["clean"], summary["faulted"]
@@ -54,3 +56,17 @@ def test_a_small_fault_injection_run_ends_where_the_clean_run_ends(tmp_path: Pat
     assert any("kill -9 worker-index pool child" in fault for fault in faulted["faults"]), faulted["faults"]
     assert faulted["outage_requests"] > 0
     assert faulted["model"].get("hostile", 0) >= 1 and faulted["model"].get("malformed", 0) >= 1
+
+
+def _error_lines(logs: Path) -> str:
+    """The last error lines of each service's and worker's log: what a failed CI run shows, its folders gone."""
+    excerpts = []
+    # The services' logs first, the runs' Celery processes' (clean/, faulted/) last, where the cut below keeps them.
+    for log in sorted(logs.rglob("*.log"), key=lambda log: (log.parent != logs, str(log))):
+        lines = log.read_text(errors="replace").splitlines()
+        errors = [line[:240] for line in lines if re.search(r"Traceback|Unrecoverable|ERROR|CRITICAL|FATAL", line)]
+        if errors:
+            excerpts.append(
+                f"--- {log.relative_to(logs)} ({len(errors)} error lines, the last ones)\n" + "\n".join(errors[-6:])
+            )
+    return "\n" + "\n".join(excerpts)[-8000:]
