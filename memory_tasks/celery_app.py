@@ -28,11 +28,13 @@ from memory_tasks import logs, metrics
 from memory_tasks.db.session import get_engine
 from memory_tasks.heartbeat import record_beat_tick
 from memory_tasks.held_tasks import RestoreHeldTriggers
+from memory_tasks.task_event_buffer import BufferKeepingEvents
 from schedules.beat import beat_schedule
 
 TASK_MODULES = ["memory_tasks.tasks"]
 
-app = Celery("memory_tasks", include=TASK_MODULES)
+# Task events from pool threads are not lost on Celery 5.6.3 (memory_tasks/task_event_buffer.py).
+app = Celery("memory_tasks", include=TASK_MODULES, events=BufferKeepingEvents)
 # The default app of every thread, not only of the importing one (Celery's "current app" is
 # thread-local): a chain built in another thread (the HTTP service runs routes in a thread
 # pool) would otherwise be sent with Celery's built-in default app, to amqp://localhost.
