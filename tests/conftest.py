@@ -104,9 +104,14 @@ def _leave_milvus(record: dict) -> None:
     """This process no longer uses the run's Milvus: the last one out kills it and removes its folder."""
     record["users"] = [pid for pid in record.get("users", []) if pid != os.getpid() and alive(pid)]
     if not record["users"]:
-        if record.get("pid"):
-            stop_processes([record["pid"]], 0)
+        _stop_run_milvus(record)
         shutil.rmtree(MILVUS_HOME, ignore_errors=True)
+
+
+def _stop_run_milvus(record: dict) -> None:
+    """Kill the server the record names, if that pid is still the server (not a process that reused it)."""
+    if record.get("pid") and alive(record["pid"], started_by=record["started"]):
+        stop_processes([record["pid"]], 0)
 
 
 MILVUS_PROXY_PORT = _run_milvus_port()
@@ -229,15 +234,14 @@ def milvus_server() -> Iterator[str]:
     uri = TEST_ENV["MEMORY_MILVUS_URI"]
     with _milvus_record() as record:
         if not (port_open(MILVUS_PROXY_PORT) and milvus_ready(uri)):
-            if record.get("pid"):
-                stop_processes([record["pid"]], 0)
+            _stop_run_milvus(record)  # one that stopped answering
             server = start_milvus(
                 MILVUS_HOME / "data",
                 MILVUS_PROXY_PORT,
                 MILVUS_HOME / "milvus.log",
                 milvus_settings=TEST_MILVUS_SETTINGS,
             )
-            record["pid"] = server.pid
+            record["pid"], record["started"] = server.pid, time.time()  # it started before this moment
         record["users"] = [pid for pid in record.get("users", []) if alive(pid)] + [os.getpid()]
     yield uri
     with _milvus_record() as record:
