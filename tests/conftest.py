@@ -243,14 +243,12 @@ def milvus_server() -> Iterator[str]:
             )
             record["pid"], record["started"] = server.pid, time.time()  # it started before this moment
         record["users"] = [pid for pid in record.get("users", []) if alive(pid)] + [os.getpid()]
-    yield uri
-    with _milvus_record() as record:
-        _leave_milvus(record)
+    yield uri  # the process leaves in pytest_sessionfinish
 
 
 def pytest_sessionfinish() -> None:
-    """A process that never needed Milvus (the xdist controller, a unit-test run) leaves no folder behind,
-    nor does one whose fellow users all died."""
+    """This process leaves the run's Milvus (the last one out stops it); a process that never needed it
+    (the xdist controller, a unit-test run) leaves no folder behind either."""
     with _milvus_record() as record:
         _leave_milvus(record)
 
