@@ -183,7 +183,7 @@ class Harness:
         self.model = model
         self.events = events
         self.probe_key = f"bench:{mode}"
-        self.probe_url = stack.redis_url(2)
+        self.probe_url = stack.stack.redis_url(2)
         self.redis = redis.Redis.from_url(self.probe_url)
         self.local_seen = pipeline_probe.LocalSeen()
         env = {
@@ -637,10 +637,10 @@ def run_mode(
 ) -> ModeResult:
     """Start the workers for `mode` on a fresh database and collection; run its phases."""
     database = f"bench_{mode}"
-    execute_autocommit(stack.libpq_url("postgres"), f'CREATE DATABASE "{database}"')
+    execute_autocommit(stack.stack.libpq_url("postgres"), f'CREATE DATABASE "{database}"')
     llm = mode != "offline"
     configure(
-        DATABASE_URL=stack.database_url(database),
+        DATABASE_URL=stack.stack.database_url(database),
         MEMORY_MILVUS_COLLECTION=f"bench_{mode}",
         LONG_TERM_MEMORY_ENGINE="llm" if llm else "rules",
         OPENAI_BASE_URL=server.base_url if llm else None,
@@ -805,11 +805,11 @@ class RescanResult:
 def measure_rescan(stack: PrivateStack) -> list[RescanResult]:
     """Time the rescan's claim query (rolled back each time) at each of RESCAN_SCALES, with its plan."""
     database = "bench_rescan"
-    execute_autocommit(stack.libpq_url("postgres"), f'CREATE DATABASE "{database}"')
-    configure(DATABASE_URL=stack.database_url(database))
+    execute_autocommit(stack.stack.libpq_url("postgres"), f'CREATE DATABASE "{database}"')
+    configure(DATABASE_URL=stack.stack.database_url(database))
     upgrade_to_head()
     results = []
-    connection = psycopg2.connect(stack.libpq_url(database))
+    connection = psycopg2.connect(stack.stack.libpq_url(database))
     try:
         for total in RESCAN_SCALES:
             failed_step = 2 * (total // (2 * RESCAN_FAILED * 2))  # even: FAILED rows are user rows
@@ -1364,8 +1364,8 @@ def main(argv: list[str] | None = None) -> int:
         os.chdir(folder)
         with private_stack(Path(folder)) as stack:
             configure(
-                CELERY_BROKER_URL=stack.redis_url(0),
-                CELERY_RESULT_BACKEND=stack.redis_url(1),
+                CELERY_BROKER_URL=stack.stack.redis_url(0),
+                CELERY_RESULT_BACKEND=stack.stack.redis_url(1),
                 CELERY_REDIS_KEY_PREFIX=None,
                 MEMORY_MILVUS_ENABLED="true",
                 MEMORY_MILVUS_URI=stack.milvus.uri,

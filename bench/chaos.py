@@ -258,9 +258,9 @@ class Chaos:
         started = time.monotonic()
         self.stack.start()
         configure(
-            CELERY_BROKER_URL=self.stack.redis_url(0),
-            CELERY_RESULT_BACKEND=self.stack.redis_url(1),
-            MEMORY_MILVUS_URI=self.stack.milvus_uri,
+            CELERY_BROKER_URL=self.stack.stack.redis_url(0),
+            CELERY_RESULT_BACKEND=self.stack.stack.redis_url(1),
+            MEMORY_MILVUS_URI=self.stack.stack.milvus_uri,
             **run_settings(self.profile),
         )
         self.server = FakeOpenAI(default=self.model)
@@ -273,8 +273,8 @@ class Chaos:
         """Send every turn on a fresh database and collection (with the profile's faults if `faults`)."""
         result = RunResult(name, turns=len(self.turns))
         database = f"chaos_{name}"
-        execute_autocommit(self.stack.libpq_url("postgres"), f'CREATE DATABASE "{database}"')
-        configure(DATABASE_URL=self.stack.database_url(database), MEMORY_MILVUS_COLLECTION=f"chaos_{name}")
+        execute_autocommit(self.stack.stack.libpq_url("postgres"), f'CREATE DATABASE "{database}"')
+        configure(DATABASE_URL=self.stack.stack.database_url(database), MEMORY_MILVUS_COLLECTION=f"chaos_{name}")
         upgrade_to_head()
         get_store().ensure_collection(get_embedder().dim)
         self.stack.collection = f"chaos_{name}"

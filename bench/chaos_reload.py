@@ -180,7 +180,7 @@ def restart(stack: ChaosStack, kill: bool) -> float:
         time.sleep(0.2)  # a killed server's sockets are released once all its threads are gone
     started = time.monotonic()
     stack.milvus.launch()  # start_milvus waits until the collection is loaded
-    count_loaded(stack.milvus_uri)
+    count_loaded(stack.stack.milvus_uri)
     get_store.cache_clear()  # a client of the old process
     return time.monotonic() - started
 
@@ -202,13 +202,13 @@ def main(argv: list[str] | None = None) -> int:
         stack = ChaosStack(Path(folder))
         stack.start()
         try:
-            execute_autocommit(stack.libpq_url("postgres"), 'CREATE DATABASE "reload"')
+            execute_autocommit(stack.stack.libpq_url("postgres"), 'CREATE DATABASE "reload"')
             configure(
-                DATABASE_URL=stack.database_url("reload"),
-                CELERY_BROKER_URL=stack.redis_url(0),
-                CELERY_RESULT_BACKEND=stack.redis_url(1),
+                DATABASE_URL=stack.stack.database_url("reload"),
+                CELERY_BROKER_URL=stack.stack.redis_url(0),
+                CELERY_RESULT_BACKEND=stack.stack.redis_url(1),
                 MEMORY_MILVUS_ENABLED="true",
-                MEMORY_MILVUS_URI=stack.milvus_uri,
+                MEMORY_MILVUS_URI=stack.stack.milvus_uri,
                 MEMORY_MILVUS_COLLECTION=COLLECTION,
                 MEMORY_INDEX_WORKER_ENABLED="true",
                 MEMORY_INDEX_WORKER_BATCH_SIZE=str(args.batch),
@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
             waited, empty_runs = settle(SETTLE_TIMEOUT_SEC)
             print(f"settled after {waited:.0f} s ({empty_runs} sweep runs with nothing to sync)", flush=True)
             print(
-                f"in Milvus: {count_loaded(stack.milvus_uri)} vectors, {store.partition_count()} partitions, "
+                f"in Milvus: {count_loaded(stack.stack.milvus_uri)} vectors, {store.partition_count()} partitions, "
                 f"{store.segment_count()} sealed segments",
                 flush=True,
             )
@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{label}: not loaded: {exc}", flush=True)
                     return 1
                 print(
-                    f"{label}, start until loaded: {seconds:.1f} s; {count_loaded(stack.milvus_uri)} vectors, "
+                    f"{label}, start until loaded: {seconds:.1f} s; {count_loaded(stack.stack.milvus_uri)} vectors, "
                     f"{get_store().segment_count()} sealed segments; {time_searches(owner_of, args.users, SEARCHES)}",
                     flush=True,
                 )

@@ -120,19 +120,6 @@ class ChaosStack:
         for process in self.backing:
             process.launch()
 
-    def database_url(self, database: str) -> str:
-        return f"postgresql+psycopg2://postgres@127.0.0.1:{self.stack.pg_port}/{database}"
-
-    def libpq_url(self, database: str) -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.stack.pg_port}/{database}"
-
-    def redis_url(self, db: int) -> str:
-        return f"redis://127.0.0.1:{self.stack.redis_port}/{db}"
-
-    @property
-    def milvus_uri(self) -> str:
-        return f"http://127.0.0.1:{self.stack.milvus_port}"
-
     def start_celery(self, env: dict[str, str], run: str) -> None:
         """The llm and index workers of the default layout and one beat, with `env`, logs under log/<run>/."""
         celery = [sys.executable, "-m", "celery", "-A", "memory_tasks"]

@@ -110,12 +110,12 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="mt_dashboard_") as folder, private_stack(Path(folder)) as stack:
         os.chdir(folder)
         server = serve(model)
-        execute_autocommit(stack.libpq_url("postgres"), 'CREATE DATABASE "dashboard"')
+        execute_autocommit(stack.stack.libpq_url("postgres"), 'CREATE DATABASE "dashboard"')
         api_port = free_port_block(18600)
         configure(
-            DATABASE_URL=stack.database_url("dashboard"),
-            CELERY_BROKER_URL=stack.redis_url(0),
-            CELERY_RESULT_BACKEND=stack.redis_url(1),
+            DATABASE_URL=stack.stack.database_url("dashboard"),
+            CELERY_BROKER_URL=stack.stack.redis_url(0),
+            CELERY_RESULT_BACKEND=stack.stack.redis_url(1),
             MEMORY_MILVUS_ENABLED="true",
             MEMORY_MILVUS_URI=stack.milvus.uri,
             MEMORY_INDEX_WORKER_ENABLED="true",

@@ -62,15 +62,6 @@ class PrivateStack:
     redis_pid: int
     milvus: MilvusServer
 
-    def database_url(self, database: str) -> str:
-        return f"postgresql+psycopg2://postgres@127.0.0.1:{self.stack.pg_port}/{database}"
-
-    def libpq_url(self, database: str) -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.stack.pg_port}/{database}"
-
-    def redis_url(self, db: int) -> str:
-        return f"redis://127.0.0.1:{self.stack.redis_port}/{db}"
-
 
 @contextlib.contextmanager
 def private_stack(folder: Path) -> Iterator[PrivateStack]:

@@ -437,14 +437,29 @@ class Stack:
     def log(self, name: str) -> Path:
         return self.log_dir / f"{name}.log"
 
+    def database_url(self, database: str = DATABASE) -> str:
+        """SQLAlchemy URL of `database` on this stack's PostgreSQL."""
+        return f"postgresql+psycopg2://postgres@127.0.0.1:{self.pg_port}/{database}"
+
+    def libpq_url(self, database: str = DATABASE) -> str:
+        """The same database for libpq (psycopg2.connect, createdb): no driver in the scheme."""
+        return f"postgresql://postgres@127.0.0.1:{self.pg_port}/{database}"
+
+    def redis_url(self, db: int) -> str:
+        return f"redis://127.0.0.1:{self.redis_port}/{db}"
+
+    @property
+    def milvus_uri(self) -> str:
+        return f"http://127.0.0.1:{self.milvus_port}"
+
     def env(self) -> dict[str, str]:
         """The settings pointing the project at this stack (the content of the .env we write)."""
         return {
-            "DATABASE_URL": f"postgresql+psycopg2://postgres@127.0.0.1:{self.pg_port}/{DATABASE}",
-            "CELERY_BROKER_URL": f"redis://127.0.0.1:{self.redis_port}/0",
-            "CELERY_RESULT_BACKEND": f"redis://127.0.0.1:{self.redis_port}/1",
+            "DATABASE_URL": self.database_url(),
+            "CELERY_BROKER_URL": self.redis_url(0),
+            "CELERY_RESULT_BACKEND": self.redis_url(1),
             "MEMORY_MILVUS_ENABLED": "true",
-            "MEMORY_MILVUS_URI": f"http://127.0.0.1:{self.milvus_port}",
+            "MEMORY_MILVUS_URI": self.milvus_uri,
             "MEMORY_INDEX_WORKER_ENABLED": "true",
             "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense",
             "LONG_TERM_MEMORY_DEBOUNCE_SEC": "2",
