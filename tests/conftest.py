@@ -14,6 +14,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import tempfile
 import time
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -308,8 +309,6 @@ class WorkerProcess:
         raise RuntimeError(f"worker not ready: {self.log_path.read_text()[-3000:]}")
 
     def stop(self) -> None:
-        import signal
-
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
@@ -321,8 +320,6 @@ class WorkerProcess:
 
     def kill(self) -> None:
         """SIGKILL the whole worker (main process and children), as a crash would."""
-        import signal
-
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         self._log.close()
@@ -356,13 +353,17 @@ def worker(
     process.stop()
 
 
-@pytest.fixture
-def start_worker(database: str, broker_flushed: None, milvus_server: str, tmp_path: Path) -> Iterator:
-    """Factory: start a worker subprocess with extra environment; all are stopped after the test."""
+def worker_factory(
+    folder: Path, kind: type[WorkerProcess] = WorkerProcess, base_env: dict[str, str] | None = None
+) -> Iterator[Callable[..., WorkerProcess]]:
+    """For a fixture to `yield from`: start(extra_env, concurrency, pool) gives a ready worker of
+    `kind` (its environment `base_env` plus `extra_env`, its log in `folder`); afterwards every
+    worker still running is stopped."""
     workers: list[WorkerProcess] = []
 
     def start(extra_env: dict[str, str] | None = None, concurrency: int = 2, pool: str = "prefork") -> WorkerProcess:
-        worker = WorkerProcess(extra_env or {}, tmp_path / f"worker{len(workers)}.log", concurrency, pool)
+        env = {**(base_env or {}), **(extra_env or {})}
+        worker = kind(env, folder / f"worker{len(workers)}.log", concurrency, pool)
         workers.append(worker)
         worker.wait_ready()
         return worker
@@ -371,3 +372,11 @@ def start_worker(database: str, broker_flushed: None, milvus_server: str, tmp_pa
     for worker in workers:
         if worker.process.poll() is None:
             worker.stop()
+
+
+@pytest.fixture
+def start_worker(
+    database: str, broker_flushed: None, milvus_server: str, tmp_path: Path
+) -> Iterator[Callable[..., WorkerProcess]]:
+    """Factory: start a worker subprocess with extra environment; all are stopped after the test."""
+    yield from worker_factory(tmp_path)

@@ -9,6 +9,7 @@ that records and enqueues) is a subprocess pointed at it. Results stay on the ru
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -23,7 +24,7 @@ import pytest
 import requests
 
 from memory_tasks.api import list_memories, record_turn, wait_for_message
-from tests.conftest import PROJECT_ROOT, RUN_ID, WorkerProcess
+from tests.conftest import PROJECT_ROOT, RUN_ID, WorkerProcess, worker_factory
 from tests.helpers import OOLONG_CANDIDATES, hang_then_answer
 
 pytestmark = [pytest.mark.slow]
@@ -98,19 +99,8 @@ class AmqpWorker(WorkerProcess):
 
 
 @pytest.fixture
-def amqp_worker(amqp_env: dict[str, str], tmp_path: Path) -> Iterator[Callable[..., AmqpWorker]]:
-    workers: list[AmqpWorker] = []
-
-    def start(extra_env: dict[str, str] | None = None, concurrency: int = 2) -> AmqpWorker:
-        worker = AmqpWorker({**amqp_env, **(extra_env or {})}, tmp_path / f"worker{len(workers)}.log", concurrency)
-        workers.append(worker)
-        worker.wait_ready()
-        return worker
-
-    yield start
-    for worker in workers:
-        if worker.process.poll() is None:
-            worker.stop()
+def amqp_worker(amqp_env: dict[str, str], tmp_path: Path) -> Iterator[Callable[..., WorkerProcess]]:
+    yield from worker_factory(tmp_path, AmqpWorker, amqp_env)
 
 
 def _cli(amqp_env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -121,8 +111,6 @@ def _cli(amqp_env: dict[str, str], *args: str) -> subprocess.CompletedProcess[st
 
 
 def _message_id(result: subprocess.CompletedProcess[str]) -> int:
-    import json
-
     assert result.returncode == 0, result.stderr
     return int(json.loads(result.stdout.strip().splitlines()[-1])["message_id"])
 
