@@ -664,3 +664,101 @@ def test_english_paraphrases_meet_on_one_key(first: str, second: str) -> None:
 def test_synonyms_do_not_merge_different_items() -> None:
     assert only("I love Italian cuisine.").key != only("I love Thai cuisine.").key
     assert preference_key("Italian cuisine") == preference_key("italian food") == "preference-italian-food"
+
+
+# --- a state the user had is not a state the user has ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "now", "before"),
+    [
+        ("我之前说我住在杭州，其实我已经搬到深圳了。", "residence-city", "深圳", "杭州"),
+        ("我原来在阿里工作，现在在腾讯上班。", "employer", "腾讯", "阿里"),
+        ("我以前在北京工作，后来搬到了成都。", "residence-city", "成都", "北京"),
+        ("I used to live in Hangzhou, but now I live in Shenzhen.", "residence-city", "Shenzhen", "Hangzhou"),
+        ("I told you before that I live in Paris, but I moved to Lyon.", "residence-city", "Lyon", "Paris"),
+        ("I used to work at Google, now I work at Stripe.", "employer", "Stripe", "Google"),
+    ],
+)
+def test_a_former_state_never_outranks_the_one_the_user_has_now(message: str, key: str, now: str, before: str) -> None:
+    """R-TYPE-2, R-LLM-2: a slot gets the value the user has now, never the one they had or said before."""
+    candidates = extract(message)
+    by_key = {c.key: c for c in candidates}
+    assert now in by_key[key].content, [(c.key, c.content) for c in candidates]
+    assert not any(before in c.content for c in candidates), [(c.key, c.content) for c in candidates]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我曾经在阿里工作。",
+        "我原来是素食主义者。",
+        "我过去住在杭州。",
+        "I used to live in Oslo.",
+        "I previously worked at IBM.",
+    ],
+)
+def test_a_former_state_alone_is_not_stored_as_current(message: str) -> None:
+    """R-TYPE-2: "我曾经在阿里工作" is no employer today; the rules cannot write it as history, so nothing."""
+    assert extract(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我从小就对花生过敏。", "allergy-peanut"),
+        ("我之前跟你说过我对花生过敏。", "allergy-peanut"),
+        ("I'm not used to spicy food, I live in Chengdu though.", "residence-city"),
+    ],
+)
+def test_what_still_holds_is_kept_whatever_time_word_it_carries(message: str, key: str) -> None:
+    """R-TYPE-2: "since childhood", a restatement ("我之前跟你说过…") and "not used to" are no former states."""
+    assert key in {c.key for c in extract(message)}
+
+
+def test_each_clause_after_a_short_statement_is_read_on_its_own() -> None:
+    """Issue 13.7: "I'm vegetarian and I live in Berlin" is two facts; what follows "Update:" is read; a job
+    "at Stripe as a data engineer" fills the employer and the occupation, 做前端开发 the occupation."""
+    assert {(c.key, c.content) for c in extract("I'm vegetarian and I live in Berlin with my two cats.")} >= {
+        ("diet", "Is vegetarian"),
+        ("residence-city", "Lives in Berlin"),
+    }
+    assert [(c.key, c.content) for c in extract("Update: I now work at Stripe.")] == [("employer", "Works at Stripe")]
+    assert {(c.key, c.content) for c in extract("I switched jobs: I now work at Stripe as a data engineer.")} == {
+        ("employer", "Works at Stripe"),
+        ("occupation", "Occupation: data engineer"),
+    }
+    assert only("我是前端开发。").content == "职业：前端开发"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我不喜欢太长的回复。",
+        "回复别太长。",
+        "别太啰嗦。",
+        "I don't like long answers.",
+        "Don't make your answers too long.",
+    ],
+)
+def test_a_length_rule_said_as_a_dislike_is_a_reply_rule(message: str) -> None:
+    """R-TYPE-2, R-READ-6: "我不喜欢太长的回复" is a standing reply rule (`reply-style`, core by its key)."""
+    assert only(message).key == "reply-style"
+
+
+@pytest.mark.parametrize("message", ["I don't like long walks.", "这篇文章别太长。"])
+def test_length_words_about_anything_but_replies_are_no_reply_rule(message: str) -> None:
+    assert "reply-style" not in {c.key for c in extract(message)}
+
+
+def test_home_breeds_and_common_meats_get_readable_keys() -> None:
+    """Issue 13.7: 我家在成都 is the residence (我家在三楼 is no city); a breed is keyed as its kind."""
+    assert {(c.key, c.content) for c in extract("我家在成都，但我在北京工作。")} == {
+        ("residence-city", "住在成都"),
+        ("work-city", "在北京工作"),
+    }
+    assert extract("我家在三楼。") == []
+    assert only("我养了一只金毛，叫旺财。").key == only("I have a golden retriever named Max.").key == "pet-dog"
+    assert only("我养了一只布偶猫。").key == "pet-cat"
+    assert only("我不吃牛肉，因为信佛。").key == only("I don't eat beef.").key == "food-beef"
+    assert only("我不吃羊肉。").key == "food-lamb"

@@ -198,7 +198,8 @@ def zh_employer(value: str) -> str | None:
     )
 
 
-def zh_work_city(value: str) -> str | None:
+def zh_known_city(value: str) -> str | None:
+    """`value` when it names a city the rules know (a work city, a home): "三楼" is none."""
     return value if _CITIES.search(value) else None
 
 

@@ -8,7 +8,10 @@ exchange only ("用英文回答这个问题"), is said about someone else ("我�
 rules only. A clause that names no subject continues the previous clause's ("她是我的同事，住在
 北京" is not the user's residence). A short time window (今晚, tomorrow, 这周…) taints its clause
 and the later clauses that continue it, so "这周我在减肥，别给我推荐甜点" yields nothing while
-"我今天想说一下，我对青霉素过敏" keeps the allergy. A forget request ("请忘掉…") is marked, its
+"我今天想说一下，我对青霉素过敏" keeps the allergy. A state the user had ("我以前住在杭州", "I used
+to work at Google") is skipped: read as current, it would store the old value, usually beside
+the new one the message goes on to give. A statement reported from before ("我之前说我住在杭州")
+is read, marked `reported`, and a later clause's statement of the same slot replaces it. A forget request ("请忘掉…") is marked, its
 text being what to forget; a name clause ("她叫小雨") carries the name for the previous clause.
 At most MAX_CLAUSES clauses of at most MAX_CLAUSE_CHARS are read (a bounded cost per message).
 """
@@ -53,6 +56,7 @@ class Clause:
     name: str | None = None  # "她叫小雨", "her name is Xiaoyu": the name of the previous clause's subject
     sentence: int = 0  # index of its sentence in the message
     continues: bool = False  # names no subject of its own: goes on about the previous clause's
+    reported: bool = False  # said as a report of an earlier statement: a later statement of its slot wins
 
     @property
     def confidence(self) -> float:
@@ -71,9 +75,11 @@ _ZH_CLAUSE = re.compile(
 # today it's snowing" keeps the residence; "answer in English and keep it short" is two rules.
 _EN_TIME_WORD = r"today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend)|right now"
 _EN_CLAUSE = re.compile(
-    r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|especially|mostly|aiming|have|not|no|because|since"
+    r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since"
     r"|although|though|even|plus|also|what|how|any|good|" + _EN_TIME_WORD + r")\b)|\s+(?=but I\b)"
-    r"|\s+(?=and (?:I|I'm|I've|we|we're|my|" + _EN_TIME_WORD + r"|keep|don't|do not|never|avoid|please)\b)",
+    r"|\s+(?=and (?:I|I'm|I've|we|we're|my|" + _EN_TIME_WORD + r"|keep|don't|do not|never|avoid|please)\b)"
+    # "Update: I now work at Stripe": what follows a colon is a statement of its own.
+    r"|\s*[:：]\s*(?=(?:I|I'm|I've|we|we're|my)\b)",
     re.IGNORECASE,
 )
 # "平时我爱喝可乐", "normally I don't drink": the subject after a frequency word, put first as the
@@ -91,7 +97,7 @@ _ZH_DISCOURSE = re.compile(
 )
 _EN_DISCOURSE = re.compile(
     r"^(?:also|actually|oh|btw|by the way|fyi|just so you know|remember(?: that)?|please note(?: that)?|note(?: that)?"
-    r"|for the record|and|but|so|well|honestly|anyway|plus|ps|I think|I guess|maybe|probably|perhaps)\b[,\s]+",
+    r"|for the record|and|but|so|well|honestly|anyway|plus|ps|now|I think|I guess|maybe|probably|perhaps)\b[,\s]+",
     re.IGNORECASE,
 )
 _ZH_QUESTION = re.compile(
@@ -122,6 +128,23 @@ _LASTING_AFTER_WINDOW = re.compile(
 )
 _ZH_HEDGE = re.compile(r"可能|也许|大概|好像|应该是|说不定|或许")
 _EN_HEDGE = re.compile(r"\b(?:maybe|probably|perhaps|i think|i guess|kind of|sort of|might)\b", re.IGNORECASE)
+# A statement reported from before: what follows is read, and yields to a later statement of its
+# slot ("我之前说我住在杭州，其实我已经搬到深圳了"); alone it stands ("我之前跟你说过我对花生过敏").
+_ZH_REPORTED = re.compile(
+    r"^我?(?:之前|以前|刚才|上次|早就)(?:跟你|和你|对你|给你)?(?:说|讲|提|告诉你)过?(?:的)?(?:，|,)?(?P<rest>我.+)$"
+)
+_EN_REPORTED = re.compile(
+    r"^I (?:said|told you|mentioned|wrote)(?: (?:before|earlier|last time|once))?(?: that)? (?P<rest>I\b.+)$",
+    re.IGNORECASE,
+)
+# A state the user had and may not have now: "我以前住在杭州", "I used to work at Google". "从小" (since
+# childhood) and "not used to" (accustomed) are no such words.
+_ZH_FORMER = re.compile(r"^(?:我们?)?(?:以前|之前|原来|原先|过去|曾经|从前|早先|当年|那时候?)")
+_EN_FORMER = re.compile(
+    r"\b(?<!not )(?<!get )(?<!got )(?<!am )(?<!'m )(?<!are )(?<!be )(?<!been )used to\b"
+    r"|\b(?:formerly|previously|back then|in the past)\b",
+    re.IGNORECASE,
+)
 
 FAMILY = {
     "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|wife|husband|partner|spouse|girlfriend|boyfriend",
@@ -217,12 +240,22 @@ def _sentences(message: str) -> Iterator[tuple[str, bool]]:
                 yield body, sentence.rstrip().endswith(("?", "？"))
 
 
+# "I'm vegetarian", "I cook": a short part that is a statement of its own, not a subject.
+_EN_SHORT_STATEMENT = re.compile(r"^(?:I|we)(?:'\w+|\s+\w+)", re.IGNORECASE)
+
+
 def _joined_short_subjects(parts: list[str]) -> list[str]:
-    """`parts` with a part of one or two words put back before the "and …" part after it:
-    "My husband and I have been married" is one clause."""
+    """`parts` with a part of one or two words that states nothing put back before the "and …"
+    part after it: "My husband and I have been married" is one clause, "I'm vegetarian and I
+    live in Berlin" two."""
     joined: list[str] = []
     for part in parts:
-        if joined and part.lower().startswith("and ") and len(joined[-1].split()) <= 2:
+        if (
+            joined
+            and part.lower().startswith("and ")
+            and len(joined[-1].split()) <= 2
+            and not _EN_SHORT_STATEMENT.match(joined[-1])
+        ):
             joined[-1] = f"{joined[-1]} {part}"
         else:
             joined.append(part)
@@ -253,6 +286,10 @@ def split_clauses(message: str) -> list[Clause]:
                 clause.name, clause.subject = name.group("name"), previous_subject
                 clauses.append(clause)
                 continue
+            reported = (_ZH_REPORTED if lang == "zh" else _EN_REPORTED).match(text)
+            if reported:
+                text = clause.text = reported.group("rest")
+                clause.reported = True
             forgotten = forget_request(text, lang)
             if forgotten:
                 # What to forget is read as a statement of its own (its subject, its slots).
@@ -288,8 +325,10 @@ def split_clauses(message: str) -> list[Clause]:
                 tainted = None  # "今天去医院检查了，医生说我有高血压": a finding outlasts the day it was made
             window = short_window(clause.text)
             tainted = tainted or (f"short-term window: {window}" if window else None)
+            former = not clause.reported and (_ZH_FORMER if lang == "zh" else _EN_FORMER).search(clause.text)
             clause.skip = (
                 tainted
+                or ("a former state" if former else None)
                 or text_drop_reason(clause.text)
                 or ("question" if clause.question else None)
                 or ("one-off request" if _ONE_OFF.search(text) else None)

@@ -52,6 +52,7 @@ class RulesEngine:
         if is_trivial(message):
             return []
         by_key: dict[str, Candidate] = {}
+        reported: set[str] = set()  # keys whose statement so far was reported from before
         previous: list[Candidate] = []  # what the previous clause of the same sentence yielded
         sentence = -1
         for clause in split_clauses(message):
@@ -73,7 +74,14 @@ class RulesEngine:
                 continue
             for candidate in found:
                 first = by_key.setdefault(candidate.key, candidate)
-                if first.op == "delete" and candidate.op != "delete":
+                if first is candidate:
+                    if clause.reported:
+                        reported.add(candidate.key)
+                elif candidate.key in reported and not clause.reported:
+                    # "我之前说我住在杭州，其实我已经搬到深圳了": what the user says now replaces the report.
+                    by_key[candidate.key] = candidate
+                    reported.discard(candidate.key)
+                elif first.op == "delete" and candidate.op != "delete":
                     # "我现在不住北京了，搬去了杭州": the new value replaces the retraction.
                     by_key[candidate.key] = candidate
                 elif first is not candidate and first.op == candidate.op == "append":

@@ -26,8 +26,8 @@ from memory_tasks.extraction.rules.builders import (
     standing_rule,
     timed_habit,
     zh_employer,
+    zh_known_city,
     zh_place,
-    zh_work_city,
 )
 from memory_tasks.extraction.rules.clauses import FAMILY, Lang
 from memory_tasks.extraction.rules.keys import goal_key, preference_key, retired_key
@@ -69,11 +69,19 @@ def _r(
     return Rule(group, lang, re.compile(pattern, re.IGNORECASE), build, standing=standing, family=family, after=after)
 
 
+# Pets by kind or by breed (a breed is keyed as its kind: 金毛 -> pet-dog, `lexicon`).
+_ZH_PETS = (
+    r"猫咪|橘猫|布偶猫|布偶|英短|美短|暹罗猫|猫|狗狗|狗|柯基|金毛|哈士奇|泰迪|拉布拉多|边牧|柴犬|萨摩耶|比熊|"
+    r"兔子|仓鼠|鹦鹉|金鱼|乌龟"
+)
+_EN_BREEDS = (
+    r"golden retrievers?|labradors?|huskies|husky|corgis?|poodles?|beagles?|shiba inus?|ragdolls?|siamese cats?"
+)
 _ZH_OCCUPATION = (
     r"工程师|程序员|程序猿|码农|设计师|产品经理|经理|医生|医师|护士|律师|会计|老师|教师|教授|记者|作家|编辑|翻译|厨师|司机|警察"
     r"|销售|运营|分析师|研究员|架构师|科学家|学生|研究生|博士生|本科生|大学生|高中生|主播|博主|自由职业者|创业者|公务员|店主"
     r"|画家|摄影师|演员|歌手|工人|农民|快递员|外卖员|药剂师|咨询师|顾问|律师助理|产品|前端|后端|全栈|测试|运维|HR|hr"
-    r"|财务|行政|人事|客服|法务|出纳|文员"
+    r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发"
 )
 _EN_OCCUPATION = (
     r"engineer|developer|programmer|coder|designer|teacher|nurse|doctor|physician|surgeon|lawyer|attorney|accountant"
@@ -121,6 +129,7 @@ _retire_goal = retirement(lambda verb, item: goal_key(item))
 _retire_preference = retirement(lambda verb, item: preference_key(item))
 
 RESIDENCE_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"}, clean=zh_place)
+RESIDENCE_HOME_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"}, clean=zh_known_city)
 RESIDENCE_EN = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"})
 HOMETOWN = Slot("fact", "hometown", {"zh": "老家是{value}", "en": "Is from {value}"}, ttl_days=LIFELONG_TTL_DAYS)
 GREW_UP = Slot("fact", "hometown", {"zh": "在{value}长大", "en": "Grew up in {value}"}, ttl_days=LIFELONG_TTL_DAYS)
@@ -132,7 +141,7 @@ BIRTHDAY = Slot("fact", "birthday", {"zh": "生日是{value}", "en": "Birthday: 
 NATIVE_LANGUAGE = Slot(
     "fact", "native-language", {"zh": "母语是{value}", "en": "Native language: {value}"}, ttl_days=LIFELONG_TTL_DAYS
 )
-WORK_CITY_ZH = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"}, clean=zh_work_city)
+WORK_CITY_ZH = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"}, clean=zh_known_city)
 WORK_CITY_EN = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"})
 REPLY_LANGUAGE = Slot("constraint", "reply-language")
 REPLY_LENGTH = Slot("constraint", "reply-length")
@@ -213,6 +222,8 @@ RULES: tuple[Rule, ...] = (
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live and work|work and live) (?:in|near) " + _EN_PLACE, slots(RESIDENCE_EN, WORK_CITY_EN)),
     _r("residence-city", "zh", r"(?:^|我|我们|我家)(?:现在|目前|一直|常年|长期|也|还)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
     _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:现在|目前|一直|常年|长期|也|还)?" + AT + r"(?P<value>" + ZH + r"{2,10}?)(?:生活|定居)(?:了[^，。]{1,6}年)?$", RESIDENCE_ZH),
+    # "我家在成都": home is a residence when it names a city ("我家在三楼" does not).
+    _r("residence-city", "zh", r"^(?:我家|我的家)(?:现在|目前|一直)?(?:在|住在)(?P<value>" + ZH + r"{2,10}?)(?:这边|那边)?$", RESIDENCE_HOME_ZH),
     _r("residence-city", "zh", r"搬(?:到|去|来)了?(?P<value>" + ZH + r"{2,10}?|[A-Z][\w .'-]{1,30})(?:了|啦|住)?$", RESIDENCE_ZH),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live|reside) (?:in|near|outside)(?: (?:a|the) (?:suburb|outskirts|small town|village) (?:of|near|outside))? " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
@@ -232,7 +243,7 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?是做(?P<value>[^，。]+?)的$", OCCUPATION),
     _r("occupation", "zh", AT + r"[^，。\s]{2,10}?(?:做|当)(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
-    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing) as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing)(?: (?:at|for) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", EMPLOYER_ZH),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
@@ -255,9 +266,9 @@ RULES: tuple[Rule, ...] = (
     _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|hard of hearing)\b", HEALTH),
     _r("trait", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>左撇子|急性子|慢性子|路痴|社恐)", TRAIT),
     _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
-    _r("pet", "zh", r"(?<![没不])(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>猫咪|橘猫|猫|狗狗|狗|柯基|兔子|仓鼠|鹦鹉|金鱼|乌龟)", PET),
+    _r("pet", "zh", r"(?<![没不])(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten)(?:'s name is|'s called| is called| is named) " + CAP, PET),
-    _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten)\b", PET),
+    _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b", PET),
     _r("family", "zh", r"^(?:我的?|我家)?(?:" + _FAMILY_WORDS + r")", family_fact, family=True),
     _r("family", "zh", r"有[一二两三四五\d]+个(?P<children>孩子|女儿|儿子)|(?P<partner>结婚了|已婚)", family_fact),
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
@@ -294,6 +305,11 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"^(?:请|要|尽量|再|都)?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)(?:一点|一些|些)?(?:吧)?$", REPLY_STYLE_AFTER_RULE, standing=True, after="reply-"),
     _r("constraint", "en", r"\b(?:be|keep (?:it|(?:your )?(?:answers|replies|responses))|(?:answers?|responses?) (?:should be|that are))\b (?:more |a bit more |very |extra |really )?(?P<value>concise|brief|short|succinct|direct|formal|casual|detailed|thorough|friendly|blunt|straightforward)\b", REPLY_STYLE, standing=True),
+    # "我不喜欢太长的回复", "回复别太长", "别太啰嗦", "I don't like long answers": a length rule said as a dislike.
+    _r("constraint", "zh", r"(?:不喜欢|讨厌|受不了|别|不要|不用|不必)(?:太|过于|那么|很)?(?P<value>长|啰嗦|啰唆|冗长|长篇大论)(?:的)?(?:回复|回答|答案|解释)?(?:了|啊|哦)?$", REPLY_STYLE, standing=True),
+    _r("constraint", "zh", r"(?:回复|回答|答案|解释)(?:别|不要|不用|不必)(?:太|过于|那么)?(?P<value>长|啰嗦|啰唆|冗长)", REPLY_STYLE, standing=True),
+    _r("constraint", "en", r"\b(?:don't|do not|never) (?:like|want|need|enjoy|give me|write) (?:\w+ )?(?P<value>long|lengthy|wordy|verbose|rambling)(?: \w+)? (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
+    _r("constraint", "en", r"\b(?:don't|do not|never) make (?:your |the )?(?:answers|replies|responses) (?:too |so |very )?(?P<value>long|lengthy|wordy|verbose)\b", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"(?:不要|别|不用|少|禁止|不许|不准)(?:在回复里|在回答里|在回复中)?(?:用|加|带|放|使用|发)?(?:任何)?(?P<value>表情符号|表情包|表情|emoji|颜文字)", REPLY_EMOJI, standing=True),
     _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
     _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
