@@ -154,7 +154,9 @@ _SUMMARY = re.compile(
 # Identity / profile fields: names and nicknames, the assistant's name and emoji (R-TYPE-1).
 _PROFILE_TEXT = re.compile(
     r"叫我|称呼我|我叫|我的名字|昵称|你(?:以后)?就?叫|给你(?:起|取|换)|你的名字|你的(?:emoji|表情|头像)|换个?(?:emoji|头像)"
-    r"|\bcall me\b|\bmy name is\b|\bnickname\b|\byour name\b|\bname you\b|\b(?:as )?your (?:emoji|avatar)\b",
+    # "call me Tom" is a nickname; "never call me after 9pm" is about phone calls.
+    r"|\bcall me\b(?! (?:after|before|at|on|in|back|later|early|late|during|when|if|between|again|anymore|ever|up)\b)"
+    r"|\bmy name is\b|\bnickname\b|\byour name\b|\bname you\b|\b(?:as )?your (?:emoji|avatar)\b",
     re.IGNORECASE,
 )
 _PROFILE_KEY = re.compile(

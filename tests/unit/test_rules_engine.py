@@ -762,3 +762,44 @@ def test_home_breeds_and_common_meats_get_readable_keys() -> None:
     assert only("我养了一只布偶猫。").key == "pet-cat"
     assert only("我不吃牛肉，因为信佛。").key == only("I don't eat beef.").key == "food-beef"
     assert only("我不吃羊肉。").key == "food-lamb"
+
+
+def test_each_allergy_of_a_list_is_a_memory_of_its_own() -> None:
+    """R-TYPE-2, R-READ-6: "对花生和虾过敏" is two allergies, so retracting one never removes the other."""
+    assert {(c.key, c.content) for c in extract("我对花生和虾过敏。")} == {
+        ("allergy-peanut", "对花生过敏"),
+        ("allergy-shrimp", "对虾过敏"),
+    }
+    assert {c.key for c in extract("I'm allergic to peanuts, shellfish and penicillin.")} == {
+        "allergy-peanut",
+        "allergy-shellfish",
+        "allergy-penicillin",
+    }
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Never call me after 9pm.",
+        "Don't ever suggest pork dishes to me.",
+        "永远不要在早上八点前给我打电话。",
+        "从现在起，不要给我推荐任何含酒精的饮品。",
+    ],
+)
+def test_a_never_do_rule_is_a_standing_constraint(message: str) -> None:
+    """R-TYPE-2, R-READ-6: "never do X" rules are constraints (core); a lone 从现在起 governs the clause after it."""
+    assert only(message).memory_type == "constraint"
+
+
+@pytest.mark.parametrize("message", ["Call me Tom.", "You can call me Dr. Li.", "叫我小王就行。"])
+def test_a_nickname_is_still_a_profile_field(message: str) -> None:
+    """R-TYPE-3: "call me Tom" is a profile field; only "call me after/before/back…" is about phone calls."""
+    assert extract(message) == []
+
+
+def test_a_format_rule_after_another_rule_is_kept() -> None:
+    """Issue 13.7: every rule in a sentence is kept: "…, and answer in bullet points" is the reply format."""
+    assert {c.key for c in extract("Please don't use emojis, and answer in bullet points.")} == {
+        "reply-emoji",
+        "reply-format",
+    }

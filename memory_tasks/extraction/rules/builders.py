@@ -147,15 +147,25 @@ def project(match: re.Match[str], clause: Clause) -> list[Candidate]:
 
 
 def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None) -> Build:
-    """A fact under `<prefix>-<item slug>` (allergy-peanut, health-diabetes, pet-cat)."""
+    """A fact under `<prefix>-<item slug>` (allergy-peanut, health-diabetes, pet-cat), one per item
+    of a list: "对花生和虾过敏" is two allergies, each retracted or kept on its own."""
 
     def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
-        item = clean_item(match.group("item"), clause.lang)
-        if not item:
-            return []
-        content = statement(clause.text, clause.lang)
-        key = f"{prefix}-{item_slug(item)}"
-        return [_candidate("upsert", "fact", key, content, clause, importance, ttl_days, item=item)]
+        items = split_items(match.group("item"), clause.lang)
+        if len(items) <= 1:
+            item = clean_item(match.group("item"), clause.lang)
+            if not item:
+                return []
+            contents = {item: statement(clause.text, clause.lang)}
+        else:
+            before, after = clause.text[: match.start("item")], clause.text[match.end("item") :]
+            contents = {item: statement(f"{before}{item}{after}", clause.lang) for item in items}
+        return [
+            _candidate(
+                "upsert", "fact", f"{prefix}-{item_slug(item)}", content, clause, importance, ttl_days, item=item
+            )
+            for item, content in contents.items()
+        ]
 
     return build
 

@@ -262,6 +262,25 @@ def _joined_short_subjects(parts: list[str]) -> list[str]:
     return joined
 
 
+# A clause that is only a "from now on" ("从现在起，不要给我推荐…") governs the clause after it.
+_STANDING_ALONE = re.compile(
+    r"^(?:从现在(?:开始|起)|从今(?:天|以后)(?:开始|起)?|以后|今后|from now on|going forward)$", re.I
+)
+
+
+def _standing_words_carried(parts: list[str]) -> list[str]:
+    """`parts` with a part that is only a "from now on" put before the part after it."""
+    carried: list[str] = []
+    pending = ""
+    for part in parts:
+        if _STANDING_ALONE.match(part.strip(" ，,")):
+            pending = f"{pending}{part.strip(' ，,')}，"
+            continue
+        carried.append(f"{pending}{part}" if has_han(part) or not pending else f"{pending[:-1]}, {part}")
+        pending = ""
+    return carried + ([pending.rstrip("，")] if pending else [])
+
+
 def split_clauses(message: str) -> list[Clause]:
     """The first MAX_CLAUSES clauses of `message`, each marked with whether and why it may not be read."""
     clauses: list[Clause] = []
@@ -269,6 +288,7 @@ def split_clauses(message: str) -> list[Clause]:
         lang: Lang = "zh" if has_han(sentence) else "en"
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
+        parts = _standing_words_carried(parts)
         tainted: str | None = None
         previous_subject = "self"
         for index, raw in enumerate(parts):

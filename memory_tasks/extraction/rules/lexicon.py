@@ -121,6 +121,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ),
     ),
     ("peanut", "food", ("花生", "peanut", "peanuts")),
+    ("shrimp", "food", ("虾", "虾仁", "shrimp", "prawns")),
     ("shellfish", "food", ("贝类", "shellfish")),
     ("penicillin", "medicine", ("青霉素", "penicillin")),
     ("cat-hair", "allergen", ("猫毛", "cat hair", "cat dander")),

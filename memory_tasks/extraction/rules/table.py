@@ -103,7 +103,9 @@ _DEMONYMS = (
 # Words that make a Chinese or English clause a standing rule rather than a one-off request.
 # Up to the first such word of the clause ("…的时候" is "…时"), atomic: on "时时时…" a pattern
 # trying every occurrence would be cubic in the clause length.
-_ZH_STANDING_FIRST = r"^(?>.*?(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|都|.时))"
+_ZH_STANDING_FIRST = (
+    r"^(?>.*?(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|永远|千万|绝对|都|.时))"
+)
 _EN_STANDING = (
     r"(?:whenever|every time|each time|from now on|going forward|in (?:the )?future|always|by default|unless)"
 )
@@ -259,7 +261,7 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free)\b", Slot("fact", "diet")),
     _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)过敏", ALLERGY),
     _r("allergy", "zh", r"有(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
-    _r("allergy", "en", r"allergic to (?P<item>[\w -]+)", ALLERGY),
+    _r("allergy", "en", r"allergic to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     _r("allergy", "en", r"^I have an? (?P<item>[\w-]+(?: [\w-]+)?) allergy", ALLERGY),
     _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症|焦虑症|过敏性鼻炎)", HEALTH),
     _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout)", HEALTH),
@@ -316,11 +318,14 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\buse (?P<value>bullet points|bullets|numbered lists|tables|markdown|headings|code blocks)\b", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\bformat (?:your )?(?:answers|replies|responses) (?:in|as|with) (?P<value>\w+(?: \w+)?)", REPLY_FORMAT, standing=True),
+    _r("constraint", "en", r"\b(?:answer|reply|respond|write)(?: to me)? (?:in|with|using|as) (?P<value>bullet points|bullets|numbered lists|tables|a table|markdown|headings)\b", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", _ZH_STANDING_FIRST + r"[^，。]*?(?:代码|示例|例子|样例)[^，。]{0,10}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?=.*\b" + _EN_STANDING + r"|.*\bwhen you (?:show|write|give)).*\b(?:code|examples?|snippets?)\b.*?\b(?:in|use|using) (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
     _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|别|不要|避开|记得|给我|都要|请|要先|先给|先说).*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
+    # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
+    _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put)\b.+$", standing_rule, standing=True),
 )
 # fmt: on
