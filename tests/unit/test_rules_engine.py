@@ -803,3 +803,18 @@ def test_a_format_rule_after_another_rule_is_kept() -> None:
         "reply-emoji",
         "reply-format",
     }
+
+
+def test_my_mothers_condition_is_hers_not_the_users() -> None:
+    """R-TYPE-2: 「我妈有糖尿病」 is a family fact; the user's own `health-diabetes` slot stays theirs."""
+    [candidate] = extract("我妈有糖尿病，给她推荐菜的时候注意一下。")
+    assert (candidate.op, candidate.key) == ("append", "family-parents")
+    assert only("我爸是医生。").key == "family-parents"
+    assert only("妈呀，我对花生过敏。").key == "allergy-peanut"
+
+
+def test_a_clause_that_only_repeats_the_verb_adds_no_memory() -> None:
+    """Issue 13.7: 「我不吃辣，一点都不能吃」 is one memory, not a second one keyed by a hash of 「一点都不能吃」."""
+    assert only("我不吃辣，一点都不能吃。").key == "food-spicy-food"
+    assert only("我对酒精过敏，一喝就脸红。").key == "allergy-alcohol"
+    assert only("我每天都要喝一杯美式。").key == "drink-coffee"

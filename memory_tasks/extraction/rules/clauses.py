@@ -149,7 +149,8 @@ _EN_FORMER = re.compile(
 FAMILY = {
     "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|wife|husband|partner|spouse|girlfriend|boyfriend",
     "children": r"女儿|儿子|孩子|daughters?|sons?|kids|children|child",
-    "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|mom|mother|dad|father|parents",
+    # 我妈 / 我爸 only after 我 (妈 alone opens "妈呀"); 老妈 / 老爸 anywhere.
+    "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|老妈|老爸|(?<=我)妈|(?<=我)爸|(?<=我的)妈|(?<=我的)爸|mom|mother|dad|father|parents",
     "siblings": r"哥哥|姐姐|弟弟|妹妹|brothers?|sisters?|siblings?",
 }
 _ZH_SUBJECT = re.compile(
