@@ -818,3 +818,31 @@ def test_a_clause_that_only_repeats_the_verb_adds_no_memory() -> None:
     assert only("我不吃辣，一点都不能吃。").key == "food-spicy-food"
     assert only("我对酒精过敏，一喝就脸红。").key == "allergy-alcohol"
     assert only("我每天都要喝一杯美式。").key == "drink-coffee"
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("以后不用中文回复了，用英文。", "英文"),
+        ("别用中文回复，用英语。", "英语"),
+        ("Stop replying in Chinese, use English.", "English"),
+    ],
+)
+def test_a_switch_of_reply_language_keeps_the_new_language(message: str, language: str) -> None:
+    """R-READ-6: 「以后不用中文回复了，用英文」 stored 「以后不用中文回复了」 as the reply language; now the new one."""
+    candidates = [c for c in extract(message) if c.op == "upsert"]
+    assert [(c.key, language in c.content) for c in candidates] == [("reply-language", True)]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我辞职了，现在在家带孩子。", "employer"),
+        ("My dog passed away last year.", "pet-dog"),
+        ("我家狗丢了。", "pet-dog"),
+        ("我的猫去世了。", "pet-cat"),
+    ],
+)
+def test_a_job_left_or_a_pet_lost_retires_its_memory(message: str, key: str) -> None:
+    """R-WRITE, issue 13.1: 辞职, a pet that died or was lost retire the slot (「我家狗丢了」 was stored as a pet)."""
+    assert [(c.op, c.key) for c in extract(message)] == [("delete", key)]

@@ -249,6 +249,17 @@ def slots(*fills: Slot) -> Build:
     return build
 
 
+def keyed_retirement(prefix: str) -> Build:
+    """op=delete on the `keyed_fact` of the named item ("My dog passed away" retires pet-dog)."""
+
+    def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
+        item = clean_item(match.group("item"), clause.lang)
+        content = statement(clause.text, clause.lang)
+        return [_candidate("delete", "fact", f"{prefix}-{item_slug(item)}", content, clause, 3, item=item)]
+
+    return build
+
+
 def slot_retirement(memory_type: str, key: str) -> Build:
     """op=delete on a fixed slot ("I quit my job" retires the employer)."""
 

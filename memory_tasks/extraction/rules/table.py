@@ -18,6 +18,7 @@ from memory_tasks.extraction.rules.builders import (
     goal,
     habit,
     keyed_fact,
+    keyed_retirement,
     per_item,
     project,
     retirement,
@@ -146,6 +147,7 @@ NATIVE_LANGUAGE = Slot(
 WORK_CITY_ZH = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"}, clean=zh_known_city)
 WORK_CITY_EN = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"})
 REPLY_LANGUAGE = Slot("constraint", "reply-language")
+REPLY_LANGUAGE_AFTER_RULE = Slot("constraint", "reply-language", {"zh": "回复用{value}", "en": "Replies in {value}"})
 REPLY_LENGTH = Slot("constraint", "reply-length")
 REPLY_STYLE = Slot("preference", "reply-style", importance=3)
 # "简洁一点" said after another reply rule: the clause alone does not say it is about replies.
@@ -256,6 +258,7 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I (?:just |recently )?joined " + _EN_NAME, EMPLOYER_EN),
+    _r("employer", "zh", r"^(?:我)?(?:已经|刚刚?|前几天)?(?:辞职|离职|裸辞)了", slot_retirement("fact", "employer")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
     _r("diet", "zh", r"(?P<value>吃素|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食)", Slot("fact", "diet")),
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free)\b", Slot("fact", "diet")),
@@ -268,6 +271,9 @@ RULES: tuple[Rule, ...] = (
     _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|hard of hearing)\b", HEALTH),
     _r("trait", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>左撇子|急性子|慢性子|路痴|社恐)", TRAIT),
     _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
+    # "My dog passed away", 「我的猫去世了」: the pet's fact is retired.
+    _r("pet", "en", r"^(?:my|our) (?:old |little |beloved )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten|" + _EN_BREEDS + r")(?: \w+)? (?:passed away|died|is gone|ran away)\b", keyed_retirement("pet")),
+    _r("pet", "zh", r"^我(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:去世|死|走丢|丢)了", keyed_retirement("pet")),
     _r("pet", "zh", r"(?<![没不])(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten)(?:'s name is|'s called| is called| is named) " + CAP, PET),
     _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b", PET),
@@ -298,7 +304,12 @@ RULES: tuple[Rule, ...] = (
     _r("education-major", "en", r"^I (?:studied|majored in|have a degree in|did my degree in) (?P<value>[\w ]+)", EDUCATION),
     # ---- constraints: the slots, then any other standing rule ----------------------------
     _r("constraint", "zh", r"(?:注释|commit)[^，。]{0,8}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", Slot("constraint", "code-comment-language"), standing=True),
-    _r("constraint", "zh", r"(?:用|使用|以)(?P<value>" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|跟我说|和我说|说话|聊)", REPLY_LANGUAGE, standing=True),
+    # Not after 不/别/不要/不再: 「以后不用中文回复了」 says which language not to use.
+    _r("constraint", "zh", r"(?<!不)(?<!别)(?<!不要)(?<!不再)(?:用|使用|以)(?P<value>" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|跟我说|和我说|说话|聊)", REPLY_LANGUAGE, standing=True),
+    _r("constraint", "zh", r"(?:不用|别用|不要用|不再用)(?:" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|跟我说|和我说|说话|聊)", slot_retirement("constraint", "reply-language"), standing=True),
+    # 「…，用英文」 right after a reply rule: the language that rule switches to.
+    _r("constraint", "zh", r"^(?:请|要|就|改|换成?|还是|都)?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")(?:吧|了|就行|就好)?$", REPLY_LANGUAGE_AFTER_RULE, standing=True, after="reply-"),
+    _r("constraint", "en", r"\b(?:stop|don't|do not|no more) (?:reply(?:ing)?|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing))(?: to me)? in \w+,? (?:and )?(?:use|reply in|answer in|respond in|switch to|write in) (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|聊天|交流)[^，。]{0,5}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", REPLY_LANGUAGE, standing=True),
     _r("constraint", "en", r"\b(?:reply|respond|answer|write back|talk to me|speak to me|communicate)(?: to me)? (?:only |always )?in (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
