@@ -846,3 +846,28 @@ def test_a_switch_of_reply_language_keeps_the_new_language(message: str, languag
 def test_a_job_left_or_a_pet_lost_retires_its_memory(message: str, key: str) -> None:
     """R-WRITE, issue 13.1: 辞职, a pet that died or was lost retire the slot (「我家狗丢了」 was stored as a pet)."""
     assert [(c.op, c.key) for c in extract(message)] == [("delete", key)]
+
+
+def test_every_rule_of_a_three_rule_sentence_is_kept() -> None:
+    """Issue 13.7: reply language (回答…的时候…用中文), style and code language (代码示例的时候用Go), one sentence."""
+    assert {c.key for c in extract("回答问题的时候尽量用中文，别太啰嗦，给代码示例的时候用Go。")} == {
+        "reply-language",
+        "reply-style",
+        "code-language",
+    }
+
+
+def test_a_clause_that_only_dates_a_goal_is_part_of_it() -> None:
+    """Issue 13.7: 「打算明年上半年考」 after 「在准备PMP考试」 is when, not a second goal with a hash key;
+    「打算明年去日本留学」 after 「在学日语」 names a goal of its own."""
+    [goal] = extract("我在准备PMP考试，打算明年上半年考。")
+    assert goal.content == "在准备PMP考试; 打算明年上半年考"
+    assert {c.key for c in extract("我最近在学日语，打算明年去日本留学。")} == {"goal-japanese", "goal-japan"}
+
+
+def test_a_clause_going_on_about_a_family_member_stays_with_them() -> None:
+    """Issue 13.7: 「我们有一个女儿，今年四岁」 keeps the age with the daughter; a cut clause loses its leading 也."""
+    assert ("family-children", "我们有一个女儿，今年四岁") in {
+        (c.key, c.content) for c in extract("我老婆是老师，我们有一个女儿，今年四岁。")
+    }
+    assert ("food-seafood", "不能吃海鲜") in {(c.key, c.content) for c in extract("我对青霉素过敏，也不能吃海鲜。")}

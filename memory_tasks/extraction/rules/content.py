@@ -20,7 +20,9 @@ def statement(text: str, lang: Lang) -> str:
     """`text` as memory content: without the leading "我" (Chinese), in the third person (English)."""
     text = text.strip(" ，,。.!！")
     if lang == "zh":
-        return _ZH_TRAILING.sub("", re.sub(r"^我(?:的(?=[^，,]))?(?![们家])", "", text)).strip()
+        # A clause cut from "…，也不能吃海鲜" keeps no leading 也: alone it means nothing.
+        text = re.sub(r"^也(?=\S)", "", re.sub(r"^我(?:的(?=[^，,]))?(?![们家])", "", text))
+        return _ZH_TRAILING.sub("", text).strip()
     return third_person(text)
 
 

@@ -68,8 +68,12 @@ class RulesEngine:
             if found and previous and _is_goal_detail(found, previous, clause):
                 previous[-1].content = f"{previous[-1].content}; {_lower_first(found[0].content)}"[:1000]
                 continue
-            if not found and clause.continues and previous and previous[-1].key.startswith("pet-"):
-                # "我家狗狗叫豆豆，是只柯基": the clause goes on about the pet.
+            if found and clause.continues and previous and _is_goal_detail_without_object(found, previous):
+                # 「我在准备PMP考试，打算明年上半年考」: when, not a second goal.
+                previous[-1].content = f"{previous[-1].content}; {found[0].content}"[:1000]
+                continue
+            if not found and clause.continues and previous and previous[-1].key.startswith(("pet-", "family-")):
+                # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」: the clause goes on about the pet or person.
                 previous[-1].content = f"{previous[-1].content}，{statement(clause.text, clause.lang)}"[:1000]
                 continue
             for candidate in found:
@@ -209,6 +213,21 @@ def _is_goal_detail(found: list[Candidate], previous: list[Candidate], clause: C
         and all(c.memory_type == "goal" for c in found)
         and bool(_GOAL_DETAIL.match(clause.text))
     )
+
+
+# What a goal clause names besides its time words: 「打算明年上半年考」 leaves 考, a verb with no object.
+_ZH_GOAL_TIME = re.compile(
+    r"今年|明年|后年|年底|年初|上半年|下半年|[一二三四五六七八九十\d]+月份?|之前|以前|前|底|内|再|就|去"
+)
+_BARE_GOAL_VERB = re.compile(r"^(?:考|考试|做|完成|搞定|学|去|办|拿下|报名|申请)?$")
+
+
+def _is_goal_detail_without_object(found: list[Candidate], previous: list[Candidate]) -> bool:
+    """True when the clause's one goal names no object of its own and a goal came just before."""
+    if previous[-1].memory_type != "goal" or len(found) != 1 or found[0].memory_type != "goal":
+        return False
+    item = str(found[0].extra.get(ITEM) or "")
+    return bool(has_han(item) and _BARE_GOAL_VERB.match(_ZH_GOAL_TIME.sub("", item)))
 
 
 def _lower_first(text: str) -> str:

@@ -310,7 +310,7 @@ RULES: tuple[Rule, ...] = (
     # 「…，用英文」 right after a reply rule: the language that rule switches to.
     _r("constraint", "zh", r"^(?:请|要|就|改|换成?|还是|都)?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")(?:吧|了|就行|就好)?$", REPLY_LANGUAGE_AFTER_RULE, standing=True, after="reply-"),
     _r("constraint", "en", r"\b(?:stop|don't|do not|no more) (?:reply(?:ing)?|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing))(?: to me)? in \w+,? (?:and )?(?:use|reply in|answer in|respond in|switch to|write in) (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
-    _r("constraint", "zh", r"(?:回复|回答|说话|聊天|交流)[^，。]{0,5}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", REPLY_LANGUAGE, standing=True),
+    _r("constraint", "zh", r"(?:回复|回答|说话|聊天|交流)[^，。]{0,10}?(?<!不)(?<!别)(?<!不要)(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", REPLY_LANGUAGE, standing=True),
     _r("constraint", "en", r"\b(?:reply|respond|answer|write back|talk to me|speak to me|communicate)(?: to me)? (?:only |always )?in (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
     _r("constraint", "en", r"\b(?:answers?|repl(?:y|ies)|responses?|keep it|keep them)\b.*?\b(?:under|below|less than|fewer than|no more than|at most|max(?:imum)?(?: of)?|within|to) (?P<value>\d+) (?:words|characters|chars|sentences|lines|paragraphs)\b", REPLY_LENGTH, standing=True),
@@ -331,6 +331,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"\bformat (?:your )?(?:answers|replies|responses) (?:in|as|with) (?P<value>\w+(?: \w+)?)", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\b(?:answer|reply|respond|write)(?: to me)? (?:in|with|using|as) (?P<value>bullet points|bullets|numbered lists|tables|a table|markdown|headings)\b", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", _ZH_STANDING_FIRST + r"[^，。]*?(?:代码|示例|例子|样例)[^，。]{0,10}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
+    # 「给代码示例的时候用Go」: the standing word (的时候) after the code word.
+    _r("constraint", "zh", r"(?:代码|示例|例子|样例)[^，。]{0,10}?(?:的时候|时)[^，。]{0,4}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?=.*\b" + _EN_STANDING + r"|.*\bwhen you (?:show|write|give)).*\b(?:code|examples?|snippets?)\b.*?\b(?:in|use|using) (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
     _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|别|不要|避开|记得|给我|都要|请|要先|先给|先说).*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
