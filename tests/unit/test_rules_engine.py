@@ -871,3 +871,13 @@ def test_a_clause_going_on_about_a_family_member_stays_with_them() -> None:
         (c.key, c.content) for c in extract("我老婆是老师，我们有一个女儿，今年四岁。")
     }
     assert ("food-seafood", "不能吃海鲜") in {(c.key, c.content) for c in extract("我对青霉素过敏，也不能吃海鲜。")}
+
+
+def test_an_introduction_keeps_the_occupation_and_each_pet() -> None:
+    """Issue 13.7: "I'm Sarah, a nurse from Dublin" keeps the occupation (not the name, R-TYPE-3);
+    "a cat named Luna and a dog named Max" are two pets, each retractable on its own."""
+    assert {c.key for c in extract("Hi! I'm Sarah, a nurse from Dublin, and I have a 3-year-old son.")} == {
+        "occupation",
+        "family-children",
+    }
+    assert {c.key for c in extract("We have a cat named Luna and a dog named Max.")} == {"pet-cat", "pet-dog"}
