@@ -28,17 +28,10 @@ from pathlib import Path
 
 import pytest
 
-# pymilvus runs python-dotenv's `load_dotenv()` at import, which finds the project's .env (from
-# `make up`) by walking up from the venv and copies its variables into os.environ. Import it
-# first and drop whatever it added, so a developer's stack settings never reach the tests.
-_environment_before = set(os.environ)
-import pymilvus  # noqa: E402, F401
-
-for _leaked in set(os.environ) - _environment_before:
-    del os.environ[_leaked]
-
-from memory_tasks.db.admin import execute_autocommit  # noqa: E402 - after the .env clean-up above
-from memory_tasks.stack import (  # noqa: E402
+# The first import of the package takes back what pymilvus' import copies into os.environ from the
+# project's .env (from `make up`): a developer's stack settings never reach the tests (memory_tasks/__init__.py).
+from memory_tasks.db.admin import execute_autocommit
+from memory_tasks.stack import (
     MILVUS_PORT_SPAN,
     alive,
     milvus_ports,
