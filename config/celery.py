@@ -129,7 +129,9 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "worker_disable_prefetch": is_redis_url(settings.CELERY_BROKER_URL),
         "task_soft_time_limit": soft_time_limit(settings),
         "task_time_limit": hard_limit,
-        "task_track_started": True,
+        # No STARTED state in the result backend: it cost every task a Redis write that nobody
+        # reads (Flower and the metrics see task-started events; issue 12).
+        "task_track_started": False,
         "result_expires": 24 * 3600,
         "task_ignore_result": False,
         "worker_send_task_events": True,

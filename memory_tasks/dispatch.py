@@ -4,6 +4,12 @@ The API, the agent tools, retrieval, the beat jobs, the CLI and the HTTP service
 these functions; none of them imports `memory_tasks.tasks`. Messages are built from the
 names in `memory_tasks.task_names` (`app.signature(name, …)` chains, `app.send_task`), so
 a process that sends work needs the configured app and nothing of the workers' code.
+
+A message sent by name carries `ignore_result=False` unless the sender says otherwise (the
+sender does not see the task's own `ignore_result`), and the worker then stores the result
+in the result backend. Nobody reads those results, so every send here passes
+`ignore_result=True` except where a caller may wait for the result: the last stage of a
+message chain (its id is what `enqueue_turn` returns) and a consolidation.
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ def message_chain(message_id: int) -> Signature:
     Each stage gets the previous one's result; only the first is immutable (it takes the id).
     """
     return chain(
-        app.signature(EXTRACT_CANDIDATES, args=(message_id,), immutable=True),
+        app.signature(EXTRACT_CANDIDATES, args=(message_id,), immutable=True, ignore_result=True),
         app.signature(REFINE_CANDIDATES),
         app.signature(UPSERT_MEMORIES),
         app.signature(EMBED_MEMORIES),
@@ -50,7 +56,10 @@ def message_chain(message_id: int) -> Signature:
 
 def index_chain(memory_ids: list[int]) -> Signature:
     """embed -> upsert_vectors for memories changed outside the pipeline (tools, consolidation, expiry)."""
-    return chain(app.signature(EMBED_MEMORIES, args=(list(memory_ids),), immutable=True), app.signature(UPSERT_VECTORS))
+    return chain(
+        app.signature(EMBED_MEMORIES, args=(list(memory_ids),), immutable=True, ignore_result=True),
+        app.signature(UPSERT_VECTORS),
+    )
 
 
 def enqueue_message(message_id: int, countdown: float | None = None) -> str:
@@ -68,7 +77,7 @@ def enqueue_message(message_id: int, countdown: float | None = None) -> str:
     queued.mark_queued(settings, [message_id])
     try:
         if countdown:
-            return app.send_task(RELEASE_TRIGGER, args=(message_id,), countdown=countdown).id
+            return app.send_task(RELEASE_TRIGGER, args=(message_id,), countdown=countdown, ignore_result=True).id
         return message_chain(message_id).apply_async().id
     except BaseException:
         queued.clear_queued(settings, message_id)
@@ -96,7 +105,7 @@ def enqueue_index_sync(memory_ids: list[int]) -> str:
 
 def enqueue_index_batch(batches_left: int) -> None:
     """Ask for the next batch of the DIRTY/FAILED sweep; it stops after `batches_left` more."""
-    app.send_task(SYNC_INDEX_BATCH, args=(batches_left,))
+    app.send_task(SYNC_INDEX_BATCH, args=(batches_left,), ignore_result=True)
 
 
 def enqueue_vector_purge(user_id: int, countdown: float | None = None) -> bool:
@@ -105,7 +114,7 @@ def enqueue_vector_purge(user_id: int, countdown: float | None = None) -> bool:
     A refused purge stays pending in `forgotten_users` and the index sweep enqueues it again.
     """
     try:
-        app.send_task(PURGE_USER_VECTORS, args=(user_id,), countdown=countdown, retry=False)
+        app.send_task(PURGE_USER_VECTORS, args=(user_id,), countdown=countdown, retry=False, ignore_result=True)
     except Exception:  # whatever the broker raises, the sweep is the fallback
         logger.warning("vector purge not enqueued; the sweep will retry it", exc_info=True, extra={"user_id": user_id})
         return False
@@ -117,7 +126,9 @@ def enqueue_touch(user_id: int, memory_ids: list[int], accessed_at: datetime) ->
 
     `retry=False`: with the broker down, publishing fails at once instead of holding the reply.
     """
-    app.send_task(TOUCH_MEMORIES, args=(user_id, list(memory_ids), accessed_at.isoformat()), retry=False)
+    app.send_task(
+        TOUCH_MEMORIES, args=(user_id, list(memory_ids), accessed_at.isoformat()), retry=False, ignore_result=True
+    )
 
 
 def enqueue_consolidation(user_id: int, expires: float) -> None:

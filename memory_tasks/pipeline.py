@@ -26,6 +26,7 @@ from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation, HistorySource, Message, MessageStatus
 from memory_tasks.db.session import session_scope
 from memory_tasks.db.windows import Redirect, Window, claim_window, lock_conversation
+from memory_tasks.errors import is_transient
 from memory_tasks.extraction.candidates import Candidate, coerce_candidates
 from memory_tasks.extraction.context import ContextWindow, context_window
 from memory_tasks.extraction.engine import select_engine
@@ -108,6 +109,12 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     it leads no window now (a later turn's trigger will take it, or a backlog's oldest
     window goes first: `db.windows`), every turn of the window is trivial (SKIPPED), or
     nothing is worth remembering (PROCESSED without a refine call, R-PIPE-8).
+
+    The trigger does its own attempt bookkeeping (its task skips `begin_attempt` /
+    `end_attempt`, docs/reliability.md): the turns of the window count one attempt each in the
+    transaction that takes it, and get it back when the run ends without a fault of theirs
+    (success, or a transient failure of a dependency). A trigger that leads no window, most
+    of them in a burst, thus costs one transaction instead of three (issue 12).
     """
     settings = get_settings()
     run_id = run_id or f"run-{message_id}"
@@ -125,7 +132,21 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     if not ids:
         return None
     logger.info("window taken", extra={"message_id": message_id, "message_ids": ids})
+    try:
+        payload = _extract_window(message_id, turn, ids, settings)
+    except BaseException as exc:
+        if is_transient(exc):
+            # A dependency failed (the model, the database): not these turns' fault.
+            give_back_attempt(message_id)
+        raise
+    if payload is not None:
+        give_back_attempt(message_id)
+    return payload
 
+
+def _extract_window(message_id: int, turn: TurnContext, ids: list[int], settings: Any) -> Payload | None:
+    """Propose candidates for the window's turns `ids`; the payload for refinement, or None when none
+    is admitted (every turn is then PROCESSED, its attempt given back)."""
     # The engine (maybe a slow LLM call) runs outside any transaction.
     candidates = select_engine(settings.use_llm).extract(turn)
     texts = list(zip(ids, turn.user_turns, strict=True))
@@ -202,25 +223,24 @@ def _take_window(
 def _pick_up_window(session: Session, window: Window, max_attempts: int, now: Any) -> list[Message]:
     """The window's turns to extract from, oldest first; the others are finished here.
 
-    A turn taken now counts one attempt, as `begin_attempt` counts the leader's (a turn that
-    used its attempts is DEAD instead); a trivial turn is SKIPPED. Returns [] when no turn
-    is left.
+    A trivial turn is SKIPPED; every other turn counts one attempt, the leader's included (a
+    turn that used its attempts is DEAD instead). Returns [] when no turn is left.
     """
     turns = []
     for turn_id in window.message_ids:
         turn = session.get(Message, turn_id)
         if turn is None:
             continue
-        if turn_id in window.newly_taken and not _count_attempt(turn, max_attempts, now):
-            continue
         if is_trivial(turn.content):
             _finish(session, turn, MessageStatus.SKIPPED, "trivial message")
             continue
-        turns.append(turn)
+        if _count_attempt(turn, max_attempts, now):
+            turns.append(turn)
     return turns
 
 
 def _finish_all(message_ids: list[int], status: MessageStatus, outcomes: TurnOutcomes) -> None:
+    """Finish the window's turns and give back the attempt each counted when it was taken."""
     with session_scope() as session:
         # One statement, locking in id order (the window's order) as one get per turn did.
         messages = session.scalars(
@@ -228,6 +248,7 @@ def _finish_all(message_ids: list[int], status: MessageStatus, outcomes: TurnOut
         ).all()
         for message in messages:
             if message.memory_status not in FINISHED:
+                message.memory_attempts = max(message.memory_attempts - 1, 0)
                 _finish(session, message, status, None, outcomes.get(message.id))
 
 
@@ -357,6 +378,10 @@ def upsert_stage(payload: Payload | None) -> list[int]:
             touched.extend(i for i in written.touched if i not in touched)
         outcomes = _with_burst_note(outcomes)
         for turn in turns:
+            if turn.id != message_id:
+                # The bookkeeping around this stage gives the leader's attempt back; the other turns,
+                # once finished, are held by no window, and `end_attempt` would not find them.
+                turn.memory_attempts = max(turn.memory_attempts - 1, 0)
             _finish(session, turn, MessageStatus.PROCESSED, None, outcomes[turn.id])
     logger.info("memories written", extra={"message_id": message_id, "user_id": owner, "memory_ids": touched})
     return touched
@@ -545,6 +570,16 @@ def end_attempt(message_id: int) -> None:
             .where(Message.id.in_(ids), Message.memory_attempts > 0)
             .values(memory_attempts=Message.memory_attempts - 1)
         )
+
+
+def give_back_attempt(message_id: int) -> None:
+    """`end_attempt`, except that a database gone meanwhile leaves the attempt counted (one of N lost, logged)."""
+    try:
+        end_attempt(message_id)
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        logger.warning("attempt not given back", extra={"message_id": message_id}, exc_info=True)
 
 
 def storable_error(text: str) -> str:

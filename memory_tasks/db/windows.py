@@ -40,12 +40,10 @@ class Redirect:
 @dataclass(frozen=True)
 class Window:
     """The turns one extraction run took: `message_ids` oldest first (the leader last, unless an
-    overdue window took later turns: `claim_window`); `newly_taken` those it took now (not the
-    leader, nor turns a retry of the run took before)."""
+    overdue window took later turns: `claim_window`)."""
 
     leader_id: int
     message_ids: tuple[int, ...]
-    newly_taken: tuple[int, ...]
     # The newest turn still waiting after the window (its trigger may have passed it by), or None.
     left_behind: int | None = None
     # The rows locked for it, held so that the session (which keeps loaded objects only while
@@ -142,7 +140,7 @@ def claim_window(
             )
         )
         session.execute(update(Message).where(Message.id.in_(held)).values(memory_claimed_at=now))
-        return Window(leader_id=leader.id, message_ids=tuple(held), newly_taken=())
+        return Window(leader_id=leader.id, message_ids=tuple(held))
     if leader.memory_status == MessageStatus.FAILED.value:
         # A turn whose last run failed is retried alone, and no other window takes it: one turn
         # the model cannot answer for (a poison turn) must not fail its neighbours again.
@@ -171,7 +169,6 @@ def claim_window(
             # waiting turns up to max_turns instead, and their own triggers find them held.
             members += session.scalars(_NEXT_LATER, {**params, "room": max_turns - len(members)})
             later = session.scalar(_NEWEST_LATER, {**params, "leader_id": members[-1].id})
-    newly_taken = tuple(m.id for m in members if m.id != leader.id and m.memory_window_run != run_id)
     session.execute(
         update(Message)
         .where(Message.id.in_([m.id for m in members]))
@@ -180,7 +177,6 @@ def claim_window(
     return Window(
         leader_id=leader.id,
         message_ids=tuple(m.id for m in members),
-        newly_taken=newly_taken,
         left_behind=later,
         rows=tuple(members),
     )

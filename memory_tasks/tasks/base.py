@@ -75,6 +75,9 @@ class MemoryTask(Task):
     """Every task of this package; `@shared_task(base=MemoryTask, owns=Owns.…)`.
 
     Beat jobs pass `autoretry_for=()`: they are not retried, the next beat run is their retry.
+    A stage that counts its message's attempts itself (`counts_own_attempts=True`: the trigger,
+    which counts them in the transaction that takes its window, `pipeline.extract_stage`)
+    skips the bookkeeping around its run.
     """
 
     autoretry_for = TRANSIENT_ERRORS
@@ -84,6 +87,7 @@ class MemoryTask(Task):
     retry_jitter = True
     max_retries = 5
     owns = Owns.NOTHING
+    counts_own_attempts = False
     Request = HardLimitReportingRequest
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -93,6 +97,8 @@ class MemoryTask(Task):
             return super().__call__(*args, **kwargs)
         settings = get_settings()
         queued.clear_queued(settings, message_id)
+        if self.counts_own_attempts:
+            return self._run_counting_itself(message_id, settings, args, kwargs)
         try:
             runnable = pipeline.begin_attempt(message_id, settings.LONG_TERM_MEMORY_MAX_ATTEMPTS)
         except TRANSIENT_ERRORS as exc:
@@ -114,6 +120,17 @@ class MemoryTask(Task):
         self._give_back(message_id)
         if isinstance(result, dict):
             # The chain now sends the next stage, for every turn of the window.
+            queued.mark_queued(settings, pipeline.window_ids(result) or [message_id])
+        return self._end_chain_unless(result)
+
+    def _run_counting_itself(self, message_id: int, settings: Any, args: tuple, kwargs: dict) -> Any:
+        """`__call__` for a stage that counts and gives back its attempts itself: the queued register only."""
+        try:
+            result = super().__call__(*args, **kwargs)
+        except Retry:
+            queued.mark_queued(settings, [message_id])
+            raise
+        if isinstance(result, dict):
             queued.mark_queued(settings, pipeline.window_ids(result) or [message_id])
         return self._end_chain_unless(result)
 
@@ -154,11 +171,7 @@ class MemoryTask(Task):
 
     @staticmethod
     def _give_back(message_id: int) -> None:
-        try:
-            pipeline.end_attempt(message_id)
-        except TRANSIENT_ERRORS:
-            # The database went away meanwhile: the attempt stays counted (one of N lost).
-            logger.warning("attempt not given back", extra={"message_id": message_id}, exc_info=True)
+        pipeline.give_back_attempt(message_id)
 
     def on_failure(self, exc: BaseException, task_id: str, args: tuple, kwargs: dict, einfo: Any) -> None:
         """Record the final failure (retries used up, or a permanent error) on what the task owns."""

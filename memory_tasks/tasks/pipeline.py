@@ -37,7 +37,10 @@ def release_trigger(message_id: int) -> str | None:
 
 
 # Bound: the task id names the run that takes the debounce window (a redelivery keeps it).
-@shared_task(name=EXTRACT_CANDIDATES, base=MemoryTask, owns=Owns.MESSAGE, ignore_result=True, bind=True)
+# It counts the window's attempts in the transaction that takes it (`pipeline.extract_stage`).
+@shared_task(
+    name=EXTRACT_CANDIDATES, base=MemoryTask, owns=Owns.MESSAGE, counts_own_attempts=True, ignore_result=True, bind=True
+)
 def extract_candidates(self: Task, message_id: int) -> dict | None:
     return pipeline.extract_stage(message_id, self.request.id)
 

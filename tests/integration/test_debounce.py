@@ -212,3 +212,18 @@ def test_a_late_backlog_is_still_extracted_max_turns_at_a_time(start_worker, db,
     seen = _backlog_windows(8307, fake_openai)
     assert len(seen) == 3, seen  # one entry per extraction call
     _assert_each_turn_once_in_consecutive_windows(seen)
+
+
+@pytest.mark.parametrize("found", [True, False], ids=["a memory", "nothing found"])
+def test_a_burst_run_without_a_fault_leaves_every_turn_with_no_attempt_counted(
+    start_worker, db, fake_openai, found: bool
+) -> None:
+    """R-FAIL-2: an attempt counts only a run that failed because of the turn. The trigger counts
+    its window's attempts itself (issue 12); each turn of the burst gets its attempt back whether
+    the window became a memory or nothing was found."""
+    fake_openai.default = _model if found else lambda body: as_json({"candidates": []})
+    start_worker({"OPENAI_BASE_URL": fake_openai.base_url})
+    ids = _send_burst(8310 + found, BURST)
+    states = [wait_for_message(message_id, 60) for message_id in ids]
+    assert [(s["status"], s["attempts"]) for s in states] == [("PROCESSED", 0)] * len(BURST), states
+    assert len(_extractions(fake_openai)) == 1

@@ -116,9 +116,18 @@ def test_the_fan_out_sends_by_name_with_expiry_on_the_llm_queue(monkeypatch: pyt
     dispatch.enqueue_index_batch(3)
     assert sent == [
         ("memory.consolidate_user", [5], {"expires": 3600, "queue": "llm"}),
-        ("memory.touch_memories", (5, [1, 2], "2026-01-02T00:00:00+00:00"), {"retry": False}),
-        ("memory.sync_index_batch", (3,), {}),
+        ("memory.touch_memories", (5, [1, 2], "2026-01-02T00:00:00+00:00"), {"retry": False, "ignore_result": True}),
+        ("memory.sync_index_batch", (3,), {"ignore_result": True}),
     ]
+
+
+def test_only_results_a_caller_may_wait_for_are_stored() -> None:
+    """R-PIPE-1 (issue 12): a message sent by name has its result stored unless the sender says
+    not to; the chains store only their last stage's result (the id `enqueue_turn` returns)."""
+    for signature in (dispatch.message_chain(1), dispatch.index_chain([1])):
+        first, *_, last = signature.tasks
+        assert first.options.get("ignore_result") is True, first.name
+        assert not last.options.get("ignore_result"), last.name
 
 
 def test_an_index_sync_the_broker_refuses_is_deferred_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
