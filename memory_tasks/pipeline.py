@@ -132,15 +132,18 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     if not ids:
         return None
     logger.info("window taken", extra={"message_id": message_id, "message_ids": ids})
+    # The payload and the bookkeeping speak for a turn the run holds: the trigger's own turn may
+    # have been finished at pick-up (trivial, or out of attempts: DEAD).
+    leader = message_id if message_id in ids else ids[-1]
     try:
-        payload = _extract_window(message_id, turn, ids, settings)
+        payload = _extract_window(leader, turn, ids, settings)
     except BaseException as exc:
         if is_transient(exc):
             # A dependency failed (the model, the database): not these turns' fault.
-            give_back_attempt(message_id)
+            give_back_attempt(leader)
         raise
     if payload is not None:
-        give_back_attempt(message_id)
+        give_back_attempt(leader)
     return payload
 
 

@@ -42,7 +42,6 @@ class Window:
     """The turns one extraction run took: `message_ids` oldest first (the leader last, unless an
     overdue window took later turns: `claim_window`)."""
 
-    leader_id: int
     message_ids: tuple[int, ...]
     # The newest turn still waiting after the window (its trigger may have passed it by), or None.
     left_behind: int | None = None
@@ -140,7 +139,7 @@ def claim_window(
             )
         )
         session.execute(update(Message).where(Message.id.in_(held)).values(memory_claimed_at=now))
-        return Window(leader_id=leader.id, message_ids=tuple(held))
+        return Window(message_ids=tuple(held))
     if leader.memory_status == MessageStatus.FAILED.value:
         # A turn whose last run failed is retried alone, and no other window takes it: one turn
         # the model cannot answer for (a poison turn) must not fail its neighbours again.
@@ -175,7 +174,6 @@ def claim_window(
         .values(memory_window_run=run_id, memory_claimed_at=now)
     )
     return Window(
-        leader_id=leader.id,
         message_ids=tuple(m.id for m in members),
         left_behind=later,
         rows=tuple(members),

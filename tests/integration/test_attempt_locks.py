@@ -103,3 +103,25 @@ def test_attempt_bookkeeping_on_a_turn_a_window_took_meanwhile_does_not_deadlock
 
     assert locked == message_id
     assert outcome == [expected]
+
+
+def _state(message_id: int) -> tuple[str, int]:
+    with get_engine().connect() as connection:
+        row = connection.execute(
+            text("SELECT memory_status, memory_attempts FROM messages WHERE id = :id"), {"id": message_id}
+        ).one()
+    return row.memory_status, row.memory_attempts
+
+
+def test_a_trigger_whose_own_turn_is_out_of_attempts_ends_it_dead_and_runs_the_rest_of_its_window(db) -> None:
+    """R-FAIL-2, issue 12: the trigger counts its window's attempts itself. Its own turn, out of
+    attempts, is DEAD with them all counted; the window's other turn is extracted and gets its
+    attempt back (the give-back speaks for a turn the run holds, not for the dead one)."""
+    earlier = record_turn(USER, "我平时用 React 写前端。")
+    trigger = record_turn(USER, "我是素食者，但是吃鸡蛋。")
+    with get_engine().begin() as connection:
+        connection.execute(text("UPDATE messages SET memory_attempts = 5 WHERE id = :id"), {"id": trigger})
+    payload = pipeline.extract_stage(trigger, "run-dead-leader")
+    assert _state(trigger) == ("DEAD", 5)
+    assert payload is not None and payload["message_id"] == earlier and payload["message_ids"] == [earlier]
+    assert _state(earlier) == ("PENDING", 0)

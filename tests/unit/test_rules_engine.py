@@ -881,3 +881,57 @@ def test_an_introduction_keeps_the_occupation_and_each_pet() -> None:
         "family-children",
     }
     assert {c.key for c in extract("We have a cat named Luna and a dog named Max.")} == {"pet-cat", "pet-dog"}
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我平时用 React 写前端。", "preference-react", "平时用 React 写前端"),
+        ("平时用Python写后端", "preference-python", "平时用Python写后端"),
+        ("我用 Python 写后端。", "preference-python", "用 Python 写后端"),
+    ],
+)
+def test_the_tool_one_works_with_gets_the_tools_key(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, issue 13.2: a tool named in Latin letters with a space around it is read, and the
+    Chinese after it is not part of its key (`preference-python-h3e8381e` before)."""
+    assert (only(message).key, only(message).content) == (key, content)
+
+
+def test_a_one_off_use_of_a_tool_is_no_preference() -> None:
+    """R-TYPE-2: 「我用Python写了个脚本」 is something done once."""
+    assert extract("我用Python写了个脚本。") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I used to smoke, but I quit two years ago.",
+        "I used to smoke but quit.",
+        "我以前抽烟，后来戒了。",
+        "I don't smoke anymore.",
+    ],
+)
+def test_a_habit_given_up_retires_it(message: str) -> None:
+    """R-WRITE, issue 13.1: the quitting clause is read with the former habit it names (before, the
+    former-state clause was skipped and "I quit" named nothing, so a stored smoking habit stayed)."""
+    assert [(c.op, c.key) for c in extract(message)] == [("delete", "habit-smoking")]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("我是素食主义者，但是吃鸡蛋和牛奶。", "是素食主义者，但吃鸡蛋和牛奶"),
+        ("I'm vegetarian but I eat fish.", "Is vegetarian but eats fish"),
+    ],
+)
+def test_what_a_diet_allows_stays_with_the_diet(message: str, content: str) -> None:
+    """R-TYPE-2, R-READ-6: the exception is part of the dietary restriction (it was lost: only 是素食主义者)."""
+    assert [(c.key, c.content) for c in extract(message)] == [("diet", content)]
+
+
+def test_a_never_use_rule_is_a_standing_constraint_beside_the_fact_behind_it() -> None:
+    """R-TYPE-2, R-READ-6: "never use red and green in charts" is a rule to keep (it was dropped)."""
+    assert {(c.memory_type, c.key) for c in extract("I'm colorblind, so never use red and green in charts.")} == {
+        ("fact", "health-colorblind"),
+        ("constraint", "rule-never-use-red-green-charts"),
+    }

@@ -57,6 +57,7 @@ class Clause:
     sentence: int = 0  # index of its sentence in the message
     continues: bool = False  # names no subject of its own: goes on about the previous clause's
     reported: bool = False  # said as a report of an earlier statement: a later statement of its slot wins
+    contrast: bool = False  # opens with 但是 / "but": an exception to the previous clause ("…, but I eat fish")
 
     @property
     def confidence(self) -> float:
@@ -145,6 +146,43 @@ _EN_FORMER = re.compile(
     r"|\b(?:formerly|previously|back then|in the past)\b",
     re.IGNORECASE,
 )
+
+_CONTRAST = re.compile(r"^(?:但是?|不过|可是|(?:but|though|although)\b)", re.IGNORECASE)
+# "I used to smoke, but I quit" / 「以前抽烟，后来戒了」: the quitting clause names no habit, the former
+# one does; the quitting clause is read with it ("I quit smoking": that habit retired).
+_FORMER_HABIT = {
+    "en": re.compile(r"\bused to (?P<habit>smoke|drink|vape)\b", re.IGNORECASE),
+    "zh": re.compile(r"(?P<habit>抽烟|吸烟|喝酒)"),
+}
+_QUIT_ALONE = {
+    "en": re.compile(
+        r"^(?:but |and )?(?:I )?(?:'ve |have )?(?:quit|stopped|gave up|given up)(?: (?:it|that))?(?: \w+){0,3}$",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(
+        r"^(?:但是?|不过|可是)?我?(?:后来|现在|已经|早就?|去年|前年|前几年)*(?:戒(?:掉)?了|不(?:抽|喝)了)$"
+    ),
+}
+# The same in one clause: "I used to smoke but quit".
+_QUIT_WITHIN = {
+    "en": re.compile(r"\b(?:but|and) (?:I )?(?:'ve |have )?(?:quit|stopped|gave up|given up)\b", re.IGNORECASE),
+    "zh": re.compile(r"(?:但是?|不过|后来|现在)[^，。]{0,4}?(?:戒(?:掉)?了|不(?:抽|喝)了)"),
+}
+_QUIT_READ_AS = {
+    "smoke": "I quit smoking",
+    "drink": "I quit drinking",
+    "vape": "I quit vaping",
+    "抽烟": "我戒烟了",
+    "吸烟": "我戒烟了",
+    "喝酒": "我戒酒了",
+}
+
+
+def _former_habit(text: str, lang: Lang) -> str | None:
+    """The habit a former-state clause names ("used to smoke": "smoke"), or None."""
+    found = _FORMER_HABIT[lang].search(text)
+    return found.group("habit").lower() if found else None
+
 
 FAMILY = {
     "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|wife|husband|partner|spouse|girlfriend|boyfriend",
@@ -292,6 +330,7 @@ def split_clauses(message: str) -> list[Clause]:
         parts = _standing_words_carried(parts)
         tainted: str | None = None
         previous_subject = "self"
+        quit_habit: str | None = None  # the habit of a former-state clause just read
         for index, raw in enumerate(parts):
             if len(clauses) >= MAX_CLAUSES:
                 return clauses
@@ -301,7 +340,10 @@ def split_clauses(message: str) -> list[Clause]:
                 continue
             raw = raw.strip(" ，,、：:")
             text = _strip_discourse(raw, lang)
-            clause = Clause(text=text, lang=lang, sentence=sentence_index)
+            if quit_habit and _QUIT_ALONE[lang].match(text):
+                text = _QUIT_READ_AS[quit_habit]
+            quit_habit = None
+            clause = Clause(text=text, lang=lang, sentence=sentence_index, contrast=bool(_CONTRAST.match(raw)))
             name = (_ZH_NAME if lang == "zh" else _EN_NAME).match(text)
             if name and index > 0:
                 clause.name, clause.subject = name.group("name"), previous_subject
@@ -347,6 +389,9 @@ def split_clauses(message: str) -> list[Clause]:
             window = short_window(clause.text)
             tainted = tainted or (f"short-term window: {window}" if window else None)
             former = not clause.reported and (_ZH_FORMER if lang == "zh" else _EN_FORMER).search(clause.text)
+            quit_habit = _former_habit(clause.text, lang) if former else None
+            if quit_habit and _QUIT_WITHIN[lang].search(clause.text):
+                clause.text, former, quit_habit = _QUIT_READ_AS[quit_habit], None, None
             clause.skip = (
                 tainted
                 or ("a former state" if former else None)

@@ -22,6 +22,11 @@ from memory_tasks.text import has_han, without_control_chars
 RULES_BY_LANG = {lang: tuple(rule for rule in RULES if rule.lang == lang) for lang in ("zh", "en")}
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
 # clause is the first goal's detail, not a goal of its own.
+# What a diet allows after all: 「但是吃鸡蛋」, "but I still eat fish".
+_DIET_ALLOWS = {
+    "zh": re.compile(r"^我?(?:也|还是?|偶尔|会|可以)*(?:吃|喝)"),
+    "en": re.compile(r"^I (?:(?:do|still|also|sometimes|occasionally) )*(?:eat|drink)\b", re.IGNORECASE),
+}
 _GOAL_DETAIL = re.compile(r"^(?:my (?:\w+ )?(?:goal|aim|target) is|我?的?目标是)", re.IGNORECASE)
 # Marks a delete that came from an explicit forget request (in Candidate.extra).
 FORGET = "forget"
@@ -71,6 +76,17 @@ class RulesEngine:
             if found and clause.continues and previous and _is_goal_detail_without_object(found, previous):
                 # 「我在准备PMP考试，打算明年上半年考」: when, not a second goal.
                 previous[-1].content = f"{previous[-1].content}; {found[0].content}"[:1000]
+                continue
+            if (
+                clause.contrast
+                and previous
+                and previous[-1].key == "diet"
+                and _DIET_ALLOWS[clause.lang].match(clause.text)
+            ):
+                # 「我是素食者，但是吃鸡蛋」: what the diet allows is part of it, not a preference of its own.
+                allowed = _lower_first(statement(clause.text, clause.lang))
+                joiner = "，但" if clause.lang == "zh" else " but "
+                previous[-1].content = f"{previous[-1].content}{joiner}{allowed}"[:1000]
                 continue
             if not found and clause.continues and previous and previous[-1].key.startswith(("pet-", "family-")):
                 # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」: the clause goes on about the pet or person.

@@ -92,6 +92,8 @@ _EN_OCCUPATION = (
     r"|salesperson|marketer|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
 )
 _LANGUAGES_ZH = r"(?:简体|繁体)?中文|普通话|粤语|英文|英语|日语|日文|韩语|韩文|法语|德语|西班牙语|俄语"
+# A tool or language named in Latin letters inside Chinese text: "Python", "VS Code", "C++".
+_ZH_TOOL = r"[A-Za-z][A-Za-z0-9+#.\-]*(?: [A-Za-z][A-Za-z0-9+#.\-]*)?"
 _LANGUAGES_EN = (
     r"English|Chinese|Mandarin|Cantonese|Japanese|Korean|French|German|Spanish|Portuguese|Italian|Russian|Arabic"
     r"|Hindi|Dutch|Swedish|Polish|Turkish|Vietnamese|Thai|Indonesian"
@@ -182,6 +184,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I no longer (?P<verb>" + _RETIRE_VERBS_EN + r") (?P<item>.+)$", _retire_any),
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?:eating|drinking|using|playing|watching|smoking|reading|taking|doing) (?P<item>(?!last \w+$|\w+ ago$|for good$|completely$|altogether$).+)$", _retire_preference),
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>smoking|drinking|caffeine|coffee|sugar|alcohol|meat)(?: for good| completely| altogether)?(?: last \w+| \w+ ago| years ago)?$", _retire_preference),
+    # A habit given up; "I don't eat meat anymore" stays a dietary statement (the dislike rule below).
+    _r("pref", "en", r"^I (?:(?:don't|do not) (?=\w+ any ?more$)|no longer )(?P<item>smoke|drink)(?: any ?more)?$", _retire_preference),
     _r("pref", "en", r"^I(?:'m| am) (?:no longer|not) (?:planning|going|trying|aiming) to (?P<item>.+?)(?: anymore| any more)?$", _retire_goal),
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
     _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
@@ -191,7 +195,10 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)(?:吃|喝|听|看|玩|用|去|逛|读|打|穿|做|坐|养|追)?(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:爱好者|迷|控|粉丝|粉)$", _pref),
     _r("pref", "zh", r"有(?P<item>[^，。]+?)的习惯", _pref),
-    _r("pref", "zh", r"(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")(?P<item>[A-Za-z][\w+#.\-]*(?: [A-Za-z][\w+#.\-]*)?|" + ZH + r"{2,8}$)", _pref),
+    # The tool is Latin letters, digits and +#.- (not \w, which takes the Chinese after it: 「用Python写后端」).
+    _r("pref", "zh", r"(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOL + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
+    # 「我用 Python 写后端」: the tool one works with, not a one-off (「我用Python写了个脚本」).
+    _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOL + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard )(?P<item>" + CAP + r"[\w .'-]+?) fan$", _pref),
@@ -343,6 +350,6 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
     # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
-    _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put)\b.+$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put|use|include|add)\b.+$", standing_rule, standing=True),
 )
 # fmt: on
