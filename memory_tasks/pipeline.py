@@ -251,8 +251,11 @@ def _finish_all(message_ids: list[int], status: MessageStatus, outcomes: TurnOut
         ).all()
         for message in messages:
             if message.memory_status not in FINISHED:
-                message.memory_attempts = max(message.memory_attempts - 1, 0)
                 _finish(session, message, status, None, outcomes.get(message.id))
+                # After `_finish`: its clock query flushes what is pending, and a row written twice in
+                # one transaction has PostgreSQL check its conversation key (FOR KEY SHARE), which
+                # waits for a trigger holding the conversation while that trigger waits for the row.
+                message.memory_attempts = max(message.memory_attempts - 1, 0)
 
 
 def _outcomes_json(outcomes: TurnOutcomes) -> dict[str, list[dict[str, Any]]]:
@@ -381,11 +384,12 @@ def upsert_stage(payload: Payload | None) -> list[int]:
             touched.extend(i for i in written.touched if i not in touched)
         outcomes = _with_burst_note(outcomes)
         for turn in turns:
+            _finish(session, turn, MessageStatus.PROCESSED, None, outcomes[turn.id])
             if turn.id != message_id:
                 # The bookkeeping around this stage gives the leader's attempt back; the other turns,
                 # once finished, are held by no window, and `end_attempt` would not find them.
+                # After `_finish`, so the row is written once (`_finish_all`).
                 turn.memory_attempts = max(turn.memory_attempts - 1, 0)
-            _finish(session, turn, MessageStatus.PROCESSED, None, outcomes[turn.id])
     logger.info("memories written", extra={"message_id": message_id, "user_id": owner, "memory_ids": touched})
     return touched
 

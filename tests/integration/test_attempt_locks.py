@@ -18,6 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from memory_tasks import pipeline
+from memory_tasks.db.models import MessageStatus
 from memory_tasks.db.session import get_engine
 from memory_tasks.turns import record_turn
 
@@ -125,3 +126,27 @@ def test_a_trigger_whose_own_turn_is_out_of_attempts_ends_it_dead_and_runs_the_r
     assert _state(trigger) == ("DEAD", 5)
     assert payload is not None and payload["message_id"] == earlier and payload["message_ids"] == [earlier]
     assert _state(earlier) == ("PENDING", 0)
+
+
+def test_finishing_a_window_does_not_wait_for_a_trigger_holding_its_conversation(db) -> None:
+    """Issue 12 / R-SAFE-1: the trigger's finishing transaction writes each turn once. A turn
+    written twice in one transaction has PostgreSQL check its conversation key (FOR KEY SHARE),
+    which waits for a trigger holding the conversation while that trigger waits for the turn:
+    three deadlocks in the full LoCoMo bench (2026-12-03) before the give-back moved after `_finish`."""
+    first, second = record_turn(USER, "The weather was nice."), record_turn(USER, "We walked a lot.")
+    with get_engine().begin() as connection:
+        connection.execute(
+            text("UPDATE messages SET memory_attempts = 1 WHERE id IN (:a, :b)"), {"a": first, "b": second}
+        )
+    with get_engine().connect() as trigger:
+        conversation_id = trigger.execute(
+            text("SELECT conversation_id FROM messages WHERE id = :id"), {"id": first}
+        ).scalar_one()
+        trigger.execute(text("SELECT id FROM conversations WHERE id = :id FOR UPDATE"), {"id": conversation_id})
+        thread, outcome = _in_thread(lambda: pipeline._finish_all([first, second], MessageStatus.PROCESSED, {}))
+        thread.join(timeout=5)
+        finished_while_held = not thread.is_alive()
+        trigger.rollback()
+        thread.join(timeout=10)
+    assert finished_while_held and outcome == [None]
+    assert _state(first) == ("PROCESSED", 0) and _state(second) == ("PROCESSED", 0)
