@@ -154,19 +154,16 @@ _FORMER_HABIT = {
     "en": re.compile(r"\bused to (?P<habit>smoke|drink|vape)\b", re.IGNORECASE),
     "zh": re.compile(r"(?P<habit>抽烟|吸烟|喝酒)"),
 }
+_EN_QUIT = r"(?:I )?(?:'ve |have )?(?:quit|stopped|gave up|given up)"
+_ZH_QUIT = r"(?:戒(?:掉)?了|不(?:抽|喝)了)"
 _QUIT_ALONE = {
-    "en": re.compile(
-        r"^(?:but |and )?(?:I )?(?:'ve |have )?(?:quit|stopped|gave up|given up)(?: (?:it|that))?(?: \w+){0,3}$",
-        re.IGNORECASE,
-    ),
-    "zh": re.compile(
-        r"^(?:但是?|不过|可是)?我?(?:后来|现在|已经|早就?|去年|前年|前几年)*(?:戒(?:掉)?了|不(?:抽|喝)了)$"
-    ),
+    "en": re.compile(r"^(?:but |and )?" + _EN_QUIT + r"(?: (?:it|that))?(?: \w+){0,3}$", re.IGNORECASE),
+    "zh": re.compile(r"^(?:但是?|不过|可是)?我?(?:后来|现在|已经|早就?|去年|前年|前几年)*" + _ZH_QUIT + "$"),
 }
 # The same in one clause: "I used to smoke but quit".
 _QUIT_WITHIN = {
-    "en": re.compile(r"\b(?:but|and) (?:I )?(?:'ve |have )?(?:quit|stopped|gave up|given up)\b", re.IGNORECASE),
-    "zh": re.compile(r"(?:但是?|不过|后来|现在)[^，。]{0,4}?(?:戒(?:掉)?了|不(?:抽|喝)了)"),
+    "en": re.compile(r"\b(?:but|and) " + _EN_QUIT + r"\b", re.IGNORECASE),
+    "zh": re.compile(r"(?:但是?|不过|后来|现在)[^，。]{0,4}?" + _ZH_QUIT),
 }
 _QUIT_READ_AS = {
     "smoke": "I quit smoking",

@@ -20,13 +20,13 @@ from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.text import has_han, without_control_chars
 
 RULES_BY_LANG = {lang: tuple(rule for rule in RULES if rule.lang == lang) for lang in ("zh", "en")}
-# "my goal is to finish under four hours" right after "I'm training for a marathon": the second
-# clause is the first goal's detail, not a goal of its own.
 # What a diet allows after all: 「但是吃鸡蛋」, "but I still eat fish".
 _DIET_ALLOWS = {
     "zh": re.compile(r"^我?(?:也|还是?|偶尔|会|可以)*(?:吃|喝)"),
     "en": re.compile(r"^I (?:(?:do|still|also|sometimes|occasionally) )*(?:eat|drink)\b", re.IGNORECASE),
 }
+# "my goal is to finish under four hours" right after "I'm training for a marathon": the second
+# clause is the first goal's detail, not a goal of its own.
 _GOAL_DETAIL = re.compile(r"^(?:my (?:\w+ )?(?:goal|aim|target) is|我?的?目标是)", re.IGNORECASE)
 # Marks a delete that came from an explicit forget request (in Candidate.extra).
 FORGET = "forget"
