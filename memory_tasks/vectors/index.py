@@ -194,6 +194,26 @@ def users_awaiting_purge(session: Session, user_ids: set[int]) -> set[int]:
     )
 
 
+# First int of PostgreSQL's two-int advisory lock: the namespace of memories being synced to Milvus.
+INDEX_SYNC_LOCK_NAMESPACE = 7_240_004
+
+
+def lock_for_sync(session: Session, memory_ids: list[int]) -> dict[int, bool]:
+    """{memory id: True if this transaction now holds it until it ends, False if another sync does},
+    for those of `memory_ids` that exist.
+
+    A sync holds its rows from the snapshot to the SYNCED mark: otherwise a sync that read
+    revision 1 and is held in its Milvus write could land after a sync of revision 2 marked
+    the row SYNCED, and a stale vector would sit behind a SYNCED row for good.
+    """
+    rows = session.execute(
+        select(LongTermMemory.id, func.pg_try_advisory_xact_lock(INDEX_SYNC_LOCK_NAMESPACE, LongTermMemory.id)).where(
+            LongTermMemory.id.in_(memory_ids)
+        )
+    )
+    return {memory_id: locked for memory_id, locked in rows}
+
+
 def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flush: bool = False) -> SyncResult:
     """Bring Milvus in line with PostgreSQL for these memories, then mark them SYNCED.
 
@@ -201,8 +221,9 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
     partition, which a restart must load: the chain's writes and the sweep's batches are not
     flushed here, the end of each sweep run flushes them once (`jobs.seal_segments`).
 
-    A row counts as `skipped` (left DIRTY) when it changed after it was read here, or when
-    its user was forgotten and the purge of their vectors is not verified yet.
+    A row counts as `skipped` (left DIRTY for the sweep) when it changed after it was read
+    here, when another sync of it is under way (`lock_for_sync`), or when its user was
+    forgotten and the purge of their vectors is not verified yet.
     Raises VectorStoreError / EmbeddingError when Milvus or the embedder fails; the
     caller marks the rows FAILED or retries.
     """
@@ -211,23 +232,29 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
         return SyncResult(0, 0, 0, 0)
     embedder = get_embedder()
     version = get_settings().MEMORY_EMBEDDING_VERSION
+    synced = 0
+    # One transaction from the snapshot to the mark: it holds the sync locks across the Milvus writes.
     with session_scope() as session:
-        memories = session.scalars(select(LongTermMemory).where(LongTermMemory.id.in_(memory_ids))).all()
+        locks = lock_for_sync(session, memory_ids)
+        busy_rows = sum(1 for locked in locks.values() if not locked)
+        locked_ids = [memory_id for memory_id, locked in locks.items() if locked]
+        memories = session.scalars(select(LongTermMemory).where(LongTermMemory.id.in_(locked_ids))).all()
         # A purge by user filter is pending for these users: their rows wait (DIRTY) until it is verified.
         held = users_awaiting_purge(session, {m.user_id for m in memories})
         held_rows = sum(1 for m in memories if m.user_id in held)
         memories = [m for m in memories if m.user_id not in held]
         snapshot = {m.id: (m.revision, m.is_active, text_hash(_memory_text(m)), m.user_id) for m in memories}
         texts = [_memory_text(m) for m in memories if m.is_active]
-        vectors = embed_texts(session, embedder, texts)
+        # The cache rows are committed at once: a sync of another memory with the same text
+        # must not wait for this transaction's Milvus writes.
+        with session_scope() as cache_session:
+            vectors = embed_texts(cache_session, embedder, texts)
 
-    live = [(mid, rev, h, uid) for mid, (rev, active, h, uid) in snapshot.items() if active]
-    gone = [mid for mid, (_, active, _, _) in snapshot.items() if not active]
-    store.replace([VectorRow(mid, uid, h, vectors[h].tolist()) for mid, _, h, uid in live], flush=flush)
-    store.delete(gone, flush=flush)
+        live = [(mid, rev, h, uid) for mid, (rev, active, h, uid) in snapshot.items() if active]
+        gone = [mid for mid, (_, active, _, _) in snapshot.items() if not active]
+        store.replace([VectorRow(mid, uid, h, vectors[h].tolist()) for mid, _, h, uid in live], flush=flush)
+        store.delete(gone, flush=flush)
 
-    synced = 0
-    with session_scope() as session:
         now = db_now(session)
         for memory_id, (revision, active, digest, _) in snapshot.items():
             result = session.execute(
@@ -250,7 +277,7 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
     # A user forgotten while this sync ran: its rows are gone, so no sweep would ever
     # find the vectors written above.
     store.delete([memory_id for memory_id in snapshot if memory_id not in still_there])
-    return SyncResult(len(live), len(gone), synced, len(snapshot) - synced + held_rows)
+    return SyncResult(len(live), len(gone), synced, len(snapshot) - synced + held_rows + busy_rows)
 
 
 def sync_vectors_one_by_one(memory_ids: list[int], store: MilvusStore | None = None) -> IsolatedSyncResult:

@@ -125,15 +125,23 @@ def test_history_records_every_change_with_its_source(db) -> None:
     assert (key, active, revision, status) == ("drink-tea", False, 4, "DIRTY")
 
 
+def _write_occupation(user_id: int, content: str) -> int:
+    """The id of the user's `occupation` memory, now saying `content` (a tool write)."""
+    with session_scope() as session:
+        lock_user(session, user_id)
+        record_turn(user_id, "seed")
+        ctx = WriteContext(user_id, HistorySource.TOOL, db_now(session), 180)
+        return apply_candidate(session, ctx, Candidate("upsert", "fact", "occupation", content)).memory_id
+
+
+def _assert_milvus_holds_occupation(memory_id: int, content: str) -> None:
+    stored_hash = get_store().stored([memory_id])[memory_id]["text_hash"]
+    assert stored_hash == index.text_hash(index.index_text("fact", "occupation", content))
+
+
 def test_an_edit_during_sync_leaves_the_row_dirty(db, milvus_env) -> None:
     """Issue 4: marking SYNCED is compare-and-set on the revision that was embedded."""
-    with session_scope() as session:
-        lock_user(session, 1103)
-        record_turn(1103, "seed")
-        ctx = WriteContext(1103, HistorySource.TOOL, db_now(session), 180)
-        memory_id = apply_candidate(
-            session, ctx, Candidate("upsert", "fact", "occupation", "Works as a nurse")
-        ).memory_id
+    memory_id = _write_occupation(1103, "Works as a nurse")
 
     class EditingStore:
         """Milvus, plus a user edit landing while the vectors are being written."""
@@ -143,10 +151,7 @@ def test_an_edit_during_sync_leaves_the_row_dirty(db, milvus_env) -> None:
 
         def replace(self, rows, *, flush: bool = True) -> None:
             self._store.replace(rows, flush=flush)
-            with session_scope() as session:
-                lock_user(session, 1103)
-                ctx = WriteContext(1103, HistorySource.TOOL, db_now(session), 180)
-                apply_candidate(session, ctx, Candidate("upsert", "fact", "occupation", "Works as a surgeon"))
+            _write_occupation(1103, "Works as a surgeon")
 
         def delete(self, ids, *, flush: bool = True) -> None:
             self._store.delete(ids, flush=flush)
@@ -155,8 +160,42 @@ def test_an_edit_during_sync_leaves_the_row_dirty(db, milvus_env) -> None:
     assert (result.synced, result.skipped) == (0, 1)
     assert [m["vector_status"] for m in list_memories(1103)] == ["DIRTY"]
     assert index.sync_vectors([memory_id]).synced == 1
-    stored_hash = get_store().stored([memory_id])[memory_id]["text_hash"]
-    assert stored_hash == index.text_hash(index.index_text("fact", "occupation", "Works as a surgeon"))
+    _assert_milvus_holds_occupation(memory_id, "Works as a surgeon")
+
+
+def test_a_sync_held_in_its_write_never_overwrites_a_newer_synced_vector(db, milvus_env) -> None:
+    """R-VEC-3: a sync that read revision 1 and is held in its Milvus write (Milvus slow, or an
+    orphaned worker child) while the row is edited: no second sync writes revision 2 and marks
+    it SYNCED meanwhile, so the late write of revision 1 cannot leave a stale vector behind a
+    SYNCED row (the race `make chaos` once caught)."""
+    memory_id = _write_occupation(1107, "Works as a nurse")
+    newer_syncs = []
+
+    class HeldStore:
+        """Milvus, where this sync's write lands only after an edit and a second sync have run."""
+
+        def __init__(self, store) -> None:
+            self._store = store
+
+        def replace(self, rows, *, flush: bool = True) -> None:
+            _write_occupation(1107, "Works as a surgeon")
+            newer_syncs.append(index.sync_vectors([memory_id]))
+            self._store.replace(rows, flush=flush)
+
+        def delete(self, ids, *, flush: bool = True) -> None:
+            self._store.delete(ids, flush=flush)
+
+    held = index.sync_vectors([memory_id], store=HeldStore(get_store()))
+    with session_scope() as session:
+        row = session.get(LongTermMemory, memory_id)
+        status, synced_hash = row.vector_status, row.vector_text_hash
+    in_milvus = get_store().stored([memory_id])[memory_id]["text_hash"]
+    assert status != "SYNCED" or synced_hash == in_milvus, "a SYNCED row whose Milvus vector is stale"
+    assert (held.synced, held.skipped) == (0, 1)
+    assert [(r.synced, r.skipped) for r in newer_syncs] == [(0, 1)]  # it left the row to the next sweep
+    assert [m["vector_status"] for m in list_memories(1107)] == ["DIRTY"]
+    assert index.sync_vectors([memory_id]).synced == 1
+    _assert_milvus_holds_occupation(memory_id, "Works as a surgeon")
 
 
 def test_paraphrase_reuses_the_existing_memory(db) -> None:
