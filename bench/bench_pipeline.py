@@ -73,7 +73,7 @@ from memory_tasks.db.claims import claim_messages_to_rescan
 from memory_tasks.db.migrate import upgrade_to_head
 from memory_tasks.db.session import session_scope
 from memory_tasks.jobs import RESCAN_BATCH
-from memory_tasks.pipeline import extract_stage, refine_stage, upsert_stage
+from memory_tasks.pipeline import end_attempt, extract_stage, refine_stage, upsert_stage
 from memory_tasks.stack import CELERY_WORKERS
 from memory_tasks.task_names import EXTRACT_CANDIDATES, RELEASE_TRIGGER
 from memory_tasks.vectors.embedders import get_embedder
@@ -735,36 +735,50 @@ def _celery_app() -> Any:
 
 
 class _Captured(Exception):
-    """Stops claim_messages_to_rescan right after its SELECT was captured (nothing is claimed)."""
+    """Stops the function measured right after the statement wanted was captured (nothing is changed)."""
 
 
-def capture_claim_query() -> tuple[str, dict[str, Any]]:
-    """The SQL and parameters `claim_messages_to_rescan` sends, with the rescan task's arguments."""
+def capture_statement(call: Callable[[], object], marker: str) -> tuple[str, dict[str, Any]]:
+    """The SQL and parameters of the first statement containing `marker` that `call` sends."""
     captured: list[tuple[str, dict[str, Any]]] = []
 
     def grab(_conn, _cursor, statement, parameters, _context, _executemany) -> None:
-        if "SKIP LOCKED" in statement:
+        if marker in statement:
             captured.append((statement, parameters))
             raise _Captured
 
-    settings = get_settings()
     event.listen(Engine, "before_cursor_execute", grab)
     try:
-        claim_messages_to_rescan(
-            limit=RESCAN_BATCH,
-            debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC,
-            lease_sec=settings.LONG_TERM_MEMORY_CLAIM_LEASE_SEC,
-            max_attempts=settings.LONG_TERM_MEMORY_MAX_ATTEMPTS,
-            backoff_sec=settings.LONG_TERM_MEMORY_RETRY_BACKOFF_SEC,
-        )
+        call()
     except Exception:  # SQLAlchemy may wrap our _Captured; what counts is the capture
         if not captured:
             raise
     finally:
         event.remove(Engine, "before_cursor_execute", grab)
     if not captured:
-        raise RuntimeError("claim_messages_to_rescan sent no SELECT ... FOR UPDATE SKIP LOCKED")
+        raise RuntimeError(f"the call sent no statement containing {marker!r}")
     return captured[0]
+
+
+def capture_claim_query() -> tuple[str, dict[str, Any]]:
+    """The SQL and parameters `claim_messages_to_rescan` sends, with the rescan task's arguments."""
+    settings = get_settings()
+    return capture_statement(
+        lambda: claim_messages_to_rescan(
+            limit=RESCAN_BATCH,
+            debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC,
+            lease_sec=settings.LONG_TERM_MEMORY_CLAIM_LEASE_SEC,
+            max_attempts=settings.LONG_TERM_MEMORY_MAX_ATTEMPTS,
+            backoff_sec=settings.LONG_TERM_MEMORY_RETRY_BACKOFF_SEC,
+        ),
+        "SKIP LOCKED",
+    )
+
+
+def capture_window_lookup(message_id: int) -> tuple[str, dict[str, Any]]:
+    """The SQL and parameters with which a stage's attempt bookkeeping (`end_attempt`) finds the
+    other turns of the window holding `message_id`."""
+    return capture_statement(lambda: end_attempt(message_id), "memory_window_run =")
 
 
 FILL_MESSAGES = """
@@ -789,6 +803,20 @@ ANALYZE users, conversations, messages;
 """
 
 
+def held_by_a_window(connection: Any) -> int:
+    """A finished user message, now marked as held by a window run within its lease: the rescan
+    never claims a finished message, so the claim's backlog is the same as without it."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE messages SET memory_window_run = 'bench-window', memory_claimed_at = now() "
+            "WHERE id = (SELECT max(id) FROM messages WHERE role = 'user' AND memory_status = 'PROCESSED') "
+            "RETURNING id"
+        )
+        (message_id,) = cursor.fetchone()
+    connection.commit()
+    return message_id
+
+
 @dataclass
 class RescanResult:
     messages: int
@@ -796,10 +824,40 @@ class RescanResult:
     p50_ms: float
     p95_ms: float
     plan: str
+    # A window's lookup of its turns by run (every stage of a window sends it), on the same table.
+    window_p50_ms: float
+    window_p95_ms: float
+    window_plan: str
 
     @property
     def indexes(self) -> list[str]:
-        return sorted(set(re.findall(r"\b(ix_messages_\w+|messages_pkey)\b", self.plan)))
+        return _indexes_of(self.plan)
+
+    @property
+    def window_indexes(self) -> list[str]:
+        return _indexes_of(self.window_plan)
+
+
+def _indexes_of(plan: str) -> list[str]:
+    return sorted(set(re.findall(r"\b(ix_messages_\w+|messages_pkey)\b", plan)))
+
+
+def time_statement(connection: Any, statement: str, params: dict[str, Any]) -> tuple[dict[str, float], int, str]:
+    """Percentiles (ms) of RESCAN_REPEATS runs of a statement after 3 warm-up runs, each rolled
+    back; the rows it returned; its EXPLAIN (ANALYZE, BUFFERS) plan."""
+    timings = []
+    with connection.cursor() as cursor:
+        for attempt in range(RESCAN_REPEATS + 3):
+            started = time.perf_counter()
+            cursor.execute(statement, params)
+            rows = len(cursor.fetchall())
+            if attempt >= 3:  # the first runs warm the cache
+                timings.append((time.perf_counter() - started) * 1000)
+            connection.rollback()
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + statement, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        connection.rollback()
+    return percentiles(timings), rows, plan
 
 
 def measure_rescan(stack: PrivateStack) -> list[RescanResult]:
@@ -819,22 +877,18 @@ def measure_rescan(stack: PrivateStack) -> list[RescanResult]:
                     {"total": total, "pending": RESCAN_PENDING, "failed": RESCAN_FAILED, "failed_step": failed_step},
                 )
             connection.commit()
-            statement, params = capture_claim_query()
-            timings = []
-            with connection.cursor() as cursor:
-                for attempt in range(RESCAN_REPEATS + 3):
-                    started = time.perf_counter()
-                    cursor.execute(statement, params)
-                    claimable = len(cursor.fetchall())
-                    if attempt >= 3:  # the first runs warm the cache
-                        timings.append((time.perf_counter() - started) * 1000)
-                    connection.rollback()
-                cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + statement, params)
-                plan = "\n".join(row[0] for row in cursor.fetchall())
-                connection.rollback()
-            figures = percentiles(timings)
-            results.append(RescanResult(total, claimable, figures["p50"], figures["p95"], plan))
-            print(f"rescan: {total:,} messages: {figures['p50']:.2f} ms p50, {claimable} claimable", flush=True)
+            claim, claimable, plan = time_statement(connection, *capture_claim_query())
+            window, _, window_plan = time_statement(connection, *capture_window_lookup(held_by_a_window(connection)))
+            results.append(
+                RescanResult(
+                    total, claimable, claim["p50"], claim["p95"], plan, window["p50"], window["p95"], window_plan
+                )
+            )
+            print(
+                f"rescan: {total:,} messages: {claim['p50']:.2f} ms p50, {claimable} claimable; "
+                f"window lookup {window['p50']:.2f} ms p50",
+                flush=True,
+            )
     finally:
         connection.close()
     return results
@@ -1019,6 +1073,14 @@ def _render_targets(results: list[ModeResult], rescan: list[RescanResult]) -> li
             f"| {small.p50_ms:.2f} → {large.p50_ms:.2f} ms p50 ({ratio:.1f}×); plan uses "
             f"{', '.join(large.indexes) or 'no index'} | {_verdict(ratio <= 2 and partial, f'{ratio:.1f}× slower at 1M')} |"
         )
+        window_ratio = large.window_p50_ms / max(small.window_p50_ms, 1e-9)
+        indexed = all("ix_messages_window_run" in r.window_indexes for r in rescan)
+        lines.append(
+            f"| a window's lookup of its turns (every stage of a window) flat from {small.messages:,} to "
+            f"{large.messages:,} messages | {small.window_p50_ms:.2f} → {large.window_p50_ms:.2f} ms p50 "
+            f"({window_ratio:.1f}×); plan uses {', '.join(large.window_indexes) or 'no index'} "
+            f"| {_verdict(window_ratio <= 2 and indexed, f'{window_ratio:.1f}× slower at 1M')} |"
+        )
     return [*lines, ""]
 
 
@@ -1201,22 +1263,28 @@ def _render_profile(result: ModeResult) -> list[str]:
 
 def _render_rescan(rescan: list[RescanResult]) -> list[str]:
     lines = [
-        "### Rescan claim query",
+        "### Rescan claim query, and a window's lookup of its turns",
         "",
         f"`claim_messages_to_rescan`'s SELECT … FOR UPDATE SKIP LOCKED as the beat's rescan sends it (captured from "
         f"the function, run {RESCAN_REPEATS} times and rolled back each time) on a scratch database of half user, half "
         f"assistant messages, with the same backlog at every size: {RESCAN_PENDING} PENDING user messages (the newest, "
-        f"one in four still leased) and {RESCAN_FAILED} FAILED ones spread over the history; everything else finished.",
+        f"one in four still leased) and {RESCAN_FAILED} FAILED ones spread over the history; everything else finished. "
+        "The window lookup is the statement with which a stage's attempt bookkeeping (`pipeline.end_attempt`, as "
+        "`begin_attempt` and a failure's marking do) finds the other turns of the window holding its message, "
+        "captured from the function on the same tables (one finished turn marked as held) and timed the same way.",
         "",
-        "| messages | claimable | p50 ms | p95 ms | indexes in the plan |",
-        "|---|---|---|---|---|",
+        "| messages | claimable | claim p50 ms | claim p95 ms | claim plan's indexes "
+        "| window lookup p50 ms | window lookup p95 ms | window lookup plan's indexes |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     lines += [
-        f"| {r.messages:,} | {r.claimable} | {r.p50_ms:.2f} | {r.p95_ms:.2f} | {', '.join(r.indexes) or 'none'} |"
+        f"| {r.messages:,} | {r.claimable} | {r.p50_ms:.2f} | {r.p95_ms:.2f} | {', '.join(r.indexes) or 'none'} "
+        f"| {r.window_p50_ms:.2f} | {r.window_p95_ms:.2f} | {', '.join(r.window_indexes) or 'none'} |"
         for r in rescan
     ]
-    lines += ["", f"Plan at {rescan[-1].messages:,} messages:", "", "```", rescan[-1].plan, "```", ""]
-    return lines
+    for title, plan in (("Claim plan", rescan[-1].plan), ("Window lookup plan", rescan[-1].window_plan)):
+        lines += ["", f"{title} at {rescan[-1].messages:,} messages:", "", "```", plan, "```"]
+    return [*lines, ""]
 
 
 def _render_method() -> list[str]:

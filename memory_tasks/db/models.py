@@ -118,6 +118,12 @@ class Message(Base):
         ),
         Index("ix_messages_failed", "updated_at", postgresql_where=text("memory_status = 'FAILED'")),
         Index("ix_messages_user", "user_id"),
+        # The turns a window holds, looked up by every stage of the window (migration 0009).
+        Index(
+            "ix_messages_window_run",
+            "memory_window_run",
+            postgresql_where=text("memory_window_run IS NOT NULL"),
+        ),
     )
 
 
