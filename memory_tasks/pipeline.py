@@ -5,8 +5,8 @@ the truth from PostgreSQL and is idempotent: a stage run again for a message tha
 already PROCESSED or SKIPPED does nothing. The extraction of a turn takes its debounce
 window (`memory_tasks.db.windows`): every waiting turn of the conversation up to it, one
 extraction for the whole burst (issue 16). Payloads between stages are
-`{"message_id": leader id, "message_ids": [the window, oldest first], "candidates": [...],
-"outcomes": {turn id: [outcome json, ...]}}` (the outcomes: what was dropped so far, and why,
+`{"message_id": leader id, "message_ids": [the window, oldest first], "run_id": the run holding
+it, "candidates": [...], "outcomes": {turn id: [outcome json, ...]}}` (the outcomes: what was dropped so far, and why,
 turn by turn; the upsert stage stores them on each turn with what it wrote, issue 17 item 2);
 a stage with nothing to do returns None or [] and the chain ends there (`tasks.base`).
 """
@@ -14,10 +14,11 @@ a stage with nothing to do returns None or [] and the chain ends there (`tasks.b
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, case, func, select, update
+from sqlalchemy import bindparam, case, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
@@ -135,21 +136,23 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     # The payload and the bookkeeping speak for a turn the run holds: the trigger's own turn may
     # have been finished at pick-up (trivial, or out of attempts: DEAD).
     leader = message_id if message_id in ids else ids[-1]
+    held = StageWindow(tuple(ids), run_id)
     try:
-        payload = _extract_window(leader, turn, ids, settings)
+        payload = _extract_window(leader, turn, held, settings)
     except BaseException as exc:
         if is_transient(exc):
             # A dependency failed (the model, the database): not these turns' fault.
-            give_back_attempt(leader)
+            give_back_attempt(leader, held)
         raise
     if payload is not None:
-        give_back_attempt(leader)
+        give_back_attempt(leader, held)
     return payload
 
 
-def _extract_window(message_id: int, turn: TurnContext, ids: list[int], settings: Any) -> Payload | None:
-    """Propose candidates for the window's turns `ids`; the payload for refinement, or None when none
+def _extract_window(message_id: int, turn: TurnContext, held: StageWindow, settings: Any) -> Payload | None:
+    """Propose candidates for the window's turns; the payload for refinement, or None when none
     is admitted (every turn is then PROCESSED, its attempt given back)."""
+    ids = list(held.message_ids)
     # The engine (maybe a slow LLM call) runs outside any transaction.
     candidates = select_engine(settings.use_llm).extract(turn)
     texts = list(zip(ids, turn.user_turns, strict=True))
@@ -164,6 +167,7 @@ def _extract_window(message_id: int, turn: TurnContext, ids: list[int], settings
     return {
         "message_id": message_id,
         "message_ids": ids,
+        "run_id": held.run_id,
         "candidates": [c.to_json() for c in admitted],
         "outcomes": _outcomes_json(outcomes),
     }
@@ -291,6 +295,35 @@ def window_ids(payload: Any) -> list[int]:
     return [message_id] if isinstance(message_id, int) and not isinstance(message_id, bool) else []
 
 
+# The longest run id a payload may name: a task id (`Message.memory_window_run`'s width).
+MAX_RUN_ID_CHARS = 64
+
+
+@dataclass(frozen=True)
+class StageWindow:
+    """What a stage knows of the window it runs for, without reading the database: its turns
+    (`message_ids`, empty when unknown) and the run holding them (`run_id`, None when unknown)."""
+
+    message_ids: tuple[int, ...] = ()
+    run_id: str | None = None
+
+    @classmethod
+    def of(cls, stage_arg: Any) -> StageWindow:
+        """What an untrusted stage argument (a payload, or a bare message id) says of its window."""
+        run_id = stage_arg.get("run_id") if isinstance(stage_arg, dict) else None
+        valid_run = isinstance(run_id, str) and 0 < len(run_id) <= MAX_RUN_ID_CHARS
+        return cls(tuple(window_ids(stage_arg)), run_id if valid_run else None)
+
+    def lone_run(self, message_id: int) -> str | None:
+        """The run holding `message_id` alone (a window of that one turn), or None when that is not known."""
+        return self.run_id if self.message_ids == (message_id,) else None
+
+    @property
+    def shared(self) -> bool:
+        """Whether the window holds several turns (the bookkeeping must then lock the conversation)."""
+        return len(self.message_ids) > 1
+
+
 def _existing_for_refine(session: Session, user_id: int, candidates: list[Candidate]) -> list[ExistingMemory]:
     """The user's active memories most similar to the candidates, at most REFINE_EXISTING_LIMIT."""
     memories = refine_shortlist(
@@ -323,6 +356,7 @@ def refine_stage(payload: Payload | None) -> Payload | None:
     return {
         "message_id": payload["message_id"],
         "message_ids": ids,
+        "run_id": StageWindow.of(payload).run_id,
         "candidates": [c.to_json() for c in admitted],
         "outcomes": _outcomes_json(outcomes),
     }
@@ -501,11 +535,14 @@ def _count_attempt(message: Message, max_attempts: int, now: Any) -> bool:
 # The statements of the common cases of `begin_attempt` and `end_attempt`, which run around
 # every stage task: built once and sent on the session's Core connection. Built per call and
 # run as ORM statements they cost the worker more CPU than PostgreSQL spends running them (issue 12).
+# A message alone: held by no window, or by `:lone_run`, the run its stage knows holds it alone
+# (NULL when the stage does not know that: `= NULL` matches nothing).
+_ALONE = or_(Message.memory_window_run.is_(None), Message.memory_window_run == bindparam("lone_run"))
 _COUNT_ATTEMPT_ALONE = (
     update(Message)
     .where(
         Message.id == bindparam("message_id"),
-        Message.memory_window_run.is_(None),
+        _ALONE,
         Message.memory_status.notin_(FINISHED),
         Message.memory_attempts < bindparam("max_attempts"),
     )
@@ -514,17 +551,20 @@ _COUNT_ATTEMPT_ALONE = (
 )
 _GIVE_BACK_ATTEMPT_ALONE = (
     update(Message)
-    .where(Message.id == bindparam("message_id"), Message.memory_window_run.is_(None), Message.memory_attempts > 0)
+    .where(Message.id == bindparam("message_id"), _ALONE, Message.memory_attempts > 0)
     .values(memory_attempts=Message.memory_attempts - 1)
     .returning(Message.id)
 )
 
 
-def _count_attempt_alone(session: Session, message_id: int, max_attempts: int) -> bool:
-    """The common case of `begin_attempt` in one statement: a message that no window holds, not
-    finished, with attempts left, counts one and renews its lease. False: nothing was changed
-    (a window holds it, it is finished or unknown, or it has no attempt left): the full path decides.
+def _count_attempt_alone(session: Session, message_id: int, max_attempts: int, window: StageWindow) -> bool:
+    """The common case of `begin_attempt` in one statement: a message alone (that no window holds,
+    or that its stage's run holds as a window of one turn), not finished, with attempts left,
+    counts one and renews its lease. False: nothing was changed (another window holds it, it is
+    finished or unknown, or it has no attempt left): the full path decides.
 
+    A run's turns are fixed when the run takes its window (later runs never add to it), so a
+    stage that knows its run holds this turn alone needs no lock on the conversation.
     It may leave that row locked even when it changed nothing: an UPDATE that waited for a
     concurrent writer of the row locks its newest version before checking the WHERE again, and
     keeps the lock when the check fails (a window took the row meanwhile). The full path, which
@@ -534,27 +574,30 @@ def _count_attempt_alone(session: Session, message_id: int, max_attempts: int) -
     overdue window takes later turns whose own tasks are starting). `_GIVE_BACK_ATTEMPT_ALONE`
     and `end_attempt` likewise.
     """
-    params = {"message_id": message_id, "max_attempts": max_attempts}
+    params = {"message_id": message_id, "max_attempts": max_attempts, "lone_run": window.lone_run(message_id)}
     return session.connection().execute(_COUNT_ATTEMPT_ALONE, params).first() is not None
 
 
-def begin_attempt(message_id: int, max_attempts: int) -> bool:
+def begin_attempt(message_id: int, max_attempts: int, window: StageWindow = StageWindow()) -> bool:
     """A stage picked the message up: count one attempt and renew the lease of it and its window (docs/reliability.md).
 
     The attempt is counted before the stage runs, so a run that never reports back (a
     killed worker, the hard time limit) still counts; `end_attempt` gives it back when the
     run ends without a fault of this message. Returns False when the stage must not run:
     the message is unknown or finished, or it has used its `max_attempts` and is now DEAD.
+    `window` is what the stage's argument says of its window: one that holds several turns
+    goes straight to the full path, one the stage's run holds alone is counted in one statement.
     """
-    with session_scope() as session:
-        if _count_attempt_alone(session, message_id, max_attempts):
-            return True
+    if not window.shared:
+        with session_scope() as session:
+            if _count_attempt_alone(session, message_id, max_attempts, window):
+                return True
     # A new transaction: no row lock of the fast path is held while the conversation's is awaited.
     with session_scope() as session:
         now = db_now(session)
-        window = _window_of(session, message_id, now)
+        turns = _window_of(session, message_id, now)
         runnable = False
-        for message in window:
+        for message in turns:
             if message.memory_status in FINISHED:
                 continue
             counted = _count_attempt(message, max_attempts, now)
@@ -562,13 +605,14 @@ def begin_attempt(message_id: int, max_attempts: int) -> bool:
         return runnable
 
 
-def end_attempt(message_id: int) -> None:
+def end_attempt(message_id: int, window: StageWindow = StageWindow()) -> None:
     """Give back the attempt `begin_attempt` counted (on the message and its window): the run
-    succeeded, or a dependency failed."""
-    with session_scope() as session:
-        alone = session.connection().execute(_GIVE_BACK_ATTEMPT_ALONE, {"message_id": message_id}).first()
-        if alone is not None:
-            return
+    succeeded, or a dependency failed. `window` as for `begin_attempt`."""
+    if not window.shared:
+        with session_scope() as session:
+            params = {"message_id": message_id, "lone_run": window.lone_run(message_id)}
+            if session.connection().execute(_GIVE_BACK_ATTEMPT_ALONE, params).first() is not None:
+                return
     # A new transaction: no row lock of the fast path is held while the conversation's is awaited.
     with session_scope() as session:
         ids = [m.id for m in _window_of(session, message_id, db_now(session))]
@@ -579,10 +623,10 @@ def end_attempt(message_id: int) -> None:
         )
 
 
-def give_back_attempt(message_id: int) -> None:
+def give_back_attempt(message_id: int, window: StageWindow = StageWindow()) -> None:
     """`end_attempt`, except that a database gone meanwhile leaves the attempt counted (one of N lost, logged)."""
     try:
-        end_attempt(message_id)
+        end_attempt(message_id, window)
     except Exception as exc:
         if not is_transient(exc):
             raise

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 from memory_tasks.api import enqueue_turn, record_turn, wait_for_message
 from tests.fake_openai import FakeOpenAI, as_json
@@ -19,6 +24,21 @@ OOLONG_CANDIDATES = {
         }
     ]
 }
+
+
+@contextmanager
+def statements_sent() -> Iterator[list[tuple[str, object]]]:
+    """Every statement (with its parameters) this process sends to PostgreSQL inside the block."""
+    sent: list[tuple[str, object]] = []
+
+    def grab(conn, cursor, statement, parameters, context, executemany) -> None:
+        sent.append((statement, parameters))
+
+    event.listen(Engine, "before_cursor_execute", grab)
+    try:
+        yield sent
+    finally:
+        event.remove(Engine, "before_cursor_execute", grab)
 
 
 def free_port() -> int:

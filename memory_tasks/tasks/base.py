@@ -99,8 +99,9 @@ class MemoryTask(Task):
         queued.clear_queued(settings, message_id)
         if self.counts_own_attempts:
             return self._run_counting_itself(message_id, settings, args, kwargs)
+        window = pipeline.StageWindow.of(args[0] if args else kwargs.get("payload"))
         try:
-            runnable = pipeline.begin_attempt(message_id, settings.LONG_TERM_MEMORY_MAX_ATTEMPTS)
+            runnable = pipeline.begin_attempt(message_id, settings.LONG_TERM_MEMORY_MAX_ATTEMPTS, window)
         except TRANSIENT_ERRORS as exc:
             raise self.retry(exc=exc, countdown=self.backoff_countdown()) from exc
         if not runnable:
@@ -110,14 +111,14 @@ class MemoryTask(Task):
             result = super().__call__(*args, **kwargs)
         except Retry:
             # Retried (with countdown) for a dependency's failure: not this message's fault.
-            self._give_back(message_id)
+            pipeline.give_back_attempt(message_id, window)
             queued.mark_queued(settings, [message_id])
             raise
         except TRANSIENT_ERRORS:
             # Retries used up on a dependency: FAILED (on_failure) with its attempts intact.
-            self._give_back(message_id)
+            pipeline.give_back_attempt(message_id, window)
             raise
-        self._give_back(message_id)
+        pipeline.give_back_attempt(message_id, window)
         if isinstance(result, dict):
             # The chain now sends the next stage, for every turn of the window.
             queued.mark_queued(settings, pipeline.window_ids(result) or [message_id])
@@ -168,10 +169,6 @@ class MemoryTask(Task):
         if self.owns is not Owns.MESSAGE:
             return None
         return _message_id(args[0] if args else kwargs.get("message_id") or kwargs.get("payload"))
-
-    @staticmethod
-    def _give_back(message_id: int) -> None:
-        pipeline.give_back_attempt(message_id)
 
     def on_failure(self, exc: BaseException, task_id: str, args: tuple, kwargs: dict, einfo: Any) -> None:
         """Record the final failure (retries used up, or a permanent error) on what the task owns."""

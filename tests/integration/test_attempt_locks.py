@@ -21,6 +21,7 @@ from memory_tasks import pipeline
 from memory_tasks.db.models import MessageStatus
 from memory_tasks.db.session import get_engine
 from memory_tasks.turns import record_turn
+from tests.helpers import statements_sent
 
 USER = 9_410
 
@@ -150,3 +151,53 @@ def test_finishing_a_window_does_not_wait_for_a_trigger_holding_its_conversation
         thread.join(timeout=10)
     assert finished_while_held and outcome == [None]
     assert _state(first) == ("PROCESSED", 0) and _state(second) == ("PROCESSED", 0)
+
+
+def _sent_about(sent: list[tuple[str, object]], table: str) -> list[str]:
+    return [statement for statement, _ in sent if f" {table} " in f" {statement} ".replace("\n", " ")]
+
+
+def test_a_stage_of_a_one_turn_window_counts_and_gives_back_its_attempt_in_one_statement_each(db) -> None:
+    """Issue 12: the stage's payload names its run and a window of one turn, so the bookkeeping
+    around refine and upsert neither locks the conversation nor looks the window up."""
+    message_id = record_turn(USER, "我平时用 React 写前端。")
+    payload = pipeline.extract_stage(message_id, "run-lone")
+    assert payload is not None and payload["message_ids"] == [message_id] and payload["run_id"] == "run-lone"
+    window = pipeline.StageWindow.of(payload)
+    with statements_sent() as began:
+        assert pipeline.begin_attempt(message_id, 5, window) is True
+    assert _state(message_id) == ("PENDING", 1)
+    with statements_sent() as ended:
+        pipeline.end_attempt(message_id, window)
+    assert _state(message_id) == ("PENDING", 0)
+    for sent in (began, ended):
+        assert _sent_about(sent, "conversations") == []
+        assert len(_sent_about(sent, "messages")) == 1
+
+
+def test_a_stage_of_a_window_of_several_turns_counts_every_turn_without_a_one_row_try_first(db) -> None:
+    """Issue 12: a payload naming several turns goes straight to the window's path (the one-row
+    statement could never match it) and counts an attempt on each turn."""
+    first = record_turn(USER, "我平时用 React 写前端。")
+    second = record_turn(USER, "我是素食者，但是吃鸡蛋。")
+    payload = pipeline.extract_stage(second, "run-pair")
+    assert payload is not None and payload["message_ids"] == [first, second]
+    with statements_sent() as sent:
+        assert pipeline.begin_attempt(second, 5, pipeline.StageWindow.of(payload)) is True
+    assert not [s for s, _ in sent if "memory_window_run IS NULL" in s]
+    assert (_state(first), _state(second)) == (("PENDING", 1), ("PENDING", 1))
+
+
+def test_a_stage_whose_turn_another_run_took_counts_that_runs_whole_window(db) -> None:
+    """R-FAIL-2: a payload saying its run holds the turn alone is only a hint. When another run
+    holds the turn now with another turn, both are counted, as the window's path counts them."""
+    message_id = record_turn(USER, "我平时用 React 写前端。")
+    payload = pipeline.extract_stage(message_id, "run-lone")
+    other = record_turn(USER, "我是素食者，但是吃鸡蛋。")
+    with get_engine().begin() as connection:
+        connection.execute(
+            text("UPDATE messages SET memory_window_run = 'run-later', memory_claimed_at = now() WHERE id IN (:a, :b)"),
+            {"a": message_id, "b": other},
+        )
+    assert pipeline.begin_attempt(message_id, 5, pipeline.StageWindow.of(payload)) is True
+    assert (_state(message_id), _state(other)) == (("PENDING", 1), ("PENDING", 1))

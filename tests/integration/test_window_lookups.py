@@ -8,18 +8,17 @@ messages, where PostgreSQL's planner would scan the table if no index answered.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 import pytest
-from sqlalchemy import event, text
-from sqlalchemy.engine import Engine
+from sqlalchemy import text
 
 from memory_tasks import pipeline
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Message
 from memory_tasks.db.session import get_engine, session_scope
 from memory_tasks.db.windows import claim_window
+from tests.helpers import statements_sent
 
 pytestmark = [pytest.mark.slow]
 
@@ -39,21 +38,6 @@ FROM generate_series(1, 3) g;
 ANALYZE users, conversations, messages;
 """
 LEADER_ID = 100003
-
-
-@contextmanager
-def statements_sent() -> Iterator[list[tuple[str, object]]]:
-    """Every statement (with its parameters) sent to PostgreSQL inside the block."""
-    sent: list[tuple[str, object]] = []
-
-    def grab(conn, cursor, statement, parameters, context, executemany) -> None:
-        sent.append((statement, parameters))
-
-    event.listen(Engine, "before_cursor_execute", grab)
-    try:
-        yield sent
-    finally:
-        event.remove(Engine, "before_cursor_execute", grab)
 
 
 def _redelivered_trigger_claim() -> None:

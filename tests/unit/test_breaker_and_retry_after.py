@@ -173,7 +173,7 @@ def test_a_database_blip_before_a_stage_is_retried_with_the_stages_backoff_not_c
     monkeypatch.setattr("celery.app.task.Task.retry", lambda self, *a, **kw: seen.append(a[5]))
     monkeypatch.setattr("memory_tasks.queued.clear_queued", lambda settings, message_id: None)
 
-    def deadlock(message_id: int, max_attempts: int) -> bool:
+    def deadlock(message_id: int, max_attempts: int, window: object) -> bool:
         raise OperationalError("UPDATE messages", {}, Exception("deadlock detected"))
 
     monkeypatch.setattr("memory_tasks.pipeline.begin_attempt", deadlock)
