@@ -17,6 +17,7 @@ from memory_tasks.extraction.rules import RulesEngine
 from memory_tasks.extraction.rules.english import third_person
 from memory_tasks.extraction.rules.keys import preference_key
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
+from memory_tasks.memories.core import is_core_memory
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "data" / "extraction_scenarios.jsonl"
 ENGINE = RulesEngine(DEFAULT_NOISE_KEY_PATTERNS)
@@ -935,3 +936,45 @@ def test_a_never_use_rule_is_a_standing_constraint_beside_the_fact_behind_it() -
         ("fact", "health-colorblind"),
         ("constraint", "rule-never-use-red-green-charts"),
     }
+
+
+@pytest.mark.parametrize(
+    ("message", "retired"),
+    [
+        ("I don't eat meat anymore.", "food-meat"),
+        ("I stopped eating pork.", "food-pork"),
+        ("I don't drink anymore.", "drink-alcohol"),
+        ("我已经不吃肉了。", "food-meat"),
+        ("我不再喝酒了。", "drink-alcohol"),
+        ("我戒酒了。", "drink-alcohol"),
+    ],
+)
+def test_giving_up_a_food_or_alcohol_retires_the_taste_and_keeps_the_diet(message: str, retired: str) -> None:
+    """R-READ-6, issue 13.3: the statement was only a retirement, so a user who stopped eating meat
+    had nothing stored (no preference existed to retire) and no core restriction to surface."""
+    found = extract(message)
+    assert [(c.op, c.key) for c in found] == [("delete", retired), ("append", "diet")]
+    diet = found[1]
+    assert is_core_memory(diet.memory_type, diet.key, diet.content)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("I don't like pork anymore.", [("delete", "food-pork")]),
+        ("我不喜欢喝酒了。", [("delete", "drink-alcohol")]),
+        ("I like to drink tea.", [("upsert", "drink-tea")]),
+        ("I don't smoke anymore.", [("delete", "habit-smoking")]),
+    ],
+)
+def test_a_change_of_taste_or_habit_is_no_diet(message: str, expected: list[tuple[str, str]]) -> None:
+    """R-TYPE-2: only giving up eating or drinking the item is a restriction."""
+    assert [(c.op, c.key) for c in extract(message)] == expected
+
+
+@pytest.mark.parametrize(
+    "message", ["我是素食者，但是我老公不是。", "我是素食者，我老公也是。", "I'm vegan. My husband isn't."]
+)
+def test_a_clause_pointing_back_at_the_sentence_says_nothing_of_the_family_member(message: str) -> None:
+    """R-TYPE-2, issue 13.7: 「但是我老公不是」 was stored as `family-partner: 老公不是`."""
+    assert [c.key for c in extract(message)] == ["diet"]

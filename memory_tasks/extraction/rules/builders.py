@@ -23,9 +23,6 @@ Build = Callable[[re.Match[str], Clause], list[Candidate]]
 LIFELONG_TTL_DAYS = 3650
 
 
-Build = Callable[[re.Match[str], Clause], list[Candidate]]
-
-
 # Candidate.extra field naming the item a statement is about ("dark mode"): what a retraction or a
 # forget request of it looks for in the user's memories when their keys differ (RulesEngine.refine).
 ITEM = "item"
@@ -99,18 +96,42 @@ def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) ->
     return build
 
 
+# Foods and drinks whose giving up is a dietary restriction, not a change of taste: "I don't eat
+# meat anymore", 「我戒酒了」 (a diet the assistant must respect when it suggests a meal or a bar).
+_DIETARY_KEYS = frozenset(
+    {
+        "food-meat",
+        "food-red-meat",
+        "food-pork",
+        "food-beef",
+        "food-lamb",
+        "food-seafood",
+        "food-shellfish",
+        "drink-alcohol",
+    }
+)
+# A change of taste ("I don't like pork anymore", 「不爱喝酒了」) is no restriction.
+_TASTE = re.compile(r"\b(?:like|love|enjoy|fan)\b|喜欢|爱|迷", re.IGNORECASE)
+
+
 def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
-    """op=delete on the key the positive statement used; `key_of_verb(verb, item)` picks it."""
+    """op=delete on the key the positive statement used; `key_of_verb(verb, item)` picks it.
+
+    Giving up a food or drink of `_DIETARY_KEYS` also appends the statement to the `diet` fact:
+    the old preference is retired, and the restriction is kept (and surfaces as core).
+    """
 
     def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
         verb = (match.groupdict().get("verb") or "").strip().lower()
+        content = statement(match.group(0), clause.lang)
         candidates = []
         for item in split_items(match.group("item"), clause.lang):
             key = key_of_verb(verb, item)
             if key:
-                content = statement(match.group(0), clause.lang)
                 memory_type = key.split("-", 1)[0] if key.startswith(("goal-", "project-")) else "preference"
                 candidates.append(_candidate("delete", memory_type, key, content, clause, 3, item=item))
+        if any(c.key in _DIETARY_KEYS for c in candidates) and not _TASTE.search(match.group(0)):
+            candidates.append(_candidate("append", "fact", "diet", content, clause, 4))
         return candidates
 
     return build
@@ -170,10 +191,27 @@ def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None) -> Bui
     return build
 
 
+# What a clause says of a family member when it only points back at the sentence before:
+# 「我是素食者，但是我老公不是」, "my wife does too". Its predicate is elsewhere; it says nothing alone.
+_FAMILY_MEMBER = "|".join(FAMILY.values())
+_NO_PREDICATE = {
+    "zh": re.compile(
+        r"^(?:我的?|我家)?(?:" + _FAMILY_MEMBER + r")?(?:也|都|倒|就|却|还)?(?:不是|是|不|没有|没|一样|不一样)"
+        r"(?:的|啊|呀|哦)?[。！!.]*$"
+    ),
+    "en": re.compile(
+        r"^(?:my (?:" + _FAMILY_MEMBER + r") )?(?:is|isn't|is not|does|doesn't|does not|did|didn't|has|hasn't|"
+        r"too|neither|not|either)(?: (?:too|either|as well|not))?[.!]*$",
+        re.IGNORECASE,
+    ),
+}
+
+
 def family_fact(match: re.Match[str], clause: Clause) -> list[Candidate]:
-    """A fact about a family member, appended under family-<group>."""
+    """A fact about a family member, appended under family-<group>; none when the clause only
+    points back at what the sentence said before (`_NO_PREDICATE`)."""
     group = next((g for g in FAMILY if match.groupdict().get(g)), None) or clause.subject.partition(":")[2]
-    if not group:
+    if not group or _NO_PREDICATE[clause.lang].match(clause.text):
         return []
     content = statement(clause.text, clause.lang)
     return [_candidate("append", "fact", f"family-{group}", content, clause, 4, LIFELONG_TTL_DAYS)]

@@ -25,6 +25,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("beef", "food", ("牛肉", "beef")),
     ("lamb", "food", ("羊肉", "lamb", "mutton")),
     ("red-meat", "food", ("红肉", "red meat")),
+    ("meat", "food", ("肉", "吃肉", "荤", "荤菜", "meat")),
     ("pizza", "food", ("披萨", "pizza")),
     ("sushi", "food", ("寿司", "sushi")),
     ("fast-food", "food", ("快餐", "垃圾食品", "fast food", "junk food")),

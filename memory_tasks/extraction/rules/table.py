@@ -132,6 +132,8 @@ _pref = per_item("preference", preference_key, 3)
 _retire_any = retirement(retired_key)
 _retire_goal = retirement(lambda verb, item: goal_key(item))
 _retire_preference = retirement(lambda verb, item: preference_key(item))
+# "I don't drink anymore": to drink, said alone, is to drink alcohol.
+_retire_habit = retirement(lambda verb, item: preference_key("alcohol" if item.lower() == "drink" else item))
 
 RESIDENCE_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"}, clean=zh_place)
 RESIDENCE_HOME_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"}, clean=zh_known_city)
@@ -185,7 +187,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?:eating|drinking|using|playing|watching|smoking|reading|taking|doing) (?P<item>(?!last \w+$|\w+ ago$|for good$|completely$|altogether$).+)$", _retire_preference),
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>smoking|drinking|caffeine|coffee|sugar|alcohol|meat)(?: for good| completely| altogether)?(?: last \w+| \w+ ago| years ago)?$", _retire_preference),
     # A habit given up; "I don't eat meat anymore" stays a dietary statement (the dislike rule below).
-    _r("pref", "en", r"^I (?:(?:don't|do not) (?=\w+ any ?more$)|no longer )(?P<item>smoke|drink)(?: any ?more)?$", _retire_preference),
+    _r("pref", "en", r"^I (?:(?:don't|do not) (?=\w+ any ?more$)|no longer )(?P<item>smoke|drink)(?: any ?more)?$", _retire_habit),
     _r("pref", "en", r"^I(?:'m| am) (?:no longer|not) (?:planning|going|trying|aiming) to (?P<item>.+?)(?: anymore| any more)?$", _retire_goal),
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
     _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
