@@ -738,12 +738,12 @@ class _Captured(Exception):
     """Stops the function measured right after the statement wanted was captured (nothing is changed)."""
 
 
-def capture_statement(call: Callable[[], object], marker: str) -> tuple[str, dict[str, Any]]:
-    """The SQL and parameters of the first statement containing `marker` that `call` sends."""
+def capture_statement(call: Callable[[], object], wanted: Callable[[str], bool]) -> tuple[str, dict[str, Any]]:
+    """The SQL and parameters of the first statement `call` sends that is `wanted`."""
     captured: list[tuple[str, dict[str, Any]]] = []
 
     def grab(_conn, _cursor, statement, parameters, _context, _executemany) -> None:
-        if marker in statement:
+        if wanted(statement):
             captured.append((statement, parameters))
             raise _Captured
 
@@ -756,7 +756,7 @@ def capture_statement(call: Callable[[], object], marker: str) -> tuple[str, dic
     finally:
         event.remove(Engine, "before_cursor_execute", grab)
     if not captured:
-        raise RuntimeError(f"the call sent no statement containing {marker!r}")
+        raise RuntimeError("the call sent no statement of the kind wanted")
     return captured[0]
 
 
@@ -771,14 +771,18 @@ def capture_claim_query() -> tuple[str, dict[str, Any]]:
             max_attempts=settings.LONG_TERM_MEMORY_MAX_ATTEMPTS,
             backoff_sec=settings.LONG_TERM_MEMORY_RETRY_BACKOFF_SEC,
         ),
-        "SKIP LOCKED",
+        lambda statement: "SKIP LOCKED" in statement,
     )
 
 
 def capture_window_lookup(message_id: int) -> tuple[str, dict[str, Any]]:
     """The SQL and parameters with which a stage's attempt bookkeeping (`end_attempt`) finds the
     other turns of the window holding `message_id`."""
-    return capture_statement(lambda: end_attempt(message_id), "memory_window_run =")
+    # The SELECT of the window's turns; the one-row UPDATE tried first names the run too.
+    return capture_statement(
+        lambda: end_attempt(message_id),
+        lambda statement: statement.lstrip().startswith("SELECT") and "memory_window_run =" in statement,
+    )
 
 
 FILL_MESSAGES = """

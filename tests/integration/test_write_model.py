@@ -399,3 +399,18 @@ def test_every_write_path_keeps_the_invariant(db, path: str) -> None:
             assert old_updated_at is None or updated_at > old_updated_at, key
     # It should record exactly the expected history: one row per change, nothing on untouched rows.
     assert changed == expected_ops
+
+
+def _through_the_write_path(user_id: int, text: str) -> None:
+    message_id = record_turn(user_id, text)
+    pipeline.upsert_stage(pipeline.refine_stage(pipeline.extract_stage(message_id)))
+
+
+def test_giving_up_meat_retires_the_taste_and_keeps_a_core_diet(db) -> None:
+    """R-READ-6, issue 13.3: 「我已经不吃肉了」 after 「我喜欢吃肉」 retires the liking and stores the
+    restriction as a core diet fact (it stored nothing of the restriction before)."""
+    _through_the_write_path(1108, "我喜欢吃肉。")
+    _through_the_write_path(1108, "我已经不吃肉了。")
+    memories = {m["memory_key"]: m for m in list_memories(1108)}
+    assert "food-meat" not in memories  # retired (list_memories shows the active ones)
+    assert memories["diet"]["content"] == "不吃肉了" and memories["diet"]["is_core"] is True
