@@ -198,20 +198,22 @@ def users_awaiting_purge(session: Session, user_ids: set[int]) -> set[int]:
 INDEX_SYNC_LOCK_NAMESPACE = 7_240_004
 
 
-def lock_for_sync(session: Session, memory_ids: list[int]) -> dict[int, bool]:
-    """{memory id: True if this transaction now holds it until it ends, False if another sync does},
-    for those of `memory_ids` that exist.
+def lock_for_sync(session: Session, memory_ids: list[int]) -> list[int]:
+    """Those of `memory_ids` that exist, now held by this transaction until it ends, waiting
+    (up to the session's lock_timeout) for any other sync holding one of them.
 
     A sync holds its rows from the snapshot to the SYNCED mark: otherwise a sync that read
     revision 1 and is held in its Milvus write could land after a sync of revision 2 marked
-    the row SYNCED, and a stale vector would sit behind a SYNCED row for good.
+    the row SYNCED, and a stale vector would sit behind a SYNCED row for good. Waiting (not
+    skipping) keeps the newer sync live: it reads the newest revision once the older one is
+    done, and nothing depends on the sweep (off by default). The locks are taken in id order,
+    so two syncs of overlapping rows never wait for each other in a circle.
     """
-    rows = session.execute(
-        select(LongTermMemory.id, func.pg_try_advisory_xact_lock(INDEX_SYNC_LOCK_NAMESPACE, LongTermMemory.id)).where(
-            LongTermMemory.id.in_(memory_ids)
-        )
-    )
-    return {memory_id: locked for memory_id, locked in rows}
+    in_order = (
+        select(LongTermMemory.id).where(LongTermMemory.id.in_(memory_ids)).order_by(LongTermMemory.id).offset(0)
+    ).subquery()  # OFFSET 0: sorted before the locks are taken, not after
+    rows = session.execute(select(in_order.c.id, func.pg_advisory_xact_lock(INDEX_SYNC_LOCK_NAMESPACE, in_order.c.id)))
+    return [memory_id for memory_id, _ in rows]
 
 
 def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flush: bool = False) -> SyncResult:
@@ -221,9 +223,9 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
     partition, which a restart must load: the chain's writes and the sweep's batches are not
     flushed here, the end of each sweep run flushes them once (`jobs.seal_segments`).
 
-    A row counts as `skipped` (left DIRTY for the sweep) when it changed after it was read
-    here, when another sync of it is under way (`lock_for_sync`), or when its user was
-    forgotten and the purge of their vectors is not verified yet.
+    A sync of rows another sync holds waits for it (`lock_for_sync`). A row counts as
+    `skipped` (left DIRTY) when it changed after it was read here (the change's own sync
+    follows), or when its user was forgotten and the purge of their vectors is not verified yet.
     Raises VectorStoreError / EmbeddingError when Milvus or the embedder fails; the
     caller marks the rows FAILED or retries.
     """
@@ -235,9 +237,7 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
     synced = 0
     # One transaction from the snapshot to the mark: it holds the sync locks across the Milvus writes.
     with session_scope() as session:
-        locks = lock_for_sync(session, memory_ids)
-        busy_rows = sum(1 for locked in locks.values() if not locked)
-        locked_ids = [memory_id for memory_id, locked in locks.items() if locked]
+        locked_ids = lock_for_sync(session, memory_ids)
         memories = session.scalars(select(LongTermMemory).where(LongTermMemory.id.in_(locked_ids))).all()
         # A purge by user filter is pending for these users: their rows wait (DIRTY) until it is verified.
         held = users_awaiting_purge(session, {m.user_id for m in memories})
@@ -277,7 +277,7 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
     # A user forgotten while this sync ran: its rows are gone, so no sweep would ever
     # find the vectors written above.
     store.delete([memory_id for memory_id in snapshot if memory_id not in still_there])
-    return SyncResult(len(live), len(gone), synced, len(snapshot) - synced + held_rows + busy_rows)
+    return SyncResult(len(live), len(gone), synced, len(snapshot) - synced + held_rows)
 
 
 def sync_vectors_one_by_one(memory_ids: list[int], store: MilvusStore | None = None) -> IsolatedSyncResult:

@@ -6,10 +6,12 @@ redelivery is simply a second call.
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from memory_tasks import pipeline
@@ -163,38 +165,51 @@ def test_an_edit_during_sync_leaves_the_row_dirty(db, milvus_env) -> None:
     _assert_milvus_holds_occupation(memory_id, "Works as a surgeon")
 
 
+def _waits_for_an_advisory_lock() -> bool:
+    with session_scope() as session:
+        return bool(session.scalar(text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")))
+
+
 def test_a_sync_held_in_its_write_never_overwrites_a_newer_synced_vector(db, milvus_env) -> None:
     """R-VEC-3: a sync that read revision 1 and is held in its Milvus write (Milvus slow, or an
-    orphaned worker child) while the row is edited: no second sync writes revision 2 and marks
-    it SYNCED meanwhile, so the late write of revision 1 cannot leave a stale vector behind a
-    SYNCED row (the race `make chaos` once caught)."""
+    orphaned worker child) while the row is edited and synced again: the second sync waits for
+    the first, then writes revision 2 and marks it SYNCED, so the late write of revision 1 cannot
+    leave a stale vector behind a SYNCED row (the race `make chaos` once caught), and the row ends
+    SYNCED without a sweep (which is off by default)."""
     memory_id = _write_occupation(1107, "Works as a nurse")
-    newer_syncs = []
+    newer: list[index.SyncResult] = []
+    threads: list[threading.Thread] = []
 
     class HeldStore:
-        """Milvus, where this sync's write lands only after an edit and a second sync have run."""
+        """Milvus, where this sync's write lands only after an edit and a second sync have started."""
 
         def __init__(self, store) -> None:
             self._store = store
 
         def replace(self, rows, *, flush: bool = True) -> None:
             _write_occupation(1107, "Works as a surgeon")
-            newer_syncs.append(index.sync_vectors([memory_id]))
+            second = threading.Thread(target=lambda: newer.append(index.sync_vectors([memory_id])), daemon=True)
+            second.start()
+            deadline = time.monotonic() + 10
+            # The second sync either waits for this one (the lock) or has written already (no lock).
+            while second.is_alive() and not _waits_for_an_advisory_lock() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            threads.append(second)
             self._store.replace(rows, flush=flush)
 
         def delete(self, ids, *, flush: bool = True) -> None:
             self._store.delete(ids, flush=flush)
 
     held = index.sync_vectors([memory_id], store=HeldStore(get_store()))
+    threads[0].join(timeout=30)
     with session_scope() as session:
         row = session.get(LongTermMemory, memory_id)
         status, synced_hash = row.vector_status, row.vector_text_hash
     in_milvus = get_store().stored([memory_id])[memory_id]["text_hash"]
     assert status != "SYNCED" or synced_hash == in_milvus, "a SYNCED row whose Milvus vector is stale"
     assert (held.synced, held.skipped) == (0, 1)
-    assert [(r.synced, r.skipped) for r in newer_syncs] == [(0, 1)]  # it left the row to the next sweep
-    assert [m["vector_status"] for m in list_memories(1107)] == ["DIRTY"]
-    assert index.sync_vectors([memory_id]).synced == 1
+    assert [(r.synced, r.skipped) for r in newer] == [(1, 0)]
+    assert status == "SYNCED"
     _assert_milvus_holds_occupation(memory_id, "Works as a surgeon")
 
 
