@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
 
 from memory_tasks.api import list_memories, record_turn
 from memory_tasks.db.clock import db_now
@@ -25,6 +23,7 @@ from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
 from memory_tasks.memories.write_path import write_candidates
 from memory_tasks.vectors import index
 from memory_tasks.vectors.embedders import get_embedder
+from tests.helpers import statements_sent
 
 pytestmark = [pytest.mark.slow]
 
@@ -118,14 +117,9 @@ def test_the_next_write_of_a_user_starts_with_one_query(db) -> None:
     record_turn(USER, "seed")
     _write(_facts(0, 20))
     _write(_facts(50, 2))  # a second write: the digest updated from the rows it wrote
-    statements: list[str] = []
     with session_scope() as session:
         now = db_now(session)
         scorer = scorer_for(session)
-        listen = lambda *args: statements.append(args[2])  # noqa: E731 - (conn, cursor, statement, ...)
-        event.listen(Engine, "before_cursor_execute", listen)
-        try:
+        with statements_sent() as statements:
             kept = user_memories(session, scorer, USER, now)
-        finally:
-            event.remove(Engine, "before_cursor_execute", listen)
     assert len(statements) == 1 and len(kept.rows) == 22
