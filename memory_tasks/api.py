@@ -35,21 +35,27 @@ __all__ = [
 ]
 
 
-def enqueue_turn(message_id: int, countdown: float | None = None) -> str:
-    """Start the pipeline for a recorded message after the debounce; returns the Celery task id.
+def enqueue_turn(message_id: int, countdown: float | None = None) -> str | None:
+    """Start the pipeline for a recorded message after the debounce.
 
-    The message is stamped as claimed, so the beat rescan leaves it to this chain unless
-    the chain is lost (then the rescan restarts it once the lease is over).
+    Returns the Celery task id of the trigger sent, or None when the turn joined the trigger
+    already pending for its conversation (`dispatch.enqueue_turn_trigger`: one trigger per
+    debounce window, not one per turn). The message is stamped as claimed, so the beat
+    rescan leaves it to this chain unless the chain is lost (then the rescan restarts it
+    once the lease is over).
     """
     settings = get_settings()
     with session_scope() as session:
         claimed = session.execute(
-            update(Message).where(Message.id == message_id).values(memory_claimed_at=db_now(session))
-        ).rowcount
-    if not claimed:
+            update(Message)
+            .where(Message.id == message_id)
+            .values(memory_claimed_at=db_now(session))
+            .returning(Message.user_id, Message.conversation_id)
+        ).one_or_none()
+    if claimed is None:
         raise TurnError(f"message {message_id} does not exist")
     delay = settings.LONG_TERM_MEMORY_DEBOUNCE_SEC if countdown is None else countdown
-    return dispatch.enqueue_message(message_id, countdown=delay)
+    return dispatch.enqueue_turn_trigger(message_id, claimed.user_id, claimed.conversation_id, countdown=delay)
 
 
 def message_state(message_id: int) -> dict[str, Any] | None:

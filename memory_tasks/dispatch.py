@@ -15,6 +15,7 @@ message chain (its id is what `enqueue_turn` returns) and a consolidation.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime
 
 from celery import chain
@@ -22,7 +23,7 @@ from celery.canvas import Signature
 
 from config.celery import QUEUE_LLM
 from config.settings import get_settings
-from memory_tasks import queued
+from memory_tasks import queued, triggers
 from memory_tasks.celery_app import app
 from memory_tasks.task_names import (
     CONSOLIDATE_USER,
@@ -81,6 +82,27 @@ def enqueue_message(message_id: int, countdown: float | None = None) -> str:
         return message_chain(message_id).apply_async().id
     except BaseException:
         queued.clear_queued(settings, message_id)
+        raise
+
+
+def enqueue_turn_trigger(message_id: int, user_id: int, conversation_id: int, countdown: float = 0.0) -> str | None:
+    """Make sure a trigger runs for the turn `message_id` in `countdown` seconds; the task id
+    sent, or None when the turn joined the trigger pending for its conversation.
+
+    One trigger per conversation waits at a time (`memory_tasks.triggers`): a turn that comes
+    while one is pending moves its due time forward and sends nothing, and that trigger arms
+    the follow-up its window leaves (issue 12). The joined turn is registered as queued all
+    the same: the rescan leaves it to the pending trigger as it would leave a trigger of its own.
+    """
+    settings = get_settings()
+    if not triggers.arm(settings, user_id, conversation_id, message_id, time.time() + countdown):
+        queued.mark_queued(settings, [message_id])
+        return None
+    try:
+        return enqueue_message(message_id, countdown=countdown)
+    except BaseException:
+        # Later turns must not join a trigger that was never sent.
+        triggers.disarm(settings, user_id, conversation_id, message_id)
         raise
 
 

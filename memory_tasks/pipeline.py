@@ -14,7 +14,8 @@ a stage with nothing to do returns None or [] and the chain ends there (`tasks.b
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -22,11 +23,11 @@ from sqlalchemy import bindparam, case, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from config.settings import get_settings
-from memory_tasks import dispatch
+from memory_tasks import dispatch, queued, triggers
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import Conversation, HistorySource, Message, MessageStatus
 from memory_tasks.db.session import session_scope
-from memory_tasks.db.windows import Redirect, Window, claim_window, lock_conversation
+from memory_tasks.db.windows import Window, claim_window, lock_conversation
 from memory_tasks.errors import is_transient
 from memory_tasks.extraction.candidates import Candidate, coerce_candidates
 from memory_tasks.extraction.context import ContextWindow, context_window
@@ -107,9 +108,13 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     `run_id` names this run (the task id: the same for a redelivery or a retry of the task);
     None means a run of its own. Returns the payload for refinement, or None when nothing
     follows: the turn is unknown or finished, not a user turn, memory is disabled (SKIPPED),
-    it leads no window now (a later turn's trigger will take it, or a backlog's oldest
-    window goes first: `db.windows`), every turn of the window is trivial (SKIPPED), or
-    nothing is worth remembering (PROCESSED without a refine call, R-PIPE-8).
+    it leads no window now (a later turn is waiting and the window is not due: `db.windows`),
+    every turn of the window is trivial (SKIPPED), or nothing is worth remembering
+    (PROCESSED without a refine call, R-PIPE-8).
+
+    Turns of the conversation that came while this trigger waited sent no trigger of their
+    own (`memory_tasks.triggers`); right after its window is decided, the trigger arms the
+    one the turns after that window need (`_arm_follow_up`), before its extraction runs.
 
     The trigger does its own attempt bookkeeping (its task skips `begin_attempt` /
     `end_attempt`, docs/reliability.md): the turns of the window count one attempt each in the
@@ -120,25 +125,21 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     settings = get_settings()
     run_id = run_id or f"run-{message_id}"
     taken = _take_window(message_id, run_id, settings)
-    if isinstance(taken, Redirect):
-        dispatch.enqueue_message(taken.message_id)
-        return None
-    if taken is None:
-        return None
-    window, turn, ids = taken
-    if window.left_behind is not None:
-        # Turns after the window whose triggers may have passed them by (a cut burst, a
-        # backlog): one more trigger, after the debounce, so none waits for the rescan.
-        dispatch.enqueue_message(window.left_behind, countdown=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC)
-    if not ids:
+    if taken.owner is not None:
+        _arm_follow_up(message_id, taken.owner, taken.window, settings)
+    window, ids = taken.window, taken.ids
+    if window is not None and window.message_ids:
+        # Turns that joined a trigger were registered as queued: the window picked them up.
+        queued.clear_queued(settings, *window.message_ids)
+    if window is None or not ids:
         return None
     logger.info("window taken", extra={"message_id": message_id, "message_ids": ids})
     # The payload and the bookkeeping speak for a turn the run holds: the trigger's own turn may
-    # have been finished at pick-up (trivial, or out of attempts: DEAD).
+    # have been finished at pick-up (trivial, or out of attempts: DEAD), or left behind by a backlog.
     leader = message_id if message_id in ids else ids[-1]
     held = StageWindow(tuple(ids), run_id)
     try:
-        payload = _extract_window(leader, turn, held, settings)
+        payload = _extract_window(leader, taken.turn, held, settings)
     except BaseException as exc:
         if is_transient(exc):
             # A dependency failed (the model, the database): not these turns' fault.
@@ -147,6 +148,36 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     if payload is not None:
         give_back_attempt(leader, held)
     return payload
+
+
+def _arm_follow_up(message_id: int, owner: _Owner, window: Window | None, settings: Any) -> None:
+    """Arm the trigger that the turns after this run's window need (`memory_tasks.triggers`).
+
+    A window left turns waiting behind it: the follow-up goes to the newest of them, at once
+    for a backlog (more turns wait than one window takes), else when the newest turn that
+    joined this trigger is due, else after the debounce (its own trigger may have passed it
+    by). No window taken (not due yet, or this turn was finished or held by another run): the
+    turns that joined this trigger while it waited get the next one, when the newest is due;
+    a waiting turn that did not join it sent a trigger of its own.
+    """
+    pending = triggers.take(settings, owner.user_id, owner.conversation_id, message_id)
+    joined = pending if pending is not None and pending.newest > message_id else None
+    now = time.time()
+    if window is not None and window.message_ids:
+        if window.left_behind is None:
+            return
+        later = window.left_behind
+        if window.backlog:
+            due_at = now
+        elif joined is not None and joined.newest >= later:
+            due_at = joined.due_at
+        else:
+            due_at = now + settings.LONG_TERM_MEMORY_DEBOUNCE_SEC
+    elif joined is not None:
+        later, due_at = joined.newest, joined.due_at
+    else:
+        return
+    dispatch.enqueue_turn_trigger(later, owner.user_id, owner.conversation_id, countdown=max(0.0, due_at - now))
 
 
 def _extract_window(message_id: int, turn: TurnContext, held: StageWindow, settings: Any) -> Payload | None:
@@ -175,6 +206,7 @@ def _extract_window(message_id: int, turn: TurnContext, held: StageWindow, setti
 
 # Built once: every trigger and every window bookkeeping asks it first (issue 12).
 _CONVERSATION_OF = select(Message.conversation_id).where(Message.id == bindparam("message_id"))
+_OWNER_OF = select(Message.user_id, Message.conversation_id).where(Message.id == bindparam("message_id"))
 
 
 def _conversation_of(session: Session, message_id: int) -> int | None:
@@ -182,29 +214,44 @@ def _conversation_of(session: Session, message_id: int) -> int | None:
     return session.connection().execute(_CONVERSATION_OF, {"message_id": message_id}).scalar()
 
 
-def _take_window(
-    message_id: int, run_id: str, settings: Any
-) -> tuple[Window, TurnContext, list[int]] | Redirect | None:
-    """In one transaction: the checks of the trigger's own turn, then its window (`claim_window`).
+@dataclass(frozen=True)
+class _Owner:
+    """The user and conversation of a turn: whose debounce trigger it is (`memory_tasks.triggers`)."""
 
-    Returns the window with what the engine sees and the ids of its turns to extract from
-    ([] when every one was finished here), a Redirect, or None (nothing to do).
-    """
+    user_id: int
+    conversation_id: int
+
+
+@dataclass(frozen=True)
+class _Taken:
+    """What a trigger's transaction decided: `window` None when there is nothing to do; `ids` the
+    window's turns to extract from ([] when every one was finished there); `turn` what the
+    engine sees of them; `owner` None when the message is unknown."""
+
+    owner: _Owner | None
+    window: Window | None = None
+    turn: TurnContext = field(default_factory=lambda: TurnContext(message=""))
+    ids: list[int] = field(default_factory=list)
+
+
+def _take_window(message_id: int, run_id: str, settings: Any) -> _Taken:
+    """In one transaction: the checks of the trigger's own turn, then its window (`claim_window`)."""
     with session_scope() as session:
-        conversation_id = _conversation_of(session, message_id)
-        if conversation_id is None:
+        found = session.connection().execute(_OWNER_OF, {"message_id": message_id}).one_or_none()
+        if found is None:
             logger.warning("message not found", extra={"message_id": message_id})
-            return None
-        lock_conversation(session, conversation_id)
+            return _Taken(owner=None)
+        owner = _Owner(found.user_id, found.conversation_id)
+        lock_conversation(session, owner.conversation_id)
         message = session.get(Message, message_id, with_for_update=True)
         if message is None or message.memory_status in FINISHED:
-            return None
+            return _Taken(owner)
         if message.role != "user":
             _finish(session, message, MessageStatus.SKIPPED, f"role {message.role!r} is never a fact source")
-            return None
+            return _Taken(owner)
         if not settings.LONG_TERM_MEMORY_ENABLED:
             _finish(session, message, MessageStatus.SKIPPED, "long-term memory disabled")
-            return None
+            return _Taken(owner)
         now = db_now(session)
         window = claim_window(
             session,
@@ -215,16 +262,16 @@ def _take_window(
             max_turns=settings.LONG_TERM_MEMORY_DEBOUNCE_MAX_TURNS,
             lease_sec=settings.LONG_TERM_MEMORY_CLAIM_LEASE_SEC,
         )
-        if not isinstance(window, Window):
-            return window
+        if window is None or not window.message_ids:
+            return _Taken(owner, window)
         turns = _pick_up_window(session, window, settings.LONG_TERM_MEMORY_MAX_ATTEMPTS, now)
         if not turns:
-            return window, TurnContext(message=""), []
-        summary = session.scalar(select(Conversation.summary).where(Conversation.id == conversation_id)) or ""
+            return _Taken(owner, window)
+        summary = session.scalar(select(Conversation.summary).where(Conversation.id == owner.conversation_id)) or ""
         context = recent_context(session, turns[0], summary, settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS)
         texts = [t.content for t in turns]
         turn = TurnContext(message=texts[-1], earlier=tuple(texts[:-1]), summary=context.summary, recent=context.turns)
-        return window, turn, [t.id for t in turns]
+        return _Taken(owner, window, turn, [t.id for t in turns])
 
 
 def _pick_up_window(session: Session, window: Window, max_attempts: int, now: Any) -> list[Message]:

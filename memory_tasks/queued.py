@@ -38,16 +38,17 @@ def mark_queued(settings: Settings, message_ids: Iterable[int]) -> None:
     client.zadd(shared_key(settings, NAME), {str(message_id): now for message_id in ids})
 
 
-def clear_queued(settings: Settings, message_id: int) -> None:
-    """The message's task was picked up (the lease protects it from here) or never sent."""
+def clear_queued(settings: Settings, *message_ids: int) -> None:
+    """The messages were picked up (their task started, or a window took them: the lease
+    protects them from here), or their task was never sent."""
     client = shared_redis(settings)
-    if client is None:
+    if client is None or not message_ids:
         return
     try:
-        client.zrem(shared_key(settings, NAME), str(message_id))
+        client.zrem(shared_key(settings, NAME), *(str(message_id) for message_id in message_ids))
     except redis.exceptions.RedisError:
-        # A stale entry only delays a rescan of this message by at most the queue bound.
-        logger.warning("queued register not updated", extra={"message_id": message_id}, exc_info=True)
+        # A stale entry only delays a rescan of these messages by at most the queue bound.
+        logger.warning("queued register not updated", extra={"message_ids": list(message_ids)}, exc_info=True)
 
 
 def queued_message_ids(settings: Settings) -> list[int]:

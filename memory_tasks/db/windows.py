@@ -3,10 +3,12 @@
 Every user turn is enqueued with a delayed trigger (`memory.extract_candidates` with its id).
 When a trigger runs, the conversation row is locked (so window decisions of one
 conversation never interleave) and the trigger's turn leads a window only if no later turn
-of the conversation is still waiting: that later turn's own trigger comes after it. A burst
-that never goes quiet is cut once its oldest turn has waited `max_wait_sec`, and so is a
-backlog whose triggers all run late: such an overdue window also takes the later waiting
-turns, up to `max_turns`, rather than one turn per trigger. The window is every waiting turn
+of the conversation is still waiting: a trigger for that later turn comes after it (one
+trigger waits per conversation: `memory_tasks.triggers`). A burst that never goes quiet is
+cut once its oldest turn has waited `max_wait_sec`, and so is a backlog whose triggers all
+run late: such an overdue window also takes the later waiting turns, up to `max_turns`,
+rather than one turn per trigger. More than `max_turns` waiting turns up to the leader (a
+backlog) are taken `max_turns` at a time, oldest first. The window is every waiting turn
 up to the leader (and those), oldest first; each is stamped with the run id (the
 trigger's task id) and the claim time, and a turn stamped by another run within the lease
 is that run's. A redelivered trigger has the same task id, so it takes its window over;
@@ -30,21 +32,16 @@ WAITING = (MessageStatus.PENDING.value, MessageStatus.FAILED.value)
 
 
 @dataclass(frozen=True)
-class Redirect:
-    """More than a window's worth of turns is waiting: `message_id` (the last turn of the
-    oldest full window) leads the next window, not the trigger that found them."""
-
-    message_id: int
-
-
-@dataclass(frozen=True)
 class Window:
     """The turns one extraction run took: `message_ids` oldest first (the leader last, unless an
-    overdue window took later turns: `claim_window`)."""
+    overdue window took later turns, or a backlog's oldest `max_turns` left the leader waiting:
+    `claim_window`). Empty when the leader's window is not due yet: a later turn is waiting."""
 
     message_ids: tuple[int, ...]
-    # The newest turn still waiting after the window (its trigger may have passed it by), or None.
+    # The newest turn still waiting after the window (it needs a trigger after this one), or None.
     left_behind: int | None = None
+    # More turns wait than one window takes: the next window is due now, not after a debounce.
+    backlog: bool = False
     # The rows locked for it, held so that the session (which keeps loaded objects only while
     # they are referenced) does not load them again one by one (issue 12).
     rows: tuple[Message, ...] = field(default=(), compare=False, repr=False)
@@ -114,15 +111,16 @@ def claim_window(
     max_wait_sec: float,
     max_turns: int,
     lease_sec: float,
-) -> Window | Redirect | None:
-    """Take the window `leader` leads for the run `run_id`, or say who leads instead.
+) -> Window | None:
+    """Take the window `leader` leads for the run `run_id`.
 
     The window is every waiting turn up to the leader; once its oldest has waited
     `max_wait_sec` with later turns waiting, also the next of those, up to `max_turns` in all.
-    None: the leader is held by another run, or a later turn is waiting (its trigger comes
-    later), fewer than `max_turns` wait and the oldest has not yet waited `max_wait_sec`.
-    Redirect: more than `max_turns` wait up to the leader (a backlog), so the oldest
-    `max_turns` go first, led by the last of them. A FAILED leader is a window of its own, and FAILED turns join no other window. The
+    More than `max_turns` waiting up to the leader (a backlog): the oldest `max_turns` of them,
+    the leader left behind. An empty window (`left_behind` set): a later turn is waiting,
+    fewer than `max_turns` wait and the oldest has not yet waited `max_wait_sec`, so the
+    leader's window is not due. None: the leader is held by another run, or no turn waits.
+    A FAILED leader is a window of its own, and FAILED turns join no other window. The
     caller holds the conversation lock (`lock_conversation`) and the leader's row lock, and
     `leader` is the row as that lock read it (its lease is checked on it, not asked again).
     """
@@ -156,27 +154,39 @@ def claim_window(
         if not members:
             return None
         if len(members) > max_turns:
-            return Redirect(members[max_turns - 1].id)
+            # A backlog: its oldest window goes first; the leader waits for the next trigger.
+            # The rows past the window stay locked until the transaction ends; nothing else
+            # takes them meanwhile (the conversation is locked too).
+            taken, waiting = members[:max_turns], members[max_turns:]
+            _hold(session, taken, run_id, now)
+            later = session.scalar(_NEWEST_LATER, params) or waiting[-1].id
+            return Window(message_ids=tuple(m.id for m in taken), left_behind=later, backlog=True, rows=tuple(taken))
         later = session.scalar(_NEWEST_LATER, params)
         quiet = later is None or len(members) == max_turns
         if not quiet:
             if members[0].created_at > now - timedelta(seconds=max_wait_sec):
-                return None
+                return Window(message_ids=(), left_behind=later)
             # Overdue while later turns wait: their triggers are late too (a backlog behind a slow
             # model or an outage, or a burst that never goes quiet). Cut at each trigger, every
             # window would be one turn, an extraction call each; the window takes the next
             # waiting turns up to max_turns instead, and their own triggers find them held.
             members += session.scalars(_NEXT_LATER, {**params, "room": max_turns - len(members)})
             later = session.scalar(_NEWEST_LATER, {**params, "leader_id": members[-1].id})
+    _hold(session, members, run_id, now)
+    return Window(
+        message_ids=tuple(m.id for m in members),
+        left_behind=later,
+        backlog=later is not None and len(members) == max_turns,
+        rows=tuple(members),
+    )
+
+
+def _hold(session: Session, members: list[Message], run_id: str, now: datetime) -> None:
+    """Stamp the window's turns with its run and the claim time."""
     session.execute(
         update(Message)
         .where(Message.id.in_([m.id for m in members]))
         .values(memory_window_run=run_id, memory_claimed_at=now)
-    )
-    return Window(
-        message_ids=tuple(m.id for m in members),
-        left_behind=later,
-        rows=tuple(members),
     )
 
 

@@ -9,12 +9,18 @@ import pytest
 from sqlalchemy import select
 
 from config.settings import get_settings
+from memory_tasks import triggers
 from memory_tasks.api import enqueue_turn, list_memories, record_turn, wait_for_message
 from memory_tasks.db.models import MemoryHistory
 from memory_tasks.db.session import session_scope
+from memory_tasks.task_names import EXTRACT_CANDIDATES, RELEASE_TRIGGER
+from tests import task_events
 from tests.fake_openai import FakeOpenAI, Reply, as_json
+from tests.task_events import TaskLog
 
 pytestmark = [pytest.mark.slow]
+
+task_log = task_events.task_log
 
 BURST = ("我搬家了", "搬到杭州了", "在滨江那边")
 DEBOUNCE = 2.0
@@ -74,6 +80,41 @@ def test_a_burst_of_split_statements_is_one_extraction_seeing_every_turn(start_w
     with session_scope() as session:
         sources = set(session.scalars(select(MemoryHistory.source_message_id).where(MemoryHistory.user_id == 8301)))
     assert sources == {ids[-1]}  # the turn that completed the statement (it shares 滨江; 杭州 ties with turn 2)
+
+
+def test_a_turn_that_comes_while_its_conversation_has_a_trigger_waiting_joins_it(db) -> None:
+    """Issue 12 (Celery overhead): the first turn arms the conversation's trigger; later turns only
+    move its newest turn and due time; the trigger it waits for takes them once."""
+    settings = get_settings()
+    now = time.time()
+    assert triggers.arm(settings, 8330, 1, 100, now + 2)  # nothing pending: send a trigger
+    assert not triggers.arm(settings, 8330, 1, 101, now + 3)  # joins
+    assert not triggers.arm(settings, 8330, 1, 99, now + 9)  # an older turn moves nothing
+    assert triggers.arm(settings, 8330, 2, 102, now)  # another conversation has its own
+    assert triggers.take(settings, 8330, 1, 101) is None  # not the trigger the key waits for
+    assert triggers.take(settings, 8330, 1, 100) == triggers.Pending(newest=101, due_at=now + 3)
+    assert triggers.take(settings, 8330, 1, 100) is None  # taken once
+    assert triggers.arm(settings, 8330, 1, 103, now)  # after it ran, the next turn sends again
+    triggers.disarm(settings, 8330, 1, 103)  # its trigger was not sent: the next turn sends again
+    assert triggers.arm(settings, 8330, 1, 104, now)
+
+
+def test_a_burst_runs_one_trigger_and_its_follow_up_not_one_per_turn(
+    start_worker, db, fake_openai, task_log: TaskLog
+) -> None:
+    """Issue 12 (Celery overhead ≤ 1.3×): six turns 0.1 s apart with a 2 s debounce are one
+    extraction, and the worker runs two triggers for them (the first turn's, and the follow-up it
+    arms for the newest turn when the burst has gone quiet), not six."""
+    fake_openai.default = _model
+    start_worker({"OPENAI_BASE_URL": fake_openai.base_url})
+    turns = tuple(f"第{i}件事：我在学第{i}门课" for i in range(1, 7))
+    ids = _send_burst(8331, turns, gap=0.1)
+    for message_id in ids:
+        assert wait_for_message(message_id, 60)["status"] == "PROCESSED"
+    assert len(_extractions(fake_openai)) == 1
+    wanted = {f"({message_id},)" for message_id in ids}
+    ran = [name for uuid, (name, _) in task_log.names.items() if task_log.args[uuid] in wanted]
+    assert sorted(ran) == [EXTRACT_CANDIDATES] * 2 + [RELEASE_TRIGGER] * 2, ran
 
 
 def _rescan_with(**env: str) -> int:

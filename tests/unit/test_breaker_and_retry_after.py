@@ -171,7 +171,7 @@ def test_a_database_blip_before_a_stage_is_retried_with_the_stages_backoff_not_c
     its run, not after Celery's default_retry_delay."""
     seen: list[float | None] = []
     monkeypatch.setattr("celery.app.task.Task.retry", lambda self, *a, **kw: seen.append(a[5]))
-    monkeypatch.setattr("memory_tasks.queued.clear_queued", lambda settings, message_id: None)
+    monkeypatch.setattr("memory_tasks.queued.clear_queued", lambda settings, *message_ids: None)
 
     def deadlock(message_id: int, max_attempts: int, window: object) -> bool:
         raise OperationalError("UPDATE messages", {}, Exception("deadlock detected"))
