@@ -125,24 +125,24 @@ def extract_stage(message_id: int, run_id: str | None = None) -> Payload | None:
     settings = get_settings()
     run_id = run_id or f"run-{message_id}"
     taken = _take_window(message_id, run_id, settings)
-    if taken.owner is not None:
-        _arm_follow_up(message_id, taken.owner, taken.window, settings)
     window, ids = taken.window, taken.ids
-    if window is not None and window.message_ids:
-        # Turns that joined a trigger were registered as queued: the window picked them up.
-        queued.clear_queued(settings, *window.message_ids)
-    if window is None or not ids:
-        return None
-    logger.info("window taken", extra={"message_id": message_id, "message_ids": ids})
     # The payload and the bookkeeping speak for a turn the run holds: the trigger's own turn may
     # have been finished at pick-up (trivial, or out of attempts: DEAD), or left behind by a backlog.
-    leader = message_id if message_id in ids else ids[-1]
+    leader = message_id if message_id in ids else (ids[-1] if ids else message_id)
     held = StageWindow(tuple(ids), run_id)
     try:
+        if taken.owner is not None:
+            _arm_follow_up(message_id, taken.owner, window, settings)
+        if window is not None and window.message_ids:
+            # Turns that joined a trigger were registered as queued: the window picked them up.
+            queued.clear_queued(settings, *window.message_ids)
+        if window is None or not ids:
+            return None
+        logger.info("window taken", extra={"message_id": message_id, "message_ids": ids})
         payload = _extract_window(leader, taken.turn, held, settings)
     except BaseException as exc:
-        if is_transient(exc):
-            # A dependency failed (the model, the database): not these turns' fault.
+        if ids and is_transient(exc):
+            # A dependency failed (the broker, the model, the database): not these turns' fault.
             give_back_attempt(leader, held)
         raise
     if payload is not None:
@@ -177,6 +177,8 @@ def _arm_follow_up(message_id: int, owner: _Owner, window: Window | None, settin
         later, due_at = joined.newest, joined.due_at
     else:
         return
+    # If this send fails (the broker is down), the retry finds the key taken: the turns after
+    # the window then wait for the conversation's next turn or the rescan, as a failed enqueue would.
     dispatch.enqueue_turn_trigger(later, owner.user_id, owner.conversation_id, countdown=max(0.0, due_at - now))
 
 
