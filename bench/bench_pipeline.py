@@ -150,6 +150,8 @@ class PhaseRun:
     started: float = 0.0
     ended: float = 0.0
     enqueued_at: dict[int, float] = field(default_factory=dict)
+    # Turns that joined their conversation's pending trigger (`memory_tasks.triggers`): no chain of their own.
+    joined: set[int] = field(default_factory=set)
     tasks: dict[str, TaskRecord] = field(default_factory=dict)  # this phase's tasks
     root_of: dict[int, str] = field(default_factory=dict)  # message id -> root task id
     window_of: dict[int, str] = field(default_factory=dict)  # message id -> extraction run that took it
@@ -264,7 +266,8 @@ class Harness:
     def enqueue(self, run: PhaseRun, recorded: Recorded, countdown: float | None = 0) -> None:
         """Enqueue the turn after `countdown` s (None: the debounce of the settings)."""
         run.enqueued_at[recorded.message_id] = time.time()
-        enqueue_turn(recorded.message_id, countdown=countdown)
+        if enqueue_turn(recorded.message_id, countdown=countdown) is None:
+            run.joined.add(recorded.message_id)
 
     def record_and_enqueue(self, run: PhaseRun, turn: Turn, base: int, countdown: float | None = 0) -> Recorded:
         """Record a turn and enqueue it at once, as a chat server does: no later turn exists yet."""
@@ -286,21 +289,33 @@ class Harness:
         """
         confirmed = False
         seen, quiet_since = self.events.events_seen, time.monotonic()
+        own, joined = wanted - run.joined, wanted & run.joined
         while True:
-            done = self.events.finished(wanted)
+            done = self.events.finished(own) and not self._joined_unfinished(joined)
             if done and (confirmed or not confirm):
                 return
             confirmed = done
             if self.events.events_seen != seen:
                 seen, quiet_since = self.events.events_seen, time.monotonic()
             elif time.monotonic() - quiet_since > STALL_SEC or not self.events.alive:
-                left = self.events.unfinished(wanted)
+                left = self.events.unfinished(own)
                 detail = "; ".join(
                     f"message {m}: " + (", ".join(f"{t.name} {t.state}" for t in tasks) or "no task seen")
                     for m, tasks in list(left.items())[:5]
                 )
-                raise RuntimeError(f"{self.mode}/{run.name}: {len(left)} chains unfinished, no progress: {detail}")
+                waiting = self._joined_unfinished(joined)
+                raise RuntimeError(
+                    f"{self.mode}/{run.name}: {len(left)} chains unfinished, and {len(waiting)} joined turns "
+                    f"(e.g. {sorted(waiting)[:5]}) whose window's chain has not finished; no progress: {detail}"
+                )
             time.sleep(poll)
+
+    def _joined_unfinished(self, joined: set[int]) -> set[int]:
+        """Of turns that joined a pending trigger, those not yet taken by a window whose chain has finished."""
+        if not joined:
+            return set()
+        windows = pipeline_probe.read_windows(self.redis, self.probe_key)
+        return {m for m in joined if m not in windows or not self.events.run_finished(windows[m])}
 
     def _collect(self, run: PhaseRun) -> None:
         wanted = set(run.message_ids)

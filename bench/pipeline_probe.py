@@ -90,7 +90,7 @@ def _noting_windows(claim: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(claim)
     def claim_window(session: Any, leader: Any, run_id: str, *args: Any, **kwargs: Any) -> Any:
         window = claim(session, leader, run_id, *args, **kwargs)
-        if isinstance(window, Window) and PROBE_URL_VAR in os.environ:
+        if isinstance(window, Window) and window.message_ids and PROBE_URL_VAR in os.environ:
             client = _redis(os.getpid())
             client.hset(os.environ[PROBE_KEY_VAR] + WINDOWS_SUFFIX, mapping=dict.fromkeys(window.message_ids, run_id))
         return window

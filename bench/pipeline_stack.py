@@ -276,6 +276,14 @@ class ChainTracker:
                     return False
             return True
 
+    def run_finished(self, task_id: str) -> bool:
+        """True when the task has been seen and none of its chain's tasks waits or runs."""
+        with self._lock:
+            record = self.tasks.get(task_id)
+            if record is None or not record.root_id:
+                return False
+            return not self._open.get(record.root_id) and bool(self._closed[record.root_id])
+
     def root_of_message(self) -> dict[int, str]:
         with self._lock:
             return dict(self._root_of_message)
