@@ -978,3 +978,41 @@ def test_a_change_of_taste_or_habit_is_no_diet(message: str, expected: list[tupl
 def test_a_clause_pointing_back_at_the_sentence_says_nothing_of_the_family_member(message: str) -> None:
     """R-TYPE-2, issue 13.7: 「但是我老公不是」 was stored as `family-partner: 老公不是`."""
     assert [c.key for c in extract(message)] == ["diet"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("周末一般在家打游戏。", "habit-video-games"),
+        ("I usually play video games on weekends.", "habit-video-games"),
+        ("我每天晚上都会看书。", "habit-reading"),
+        ("周末经常在家做饭。", "habit-cooking"),
+    ],
+)
+def test_a_pastime_with_a_frequency_is_a_habit(message: str, key: str) -> None:
+    """R-TYPE-2, issue 13.7: 「周末一般在家打游戏」 stored nothing (no 喜欢, and the habit rule knew no pastime)."""
+    assert [(c.op, c.key) for c in extract(message)] == [("upsert", key)]
+
+
+def test_a_rule_about_notifications_has_one_key_in_both_languages() -> None:
+    """R-TYPE-2, R-WRITE-2: the rule was keyed by its wording's hash (`rule-h827bcc1`), so the English
+    wording of the same rule became a second memory."""
+    assert only("不要在晚上十点以后给我发通知。").key == only("Never send me notifications after 10pm.").key
+    assert only("不要在晚上十点以后给我发通知。").key == "rule-notifications"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("I'm vegetarian but my husband isn't.", [("diet", "Is vegetarian")]),
+        ("I love sushi but my son hates it.", [("food-sushi", "Loves sushi")]),
+        ("I'm vegetarian but my wife eats meat.", [("diet", "Is vegetarian"), ("family-partner", "Wife eats meat")]),
+    ],
+)
+def test_what_a_family_member_does_after_but_is_not_part_of_the_users_memory(
+    message: str, expected: list[tuple[str, str]]
+) -> None:
+    """R-TYPE-2, issue 13.7: "but my husband isn't" stayed inside the user's diet
+    (`diet: Is vegetarian but my husband isn't`); the clause is cut at "but my", and one that
+    only points back ("hates it") says nothing of its own."""
+    assert [(c.key, c.content) for c in extract(message)] == expected

@@ -201,7 +201,9 @@ _NO_PREDICATE = {
     ),
     "en": re.compile(
         r"^(?:my (?:" + _FAMILY_MEMBER + r") )?(?:is|isn't|is not|does|doesn't|does not|did|didn't|has|hasn't|"
-        r"too|neither|not|either)(?: (?:too|either|as well|not))?[.!]*$",
+        r"too|neither|not|either)(?: (?:too|either|as well|not))?[.!]*$"
+        # "but my son hates it": the object is the sentence before.
+        r"|^my (?:" + _FAMILY_MEMBER + r") (?:\w+ ){1,2}(?:it|that|them|this|those)(?: (?:too|either|as well))?[.!]*$",
         re.IGNORECASE,
     ),
 }

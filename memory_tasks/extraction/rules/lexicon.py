@@ -37,6 +37,11 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("alcohol", "drink", ("酒", "喝酒", "酒精", "alcohol", "drinking", "booze")),
     ("smoking", "habit", ("烟", "抽烟", "吸烟", "smoking", "cigarettes", "smoke")),
     ("staying-up-late", "habit", ("熬夜", "晚睡", "staying up late")),
+    # Pastimes: with a frequency word they are habits (「周末一般在家打游戏」, `builders.habit`).
+    ("video-games", "habit", ("打游戏", "玩游戏", "打电动", "video games", "gaming")),
+    ("reading", "habit", ("看书", "读书", "阅读")),
+    ("cooking", "habit", ("做饭", "下厨", "烹饪", "cooking")),
+    ("photography", "habit", ("摄影", "拍照", "photography")),
     ("jazz", "music", ("爵士", "爵士乐", "jazz")),
     ("classical-music", "music", ("古典音乐", "古典乐", "classical music", "classical")),
     ("soul-music", "music", ("灵魂乐", "soul", "soul music")),
@@ -152,6 +157,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("calories", "item", ("卡路里", "热量", "calories")),
     ("technical-questions", "item", ("技术问题", "technical questions")),
     ("conclusion-first", "item", ("先给结论", "conclusion first")),
+    ("notifications", "item", ("通知", "推送", "消息提醒", "notification", "notifications")),
 )
 
 
