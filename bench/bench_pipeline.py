@@ -1314,7 +1314,8 @@ def _render_method() -> list[str]:
         "countdown=0)` (no debounce wait; turns of one conversation still share a window when several wait). Every "
         "turn of the burst is recorded first (`record_turn`, the speaker's turn as user, the same "
         "text as an assistant turn of the other speaker's user), then all are enqueued at once, the conversations "
-        "interleaved turn by turn.",
+        "interleaved turn by turn. A turn enqueued while its conversation's trigger waits joins it and sends "
+        "nothing (`memory_tasks.triggers`); it is done when the window that took it has finished its chain.",
         "- **Times** come from Celery's task events (workers run with -E, senders send task-sent): queue wait = "
         "started − sent, run = the worker's runtime. A turn is retrievable when the last task of its chain "
         "(all tasks sharing its root id) has finished: for today's chain, upsert_vectors marking the memories "
@@ -1352,8 +1353,7 @@ def _render_method() -> list[str]:
         "turn, what the chain costs a 2-core host in capacity; wall-time ratios are shown too. *Above the idle "
         "stack* subtracts what the same processes burn per second with nothing queued (read for "
         f"{IDLE_SAMPLE_SEC:.0f} s after the warm-up: broker polling, heartbeats, the bench's event receiver and "
-        "RSS sampler) times each phase's wall time: the chain's phase lasts as long as the 12 s debounce of its "
-        "re-triggers, the loop's only as long as its work. The split by process shows where the chain's extra "
+        "RSS sampler) times each phase's wall time. The split by process shows where the chain's extra "
         "CPU goes (the bench process enqueues the turns, as a chat server does, and receives the task events). "
         "Every phase starts with an empty embedding cache (the phases share LoCoMo's texts), except the profile.",
         "- **Ceilings**: the turns/s the burst's own costs allow at most: the cores ÷ the CPU seconds per turn of "
