@@ -206,22 +206,22 @@ def _extract_window(message_id: int, turn: TurnContext, held: StageWindow, setti
     }
 
 
-# Built once: every trigger and every window bookkeeping asks it first (issue 12).
-_CONVERSATION_OF = select(Message.conversation_id).where(Message.id == bindparam("message_id"))
-_OWNER_OF = select(Message.user_id, Message.conversation_id).where(Message.id == bindparam("message_id"))
-
-
-def _conversation_of(session: Session, message_id: int) -> int | None:
-    """The conversation of the message (None if unknown); read before any object of the session changes."""
-    return session.connection().execute(_CONVERSATION_OF, {"message_id": message_id}).scalar()
-
-
 @dataclass(frozen=True)
 class _Owner:
     """The user and conversation of a turn: whose debounce trigger it is (`memory_tasks.triggers`)."""
 
     user_id: int
     conversation_id: int
+
+
+# Built once: every trigger and every window bookkeeping asks it first (issue 12).
+_OWNER_OF = select(Message.user_id, Message.conversation_id).where(Message.id == bindparam("message_id"))
+
+
+def _owner_of(session: Session, message_id: int) -> _Owner | None:
+    """The user and conversation of the message (None if unknown); read before any object of the session changes."""
+    found = session.connection().execute(_OWNER_OF, {"message_id": message_id}).one_or_none()
+    return None if found is None else _Owner(found.user_id, found.conversation_id)
 
 
 @dataclass(frozen=True)
@@ -239,11 +239,10 @@ class _Taken:
 def _take_window(message_id: int, run_id: str, settings: Any) -> _Taken:
     """In one transaction: the checks of the trigger's own turn, then its window (`claim_window`)."""
     with session_scope() as session:
-        found = session.connection().execute(_OWNER_OF, {"message_id": message_id}).one_or_none()
-        if found is None:
+        owner = _owner_of(session, message_id)
+        if owner is None:
             logger.warning("message not found", extra={"message_id": message_id})
             return _Taken(owner=None)
-        owner = _Owner(found.user_id, found.conversation_id)
         lock_conversation(session, owner.conversation_id)
         message = session.get(Message, message_id, with_for_update=True)
         if message is None or message.memory_status in FINISHED:
@@ -534,10 +533,10 @@ def _window_of(session: Session, message_id: int, now: Any) -> list[Message]:
     conversation takes the conversation's row first (as the window claim does), so two stages
     of one window, or a stage and a new trigger, never lock its turns in crossing orders.
     """
-    conversation_id = _conversation_of(session, message_id)
-    if conversation_id is None:
+    owner = _owner_of(session, message_id)
+    if owner is None:
         return []
-    lock_conversation(session, conversation_id)
+    lock_conversation(session, owner.conversation_id)
     message = session.get(Message, message_id, with_for_update=True)
     if message is None:
         return []
