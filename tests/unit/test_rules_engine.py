@@ -462,9 +462,10 @@ def test_a_retraction_whose_item_two_memories_name_guesses_neither() -> None:
         ExistingMemory(1, "a", "preference", "Plays tennis on Sundays"),
         ExistingMemory(2, "b", "preference", "Watches tennis"),
     ]
-    assert refined("I don't play tennis anymore.", both) == [("delete", "preference", "preference-tennis")]
+    # Its own key (tennis is a lexicon item), not either memory's.
+    assert refined("I don't play tennis anymore.", both) == [("delete", "preference", "sport-tennis")]
     assert refined("I don't play tennis anymore.", [ExistingMemory(1, "a", "preference", "Plays table-tennis")]) == [
-        ("delete", "preference", "preference-tennis")
+        ("delete", "preference", "sport-tennis")
     ]
 
 
@@ -992,6 +993,53 @@ def test_a_clause_pointing_back_at_the_sentence_says_nothing_of_the_family_membe
 def test_a_pastime_with_a_frequency_is_a_habit(message: str, key: str) -> None:
     """R-TYPE-2, issue 13.7: 「周末一般在家打游戏」 stored nothing (no 喜欢, and the habit rule knew no pastime)."""
     assert [(c.op, c.key) for c in extract(message)] == [("upsert", key)]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我平时喜欢看书。", "habit-reading"),
+        ("I love reading.", "habit-reading"),
+        ("我喜欢看电影。", "habit-movies"),
+        ("I like watching movies.", "habit-movies"),
+        ("我喜欢听音乐。", "habit-music"),
+        ("我喜欢打游戏。", "habit-video-games"),
+        ("我喜欢读小说。", "habit-novels"),
+        ("我喜欢养花。", "habit-flowers"),
+        ("我喜欢打篮球。", "sport-basketball"),
+        ("我喜欢吃烤肉。", "food-barbecue"),
+        ("我喜欢看科幻电影。", "movie-sci-fi-movies"),
+    ],
+)
+def test_a_common_pastime_gets_a_readable_key_in_both_languages(message: str, key: str) -> None:
+    """R-WRITE-2, issue 13.7: 「我平时喜欢看书」 was keyed `preference-hfe04274` (its item is 书 once 看
+    is cut), so 「我喜欢看书」 and "I love reading" could only meet through similarity."""
+    assert only(message).key == key
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("我喜欢看喜剧电影。", "我喜欢看爱情电影。"),
+        ("I like pop music.", "I like country music."),
+        ("I like comedy movies.", "I like romance movies."),
+        ("我喜欢看武侠小说。", "我喜欢看科幻小说。"),
+        ("我喜欢看电影。", "我喜欢看爱情电影。"),
+    ],
+)
+def test_a_qualified_pastime_is_a_slot_of_its_own(first: str, second: str) -> None:
+    """R-WRITE-2, issue 13.2: a bare medium (电影, music) names the pastime only as the whole item, so
+    two genres are two memories, not one slot the second overwrites."""
+    assert only(first).key != only(second).key
+
+
+def test_each_item_of_a_liked_list_keeps_its_own_verb() -> None:
+    """R-TYPE-2, issue 13.7: 「我喜欢看书和听音乐」 stored 「喜欢看听音乐」 (the head's 看 put before 听音乐)."""
+    assert [(c.key, c.content) for c in extract("我喜欢看书和听音乐。")] == [
+        ("habit-reading", "喜欢看书"),
+        ("habit-music", "喜欢听音乐"),
+    ]
+    assert [c.content for c in extract("我平时喜欢听爵士乐和古典音乐。")] == ["平时喜欢听爵士乐", "平时喜欢听古典音乐"]
 
 
 def test_a_rule_about_notifications_has_one_key_in_both_languages() -> None:

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memory_tasks.extraction.candidates import Candidate, Op
-from memory_tasks.extraction.rules.clauses import FAMILY, Clause
-from memory_tasks.extraction.rules.content import PRONOUN_ITEM, clean_item, split_items, statement
+from memory_tasks.extraction.rules.clauses import FAMILY, Clause, Lang
+from memory_tasks.extraction.rules.content import PRONOUN_ITEM, ZH_ITEM_VERBS, clean_item, split_items, statement
 from memory_tasks.extraction.rules.keys import goal_key, item_slug, project_key, rule_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
 
@@ -86,14 +86,23 @@ def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) ->
             contents = [statement(match.group(0), clause.lang)]
         else:
             head = clause.text[match.start() : match.start("item")].strip()
-            joiner = "" if clause.lang == "zh" else " "
-            contents = [statement(f"{head}{joiner}{item}", clause.lang) for item in items]
+            contents = [statement(_listed(head, item, clause.lang), clause.lang) for item in items]
         return [
             _candidate("upsert", memory_type, key_of(item), content, clause, importance, item=item)
             for item, content in zip(items, contents, strict=True)
         ]
 
     return build
+
+
+def _listed(head: str, item: str, lang: Lang) -> str:
+    """One item of a list said with the list's head: "喜欢看" + "电影" -> "喜欢看电影". An item with
+    a verb of its own keeps it instead of the head's ("喜欢看" + "听音乐" -> "喜欢听音乐", not 看听)."""
+    if lang != "zh":
+        return f"{head} {item}"
+    if head[-1:] in ZH_ITEM_VERBS and item[:1] in ZH_ITEM_VERBS:
+        head = head[:-1]
+    return f"{head}{item}"
 
 
 # Foods and drinks whose giving up is a dietary restriction, not a change of taste: "I don't eat

@@ -49,6 +49,8 @@ _DEICTIC_ITEM = re.compile(
     r"|\b(?:option|idea|answer|reply|response|explanation|suggestion|version|one)s?$",
     re.IGNORECASE,
 )
+# The verbs a Chinese liking puts before its item (喜欢**看**书); table.py's preference rule reads them.
+ZH_ITEM_VERBS = "吃喝听看玩用去逛读打穿做坐养追"
 _ZH_LIST = re.compile(r"和|、|跟|以及|还有|与")
 _EN_LIST = re.compile(r",\s*|\s+and\s+|\s+or\s+|\s*&\s*")
 

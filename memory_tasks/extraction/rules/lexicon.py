@@ -26,6 +26,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("lamb", "food", ("羊肉", "lamb", "mutton")),
     ("red-meat", "food", ("红肉", "red meat")),
     ("meat", "food", ("肉", "吃肉", "荤", "荤菜", "meat")),
+    ("barbecue", "food", ("烤肉", "烧烤", "撸串", "barbecue", "bbq")),
     ("pizza", "food", ("披萨", "pizza")),
     ("sushi", "food", ("寿司", "sushi")),
     ("fast-food", "food", ("快餐", "垃圾食品", "fast food", "junk food")),
@@ -38,8 +39,15 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("smoking", "habit", ("烟", "抽烟", "吸烟", "smoking", "cigarettes", "smoke")),
     ("staying-up-late", "habit", ("熬夜", "晚睡", "staying up late")),
     # Pastimes: with a frequency word they are habits (「周末一般在家打游戏」, `builders.habit`).
-    ("video-games", "habit", ("打游戏", "玩游戏", "打电动", "video games", "gaming")),
-    ("reading", "habit", ("看书", "读书", "阅读")),
+    # The bare objects too (游戏, 书, 电影): 「喜欢看书」's item is 书 once its verb is cut. A bare
+    # medium names the slot only as the whole item (BARE_MEDIA below).
+    ("video-games", "habit", ("打游戏", "玩游戏", "打电动", "游戏", "电子游戏", "video games", "gaming")),
+    ("reading", "habit", ("看书", "读书", "阅读", "书", "reading", "reading books")),
+    ("novels", "habit", ("小说", "看小说", "读小说", "novels")),
+    ("movies", "habit", ("电影", "看电影", "movies", "films", "watching movies")),
+    ("music", "habit", ("音乐", "听音乐", "听歌", "music", "listening to music")),
+    ("flowers", "habit", ("养花", "种花", "花", "鲜花", "花草", "flowers")),
+    ("gardening", "habit", ("园艺", "gardening")),
     ("cooking", "habit", ("做饭", "下厨", "烹饪", "cooking")),
     ("photography", "habit", ("摄影", "拍照", "photography")),
     ("jazz", "music", ("爵士", "爵士乐", "jazz")),
@@ -49,6 +57,11 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("piano", "music", ("钢琴", "piano")),
     ("guitar", "music", ("吉他", "guitar")),
     ("running", "sport", ("跑步", "running", "jogging", "run")),
+    ("basketball", "sport", ("篮球", "打篮球", "basketball")),
+    ("football", "sport", ("足球", "踢足球", "踢球", "soccer", "football")),
+    ("badminton", "sport", ("羽毛球", "打羽毛球", "badminton")),
+    ("table-tennis", "sport", ("乒乓球", "打乒乓球", "table tennis", "table-tennis", "ping pong")),
+    ("tennis", "sport", ("网球", "打网球", "tennis")),
     ("hiking", "sport", ("爬山", "徒步", "hiking")),
     ("rock-climbing", "sport", ("攀岩", "rock climbing", "climbing", "bouldering")),
     ("gym", "sport", ("健身房", "健身", "撸铁", "gym", "working out", "weightlifting")),
@@ -161,6 +174,28 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 
+# Forms that name a pastime by its medium alone. They count only as the whole item: 「喜剧电影」
+# and 「爱情电影」, "pop music" and "country music" are two likings, not one habit-movies slot.
+BARE_MEDIA = frozenset(
+    {
+        "游戏",
+        "书",
+        "小说",
+        "电影",
+        "音乐",
+        "花",
+        "鲜花",
+        "花草",
+        "reading",
+        "novels",
+        "movies",
+        "films",
+        "music",
+        "flowers",
+    }
+)
+
+
 def _build_lexicon_index() -> list[tuple[str, re.Pattern[str], str, str]]:
     """(surface form, its pattern, slug, category), longest surface first so "乌龙茶" beats "茶".
 
@@ -182,14 +217,16 @@ _LEXICON_INDEX = _build_lexicon_index()
 def lexicon_entries(text: str) -> list[tuple[str, str]]:
     """(slug, category) of every LEXICON item named in `text`, in order of first mention.
 
-    A one-character Chinese form ("茶", "辣") counts only when it is the whole text, so
-    "绿茶" is not "茶"; English forms match whole words.
+    A one-character Chinese form ("茶", "辣") or a bare medium ("电影", "music") counts only when
+    it is the whole text, so "绿茶" is not "茶" and "pop music" is not "music"; English forms
+    match whole words.
     """
     folded = text.casefold().strip()
     found: list[tuple[int, str, str]] = []
     taken: list[tuple[int, int]] = []
     for term, pattern, slug, category in _LEXICON_INDEX:
-        if term not in folded or (len(term) == 1 and HAN_CHAR.match(term) and folded != term):
+        whole_only = term in BARE_MEDIA or (len(term) == 1 and HAN_CHAR.match(term))
+        if term not in folded or (whole_only and folded != term):
             continue
         for match in pattern.finditer(folded):
             start, end = match.span()

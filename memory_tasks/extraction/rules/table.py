@@ -31,6 +31,7 @@ from memory_tasks.extraction.rules.builders import (
     zh_place,
 )
 from memory_tasks.extraction.rules.clauses import FAMILY, Lang
+from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS
 from memory_tasks.extraction.rules.keys import goal_key, preference_key, retired_key
 from memory_tasks.text import HAN
 
@@ -194,7 +195,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
     _r("pref", "zh", r"最(?:喜欢|爱)的[^，。是]{1,6}是(?P<item>[^，。]+)$", _pref),
-    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)(?:吃|喝|听|看|玩|用|去|逛|读|打|穿|做|坐|养|追)?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)[" + ZH_ITEM_VERBS + r"]?(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:爱好者|迷|控|粉丝|粉)$", _pref),
     _r("pref", "zh", r"有(?P<item>[^，。]+?)的习惯", _pref),
     # The tool is Latin letters, digits and +#.- (not \w, which takes the Chinese after it: 「用Python写后端」).
