@@ -971,12 +971,28 @@ def overhead(result: ModeResult) -> dict[str, float]:
     }
 
 
+def _cpu_ms_per_turn(run: PhaseRun, process: str) -> float:
+    return run.cpu_by_process[process] * 1000 / max(run.turns, 1)
+
+
+def _largest_first(run: PhaseRun) -> list[str]:
+    return sorted(run.cpu_by_process, key=lambda process: -run.cpu_by_process[process])
+
+
 def _cpu_split(result: ModeResult) -> str:
     """Each process's CPU per turn in the chain all at once and in the loop, largest first."""
     chain, loop = result.phases["all at once"], result.phases["loop"]
-    names = sorted(chain.cpu_by_process, key=lambda name: -chain.cpu_by_process[name])
-    per_turn = lambda run, name: run.cpu_by_process[name] * 1000 / max(run.turns, 1)  # noqa: E731
-    return ", ".join(f"{name} {per_turn(chain, name):.1f} / {per_turn(loop, name):.1f}" for name in names)
+    return ", ".join(
+        f"{name} {_cpu_ms_per_turn(chain, name):.1f} / {_cpu_ms_per_turn(loop, name):.1f}"
+        for name in _largest_first(chain)
+    )
+
+
+def burst_cpu_split(result: ModeResult) -> str:
+    """Each process's CPU per turn in the burst, largest first (Milvus has its own figure): where
+    the burst's CPU ceiling goes."""
+    burst = result.phases["burst"]
+    return ", ".join(f"{name} {_cpu_ms_per_turn(burst, name):.1f}" for name in _largest_first(burst))
 
 
 def ceilings(run: PhaseRun) -> dict[str, float]:
@@ -1123,6 +1139,7 @@ def _render_modes(results: list[ModeResult]) -> list[str]:
             f"{r.phases['burst'].milvus_cpu_sec * 1000 / max(r.phases['burst'].turns, 1):.0f}"
         ),
     )
+    row("burst: CPU per turn by process (ms)", burst_cpu_split)
     row(
         "ceilings from the burst's costs (turns/s): all CPU / each worker pool",
         lambda r: " / ".join(f"{name} {value:.1f}" for name, value in ceilings(r.phases["burst"]).items()),

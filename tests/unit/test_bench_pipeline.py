@@ -12,6 +12,7 @@ from bench.bench_pipeline import (
     ModeResult,
     PhaseRun,
     Recorded,
+    burst_cpu_split,
     chain_ends,
     latencies,
     latencies_from_due,
@@ -253,6 +254,15 @@ def test_the_celery_overhead_above_idle_leaves_out_what_the_idle_stack_burns_ove
     assert figures["chain cpu ms per turn above idle"] == pytest.approx((1.6 - 0.025 * 13.0) / 40 * 1000)
     assert figures["loop cpu ms per turn above idle"] == pytest.approx((0.56 - 0.025 * 1.0) / 40 * 1000)
     assert figures["cpu above idle"] == pytest.approx((1.6 - 0.325) / (0.56 - 0.025))
+
+
+def test_the_bursts_cpu_is_split_by_process_largest_first_per_turn() -> None:
+    """Issue 12: where the burst's CPU ceiling goes (the instant target is CPU-bound)."""
+    burst = _overhead_phase("burst", cpu_sec=2.0, window_sec=1.0, wall_sec=1.0)
+    burst.cpu_by_process = Counter({"PostgreSQL": 0.2, "worker-index": 0.6, "worker-llm": 1.2})
+    result = ModeResult("instant", {"burst": burst}, {}, 1.0, 0.0, 1.0, None, "", idle_cpu_per_sec=0.0)
+
+    assert burst_cpu_split(result) == "worker-llm 30.0, worker-index 15.0, PostgreSQL 5.0"
 
 
 def test_the_pipeline_section_is_replaced_in_place_or_appended() -> None:
