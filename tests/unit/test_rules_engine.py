@@ -1009,6 +1009,16 @@ def test_a_pastime_with_a_frequency_is_a_habit(message: str, key: str) -> None:
         ("我喜欢打篮球。", "sport-basketball"),
         ("我喜欢吃烤肉。", "food-barbecue"),
         ("我喜欢看科幻电影。", "movie-sci-fi-movies"),
+        ("我喜欢喝可乐。", "drink-cola"),
+        ("我喜欢喝牛奶。", "drink-milk"),
+        ("我喜欢吃面条。", "food-noodles"),
+        ("I like chocolate.", "food-chocolate"),
+        ("我喜欢吃巧克力。", "food-chocolate"),
+        ("我喜欢旅游。", "habit-traveling"),
+        ("I enjoy traveling.", "habit-traveling"),
+        ("我喜欢逛街。", "habit-shopping"),
+        ("我喜欢看动漫。", "tv-anime"),
+        ("我喜欢滑雪。", "sport-skiing"),
     ],
 )
 def test_a_common_pastime_gets_a_readable_key_in_both_languages(message: str, key: str) -> None:
@@ -1025,12 +1035,29 @@ def test_a_common_pastime_gets_a_readable_key_in_both_languages(message: str, ke
         ("I like comedy movies.", "I like romance movies."),
         ("我喜欢看武侠小说。", "我喜欢看科幻小说。"),
         ("我喜欢看电影。", "我喜欢看爱情电影。"),
+        ("I enjoy traveling.", "I hate traveling by plane."),
+        ("I like programming.", "I like functional programming."),
     ],
 )
 def test_a_qualified_pastime_is_a_slot_of_its_own(first: str, second: str) -> None:
     """R-WRITE-2, issue 13.2: a bare medium (电影, music) names the pastime only as the whole item, so
     two genres are two memories, not one slot the second overwrites."""
     assert only(first).key != only(second).key
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我乳糖不耐受。", "health-lactose-intolerance"),
+        ("我是糖尿病患者。", "health-diabetes"),
+        ("我是一名高血压患者，饮食要清淡。", "health-hypertension"),
+    ],
+)
+def test_a_condition_said_without_you_have_is_a_health_fact(message: str, key: str) -> None:
+    """R-TYPE-2, R-READ-6, issue 13.7: 「我乳糖不耐受」 stored nothing (only 「我有乳糖不耐受」 was read),
+    while "I'm lactose intolerant" was a core health fact."""
+    assert [(c.memory_type, c.key) for c in extract(message)][0] == ("fact", key)
+    assert [c.key for c in extract("我乳糖不耐受，不能喝牛奶。")] == ["health-lactose-intolerance", "drink-milk"]
 
 
 def test_each_item_of_a_liked_list_keeps_its_own_verb() -> None:

@@ -27,6 +27,10 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("red-meat", "food", ("红肉", "red meat")),
     ("meat", "food", ("肉", "吃肉", "荤", "荤菜", "meat")),
     ("barbecue", "food", ("烤肉", "烧烤", "撸串", "barbecue", "bbq")),
+    ("fruit", "food", ("水果", "fruit", "fruits")),
+    ("noodles", "food", ("面条", "面", "拉面", "noodles", "ramen")),
+    ("dumplings", "food", ("饺子", "dumplings")),
+    ("chocolate", "food", ("巧克力", "chocolate")),
     ("pizza", "food", ("披萨", "pizza")),
     ("sushi", "food", ("寿司", "sushi")),
     ("fast-food", "food", ("快餐", "垃圾食品", "fast food", "junk food")),
@@ -34,13 +38,17 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("oolong-tea", "drink", ("乌龙茶", "乌龙", "oolong", "oolong tea")),
     ("green-tea", "drink", ("绿茶", "green tea")),
     ("tea", "drink", ("茶", "喝茶", "tea")),
+    ("cola", "drink", ("可乐", "coke", "cola")),
+    ("beer", "drink", ("啤酒", "beer")),
+    ("juice", "drink", ("果汁", "juice")),
+    ("milk", "drink", ("牛奶", "milk")),
     ("coffee", "drink", ("咖啡", "美式", "拿铁", "coffee", "americano", "latte")),
     ("alcohol", "drink", ("酒", "喝酒", "酒精", "alcohol", "drinking", "booze")),
     ("smoking", "habit", ("烟", "抽烟", "吸烟", "smoking", "cigarettes", "smoke")),
     ("staying-up-late", "habit", ("熬夜", "晚睡", "staying up late")),
     # Pastimes: with a frequency word they are habits (「周末一般在家打游戏」, `builders.habit`).
     # The bare objects too (游戏, 书, 电影): 「喜欢看书」's item is 书 once its verb is cut. A bare
-    # medium names the slot only as the whole item (BARE_MEDIA below).
+    # medium names the slot only as the whole item (WHOLE_ITEM_FORMS below).
     ("video-games", "habit", ("打游戏", "玩游戏", "打电动", "游戏", "电子游戏", "video games", "gaming")),
     ("reading", "habit", ("看书", "读书", "阅读", "书", "reading", "reading books")),
     ("novels", "habit", ("小说", "看小说", "读小说", "novels")),
@@ -48,6 +56,15 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("music", "habit", ("音乐", "听音乐", "听歌", "music", "listening to music")),
     ("flowers", "habit", ("养花", "种花", "花", "鲜花", "花草", "flowers")),
     ("gardening", "habit", ("园艺", "gardening")),
+    ("dancing", "habit", ("跳舞", "dancing")),
+    ("painting", "habit", ("画画", "绘画", "painting", "drawing")),
+    ("singing", "habit", ("唱歌", "唱k", "k歌", "singing", "karaoke")),
+    ("traveling", "habit", ("旅游", "旅行", "traveling", "travelling", "travel")),
+    ("fishing", "habit", ("钓鱼", "fishing")),
+    ("shopping", "habit", ("逛街", "街", "购物", "shopping")),
+    ("coding", "habit", ("写代码", "编程", "coding", "programming")),
+    ("anime", "tv", ("动漫", "动画片", "anime")),
+    ("variety-shows", "tv", ("综艺", "综艺节目", "variety shows")),
     ("cooking", "habit", ("做饭", "下厨", "烹饪", "cooking")),
     ("photography", "habit", ("摄影", "拍照", "photography")),
     ("jazz", "music", ("爵士", "爵士乐", "jazz")),
@@ -64,6 +81,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("tennis", "sport", ("网球", "打网球", "tennis")),
     ("hiking", "sport", ("爬山", "徒步", "hiking")),
     ("rock-climbing", "sport", ("攀岩", "rock climbing", "climbing", "bouldering")),
+    ("skiing", "sport", ("滑雪", "skiing")),
     ("gym", "sport", ("健身房", "健身", "撸铁", "gym", "working out", "weightlifting")),
     ("swimming", "sport", ("游泳", "swimming")),
     ("yoga", "sport", ("瑜伽", "yoga")),
@@ -174,24 +192,15 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 
-# Forms that name a pastime by its medium alone. They count only as the whole item: 「喜剧电影」
-# and 「爱情电影」, "pop music" and "country music" are two likings, not one habit-movies slot.
-BARE_MEDIA = frozenset(
+# Forms too general to name a slot inside a longer item: a pastime by its medium alone (电影,
+# music), or one a qualifier turns into another liking. They count only as the whole item:
+# 「喜剧电影」 and 「爱情电影」, "pop music" and "country music", "functional programming" and
+# "traveling by plane" are likings of their own, not one slot that the second would overwrite.
+WHOLE_ITEM_FORMS = frozenset(
     {
-        "游戏",
-        "书",
-        "小说",
-        "电影",
-        "音乐",
-        "花",
-        "鲜花",
-        "花草",
-        "reading",
-        "novels",
-        "movies",
-        "films",
-        "music",
-        "flowers",
+        *("游戏", "书", "小说", "电影", "音乐", "花", "鲜花", "花草", "编程", "绘画"),
+        *("reading", "novels", "movies", "films", "music", "flowers", "painting", "drawing", "programming"),
+        *("coding", "travel", "traveling", "travelling", "shopping", "singing", "dancing"),
     }
 )
 
@@ -217,7 +226,7 @@ _LEXICON_INDEX = _build_lexicon_index()
 def lexicon_entries(text: str) -> list[tuple[str, str]]:
     """(slug, category) of every LEXICON item named in `text`, in order of first mention.
 
-    A one-character Chinese form ("茶", "辣") or a bare medium ("电影", "music") counts only when
+    A one-character Chinese form ("茶", "辣") or a WHOLE_ITEM_FORMS one ("电影", "music") counts only when
     it is the whole text, so "绿茶" is not "茶" and "pop music" is not "music"; English forms
     match whole words.
     """
@@ -225,7 +234,7 @@ def lexicon_entries(text: str) -> list[tuple[str, str]]:
     found: list[tuple[int, str, str]] = []
     taken: list[tuple[int, int]] = []
     for term, pattern, slug, category in _LEXICON_INDEX:
-        whole_only = term in BARE_MEDIA or (len(term) == 1 and HAN_CHAR.match(term))
+        whole_only = term in WHOLE_ITEM_FORMS or (len(term) == 1 and HAN_CHAR.match(term))
         if term not in folded or (whole_only and folded != term):
             continue
         for match in pattern.finditer(folded):
