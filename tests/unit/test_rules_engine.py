@@ -1056,8 +1056,33 @@ def test_a_qualified_pastime_is_a_slot_of_its_own(first: str, second: str) -> No
 def test_a_condition_said_without_you_have_is_a_health_fact(message: str, key: str) -> None:
     """R-TYPE-2, R-READ-6, issue 13.7: 「我乳糖不耐受」 stored nothing (only 「我有乳糖不耐受」 was read),
     while "I'm lactose intolerant" was a core health fact."""
-    assert [(c.memory_type, c.key) for c in extract(message)][0] == ("fact", key)
+    assert [(c.memory_type, c.key) for c in extract(message)] == [("fact", key)]
+
+
+def test_a_condition_and_what_it_rules_out_are_both_kept() -> None:
+    """R-TYPE-2, R-READ-6: the condition is the core fact; the drink it rules out is kept beside it."""
     assert [c.key for c in extract("我乳糖不耐受，不能喝牛奶。")] == ["health-lactose-intolerance", "drink-milk"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我今年想考驾照。", "goal-drivers-license"),
+        ("I want to get my driver's license this year.", "goal-drivers-license"),
+        ("我明年想学游泳。", "goal-swimming"),
+        ("我今年打算考研。", "goal-grad-school-exam"),
+        ("My goal is to run a marathon.", "goal-marathon"),
+    ],
+)
+def test_a_goal_with_its_year_before_the_wish_is_kept_under_its_items_key(message: str, key: str) -> None:
+    """R-TYPE-2, issue 13.7: 「我今年想考驾照」 stored nothing (only 「我想今年…」 was read) and
+    「我今年打算考研」 was `goal-hd2e4839` (考 was cut before the lexicon was asked, leaving 研)."""
+    assert [(c.memory_type, c.key) for c in extract(message)] == [("goal", key)]
+
+
+def test_a_wish_of_the_moment_is_no_goal() -> None:
+    """R-TYPE-3: a bare 想 without a time of its own is today's wish, not a goal."""
+    assert extract("我想吃火锅。") == []
 
 
 def test_each_item_of_a_liked_list_keeps_its_own_verb() -> None:

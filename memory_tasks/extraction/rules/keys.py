@@ -98,10 +98,14 @@ _EN_GOAL_LEAD = re.compile(r"^(?:to |get |pass |run |learn |become |buy |finish 
 
 
 def goal_key(item: str) -> str:
-    """`goal-<slug>` of the goal's object ("考N1" and "通过N1" are both goal-jlpt-n1)."""
+    """`goal-<slug>` of the goal's object ("考N1" and "通过N1" are both goal-jlpt-n1). A LEXICON item
+    whose name starts with a leading verb is found with the verb (考研 is not 研; "run a marathon"
+    is still the marathon)."""
     lead = _ZH_GOAL_LEAD if has_han(item) else _EN_GOAL_LEAD
     core = re.split(r"\s+(?:before|by|within|in the next|this year|next year|so that|so|because)\b", item)[0]
-    return "goal-" + item_slug(lead.sub("", core) or item)
+    target = lead.sub("", core) or item
+    entries = lexicon_entries(canonical_english(target)) or lexicon_entries(canonical_english(core))
+    return "goal-" + (entries[0][0] if entries else item_slug(target))
 
 
 def project_key(item: str) -> str:

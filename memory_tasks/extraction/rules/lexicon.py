@@ -172,6 +172,11 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("ielts", "exam", ("雅思", "ielts")),
     ("toefl", "exam", ("托福", "toefl")),
     ("grad-school-exam", "exam", ("考研",)),
+    (
+        "drivers-license",
+        "exam",
+        ("驾照", "驾驶证", "driver's license", "drivers license", "driving license", "driving test"),
+    ),
     ("japanese", "language", ("日语", "日文", "japanese")),
     ("spanish", "language", ("西班牙语", "spanish")),
     ("english", "language", ("英语", "英文", "english")),
