@@ -1080,6 +1080,21 @@ def test_a_goal_with_its_year_before_the_wish_is_kept_under_its_items_key(messag
     assert [(c.memory_type, c.key) for c in extract(message)] == [("goal", key)]
 
 
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("I want to get my driver's license this year.", "Wants to get their driver's license this year"),
+        ("I take my dog hiking every weekend.", "Takes their dog hiking every weekend"),
+        ("I'm learning Spanish for my job.", "Is learning Spanish for their job"),
+        ("My wife loves my cooking.", "Wife loves my cooking"),
+    ],
+)
+def test_the_users_later_my_is_theirs_in_the_memory(message: str, content: str) -> None:
+    """Issue 13.7: "Wants to get my driver's license" read as the assistant's own license. A statement
+    led by "My wife…" keeps its later "my": "their" would name the wife."""
+    assert [c.content for c in extract(message)] == [content]
+
+
 def test_a_wish_of_the_moment_is_no_goal() -> None:
     """R-TYPE-3: a bare 想 without a time of its own is today's wish, not a goal."""
     assert extract("我想吃火锅。") == []

@@ -85,11 +85,20 @@ def third_person(text: str) -> str:
     head = match.group(0).strip().lower()
     rest = text[match.end() :]
     if head in _EN_FIXED:
-        return _capitalize(f"{_EN_FIXED[head]} {rest}".strip())
+        return _capitalize(_EN_MY.sub(_their, f"{_EN_FIXED[head]} {rest}".strip()))
     words = rest.split(" ")
     index = 0
     while index < len(words) - 1 and words[index].lower() in _EN_ADVERBS:
         index += 1
     if index < len(words):
         words[index] = _third_person_verb(words[index])
-    return _capitalize(" ".join(words))
+    return _capitalize(_EN_MY.sub(_their, " ".join(words)))
+
+
+# The user's own "my" later in the statement: "Wants to get my license" is read by the assistant,
+# whose "my" it is not. (A statement led by "My wife…" keeps its later "my": "their" would name her.)
+_EN_MY = re.compile(r"\b(my|myself)\b", re.IGNORECASE)
+
+
+def _their(match: re.Match[str]) -> str:
+    return "their" if match.group(1).lower() == "my" else "themselves"
