@@ -1100,6 +1100,12 @@ def test_a_wish_of_the_moment_is_no_goal() -> None:
     assert extract("我想吃火锅。") == []
 
 
+@pytest.mark.parametrize("message", ["以后要用中文回复我。", "以后想让你用中文回复。"])
+def test_an_instruction_that_starts_with_from_now_on_is_no_goal(message: str) -> None:
+    """R-TYPE-2: 「以后要…」 / 「以后想让你…」 is a standing instruction to the assistant, not the user's goal."""
+    assert [(c.memory_type, c.key) for c in extract(message)] == [("constraint", "reply-language")]
+
+
 def test_each_item_of_a_liked_list_keeps_its_own_verb() -> None:
     """R-TYPE-2, issue 13.7: 「我喜欢看书和听音乐」 stored 「喜欢看听音乐」 (the head's 看 put before 听音乐)."""
     assert [(c.key, c.content) for c in extract("我喜欢看书和听音乐。")] == [
