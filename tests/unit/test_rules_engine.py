@@ -1050,13 +1050,32 @@ def test_a_qualified_pastime_is_a_slot_of_its_own(first: str, second: str) -> No
     [
         ("我乳糖不耐受。", "health-lactose-intolerance"),
         ("我是糖尿病患者。", "health-diabetes"),
-        ("我是一名高血压患者，饮食要清淡。", "health-hypertension"),
+        ("我是一名高血压患者。", "health-hypertension"),
+        ("我是高血压。", "health-hypertension"),
     ],
 )
 def test_a_condition_said_without_you_have_is_a_health_fact(message: str, key: str) -> None:
     """R-TYPE-2, R-READ-6, issue 13.7: 「我乳糖不耐受」 stored nothing (only 「我有乳糖不耐受」 was read),
     while "I'm lactose intolerant" was a core health fact."""
     assert [(c.memory_type, c.key) for c in extract(message)] == [("fact", key)]
+
+
+@pytest.mark.parametrize(
+    ("message", "keys"),
+    [
+        ("饮食要清淡。", ["diet-light"]),
+        ("医生让我少吃盐。", ["diet-low-salt"]),
+        ("I'm on a low-salt diet.", ["diet-low-salt"]),
+        ("我是高血压，饮食要清淡。", ["health-hypertension", "diet-light"]),
+        ("这家店口味很清淡。", []),
+        ("这道菜少盐。", []),
+    ],
+)
+def test_a_diet_the_user_must_keep_is_a_fact_of_its_own(message: str, keys: list[str]) -> None:
+    """R-TYPE-2, R-READ-6, issue 13.7: 「饮食要清淡」 after 「我是一名高血压患者」 stored nothing; a diet
+    the user keeps is a core `diet-…` fact (apart from `diet`, so it never overwrites "vegetarian"),
+    and a dish or a restaurant described as light is no diet of the user's."""
+    assert [c.key for c in extract(message)] == keys
 
 
 def test_a_condition_and_what_it_rules_out_are_both_kept() -> None:
