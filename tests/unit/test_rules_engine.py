@@ -1078,6 +1078,12 @@ def test_a_diet_the_user_must_keep_is_a_fact_of_its_own(message: str, keys: list
     assert [c.key for c in extract(message)] == keys
 
 
+@pytest.mark.parametrize("message", ["我是糖尿病医生。", "我是高血压科的护士。", "我是乳糖不耐受研究员。"])
+def test_a_condition_in_a_job_title_is_no_health_fact(message: str) -> None:
+    """R-TYPE-2, R-READ-6: a diabetes doctor is not diabetic; a false safety fact would reach every reply."""
+    assert [c.key for c in extract(message)] == ["occupation"]
+
+
 def test_a_condition_and_what_it_rules_out_are_both_kept() -> None:
     """R-TYPE-2, R-READ-6: the condition is the core fact; the drink it rules out is kept beside it."""
     assert [c.key for c in extract("我乳糖不耐受，不能喝牛奶。")] == ["health-lactose-intolerance", "drink-milk"]

@@ -287,9 +287,10 @@ RULES: tuple[Rule, ...] = (
     _r("allergy", "en", r"allergic to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     _r("allergy", "en", r"^I have an? (?P<item>[\w-]+(?: [\w-]+)?) allergy", ALLERGY),
     _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症|焦虑症|过敏性鼻炎)", HEALTH),
-    # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6).
-    _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)", HEALTH),
-    _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>高血压|糖尿病|哮喘|痛风|抑郁症)(?:病人|患者)?", HEALTH),
+    # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
+    # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
+    _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
+    _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>高血压|糖尿病|哮喘|痛风|抑郁症)(?:病人|患者)?$", HEALTH),
     _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout)", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|hard of hearing)\b", HEALTH),
     _r("trait", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>左撇子|急性子|慢性子|路痴|社恐)", TRAIT),
