@@ -1120,9 +1120,11 @@ def test_the_users_later_my_is_theirs_in_the_memory(message: str, content: str) 
     assert [c.content for c in extract(message)] == [content]
 
 
-def test_a_wish_of_the_moment_is_no_goal() -> None:
-    """R-TYPE-3: a bare 想 without a time of its own is today's wish, not a goal."""
-    assert extract("我想吃火锅。") == []
+@pytest.mark.parametrize("message", ["我想吃火锅。", "明年要涨房租了。", "今年要下雪。"])
+def test_a_wish_of_the_moment_or_a_piece_of_news_is_no_goal(message: str) -> None:
+    """R-TYPE-3: a bare 想 without a time of its own is today's wish; 「明年要…」 without the user as
+    its subject is news, not the user's goal."""
+    assert extract(message) == []
 
 
 @pytest.mark.parametrize("message", ["以后要用中文回复我。", "以后想让你用中文回复。"])

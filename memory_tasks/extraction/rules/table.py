@@ -223,7 +223,9 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "zh", r"(?<![不没])(?:希望|想要|想)(?=在|以后|将来|未来|今年|明年|年底|[^，。]{1,8}之前)(?P<item>[^，。]+)$", goal),
     # The time first (「我今年想考驾照」): a bare 想 is a wish of the moment (「我想吃火锅」), a year is a
     # goal. 「以后要…」 and a wish about the assistant (「以后想让你…」) are how standing instructions start.
-    _r("goal", "zh", _ZH_ME + r"(?:(?:今年|明年|年底前?)(?:一定|还)?(?:希望|想要|想|要)|(?:以后|将来)(?:希望|想要|想))(?!让?[你您]|请)(?P<item>[^，。]+)$", goal),
+    # 「要」 needs the user as its subject: 「明年要涨房租了」, 「今年要下雪」 are news, not goals.
+    _r("goal", "zh", _ZH_ME + r"(?:(?:今年|明年|年底前?)(?:一定|还)?(?:希望|想要|想)|(?:以后|将来)(?:希望|想要|想))(?!让?[你您]|请)(?P<item>[^，。]+)(?<!了)$", goal),
+    _r("goal", "zh", r"^(?:我|本人)" + _ZH_ADV + r"(?:今年|明年|年底前?)(?:一定|还)?要(?!让?[你您]|请)(?P<item>[^，。]+)(?<!了)$", goal),
     _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公)$", goal),
     _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution) (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
