@@ -73,6 +73,15 @@ def _capitalize(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# The user's own "my" later in the statement: "Wants to get my license" is read by the assistant,
+# whose "my" it is not. (A statement led by "My wife…" keeps its later "my": "their" would name her.)
+_EN_MY = re.compile(r"\b(my|myself)\b", re.IGNORECASE)
+
+
+def _their(match: re.Match[str]) -> str:
+    return "their" if match.group(1).lower() == "my" else "themselves"
+
+
 def third_person(text: str) -> str:
     """An English first-person statement as a memory: "I really enjoy hiking" -> "Really enjoys
     hiking", "I'm vegetarian" -> "Is vegetarian", "My wife is…" -> "Wife is…"."""
@@ -93,12 +102,3 @@ def third_person(text: str) -> str:
     if index < len(words):
         words[index] = _third_person_verb(words[index])
     return _capitalize(_EN_MY.sub(_their, " ".join(words)))
-
-
-# The user's own "my" later in the statement: "Wants to get my license" is read by the assistant,
-# whose "my" it is not. (A statement led by "My wife…" keeps its later "my": "their" would name her.)
-_EN_MY = re.compile(r"\b(my|myself)\b", re.IGNORECASE)
-
-
-def _their(match: re.Match[str]) -> str:
-    return "their" if match.group(1).lower() == "my" else "themselves"

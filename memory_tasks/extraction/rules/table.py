@@ -116,6 +116,13 @@ _EN_STANDING = (
 
 _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该)*"
 _ZH_ME = r"^(?:我|本人)?" + _ZH_ADV
+# A goal's year said before the wish (「我今年想…」), and the goal itself: not asked of the
+# assistant (「以后想让你…」), not already done (「…了」).
+_ZH_YEAR = r"(?:今年|明年|年底前?)(?:一定|还)?"
+_ZH_OWN_GOAL = r"(?!让?[你您]|请)(?P<item>[^，。]+)(?<!了)$"
+# How a diet the user keeps is said: 「平时」/「最近」, then 「要」/「必须」/「尽量」.
+_ZH_NOWADAYS = r"(?:平时|日常|最近|现在)?"
+_ZH_MUST = r"(?:要|得|需要|必须|尽量|一定要|应该)?"
 _EN_ADV = r"(?:(?:really|just|absolutely|also|totally|genuinely|honestly|do|still|kind of|sort of|mostly|usually|normally|typically|often|always|generally|definitely|truly|now|actually) )*"
 
 CAP = r"(?-i:[A-Z])"
@@ -224,8 +231,8 @@ RULES: tuple[Rule, ...] = (
     # The time first (「我今年想考驾照」): a bare 想 is a wish of the moment (「我想吃火锅」), a year is a
     # goal. 「以后要…」 and a wish about the assistant (「以后想让你…」) are how standing instructions start.
     # 「要」 needs the user as its subject: 「明年要涨房租了」, 「今年要下雪」 are news, not goals.
-    _r("goal", "zh", _ZH_ME + r"(?:(?:今年|明年|年底前?)(?:一定|还)?(?:希望|想要|想)|(?:以后|将来)(?:希望|想要|想))(?!让?[你您]|请)(?P<item>[^，。]+)(?<!了)$", goal),
-    _r("goal", "zh", r"^(?:我|本人)" + _ZH_ADV + r"(?:今年|明年|年底前?)(?:一定|还)?要(?!让?[你您]|请)(?P<item>[^，。]+)(?<!了)$", goal),
+    _r("goal", "zh", _ZH_ME + r"(?:" + _ZH_YEAR + r"(?:希望|想要|想)|(?:以后|将来)(?:希望|想要|想))" + _ZH_OWN_GOAL, goal),
+    _r("goal", "zh", r"^(?:我|本人)" + _ZH_ADV + _ZH_YEAR + r"要" + _ZH_OWN_GOAL, goal),
     _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公)$", goal),
     _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution) (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
@@ -281,8 +288,8 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free)\b", Slot("fact", "diet")),
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
-    _r("diet", "zh", r"^(?:我|我的|本人)?(?:平时|日常|最近|现在)?(?:饮食|吃饭|吃东西|口味|吃得|吃的)(?:上)?(?:要|得|需要|必须|尽量|一定要|应该)?(?:比较|偏|很|要)?(?P<value>清淡)", Slot("fact", "diet-light")),
-    _r("diet", "zh", r"^(?:我|医生(?:让|要|叫)我)?(?:平时|日常|最近|现在)?(?:要|得|需要|必须|尽量|一定要|应该)?(?:吃得?)?(?P<value>少油少盐|少盐少油|少吃盐|低盐|少盐)", Slot("fact", "diet-low-salt")),
+    _r("diet", "zh", r"^(?:我|我的|本人)?" + _ZH_NOWADAYS + r"(?:饮食|吃饭|吃东西|口味|吃得|吃的)(?:上)?" + _ZH_MUST + r"(?:比较|偏|很|要)?(?P<value>清淡)", Slot("fact", "diet-light")),
+    _r("diet", "zh", r"^(?:我|医生(?:让|要|叫)我)?" + _ZH_NOWADAYS + _ZH_MUST + r"(?:吃得?)?(?P<value>少油少盐|少盐少油|少吃盐|低盐|少盐)", Slot("fact", "diet-low-salt")),
     _r("diet", "en", r"^I(?:'m on | am on | (?:need to |have to |must |should )?(?:eat |keep |follow |be on )?)(?:a )?(?P<value>low[- ](?:sodium|salt))\b", Slot("fact", "diet-low-salt")),
     _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)过敏", ALLERGY),
     _r("allergy", "zh", r"有(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
