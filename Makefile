@@ -13,7 +13,7 @@ LOCOMO ?= ../shared/data/locomo10.json
 E5_KERNEL := memory_tasks/vectors/native/libe5kernel.so
 E5_KERNEL_CFLAGS := -mavx2 -mfma -mtune=generic -march=x86-64 -O3 -fno-strict-overflow -fPIC -funroll-loops -ffast-math -fopenmp
 
-.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline bench-write bench-oracle dashboard-picture setup clean \
+.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline bench-embedding bench-write bench-oracle dashboard-picture setup clean \
 	serve openapi browser-deps chaos chaos-reload
 
 setup: $(STAMP) $(E5_KERNEL)
@@ -122,6 +122,10 @@ chaos: setup
 ## until loaded (issue 11 item 7; docs/reliability.md "Milvus reload"). BENCH_ARGS e.g. "--partitions 64"
 chaos-reload: setup
 	$(PY) -m bench.chaos_reload $(BENCH_ARGS)
+
+## make bench-embedding: the local model on our kernel against the wheel's engine (speed, agreement of the vectors)
+bench-embedding: setup
+	$(PY) -m bench.bench_embedding --locomo $(LOCOMO) $(BENCH_ARGS)
 
 ## make bench-write: one candidate's upsert at a user holding 10 / 200 / 2,000 memories (throwaway database).
 bench-write: setup
