@@ -1069,6 +1069,12 @@ def test_a_condition_said_without_you_have_is_a_health_fact(message: str, key: s
         ("我是高血压，饮食要清淡。", ["health-hypertension", "diet-light"]),
         ("这家店口味很清淡。", []),
         ("这道菜少盐。", []),
+        ("我平时要少油少盐。", ["diet-low-salt"]),
+        ("医生让我少吃盐多运动。", ["diet-low-salt"]),
+        ("低盐饮食。", ["diet-low-salt"]),
+        ("少盐的菜更好吃。", []),
+        ("低盐酱油卖完了。", []),
+        ("我少盐的菜吃得多。", []),
     ],
 )
 def test_a_diet_the_user_must_keep_is_a_fact_of_its_own(message: str, keys: list[str]) -> None:
@@ -1140,6 +1146,14 @@ def test_each_item_of_a_liked_list_keeps_its_own_verb() -> None:
         ("habit-music", "喜欢听音乐"),
     ]
     assert [c.content for c in extract("我平时喜欢听爵士乐和古典音乐。")] == ["平时喜欢听爵士乐", "平时喜欢听古典音乐"]
+
+
+def test_a_dish_whose_name_opens_with_a_verb_keeps_its_name() -> None:
+    """R-TYPE-2, R-WRITE-2: 打卤面 was read as 打 + 卤面: 「我喜欢吃炸鸡和打卤面」 stored 「喜欢打卤面」
+    (the head's 吃 dropped for the item's "own" verb), and 「我喜欢打卤面」 got another key than 「我爱吃打卤面」."""
+    assert [c.content for c in extract("我喜欢吃炸鸡和打卤面。")] == ["喜欢吃炸鸡", "喜欢吃打卤面"]
+    assert only("我喜欢打卤面。").key == only("我爱吃打卤面。").key
+    assert [c.key for c in extract("我喜欢吃饺子和打篮球。")] == ["food-dumplings", "sport-basketball"]
 
 
 def test_a_rule_about_notifications_has_one_key_in_both_languages() -> None:

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 from memory_tasks.extraction.candidates import Candidate, Op
 from memory_tasks.extraction.rules.clauses import FAMILY, Clause, Lang
-from memory_tasks.extraction.rules.content import PRONOUN_ITEM, ZH_ITEM_VERBS, clean_item, split_items, statement
+from memory_tasks.extraction.rules.content import (
+    PRONOUN_ITEM,
+    ZH_ITEM_VERBS,
+    ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB,
+    clean_item,
+    split_items,
+    statement,
+)
 from memory_tasks.extraction.rules.keys import goal_key, item_slug, project_key, rule_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
 
@@ -100,7 +107,8 @@ def _listed(head: str, item: str, lang: Lang) -> str:
     a verb of its own keeps it instead of the head's ("喜欢看" + "听音乐" -> "喜欢听音乐", not 看听)."""
     if lang != "zh":
         return f"{head} {item}"
-    if head[-1:] in ZH_ITEM_VERBS and item[:1] in ZH_ITEM_VERBS:
+    own_verb = item[:1] in ZH_ITEM_VERBS and not item.startswith(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB)
+    if head[-1:] in ZH_ITEM_VERBS and own_verb:
         head = head[:-1]
     return f"{head}{item}"
 

@@ -31,7 +31,7 @@ from memory_tasks.extraction.rules.builders import (
     zh_place,
 )
 from memory_tasks.extraction.rules.clauses import FAMILY, Lang
-from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS
+from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS, ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB
 from memory_tasks.extraction.rules.keys import goal_key, preference_key, retired_key
 from memory_tasks.text import HAN
 
@@ -122,7 +122,8 @@ _ZH_YEAR = r"(?:今年|明年|年底前?)(?:一定|还)?"
 _ZH_OWN_GOAL = r"(?!让?[你您]|请)(?P<item>[^，。]+)(?<!了)$"
 # How a diet the user keeps is said: 「平时」/「最近」, then 「要」/「必须」/「尽量」.
 _ZH_NOWADAYS = r"(?:平时|日常|最近|现在)?"
-_ZH_MUST = r"(?:要|得|需要|必须|尽量|一定要|应该)?"
+_ZH_MUST_WORD = r"(?:要|得|需要|必须|尽量|一定要|应该)"
+_ZH_MUST = _ZH_MUST_WORD + "?"
 _EN_ADV = r"(?:(?:really|just|absolutely|also|totally|genuinely|honestly|do|still|kind of|sort of|mostly|usually|normally|typically|often|always|generally|definitely|truly|now|actually) )*"
 
 CAP = r"(?-i:[A-Z])"
@@ -202,7 +203,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
     _r("pref", "zh", r"最(?:喜欢|爱)的[^，。是]{1,6}是(?P<item>[^，。]+)$", _pref),
-    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)[" + ZH_ITEM_VERBS + r"]?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:爱好者|迷|控|粉丝|粉)$", _pref),
     _r("pref", "zh", r"有(?P<item>[^，。]+?)的习惯", _pref),
     # The tool is Latin letters, digits and +#.- (not \w, which takes the Chinese after it: 「用Python写后端」).
@@ -289,7 +290,10 @@ RULES: tuple[Rule, ...] = (
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
     _r("diet", "zh", r"^(?:我|我的|本人)?" + _ZH_NOWADAYS + r"(?:饮食|吃饭|吃东西|口味|吃得|吃的)(?:上)?" + _ZH_MUST + r"(?:比较|偏|很|要)?(?P<value>清淡)", Slot("fact", "diet-light")),
-    _r("diet", "zh", r"^(?:我|医生(?:让|要|叫)我)?" + _ZH_NOWADAYS + _ZH_MUST + r"(?:吃得?)?(?P<value>少油少盐|少盐少油|少吃盐|低盐|少盐)", Slot("fact", "diet-low-salt")),
+    # Low salt said with a lead (我, the doctor, a must, 吃) is the user's diet unless it describes a
+    # dish (「…少盐的菜」); said alone it must be the whole clause (「少盐少油」, 「低盐饮食」), not a
+    # product or a dish (「低盐酱油卖完了」, 「少盐的菜更好吃」).
+    _r("diet", "zh", r"^(?P<lead>(?:我|医生(?:让|要|叫)我)" + _ZH_NOWADAYS + _ZH_MUST + r"(?:吃得?)?|" + _ZH_NOWADAYS + _ZH_MUST_WORD + r"(?:吃得?)?|" + _ZH_NOWADAYS + r"吃得?)?(?P<value>少油少盐|少盐少油|少吃盐|低盐|少盐)(?(lead)(?!的)|(?:饮食)?$)", Slot("fact", "diet-low-salt")),
     _r("diet", "en", r"^I(?:'m on | am on | (?:need to |have to |must |should )?(?:eat |keep |follow |be on )?)(?:a )?(?P<value>low[- ](?:sodium|salt))\b", Slot("fact", "diet-low-salt")),
     _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)过敏", ALLERGY),
     _r("allergy", "zh", r"有(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
