@@ -1046,6 +1046,22 @@ def test_a_qualified_pastime_is_a_slot_of_its_own(first: str, second: str) -> No
 
 
 @pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("I like apple juice.", "I like orange juice."),
+        ("I like chocolate.", "I love chocolate milk."),
+        ("I like milk.", "I like milk chocolate."),
+        ("我喜欢喝牛奶。", "我喜欢喝巧克力牛奶。"),
+        ("我喜欢吃巧克力。", "我喜欢吃巧克力蛋糕。"),
+    ],
+)
+def test_a_qualified_food_or_drink_is_a_slot_of_its_own(first: str, second: str) -> None:
+    """R-WRITE-2, issue 13.7: "I love chocolate milk" was `food-chocolate` and "I like apple juice" /
+    "I like orange juice" both `drink-juice`: the second statement would overwrite the first."""
+    assert only(first).key != only(second).key
+
+
+@pytest.mark.parametrize(
     ("message", "key"),
     [
         ("我乳糖不耐受。", "health-lactose-intolerance"),

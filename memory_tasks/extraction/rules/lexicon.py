@@ -201,11 +201,13 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 # music), or one a qualifier turns into another liking. They count only as the whole item:
 # 「喜剧电影」 and 「爱情电影」, "pop music" and "country music", "functional programming" and
 # "traveling by plane" are likings of their own, not one slot that the second would overwrite.
+# So are a food or drink a qualifier names anew: "apple juice" and "orange juice", 「巧克力牛奶」.
 WHOLE_ITEM_FORMS = frozenset(
     {
         *("游戏", "书", "小说", "电影", "音乐", "花", "鲜花", "花草", "编程", "绘画"),
         *("reading", "novels", "movies", "films", "music", "flowers", "painting", "drawing", "programming"),
         *("coding", "travel", "traveling", "travelling", "shopping", "singing", "dancing"),
+        *("果汁", "牛奶", "巧克力", "juice", "milk", "chocolate"),
     }
 )
 
