@@ -1194,3 +1194,68 @@ def test_what_a_family_member_does_after_but_is_not_part_of_the_users_memory(
     (`diet: Is vegetarian but my husband isn't`); the clause is cut at "but my", and one that
     only points back ("hates it") says nothing of its own."""
     assert [(c.key, c.content) for c in extract(message)] == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("我怕冷。", ("upsert", "fact", "trait-sensitive-to-cold", "怕冷")),
+        ("我特别怕热。", ("upsert", "fact", "trait-sensitive-to-heat", "特别怕热")),
+        ("我晕车。", ("upsert", "fact", "trait-motion-sickness", "晕车")),
+        ("I get carsick.", ("upsert", "fact", "trait-motion-sickness", "Gets carsick")),
+        ("我恐高。", ("upsert", "fact", "trait-fear-of-heights", "恐高")),
+        ("I'm afraid of heights.", ("upsert", "fact", "trait-fear-of-heights", "Is afraid of heights")),
+        ("我是个急性子。", ("upsert", "fact", "trait-impatient", "是个急性子")),
+        ("我是路痴。", ("upsert", "fact", "trait-poor-sense-of-direction", "是路痴")),
+        ("我是夜猫子。", ("upsert", "preference", "habit-staying-up-late", "是夜猫子")),
+        ("我晚上睡得很晚。", ("upsert", "preference", "habit-staying-up-late", "晚上睡得很晚")),
+        ("I'm a night owl.", ("upsert", "preference", "habit-staying-up-late", "Is a night owl")),
+        ("我不熬夜了。", ("delete", "preference", "habit-staying-up-late", "不熬夜了")),
+        ("我习惯早起。", ("upsert", "preference", "habit-early-rising", "习惯早起")),
+        ("I'm a morning person.", ("upsert", "preference", "habit-early-rising", "Is a morning person")),
+        ("我每天早上六点起床。", ("upsert", "preference", "preference-wake-up", "每天早上六点起床")),
+        ("I usually wake up at 6.", ("upsert", "preference", "preference-wake-up", "Usually wakes up at 6")),
+        ("我一般晚上一点才睡。", ("upsert", "preference", "preference-bedtime", "一般晚上一点才睡")),
+        (
+            "I usually go to bed after midnight.",
+            ("upsert", "preference", "preference-bedtime", "Usually goes to bed after midnight"),
+        ),
+    ],
+)
+def test_how_the_user_sleeps_and_what_they_cannot_stand_get_readable_keys_in_both_languages(
+    message: str, expected: tuple[str, str, str, str]
+) -> None:
+    """R-TYPE-2, R-WRITE-2, issue 13.7 (tenth probe): 「我怕冷」, 「我晚上睡得很晚」 and 「我每天早上六点起床」
+    left nothing, 「我是个急性子」 was `trait-hce16615`, 「我习惯早起」 `preference-h7b70e8b`; the English
+    wording of each lands on the same key."""
+    candidate = only(message)
+    assert (candidate.op, candidate.memory_type, candidate.key, candidate.content) == expected
+
+
+@pytest.mark.parametrize("message", ["我明天早上六点起床。", "我今天睡得很晚。", "他睡得很晚。", "我昨天熬夜了。"])
+def test_a_night_or_a_morning_that_is_not_a_routine_leaves_nothing(message: str) -> None:
+    """R-TYPE-3: a day named (明天, 今天, 昨天) is a plan or a one-off, and another person's sleep is theirs."""
+    assert extract(message) == []
+
+
+def test_a_trait_word_inside_a_liking_is_about_other_people() -> None:
+    """R-WRITE-2: 「不喜欢急性子的人」 is a dislike of impatient people, not the user's impatience."""
+    assert not only("我不喜欢急性子的人。").key.startswith("trait-")
+
+
+def test_a_daily_reminder_is_a_standing_rule_keyed_by_what_it_is_about_in_both_languages() -> None:
+    """R-TYPE-2, R-WRITE-2 (tenth probe): 「每天晚上睡觉前提醒我吃药」 and "Remind me to take my medicine
+    every night before bed" left nothing (every day / every night was no standing word); they are
+    one rule, `rule-medicine`. The time of day says when a rule applies, not what it is about:
+    two bedtime rules keep two keys."""
+    keys = {
+        only(message).key
+        for message in (
+            "每天晚上睡觉前提醒我吃药。",
+            "Remind me to take my medicine every night before bed.",
+            "Every night before bed, remind me to take my pills.",
+        )
+    }
+    assert keys == {"rule-medicine"}
+    assert only("每天晚上睡觉前提醒我刷牙。").key != only("每天晚上睡觉前提醒我洗脸。").key
+    assert only("以后早上起床的时候提醒我喝水。").key == only("Always remind me to drink water when I get up.").key

@@ -55,6 +55,12 @@ def item_slug(item: str) -> str:
     entries = lexicon_entries(item)
     if entries:
         return entries[0][0]
+    return _wording_slug(item)
+
+
+def _wording_slug(item: str) -> str:
+    """The slug of `item`'s own words, whatever LEXICON knows: its ASCII words plus a hash of any
+    Chinese left over, else a hash of the whole."""
     words = [w for w in re.findall(r"[a-z0-9]+", item.casefold()) if w not in _EN_STOPWORDS][:5]
     chinese = "".join(HAN_CHAR.findall(_ZH_GENERIC.sub("", item)))
     parts = words + ([_hash_slug(chinese)] if chinese else [])
@@ -75,9 +81,11 @@ def preference_key(item: str) -> str:
 
 def rule_key(text: str) -> str:
     """`rule-<slugs>` for a standing rule: the LEXICON items it names, sorted (so the Chinese and
-    English wording of one rule meet), else its ASCII words, else a hash."""
-    slugs = sorted({slug for slug, _ in lexicon_entries(text)})
-    return "rule-" + ("-".join(slugs) if slugs else item_slug(text))
+    English wording of one rule meet), else its ASCII words, else a hash. A time of the day
+    (a "routine" item: 睡觉前, when I get up) says when a rule applies, not what it is about:
+    「睡觉前提醒我吃药」 and 「睡觉前提醒我刷牙」 are two rules, not one key."""
+    slugs = sorted({slug for slug, category in lexicon_entries(text) if category != "routine"})
+    return "rule-" + ("-".join(slugs) if slugs else _wording_slug(canonical_english(text)))
 
 
 _GOAL_VERBS = ("打算", "准备", "考虑", "想", "plan", "planning", "going", "trying", "aiming")

@@ -45,7 +45,31 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("coffee", "drink", ("咖啡", "美式", "拿铁", "coffee", "americano", "latte")),
     ("alcohol", "drink", ("酒", "喝酒", "酒精", "alcohol", "drinking", "booze")),
     ("smoking", "habit", ("烟", "抽烟", "吸烟", "smoking", "cigarettes", "smoke")),
-    ("staying-up-late", "habit", ("熬夜", "晚睡", "staying up late")),
+    # A night owl stays up late: 「我是夜猫子」 and 「我不熬夜了」 meet on one key. 「睡得很晚」 is said
+    # with a degree word inside it, so each form is listed (the table's sleep rule reads them).
+    (
+        "staying-up-late",
+        "habit",
+        (
+            "熬夜",
+            "晚睡",
+            "夜猫子",
+            "睡得晚",
+            "睡得很晚",
+            "睡得特别晚",
+            "睡得比较晚",
+            "睡得挺晚",
+            "睡得超晚",
+            "很晚睡",
+            "很晚才睡",
+        )
+        + ("staying up late", "night owl", "night person"),
+    ),
+    ("early-rising", "habit", ("早起", "早睡早起", "early bird", "early riser", "morning person")),
+    # The daily routine at a time (「我每天早上六点起床」, "I usually wake up at 6"): `builders.timed_habit`
+    # keys them preference-<slug> in both languages.
+    ("wake-up", "routine", ("起床", "起", "wake up", "get up")),
+    ("bedtime", "routine", ("睡觉", "上床睡觉", "睡", "go to bed", "go to sleep")),
     # Pastimes: with a frequency word they are habits (「周末一般在家打游戏」, `builders.habit`).
     # The bare objects too (游戏, 书, 电影): 「喜欢看书」's item is 书 once its verb is cut. A bare
     # medium names the slot only as the whole item (WHOLE_ITEM_FORMS below).
@@ -168,6 +192,14 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("diabetes", "health", ("糖尿病", "diabetes", "diabetic")),
     ("asthma", "health", ("哮喘", "asthma")),
     ("left-handed", "trait", ("左撇子", "left-handed")),
+    ("impatient", "trait", ("急性子",)),
+    ("unhurried", "trait", ("慢性子",)),
+    ("poor-sense-of-direction", "trait", ("路痴", "no sense of direction", "bad sense of direction")),
+    ("social-anxiety", "trait", ("社恐", "socially anxious", "social anxiety")),
+    ("sensitive-to-cold", "trait", ("怕冷", "sensitive to cold")),
+    ("sensitive-to-heat", "trait", ("怕热", "sensitive to heat")),
+    ("motion-sickness", "trait", ("晕车", "晕船", "carsick", "seasick", "motion sickness")),
+    ("fear-of-heights", "trait", ("恐高", "afraid of heights", "scared of heights", "fear of heights")),
     ("jlpt-n1", "exam", ("n1", "jlpt n1", "日语一级")),
     ("ielts", "exam", ("雅思", "ielts")),
     ("toefl", "exam", ("托福", "toefl")),
@@ -194,6 +226,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("technical-questions", "item", ("技术问题", "technical questions")),
     ("conclusion-first", "item", ("先给结论", "conclusion first")),
     ("notifications", "item", ("通知", "推送", "消息提醒", "notification", "notifications")),
+    ("medicine", "item", ("吃药", "药", "medicine", "medication", "meds", "pills")),
+    ("water", "drink", ("喝水", "水", "water")),
 )
 
 
@@ -208,6 +242,8 @@ WHOLE_ITEM_FORMS = frozenset(
         *("reading", "novels", "movies", "films", "music", "flowers", "painting", "drawing", "programming"),
         *("coding", "travel", "traveling", "travelling", "shopping", "singing", "dancing"),
         *("果汁", "牛奶", "巧克力", "juice", "milk", "chocolate"),
+        # A trait names the user only as the whole item: 「不喜欢急性子的人」 is about other people.
+        *("急性子", "慢性子", "路痴", "社恐", "怕冷", "怕热", "晕车", "晕船", "恐高"),
     }
 )
 
