@@ -1259,3 +1259,19 @@ def test_a_daily_reminder_is_a_standing_rule_keyed_by_what_it_is_about_in_both_l
     assert keys == {"rule-medicine"}
     assert only("每天晚上睡觉前提醒我刷牙。").key != only("每天晚上睡觉前提醒我洗脸。").key
     assert only("以后早上起床的时候提醒我喝水。").key == only("Always remind me to drink water when I get up.").key
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("每周五提醒我健身。", "rule-gym"),
+        ("Remind me to go to the gym every Friday.", "rule-gym"),
+        ("每天提醒我喝水。", "rule-water"),
+    ],
+)
+def test_a_reminder_at_regular_times_is_a_rule_not_a_habit(message: str, key: str) -> None:
+    """R-TYPE-2: 「每周五提醒我健身」 also stored a gym habit (`sport-gym`, its frequency word and 健身
+    read by the habit rule): asking to be reminded is not doing it."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key) == ("constraint", key)
+    assert only("Every Monday, remind me to water the plants.").key != "rule-water"

@@ -278,8 +278,15 @@ _FREQUENCY_EN = re.compile(
 )
 
 
+# A reminder asked of the assistant: 「每周五提醒我健身」 is a standing rule, not a gym habit.
+_REMINDER_ASKED = re.compile(r"提醒我|\bremind me\b", re.IGNORECASE)
+
+
 def habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
-    """A habit: a frequency word plus an activity the LEXICON knows ("周末我一般去爬山")."""
+    """A habit: a frequency word plus an activity the LEXICON knows ("周末我一般去爬山"); a
+    reminder the user asks for at such times is not one."""
+    if _REMINDER_ASKED.search(clause.text):
+        return []
     if not (_FREQUENCY_ZH if clause.lang == "zh" else _FREQUENCY_EN).search(clause.text):
         return []
     entries = [(s, c) for s, c in lexicon_entries(clause.text) if c in ("sport", "music", "habit", "drink", "food")]

@@ -227,7 +227,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("conclusion-first", "item", ("先给结论", "conclusion first")),
     ("notifications", "item", ("通知", "推送", "消息提醒", "notification", "notifications")),
     ("medicine", "item", ("吃药", "药", "medicine", "medication", "meds", "pills")),
-    ("water", "drink", ("喝水", "水", "water")),
+    ("water", "drink", ("喝水", "水", "drink water", "drinking water")),  # not "water the plants"
 )
 
 

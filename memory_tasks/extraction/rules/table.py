@@ -392,7 +392,7 @@ RULES: tuple[Rule, ...] = (
     # A reminder every day / night / week is a standing rule (「每天晚上睡觉前提醒我吃药」); "every day"
     # is no standing word by itself: 「我每天都要喝一杯美式」 and "Every day I use Excel" are habits.
     _r("constraint", "zh", r"^(?:以后|从现在开始)?每(?:天|晚|周|个?星期|个?月)[^，。]*?提醒我.+$", standing_rule, standing=True),
-    _r("constraint", "en", r"^(?=.*\bremind me\b).*\bevery (?:day|night|morning|evening|week|month)\b.*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?=.*\bremind me\b).*\bevery (?:day|night|morning|evening|week|weekend|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b.*$", standing_rule, standing=True),
     # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
     _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put|use|include|add)\b.+$", standing_rule, standing=True),
 )
