@@ -86,8 +86,8 @@ def local_engine(wanted: LocalEmbeddingEngine) -> LocalEmbeddingEngine:
 
 def kernel_matmul_isa(wanted: str | None = None) -> str | None:
     """The instruction set the built kernel's matmul runs on in this process ("avx2", "avx_vnni",
-    "avx512_vnni": the best this CPU has unless `wanted` says otherwise), or None when the kernel
-    is not built. `wanted` ("best" or one of those) switches it first, for the benchmark that
+    "avx512_vnni": the best this CPU has unless `wanted` says otherwise; "scalar" for a build
+    without AVX2), or None when the kernel is not built. `wanted` ("best" or one of those) switches it first, for the benchmark that
     compares them; a set the CPU lacks is refused and the one in use stays."""
     if not E5_KERNEL_PATH.exists():
         return None

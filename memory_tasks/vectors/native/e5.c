@@ -253,6 +253,9 @@ static inline void matmul_group8(const float *dg, const int8_t *wexp, const int8
                                  const int32_t *sT, const float *bias, float *y, int nin, int nb) {
     matmul_group8_impl(dg, wexp, a, dT, sT, bias, y, nin, nb);
 }
+#else
+/* Built without AVX2 (not by `make setup`): the matmul is the plain C loop below. */
+const char *e5_matmul_isa(const char *isa) { (void)isa; return "scalar"; }
 #endif
 
 static void matmul_q4q8(const qmat *W, const float *bias,

@@ -54,7 +54,7 @@ int e5_embed_sparse(e5_model *m, const char *text, int top_k,
                     int32_t *out_idx, float *out_val);
 
 /* memory_tasks: set the instruction set of the 4-bit matmul ("avx2", "avx_vnni", "avx512_vnni",
- * or "best"; NULL only asks); returns the one in use. Only in builds with AVX2. */
+ * or "best"; NULL only asks); returns the one in use ("scalar" in a build without AVX2). */
 const char *e5_matmul_isa(const char *isa);
 
 #ifdef __cplusplus
