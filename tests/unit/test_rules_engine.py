@@ -1275,3 +1275,35 @@ def test_a_reminder_at_regular_times_is_a_rule_not_a_habit(message: str, key: st
     candidate = only(message)
     assert (candidate.memory_type, candidate.key) == ("constraint", key)
     assert only("Every Monday, remind me to water the plants.").key != "rule-water"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "下雨天提醒我带伞。",
+        "下雨的话提醒我带伞。",
+        "要是下雨就提醒我带伞。",
+        "If it rains, remind me to bring an umbrella.",
+    ],
+)
+def test_a_conditional_reminder_is_the_same_standing_rule_however_the_condition_is_said(message: str) -> None:
+    """R-TYPE-2, R-WRITE-2: only 「下雨时提醒我带伞」 was read; 「下雨天…」, 「…的话」, 「要是…就…」 and "If it rains, …"
+    left nothing. All are the one rule `rule-rain-umbrella`."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key) == ("constraint", "rule-rain-umbrella")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "明天下雨的话提醒我带伞。",
+        "If it rains tomorrow, remind me to bring an umbrella.",
+        "If I forget, remind me to call her.",
+        "如果我忘了，提醒我给她打电话。",
+        "When I was a kid my mom would remind me to eat.",
+    ],
+)
+def test_a_reminder_for_one_day_or_one_moment_is_no_standing_rule(message: str) -> None:
+    """R-TYPE-3: a condition bound to a day is short-term, one about the user's own moment is a request,
+    and a memory of someone else reminding is no rule."""
+    assert extract(message) == []

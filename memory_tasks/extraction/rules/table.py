@@ -393,6 +393,13 @@ RULES: tuple[Rule, ...] = (
     # is no standing word by itself: 「我每天都要喝一杯美式」 and "Every day I use Excel" are habits.
     _r("constraint", "zh", r"^(?:以后|从现在开始)?每(?:天|晚|周|个?星期|个?月)[^，。]*?提醒我.+$", standing_rule, standing=True),
     _r("constraint", "en", r"^(?=.*\bremind me\b).*\bevery (?:day|night|morning|evening|week|weekend|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b.*$", standing_rule, standing=True),
+    # A conditional reminder (「下雨天提醒我带伞」, 「要是下雨就提醒我带伞」, "If it rains, remind me to …"):
+    # a rule for every time the condition holds; one bound to a day (「明天下雨的话…」) is short-term
+    # (`filters.window_reminder_reason`).
+    _r("constraint", "zh", r"^(?:(?:如果|要是|假如|万一|一旦)(?!我)[^，。]{1,12}?|(?!我)[^，。]{1,12}?的话|(?:下雨|下雪|雨|雪|阴|大风|降温|高温|刮风)天)[，,]?(?:就|请|都)?提醒我.+$", standing_rule, standing=True),
+    # A condition of the world (it, there, the …), the request after its comma: "If I forget, remind me
+    # to call her" is a request of the moment, "When I was a kid my mom would remind me…" no rule.
+    _r("constraint", "en", r"^(?:if|when) (?:it|there|the)\b[^,.]{1,40}?(?:,| then) (?:please )?(?:remind|warn) me (?:to|about|that)\b.+$", standing_rule, standing=True),
     # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
     _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put|use|include|add)\b.+$", standing_rule, standing=True),
 )
