@@ -170,6 +170,10 @@ static void quantize_acts(const float *RESTRICT X, int L, int nin,
  * output); the -8 nibble offset is folded in through the activation sums. */
 #define RO 8
 #if defined(__AVX2__)
+/* Row r of the group: its block's dot products, scaled by its own scale, added into f. */
+#define GROUP8_ROW(r, f, DOT)                                                                    \
+    f = _mm256_fmadd_ps(_mm256_cvtepi32_ps(DOT(_mm256_loadu_si256((const __m256i *)(wb + (size_t)(r) * nin)), av)), \
+                        _mm256_broadcast_ss(sc + (r)), f)
 /* One token against a full group of 8 weight rows: the accumulators stay in registers and
  * the 8 rows' block scales and offset corrections are vectors (the same arithmetic per row).
  * DOT(wv, av) is the 8 int32 sums of four products u8 weight x s8 activation: two
@@ -192,23 +196,8 @@ ATTR static void NAME(const float *RESTRICT dg, const int8_t *RESTRICT wexp,    
         corr = _mm256_fmadd_ps(scale, _mm256_set1_ps((float)sT[b]), corr);                      \
         _mm256_store_ps(sc, scale);                                                             \
         const int8_t *wb = wexp + b * QK;                                                       \
-        __m256i wv, s;                                                                          \
-        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)0 * nin)); s = DOT(wv, av);      \
-        f0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 0), f0);           \
-        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)1 * nin)); s = DOT(wv, av);      \
-        f1 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 1), f1);           \
-        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)2 * nin)); s = DOT(wv, av);      \
-        f2 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 2), f2);           \
-        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)3 * nin)); s = DOT(wv, av);      \
-        f3 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 3), f3);           \
-        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)4 * nin)); s = DOT(wv, av);      \
-        f4 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 4), f4);           \
-        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)5 * nin)); s = DOT(wv, av);      \
-        f5 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 5), f5);           \
-        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)6 * nin)); s = DOT(wv, av);      \
-        f6 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 6), f6);           \
-        wv = _mm256_loadu_si256((const __m256i *)(wb + (size_t)7 * nin)); s = DOT(wv, av);      \
-        f7 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_broadcast_ss(sc + 7), f7);           \
+        GROUP8_ROW(0, f0, DOT); GROUP8_ROW(1, f1, DOT); GROUP8_ROW(2, f2, DOT); GROUP8_ROW(3, f3, DOT); \
+        GROUP8_ROW(4, f4, DOT); GROUP8_ROW(5, f5, DOT); GROUP8_ROW(6, f6, DOT); GROUP8_ROW(7, f7, DOT); \
     }                                                                                           \
     float cr[8] __attribute__((aligned(32)));                                                   \
     _mm256_store_ps(cr, corr);                                                                  \
@@ -249,10 +238,6 @@ const char *e5_matmul_isa(const char *isa) {
     return matmul_group8_isa;
 }
 
-static inline void matmul_group8(const float *dg, const int8_t *wexp, const int8_t *a, const float *dT,
-                                 const int32_t *sT, const float *bias, float *y, int nin, int nb) {
-    matmul_group8_impl(dg, wexp, a, dT, sT, bias, y, nin, nb);
-}
 #else
 /* Built without AVX2 (not by `make setup`): the matmul is the plain C loop below. */
 const char *e5_matmul_isa(const char *isa) { (void)isa; return "scalar"; }
@@ -275,8 +260,8 @@ static void matmul_q4q8(const qmat *W, const float *bias,
                 const int32_t *sT = as + (size_t)t * nb;
 #if defined(__AVX2__)
                 if (ro == RO) {
-                    matmul_group8(W->g + (size_t)oo * nb, wexp, a, dT, sT, bias ? bias + oo : NULL,
-                                  Y + (size_t)t * nout + oo, nin, nb);
+                    matmul_group8_impl(W->g + (size_t)oo * nb, wexp, a, dT, sT, bias ? bias + oo : NULL,
+                                       Y + (size_t)t * nout + oo, nin, nb);
                     continue;
                 }
                 __m256 facc[RO]; float corr[RO];
