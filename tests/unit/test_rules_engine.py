@@ -1307,3 +1307,104 @@ def test_a_reminder_for_one_day_or_one_moment_is_no_standing_rule(message: str) 
     """R-TYPE-3: a condition bound to a day is short-term, one about the user's own moment is a request,
     and a memory of someone else reminding is no rule."""
     assert extract(message) == []
+
+
+# --- the eleventh probe: later "I", second verbs, code examples, the language one writes, settings --
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("I prefer aisle seats when I fly.", "Prefers aisle seats when they fly"),
+        ("I like to read when I can't sleep.", "Likes to read when they can't sleep"),
+        (
+            "I'm learning Spanish and want to be conversational by next summer.",
+            "Is learning Spanish and wants to be conversational by next summer",
+        ),
+        (
+            "I'm training for a marathon and hope to finish under four hours.",
+            "Is training for a marathon and hopes to finish under four hours",
+        ),
+        ("I enjoy hiking and don't like crowds.", "Enjoys hiking and doesn't like crowds"),
+        ("I like apples and pears.", "Likes apples and pears"),
+        ("I love the movie Despicable Me.", "Loves the movie Despicable Me"),
+    ],
+)
+def test_an_english_statement_names_the_user_in_the_third_person_all_the_way_through(
+    message: str, content: str
+) -> None:
+    """Issue 13.7 (eleventh probe): "Prefers aisle seats when I fly" and "Is learning Spanish and want
+    to be …" were stored: the assistant reads a memory's "I" as its own, and a second verb of the
+    user's kept the first person. A title's "Me" and a list's second noun stay as they are."""
+    assert third_person(message.rstrip(".")) == content
+
+
+def test_a_stored_english_preference_says_they_where_the_user_said_i() -> None:
+    """Issue 13.7 (eleventh probe): the engine stores the third-person text, not the user's "I"."""
+    assert only("I prefer aisle seats when I fly.").content == "Prefers aisle seats when they fly"
+
+
+def test_a_goal_whose_later_part_points_back_at_its_first_is_kept() -> None:
+    """R-TYPE-2, issue 13.7: "I want to learn piano and play it for my daughter" stored nothing (its
+    "it" was read as pointing out of the clause); "I plan to launch it next year" still names nothing."""
+    candidate = only("I want to learn piano and play it for my daughter.")
+    assert (candidate.memory_type, candidate.key) == ("goal", "goal-piano")
+    assert extract("I plan to launch it next year.") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "以后代码示例都用TypeScript",
+        "代码示例请用TypeScript",
+        "Keep code examples in TypeScript.",
+        "Use TypeScript for code examples.",
+    ],
+)
+def test_a_rule_for_code_examples_in_general_is_one_constraint_and_nothing_else(message: str) -> None:
+    """R-TYPE-2, R-READ-6 (eleventh probe): 「代码示例请用TypeScript」, "Keep code examples in …" and
+    "Use … for code examples" left nothing, and 「以后代码示例都用TypeScript」 also stored a preference
+    「都用TypeScript」 beside the constraint."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key) == ("constraint", "code-language")
+    assert "TypeScript" in candidate.content
+
+
+@pytest.mark.parametrize(
+    "message", ["用TypeScript写一个快排", "Write a quicksort in Rust.", "Use Python for this.", "我写了个Python脚本"]
+)
+def test_one_piece_of_code_in_a_language_is_no_rule_and_no_liking(message: str) -> None:
+    """R-TYPE-3: a one-off task in a language is neither a standing rule nor the language one works in."""
+    assert extract(message) == []
+
+
+def test_the_language_one_writes_code_in_has_the_key_of_the_one_one_uses() -> None:
+    """R-WRITE-2 (eleventh probe): 「我主要写Go，偶尔写点Python」, 「我是写Java的」 and "I write Go at work"
+    left nothing, where 「我主要用Go」 and "I mostly code in Go" were `preference-go`."""
+    assert [c.key for c in extract("我主要写Go，偶尔写点Python")] == ["preference-go", "preference-python"]
+    assert only("我是写Java的").key == "preference-java"
+    assert only("I write Go at work.").key == only("我主要用Go").key == only("I mostly code in Go.").key
+
+
+def test_a_liking_in_a_setting_the_user_names_first_is_kept_under_the_key_of_its_item() -> None:
+    """R-TYPE-2 (eleventh probe): 「我坐飞机喜欢靠窗的位置」 and 「我写代码喜欢听音乐」 left nothing, where
+    "I prefer window seats when I travel" was stored; the seat now has one key in both languages."""
+    window = only("我坐飞机喜欢靠窗的位置")
+    assert (window.key, window.content) == ("seat-window-seat", "坐飞机喜欢靠窗的位置")
+    assert only("I prefer window seats when I travel.").key == "seat-window-seat"
+    assert only("我写代码喜欢听音乐").key == only("我喜欢听音乐").key
+    assert only("我女儿喜欢画画").key.startswith("family-")
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("I work at a bank.", "Works at a bank"),
+        ("I work remotely for a fintech startup.", "Works at a fintech startup"),
+    ],
+)
+def test_an_employer_of_a_kind_is_the_employer_fact(message: str, content: str) -> None:
+    """R-TYPE-2 (eleventh probe): 「我在银行工作」 was the employer fact, "I work at a bank" nothing."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == ("employer", content)
+    assert extract("I work at a desk all day.") == []

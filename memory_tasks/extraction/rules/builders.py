@@ -155,6 +155,9 @@ def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
 
 
 _POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+# The first part of a goal, before a joined second one: its "it" has no antecedent in the clause,
+# a later part's may ("learn piano and play it for my daughter").
+_FIRST_PART = re.compile(r"^.*?(?=\s+(?:and|then)\s+|[,，]|$)", re.IGNORECASE)
 
 
 def goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
@@ -162,7 +165,7 @@ def goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
     if re.match(r"^(?:你|您)", item):
         return []
     item = clean_item(item, clause.lang)
-    if not item or PRONOUN_ITEM.match(item) or _POINTS_BACK.search(item):
+    if not item or PRONOUN_ITEM.match(item) or _POINTS_BACK.search(_FIRST_PART.match(item).group(0)):
         # "I plan to launch it next year": what "it" is belongs to another clause.
         return []
     return [_candidate("upsert", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 4, item=item)]

@@ -73,13 +73,49 @@ def _capitalize(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-# The user's own "my" later in the statement: "Wants to get my license" is read by the assistant,
-# whose "my" it is not. (A statement led by "My wife…" keeps its later "my": "their" would name her.)
-_EN_MY = re.compile(r"\b(my|myself)\b", re.IGNORECASE)
+# The user's own "my", "I" and "me" later in the statement: "Prefers aisle seats when I fly" is
+# read by the assistant, whose "I" it is not. (A statement led by "My wife…" keeps them: "they"
+# would name her.)
+_EN_LATER_SELF = re.compile(r"\b(?:my|myself|me|I(?:['\u2019](?:m|ve|d|ll)| am| was)?)\b", re.IGNORECASE)
+# The user's word -> the assistant's word for the user ("i" covers "I" alone).
+_EN_THEY = dict(
+    pair.split("=")
+    for pair in "my=their|myself=themselves|me=them|i=they|i'm=they're|i am=they are|i've=they've|i'd=they'd"
+    "|i'll=they'll|i was=they were".split("|")
+)
 
 
-def _their(match: re.Match[str]) -> str:
-    return "their" if match.group(1).lower() == "my" else "themselves"
+def _they(match: re.Match[str]) -> str:
+    word = match.group(0)
+    if word.lower() in ("me", "my", "myself") and word[0].isupper():
+        return word  # a capitalised "My" or "Me" inside a title ("Despicable Me")
+    return _EN_THEY[word.lower().replace("\u2019", "'")]
+
+
+# A second verb of the user's own, joined to the first: "I'm learning Spanish and want to be
+# conversational" -> "… and wants to". Only verbs that are verbs there: a wish or need before
+# "to", a liking before "to" or an -ing form, and "don't".
+_EN_SECOND_VERB = re.compile(
+    r"\b(?P<joint>and|but|or)\s+(?P<adverb>(?:(?:also|still|really|just|now|then)\s+)*)"
+    r"(?P<verb>(?:want|hope|plan|need|try|wish|intend|aim|expect|have)(?=\s+to\b)"
+    r"|(?:love|like|hate|enjoy|prefer)(?=\s+(?:to\b|\w+ing\b))|don['\u2019]t)",
+    re.IGNORECASE,
+)
+
+
+def _later_verbs(rest: str) -> str:
+    """`rest` with its coordinated first-person verbs in the third person, up to the first later
+    "I" ("… when I travel and want to rest": "want" is that clause's)."""
+    later_subject = re.search(r"\bI\b", rest)
+    head, tail = (rest[: later_subject.start()], rest[later_subject.start() :]) if later_subject else (rest, "")
+    head = _EN_SECOND_VERB.sub(
+        lambda m: f"{m.group('joint')} {m.group('adverb')}{_third_person_verb(m.group('verb'))}", head
+    )
+    return head + tail
+
+
+def _later_self(text: str) -> str:
+    return _EN_LATER_SELF.sub(_they, text)
 
 
 def third_person(text: str) -> str:
@@ -94,11 +130,11 @@ def third_person(text: str) -> str:
     head = match.group(0).strip().lower()
     rest = text[match.end() :]
     if head in _EN_FIXED:
-        return _capitalize(_EN_MY.sub(_their, f"{_EN_FIXED[head]} {rest}".strip()))
+        return _capitalize(_later_self(_later_verbs(f"{_EN_FIXED[head]} {rest}".strip())))
     words = rest.split(" ")
     index = 0
     while index < len(words) - 1 and words[index].lower() in _EN_ADVERBS:
         index += 1
     if index < len(words):
         words[index] = _third_person_verb(words[index])
-    return _capitalize(_EN_MY.sub(_their, " ".join(words)))
+    return _capitalize(_later_self(_later_verbs(" ".join(words))))

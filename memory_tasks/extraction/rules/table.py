@@ -116,6 +116,8 @@ _EN_STANDING = (
 
 _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该)*"
 _ZH_ME = r"^(?:我|本人)?" + _ZH_ADV
+# Settings a liking is said in (「我坐飞机喜欢…」): closed, so 「我女儿喜欢…」 stays another person's.
+_ZH_SETTINGS = r"坐飞机|坐高铁|坐火车|坐车|出差|旅行|旅游|出门|开车|睡觉|写代码|工作|学习|看书|跑步|健身|吃饭|点外卖|喝咖啡|听歌|周末"
 # A goal's year said before the wish (「我今年想…」), and the goal itself: not asked of the
 # assistant (「以后想让你…」), not already done (「…了」).
 _ZH_YEAR = r"(?:今年|明年|年底前?)(?:一定|还)?"
@@ -206,10 +208,13 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
     _r("pref", "zh", r"最(?:喜欢|爱)的[^，。是]{1,6}是(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
+    # A liking in a setting the user names first: 「我坐飞机喜欢靠窗的位置」, 「我写代码喜欢听音乐」.
+    _r("pref", "zh", r"^我(?:" + _ZH_SETTINGS + r")(?:的时候|时)?" + _ZH_ADV + r"(?:喜欢|爱|习惯|偏好)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:爱好者|迷|控|粉丝|粉)$", _pref),
     _r("pref", "zh", r"有(?P<item>[^，。]+?)的习惯", _pref),
     # The tool is Latin letters, digits and +#.- (not \w, which takes the Chinese after it: 「用Python写后端」).
-    _r("pref", "zh", r"(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOL + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
+    # Not in a rule about the assistant's code (「以后代码示例都用TypeScript」: a constraint below).
+    _r("pref", "zh", r"^(?![^，。]*(?:代码|示例|例子|样例))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOL + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
     # 「我用 Python 写后端」: the tool one works with, not a one-off (「我用Python写了个脚本」).
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOL + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?P<item>.+)$", _pref),
@@ -224,6 +229,11 @@ RULES: tuple[Rule, ...] = (
     # (preference-wake-up, preference-bedtime); a day named (「明天」, 「今天」) is a plan, not a routine.
     _r("pref", "zh", _ZH_ME + r"(?:每天|每晚|天天)?都?(?:早上|早晨|晚上|凌晨|半夜|夜里|中午)?(?:\d{1,2}|[一二三四五六七八九十两]{1,3})(?:点|:[0-5]\d)(?:半|多|左右|一刻|[0-5]?\d分?)?(?:左右|前|以前|之前|后|以后)?(?:就|才|准时|按时)?(?P<item>起床|起|上床睡觉|睡觉|睡)$", timed_habit),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*)", _pref),
+    # "I write Go at work", 「我主要写Go」, 「我是写Java的」: the language one works in ("I write a blog" names none).
+    _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING + r")\b(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
+    _r("pref", "zh", r"^我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?(?:都|也)?写(?P<item>" + _PROGRAMMING + r")(?![^，。]*[了过])(?:的|比较多|多一些|为主)?$", _pref),
+    _r("pref", "zh", r"^(?:偶尔|有时候?|也)写(?:点|些|一点)?(?P<item>" + _PROGRAMMING + r")$", _pref, after="preference-"),
+    _r("pref", "zh", r"^我是(?:写|搞)(?P<item>" + _PROGRAMMING + r")的$", _pref),
     _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?)\b", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"use (?:an? |the )?(?P<item>(?!(?:it|them|this|that|these|those|my|your|to|some|a lot|whatever|anything|something|everything|nothing)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?: (?:everywhere|every day|daily|all the time|at (?:home|work)|for (?:everything|work|coding|notes|writing|reading)))?$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+)$", _pref),
@@ -291,6 +301,8 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I (?:just |recently )?joined " + _EN_NAME, EMPLOYER_EN),
+    # An employer of a kind, unnamed: "I work at a bank", "I work remotely for a fintech startup".
+    _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:remotely |full-time |part-time |from home )?(?:at|for) (?P<value>(?:a|an) (?:[\w-]+ ){0,3}?(?:bank|hospital|school|startup|company|firm|agency|university|college|factory|hotel|restaurant|store|shop|clinic|nonprofit|non-profit|charity|consultancy|publisher|studio|lab|manufacturer|retailer|insurer|airline|bakery|cafe|library|museum|newspaper))\b", EMPLOYER_EN),
     _r("employer", "zh", r"^(?:我)?(?:已经|刚刚?|前几天)?(?:辞职|离职|裸辞)了", slot_retirement("fact", "employer")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
     _r("diet", "zh", r"(?P<value>吃素|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食)", Slot("fact", "diet")),
@@ -385,6 +397,11 @@ RULES: tuple[Rule, ...] = (
     # 「给代码示例的时候用Go」: the standing word (的时候) after the code word.
     _r("constraint", "zh", r"(?:代码|示例|例子|样例)[^，。]{0,10}?(?:的时候|时)[^，。]{0,4}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?=.*\b" + _EN_STANDING + r"|.*\bwhen you (?:show|write|give)).*\b(?:code|examples?|snippets?)\b.*?\b(?:in|use|using) (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
+    # Code examples in general, no task named: 「代码示例请用TypeScript」, "Keep code examples in Python 3",
+    # "Use Python for code examples" (「用TypeScript写一个快排」 and "Write a quicksort in Rust" are one-offs).
+    _r("constraint", "zh", r"^(?:代码示例|示例代码|代码例子|代码样例|示例|例子|样例)(?:请|都|一律|统一|最好)*(?:用|使用)(?P<value>" + _PROGRAMMING + r")(?:写|来写)?(?:吧|就行|就好)?$", CODE_LANGUAGE, standing=True),
+    _r("constraint", "en", r"^(?:please )?keep (?:all |your )?(?:code examples|code samples|code snippets|examples|snippets|code) in (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
+    _r("constraint", "en", r"^(?:please )?use (?P<value>" + _PROGRAMMING + r") for (?:all |your |any )?(?:code examples|code samples|code snippets|examples|snippets)\b", CODE_LANGUAGE, standing=True),
     _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|别|不要|避开|记得|给我|都要|请|要先|先给|先说).*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
