@@ -1327,6 +1327,7 @@ def test_a_reminder_for_one_day_or_one_moment_is_no_standing_rule(message: str) 
         ),
         ("I enjoy hiking and don't like crowds.", "Enjoys hiking and doesn't like crowds"),
         ("I like apples and pears.", "Likes apples and pears"),
+        ("I don't drink or like to party.", "Doesn't drink or like to party"),
         ("I love the movie Despicable Me.", "Loves the movie Despicable Me"),
     ],
 )

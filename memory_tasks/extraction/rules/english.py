@@ -96,7 +96,7 @@ def _they(match: re.Match[str]) -> str:
 # conversational" -> "… and wants to". Only verbs that are verbs there: a wish or need before
 # "to", a liking before "to" or an -ing form, and "don't".
 _EN_SECOND_VERB = re.compile(
-    r"\b(?P<joint>and|but|or)\s+(?P<adverb>(?:(?:also|still|really|just|now|then)\s+)*)"
+    r"\b(?P<joint>and|but)\s+(?P<adverb>(?:(?:also|still|really|just|now|then)\s+)*)"
     r"(?P<verb>(?:want|hope|plan|need|try|wish|intend|aim|expect|have)(?=\s+to\b)"
     r"|(?:love|like|hate|enjoy|prefer)(?=\s+(?:to\b|\w+ing\b))|don['\u2019]t)",
     re.IGNORECASE,
