@@ -1389,10 +1389,11 @@ def test_the_language_one_writes_code_in_has_the_key_of_the_one_one_uses() -> No
 
 def test_a_liking_in_a_setting_the_user_names_first_is_kept_under_the_key_of_its_item() -> None:
     """R-TYPE-2 (eleventh probe): 「我坐飞机喜欢靠窗的位置」 and 「我写代码喜欢听音乐」 left nothing, where
-    "I prefer window seats when I travel" was stored; the seat now has one key in both languages."""
+    "I prefer window seats when I travel" was stored. The seat is one key in both languages, window
+    or aisle: the later one replaces the earlier."""
     window = only("我坐飞机喜欢靠窗的位置")
-    assert (window.key, window.content) == ("seat-window-seat", "坐飞机喜欢靠窗的位置")
-    assert only("I prefer window seats when I travel.").key == "seat-window-seat"
+    assert (window.key, window.content) == ("travel-seat", "坐飞机喜欢靠窗的位置")
+    assert only("I prefer window seats when I travel.").key == only("I prefer aisle seats.").key == "travel-seat"
     assert only("我写代码喜欢听音乐").key == only("我喜欢听音乐").key
     assert only("我女儿喜欢画画").key.startswith("family-")
 

@@ -121,9 +121,16 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("high-speed-rail", "travel", ("高铁", "high-speed rail", "bullet train")),
     ("wechat", "app", ("微信", "wechat")),
     ("email", "app", ("邮件", "email")),
-    # Where the user likes to sit on a plane or a train: 「靠窗的位置」 and "window seats" meet on one key.
-    ("window-seat", "seat", ("靠窗", "靠窗的位置", "靠窗的座位", "window seat", "window seats")),
-    ("aisle-seat", "seat", ("靠过道", "靠走廊", "过道的位置", "aisle seat", "aisle seats")),
+    # Where the user likes to sit on a plane or a train: one seat, so a window seat said after an
+    # aisle seat replaces it, and 「靠窗的位置」 and "window seats" meet on one key.
+    (
+        "seat",
+        "travel",
+        (
+            *("靠窗", "靠窗的位置", "靠窗的座位", "window seat", "window seats"),
+            *("靠过道", "靠走廊", "过道的位置", "aisle seat", "aisle seats"),
+        ),
+    ),
     ("android", "device", ("安卓", "android")),
     ("iphone", "device", ("iphone", "苹果手机")),
     ("mac", "device", ("mac", "macbook", "苹果电脑")),
