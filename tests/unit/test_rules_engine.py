@@ -1384,6 +1384,7 @@ def test_the_language_one_writes_code_in_has_the_key_of_the_one_one_uses() -> No
     left nothing, where 「我主要用Go」 and "I mostly code in Go" were `preference-go`."""
     assert [c.key for c in extract("我主要写Go，偶尔写点Python")] == ["preference-go", "preference-python"]
     assert only("我是写Java的").key == "preference-java"
+    assert "preference-python" in [c.key for c in extract("我平时用Python写代码")]
     assert only("I write Go at work.").key == only("我主要用Go").key == only("I mostly code in Go.").key
 
 
