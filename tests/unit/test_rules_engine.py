@@ -1397,6 +1397,7 @@ def test_a_liking_in_a_setting_the_user_names_first_is_kept_under_the_key_of_its
     assert only("I prefer window seats when I travel.").key == only("I prefer aisle seats.").key == "travel-seat"
     assert only("我写代码喜欢听音乐").key == only("我喜欢听音乐").key
     assert only("我女儿喜欢画画").key.startswith("family-")
+    assert extract("我学习习惯不好") == []
 
 
 @pytest.mark.parametrize(
