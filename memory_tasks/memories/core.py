@@ -27,6 +27,8 @@ _SAFETY_EN = (
     r"(?:vegetarian|vegan|pescatarian|halal|kosher|gluten[- ]free)\s+diet|"
     r"diabet\w*|asthma\w*|epilep\w*|hypertension|high blood pressure|heart condition|pregnan\w*|"
     r"medical condition|medication|insulin|"
+    # What the user cannot eat or drink, as 不能吃 / 不能喝 below ("Can't eat gluten").
+    r"(?:can[’']t|cannot|can not|must not|mustn[’']t) (?:eat|drink|have)\b|"
     r"never (?:suggest|recommend|mention|bring up|send|offer|call|contact|share)\b"
 )
 _SAFETY_ZH = (

@@ -22,6 +22,10 @@ from memory_tasks.retrieval.search import Hit, with_core_block
         ("preference", "reply-style", "回复简洁一点"),
         ("fact", "topic-ex", "Never mention my ex-husband"),
         ("fact", "medication", "正在服用降压药"),
+        # Eleventh probe: what the user cannot eat was core in Chinese (不能吃) but not in English.
+        ("preference", "preference-gluten", "Can't eat gluten"),
+        ("preference", "drink-milk", "Can’t drink milk"),
+        ("fact", "health-pregnancy", "Is 20 weeks pregnant"),
     ],
 )
 def test_standing_rules_and_safety_facts_are_core(memory_type: str, key: str, content: str) -> None:
@@ -36,6 +40,7 @@ def test_standing_rules_and_safety_facts_are_core(memory_type: str, key: str, co
         ("fact", "residence-city", "住在北京"),
         ("fact", "occupation", "Works as a nurse"),
         ("goal", "marathon", "Wants to run a marathon under four hours"),
+        ("preference", "movie-horror", "Can't stand horror movies"),
     ],
 )
 def test_tastes_and_ordinary_facts_are_not_core(memory_type: str, key: str, content: str) -> None:

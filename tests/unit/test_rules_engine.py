@@ -1405,10 +1405,80 @@ def test_a_liking_in_a_setting_the_user_names_first_is_kept_under_the_key_of_its
     [
         ("I work at a bank.", "Works at a bank"),
         ("I work remotely for a fintech startup.", "Works at a fintech startup"),
+        ("我在一家创业公司上班", "在一家创业公司工作"),
+        ("我在一家咖啡店打工", "在一家咖啡店工作"),
     ],
 )
 def test_an_employer_of_a_kind_is_the_employer_fact(message: str, content: str) -> None:
-    """R-TYPE-2 (eleventh probe): 「我在银行工作」 was the employer fact, "I work at a bank" nothing."""
+    """R-TYPE-2 (eleventh probe): 「我在银行工作」 was the employer fact; "I work at a bank" and
+    「我在一家创业公司上班」 were nothing. Working from home names no employer."""
     candidate = only(message)
     assert (candidate.key, candidate.content) == ("employer", content)
     assert extract("I work at a desk all day.") == []
+    assert extract("我在家上班") == []
+
+
+def test_a_japanese_exam_level_is_a_readable_goal_key_in_both_languages() -> None:
+    """R-WRITE-2 (eleventh probe): 「准备明年考N2」 was `goal-n2-hd7b5bc4`; N1 already had its key."""
+    assert only("我准备明年考N2").key == only("I'm preparing for the JLPT N2.").key == "goal-jlpt-n2"
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("我怀孕五个月了", "怀孕五个月了"),
+        ("I'm pregnant.", "Is pregnant"),
+        ("I am 20 weeks pregnant.", "Is 20 weeks pregnant"),
+    ],
+)
+def test_a_pregnancy_is_a_core_health_fact_for_months_not_for_life(message: str, content: str) -> None:
+    """R-TYPE-2, R-READ-6 (eleventh probe): 「我怀孕五个月了」 and "I'm pregnant" stored nothing, though a
+    pregnancy bears on every food, drug and exercise suggestion. It expires (300 days), unlike a
+    chronic condition; a partner's pregnancy stays the partner's."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key, candidate.content) == ("fact", "health-pregnancy", content)
+    assert candidate.importance == 5 and candidate.ttl_days == 300
+    assert only("我老婆怀孕了").key.startswith("family-")
+    assert extract("I was pregnant last year.") == []
+
+
+def test_colour_blindness_has_one_key_in_both_languages() -> None:
+    """R-WRITE-2 (eleventh probe): 「我是色弱」 stored nothing and 「我是色盲」 a hash key, where "I'm
+    colorblind" was `health-colorblind`."""
+    assert only("我是色弱").key == only("我是色盲").key == only("I'm colorblind.").key == "health-colorblind"
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [("我的猫叫咪咪，是只橘猫", "猫叫咪咪，是只橘猫"), ("My cat Miso is 3 years old.", "Cat Miso is 3 years old")],
+)
+def test_my_pet_named_or_described_is_the_pet_fact(message: str, content: str) -> None:
+    """R-TYPE-2 (eleventh probe): 「我家猫叫咪咪」 was the pet fact, 「我的猫叫咪咪」 nothing; pet food is no pet."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == ("pet-cat", content)
+    assert extract("我的猫粮吃完了") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["我喜欢简单直接的回答", "I prefer short answers.", "I like direct answers.", "I prefer concise, direct answers."],
+)
+def test_a_kind_of_answer_the_user_likes_is_the_reply_style(message: str) -> None:
+    """R-READ-6 (eleventh probe): these stored nothing, or "Prefers concise, direct answers" under
+    `preference-concise`, outside the core block; a reaction to one answer stays out."""
+    assert only(message).key == "reply-style"
+    assert extract("I like your answer.") == []
+
+
+def test_a_standing_rule_needs_a_word_that_asks_for_something_not_a_word_containing_one() -> None:
+    """R-TYPE-3 (eleventh probe): 「我怀孕的时候特别想吃酸的」 was a standing rule: the 别 of 特别 read
+    as "don't". A recommendation rule (优先, "prefer") is one."""
+    assert extract("我怀孕的时候特别想吃酸的") == []
+    assert only("以后推荐餐厅的时候别推荐火锅").memory_type == "constraint"
+    assert only("推荐书的时候优先推荐中文书").memory_type == "constraint"
+    assert only("When you recommend books, prefer ones in Chinese.").memory_type == "constraint"
+
+
+def test_an_employer_of_a_kind_beside_an_occupation_adds_nothing() -> None:
+    """R-TYPE-2: 「在一家外企做财务」 is the occupation; 「一家外企」 says less than it (labeled set zh-h003)."""
+    assert [c.key for c in extract("我目前在一家外企做财务")] == ["occupation"]

@@ -262,10 +262,24 @@ _ZH_NOT_AN_EMPLOYER = re.compile(
 )
 
 
+# An employer of a kind, unnamed (「在一家创业公司上班」): 一 and 家 open no place otherwise (「在家上班」).
+_ZH_EMPLOYER_OF_A_KIND = re.compile(
+    r"^一家[^，。]{0,8}(?:公司|银行|医院|学校|工厂|企业|机构|律所|事务所|研究所|外企|国企|央企|初创|创业公司|媒体|出版社|酒店|餐厅|店|超市)$"
+)
+
+
 def zh_employer(value: str) -> str | None:
     return (
         None if _CITIES.search(value) or _ZH_NOT_A_PLACE.search(value) or _ZH_NOT_AN_EMPLOYER.search(value) else value
     )
+
+
+def zh_employer_or_kind(value: str) -> str | None:
+    """`zh_employer`, or an employer of a kind (「一家创业公司」): said alone, where the place is
+    all the user says of their work; beside an occupation (「在一家外企做财务」) the occupation says more."""
+    if _ZH_EMPLOYER_OF_A_KIND.match(value) and not _ZH_NOT_AN_EMPLOYER.search(value):
+        return value
+    return zh_employer(value)
 
 
 def zh_known_city(value: str) -> str | None:

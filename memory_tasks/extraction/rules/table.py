@@ -27,6 +27,7 @@ from memory_tasks.extraction.rules.builders import (
     standing_rule,
     timed_habit,
     zh_employer,
+    zh_employer_or_kind,
     zh_known_city,
     zh_place,
 )
@@ -116,6 +117,9 @@ _EN_STANDING = (
 
 _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该)*"
 _ZH_ME = r"^(?:我|本人)?" + _ZH_ADV
+# The styles an answer can have, as a reply-style preference names them.
+_ZH_STYLES = r"简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉"
+_EN_STYLES = r"concise|brief|short|succinct|direct|detailed|simple|straightforward|formal|casual|plain|clear|in-depth"
 # Settings a liking is said in (「我坐飞机喜欢…」): closed, so 「我女儿喜欢…」 stays another person's.
 _ZH_SETTINGS = r"坐飞机|坐高铁|坐火车|坐车|出差|旅行|旅游|出门|开车|睡觉|写代码|工作|学习|看书|跑步|健身|吃饭|点外卖|喝咖啡|听歌|周末"
 # A goal's year said before the wish (「我今年想…」), and the goal itself: not asked of the
@@ -153,6 +157,9 @@ HOMETOWN = Slot("fact", "hometown", {"zh": "老家是{value}", "en": "Is from {v
 GREW_UP = Slot("fact", "hometown", {"zh": "在{value}长大", "en": "Grew up in {value}"}, ttl_days=LIFELONG_TTL_DAYS)
 OCCUPATION = Slot("fact", "occupation", {"zh": "职业：{value}", "en": "Occupation: {value}"})
 EMPLOYER_ZH = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"}, clean=zh_employer)
+EMPLOYER_OR_KIND_ZH = Slot(
+    "fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"}, clean=zh_employer_or_kind
+)
 EMPLOYER_EN = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"})
 TIMEZONE = Slot("fact", "timezone", {"zh": "时区：{value}", "en": "Time zone: {value}"})
 BIRTHDAY = Slot("fact", "birthday", {"zh": "生日是{value}", "en": "Birthday: {value}"}, ttl_days=LIFELONG_TTL_DAYS)
@@ -175,6 +182,7 @@ CODE_LANGUAGE = Slot("constraint", "code-language")
 ALLERGY = keyed_fact("allergy", 5, LIFELONG_TTL_DAYS)
 HEALTH = keyed_fact("health", 5, LIFELONG_TTL_DAYS)
 TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
+PREGNANCY = Slot("fact", "health-pregnancy", importance=5, ttl_days=300)
 PET = keyed_fact("pet", 3)
 EDUCATION = Slot("fact", "education-major", ttl_days=LIFELONG_TTL_DAYS)
 COMMUTE = Slot("fact", "commute")
@@ -219,7 +227,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOL + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
     # 「我用 Python 写后端」: the tool one works with, not a one-off (「我用Python写了个脚本」).
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOL + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers|replies|responses|explanations)$)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard )(?P<item>" + CAP + r"[\w .'-]+?) fan$", _pref),
     _r("pref", "en", r"^my (?:all-time )?favou?rite [\w ]+? (?:is|are) (?P<item>.+)$", _pref),
@@ -294,7 +302,7 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     # "I'm Sarah, a nurse from Dublin": the occupation after the name (the name itself is a profile field).
     _r("occupation", "en", r"^I(?:'m| am) " + CAP + r"[\w'-]*, an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
-    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", EMPLOYER_ZH),
+    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", EMPLOYER_OR_KIND_ZH),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
     _r("work-city", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", WORK_CITY_ZH),
     _r("work-city", "zh", r"^(?:我)?(?:现在|目前|也|还)?" + AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", WORK_CITY_ZH),
@@ -328,6 +336,10 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>高血压|糖尿病|哮喘|痛风|抑郁症)(?:病人|患者)?$", HEALTH),
     _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout)", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|hard of hearing)\b", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
+    # A pregnancy matters to every food, drug and exercise suggestion, for months, not for life.
+    _r("health", "zh", _ZH_ME + r"(?P<value>怀孕|怀孕了|在孕期|是(?:一[个名])?孕妇|怀了(?:宝宝|孩子|二胎|二宝))(?:[一二三四五六七八九十\d]+个?(?:月|周))?了?$", PREGNANCY),
+    _r("health", "en", r"^I(?:'m| am) (?:currently |now )?(?:(?:\d+|a few|\w+) (?:weeks?|months?) )?(?P<value>pregnant|expecting (?:a baby|twins))\b", PREGNANCY),
     _r("trait", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>左撇子|急性子|慢性子|路痴|社恐)", TRAIT),
     _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
     # 「我特别怕冷」, 「我晕车」, "I'm afraid of heights", "I get carsick": what the assistant plans around.
@@ -339,6 +351,9 @@ RULES: tuple[Rule, ...] = (
     _r("pet", "zh", r"^我(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:去世|死|走丢|丢)了", keyed_retirement("pet")),
     _r("pet", "zh", r"(?<![没不])(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten)(?:'s name is|'s called| is called| is named) " + CAP, PET),
+    # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
+    _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|[一二三四五六七八九十\d]+岁)", PET),
+    _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten) " + CAP + r"\w* (?:is|was|likes|loves|has|hates)\b", PET),
     _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b", PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
     _r("pet-more", "en", r"^(?:I|we) (?:have|own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b", PET),
@@ -380,7 +395,10 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
     _r("constraint", "en", r"\b(?:answers?|repl(?:y|ies)|responses?|keep it|keep them)\b.*?\b(?:under|below|less than|fewer than|no more than|at most|max(?:imum)?(?: of)?|within|to) (?P<value>\d+) (?:words|characters|chars|sentences|lines|paragraphs)\b", REPLY_LENGTH, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|解释|讲)[^，。]{0,6}?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)", REPLY_STYLE, standing=True),
-    _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
+    # 「我喜欢简单直接的回答」: two style words may stand together.
+    _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>" + _ZH_STYLES + r")(?:[、和又而且]{0,2}(?:" + _ZH_STYLES + r"))?(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
+    # "I prefer short answers", "I like concise, direct answers": a kind of answer is a reply style.
+    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|love|want|appreciate) (?P<value>" + _EN_STYLES + r")(?:(?:,| and| but)+ (?:" + _EN_STYLES + r"))* (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"^(?:请|要|尽量|再|都)?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)(?:一点|一些|些)?(?:吧)?$", REPLY_STYLE_AFTER_RULE, standing=True, after="reply-"),
     _r("constraint", "en", r"\b(?:be|keep (?:it|(?:your )?(?:answers|replies|responses))|(?:answers?|responses?) (?:should be|that are))\b (?:more |a bit more |very |extra |really )?(?P<value>concise|brief|short|succinct|direct|formal|casual|detailed|thorough|friendly|blunt|straightforward)\b", REPLY_STYLE, standing=True),
     # "我不喜欢太长的回复", "回复别太长", "别太啰嗦", "I don't like long answers": a length rule said as a dislike.
@@ -404,10 +422,13 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:代码示例|示例代码|代码例子|代码样例|示例|例子|样例)(?:请|都|一律|统一|最好)*(?:用|使用)(?P<value>" + _PROGRAMMING + r")(?:写|来写)?(?:吧|就行|就好)?$", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?:please )?keep (?:all |your )?(?:code examples|code samples|code snippets|examples|snippets|code) in (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?:please )?use (?P<value>" + _PROGRAMMING + r") for (?:all |your |any )?(?:code examples|code samples|code snippets|examples|snippets)\b", CODE_LANGUAGE, standing=True),
-    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|别|不要|避开|记得|给我|都要|请|要先|先给|先说).*$", standing_rule, standing=True),
+    # 别 as "don't", not inside 特别 / 分别 / 区别 / 性别 / 别人… (「我怀孕的时候特别想吃酸的」 is no rule).
+    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|(?<![特分区告类性级差识个])别(?!人)|不要|避开|记得|给我|都要|请|要先|先给|先说|优先).*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
+    # "When you recommend books, prefer ones in Chinese": how every recommendation of a kind is made.
+    _r("constraint", "en", r"^when(?:ever)? you (?:recommend|suggest) [^,]+, (?:please )?(?:prefer|choose|pick|go for|stick to|avoid|skip|leave out) .+$", standing_rule, standing=True),
     # A reminder every day / night / week is a standing rule (「每天晚上睡觉前提醒我吃药」); "every day"
     # is no standing word by itself: 「我每天都要喝一杯美式」 and "Every day I use Excel" are habits.
     _r("constraint", "zh", r"^(?:以后|从现在开始)?每(?:天|晚|周|个?星期|个?月)[^，。]*?提醒我.+$", standing_rule, standing=True),
