@@ -1329,6 +1329,8 @@ def test_a_reminder_for_one_day_or_one_moment_is_no_standing_rule(message: str) 
         ("I like apples and pears.", "Likes apples and pears"),
         ("I don't drink or like to party.", "Doesn't drink or like to party"),
         ("I love the movie Despicable Me.", "Loves the movie Despicable Me"),
+        ("I work on I/O drivers when I can.", "Works on I/O drivers when they can"),
+        ("I need some me-time on weekends.", "Needs some me-time on weekends"),
     ],
 )
 def test_an_english_statement_names_the_user_in_the_third_person_all_the_way_through(

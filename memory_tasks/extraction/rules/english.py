@@ -76,7 +76,10 @@ def _capitalize(text: str) -> str:
 # The user's own "my", "I" and "me" later in the statement: "Prefers aisle seats when I fly" is
 # read by the assistant, whose "I" it is not. (A statement led by "My wife…" keeps them: "they"
 # would name her.)
-_EN_LATER_SELF = re.compile(r"\b(?:my|myself|me|I(?:['\u2019](?:m|ve|d|ll)| am| was)?)\b", re.IGNORECASE)
+# Not inside a compound or an abbreviation: "I/O", "me-time".
+_EN_LATER_SELF = re.compile(
+    r"(?<![/-])\b(?:my|myself|me|I(?:['\u2019](?:m|ve|d|ll)| am| was)?)\b(?![/-])", re.IGNORECASE
+)
 # The user's word -> the assistant's word for the user ("i" covers "I" alone).
 _EN_THEY = dict(
     pair.split("=")
