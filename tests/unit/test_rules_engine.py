@@ -1484,3 +1484,54 @@ def test_a_standing_rule_needs_a_word_that_asks_for_something_not_a_word_contain
 def test_an_employer_of_a_kind_beside_an_occupation_adds_nothing() -> None:
     """R-TYPE-2: 「在一家外企做财务」 is the occupation; 「一家外企」 says less than it (labeled set zh-h003)."""
     assert [c.key for c in extract("我目前在一家外企做财务")] == ["occupation"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我在吃降压药", "medication-blood-pressure-medication"),
+        ("I take blood pressure medication.", "medication-blood-pressure-medication"),
+        ("我每天吃二甲双胍", "medication-metformin"),
+        ("I take metformin every day.", "medication-metformin"),
+        ("我每天都要打胰岛素", "medication-insulin"),
+        ("I'm on blood thinners.", "medication-blood-thinners"),
+    ],
+)
+def test_a_medication_taken_for_long_is_a_core_fact_keyed_by_the_drug_in_both_languages(message: str, key: str) -> None:
+    """R-READ-6 (eleventh probe, third round): 「我在吃降压药」, "I take metformin every day" and "I'm on blood
+    thinners" stored nothing, though every drug and food suggestion must know them. A cold's medicine
+    and the bus one takes are not medication."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key, candidate.importance) == ("fact", key, 5)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    assert extract("我在吃感冒药") == [] and extract("I take the bus every day.") == []
+
+
+def test_the_level_explanations_are_pitched_at_is_a_reply_rule_of_its_own() -> None:
+    """R-READ-6 (third round): "Please explain things like I'm a beginner" and 「把我当初学者来解释」 stored
+    nothing; they are `reply-level`, apart from `reply-style` so neither replaces the other."""
+    assert only("Please explain things like I'm a beginner.").key == only("把我当初学者来解释").key == "reply-level"
+    assert {c.key for c in extract("以后回复简洁一点，把我当小白")} == {"reply-style", "reply-level"}
+
+
+def test_a_native_speaker_states_their_native_language() -> None:
+    """R-TYPE-2 (third round): "I'm a native Spanish speaker" stored nothing; "My native language is
+    Spanish" was `native-language`."""
+    assert only("I'm a native Spanish speaker.").content == only("My native language is Spanish.").content
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("Sushi is my favorite food.", "food-sushi", "Favorite food is Sushi"),
+        ("寿司是我最喜欢的食物", "food-sushi", "最喜欢的食物是寿司"),
+        ("Jazz is my favorite.", "music-jazz", "Jazz is a favorite"),
+    ],
+)
+def test_a_favourite_said_item_first_is_stored_as_the_favourite(message: str, key: str, content: str) -> None:
+    """R-TYPE-2 (third round): "Sushi is my favorite food" stored nothing where "My favorite food is
+    sushi" was kept; the stored text names no "my" the assistant would read as its own. A reaction
+    ("That is my favorite", 「这个是我最喜欢的」) stays out."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)
+    assert extract("That is my favorite.") == [] and extract("这个是我最喜欢的") == []

@@ -21,7 +21,7 @@ from memory_tasks.extraction.rules.content import (
     split_items,
     statement,
 )
-from memory_tasks.extraction.rules.keys import goal_key, item_slug, project_key, rule_key
+from memory_tasks.extraction.rules.keys import goal_key, item_slug, preference_key, project_key, rule_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
 
 Build = Callable[[re.Match[str], Clause], list[Candidate]]
@@ -169,6 +169,26 @@ def goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
         # "I plan to launch it next year": what "it" is belongs to another clause.
         return []
     return [_candidate("upsert", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 4, item=item)]
+
+
+def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A favourite said item first ("Sushi is my favorite food", 「寿司是我最喜欢的食物」), stored the
+    way "My favorite food is sushi" is: the item is what the preference is keyed by."""
+    item = clean_item(match.group("item"), clause.lang)
+    kind = (match.group("kind") or "").strip()
+    if not item or PRONOUN_ITEM.match(item) or _DEICTIC_FAVORITE.search(item):
+        return []
+    if clause.lang == "zh":
+        content = f"最喜欢的{kind}是{item}" if kind else f"最喜欢{item}"
+    else:
+        content = f"Favorite {kind} is {item}" if kind else f"{item[:1].upper()}{item[1:]} is a favorite"
+    return [_candidate("upsert", "preference", preference_key(item), content, clause, 3, item=item)]
+
+
+# "That is my favorite", 「这个是我最喜欢的」: a reaction to the conversation, not a favourite thing.
+_DEICTIC_FAVORITE = re.compile(
+    r"^(?:这|那|它|你)|^(?:that|this|it|these|those|yours?|the (?:first|second|last) one)\b", re.IGNORECASE
+)
 
 
 _PROJECT_HEAD = re.compile(

@@ -15,6 +15,7 @@ from memory_tasks.extraction.rules.builders import (
     Build,
     Slot,
     family_fact,
+    favorite,
     goal,
     habit,
     keyed_fact,
@@ -117,6 +118,11 @@ _EN_STANDING = (
 
 _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该)*"
 _ZH_ME = r"^(?:我|本人)?" + _ZH_ADV
+_ZH_CHRONIC_MEDS = r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|抗凝药|华法林|优甲乐|甲状腺素|他汀|避孕药|抗癫痫药"
+_EN_CHRONIC_MEDS = (
+    r"metformin|insulin|blood thinners|warfarin|antidepressants|statins|levothyroxine|birth control|an inhaler"
+    r"|(?:blood pressure|diabetes|thyroid|heart|seizure|anxiety|ADHD) (?:medication|meds|medicine|pills)"
+)
 # The styles an answer can have, as a reply-style preference names them.
 _ZH_STYLES = r"简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉"
 _EN_STYLES = r"concise|brief|short|succinct|direct|detailed|simple|straightforward|formal|casual|plain|clear|in-depth"
@@ -172,6 +178,9 @@ REPLY_LANGUAGE = Slot("constraint", "reply-language")
 REPLY_LANGUAGE_AFTER_RULE = Slot("constraint", "reply-language", {"zh": "回复用{value}", "en": "Replies in {value}"})
 REPLY_LENGTH = Slot("constraint", "reply-length")
 REPLY_STYLE = Slot("preference", "reply-style", importance=3)
+# How much the user knows, which every explanation is pitched at: apart from the style (「回复简洁」).
+REPLY_LEVEL = Slot("preference", "reply-level", importance=3)
+MEDICATION = keyed_fact("medication", 5)
 # "简洁一点" said after another reply rule: the clause alone does not say it is about replies.
 REPLY_STYLE_AFTER_RULE = Slot(
     "preference", "reply-style", {"zh": "回复{value}", "en": "Replies: {value}"}, importance=3
@@ -215,6 +224,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
     _r("pref", "zh", r"最(?:喜欢|爱)的[^，。是]{1,6}是(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", r"^(?P<item>[^，。我]{1,12}?)是我最(?:喜欢|爱)的(?P<kind>[^，。]{0,6}?)(?:了|啊)?$", favorite),
+    _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>[\w-]+(?: [\w-]+)?))?$", favorite),
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # A liking in a setting the user names first: 「我坐飞机喜欢靠窗的位置」, 「我写代码喜欢听音乐」; not a
     # judgement of a habit (「我学习习惯不好」: my study habits are poor).
@@ -329,6 +340,11 @@ RULES: tuple[Rule, ...] = (
     _r("allergy", "zh", r"有(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
     _r("allergy", "en", r"allergic to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     _r("allergy", "en", r"^I have an? (?P<item>[\w-]+(?: [\w-]+)?) allergy", ALLERGY),
+    # Medication taken for a long time (a cold's 感冒药 is not): a chronic drug by name, or any
+    # 药 said with a long-term word.
+    _r("medication", "zh", _ZH_ME + r"(?:在|正在|一直在|长期|常年|每天(?:都)?(?:要)?|每天按时)?(?:吃|服用|服|打|注射|用)(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
+    _r("medication", "zh", _ZH_ME + r"(?:长期|常年|每天(?:都)?(?:要)?|一直(?:在)?)(?:吃|服用|服)(?P<item>[^，。]{1,6}药)$", MEDICATION),
+    _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
     _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症|焦虑症|过敏性鼻炎)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
@@ -371,6 +387,7 @@ RULES: tuple[Rule, ...] = (
     _r("business", "en", r"^I (?:run|own) an? (?:small |little |local )?(?P<item>[\w -]+?(?:shop|store|bakery|cafe|restaurant|company|business|studio|clinic|agency|bar|salon))\b", BUSINESS),
     _r("native-language", "zh", r"母语是(?P<value>[^，。]+)$", NATIVE_LANGUAGE),
     _r("native-language", "en", r"^my (?:native|first|mother) (?:language|tongue) is (?P<value>" + CAP + r"\w+)", NATIVE_LANGUAGE),
+    _r("native-language", "en", r"^I(?:'m| am) a native (?P<value>" + CAP + r"\w+) speaker\b", NATIVE_LANGUAGE),
     _r("spoken-languages", "zh", r"(?:会说|能说|会讲|能讲)(?P<value>[^，。]*(?:" + _LANGUAGES_ZH + r")[^，。]*)$", Slot("fact", "spoken-languages")),
     _r("spoken-languages", "en", r"^I speak (?P<value>.*\b(?:" + _LANGUAGES_EN + r")\b.*)$", Slot("fact", "spoken-languages")),
     _r("timezone", "zh", r"(?:^|在|是|用|时区是?)(?P<value>东[一二三四五六七八九十]{1,2}区|西[一二三四五六七八九十]{1,2}区|UTC\s?[+-]\s?\d{1,2}|GMT\s?[+-]?\s?\d{0,2})", TIMEZONE),
@@ -397,6 +414,9 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?:回复|回答|说话|解释|讲)[^，。]{0,6}?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)", REPLY_STYLE, standing=True),
     # 「我喜欢简单直接的回答」: two style words may stand together.
     _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>" + _ZH_STYLES + r")(?:[、和又而且]{0,2}(?:" + _ZH_STYLES + r"))?(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
+    # "Explain things like I'm a beginner", 「把我当初学者来解释」: the level every explanation is pitched at.
+    _r("constraint", "en", r"^(?:please )?(?:always )?explain (?:things|everything|stuff|concepts|it all)(?: to me)? (?:like|as if|as though) I(?:'m| am| was| were) (?:a |an )?(?P<value>complete beginner|beginner|newbie|novice|five|5|five-year-old|child|kid|expert)\b", REPLY_LEVEL, standing=True),
+    _r("constraint", "zh", r"(?:把我当|当我是)成?(?:一个|个)?(?P<value>初学者|小白|新手|外行|专家|小孩)", REPLY_LEVEL, standing=True),
     # "I prefer short answers", "I like concise, direct answers": a kind of answer is a reply style.
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|love|want|appreciate) (?P<value>" + _EN_STYLES + r")(?:(?:,| and| but)+ (?:" + _EN_STYLES + r"))* (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"^(?:请|要|尽量|再|都)?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)(?:一点|一些|些)?(?:吧)?$", REPLY_STYLE_AFTER_RULE, standing=True, after="reply-"),
