@@ -40,7 +40,7 @@ _SAFETY = re.compile(rf"\b(?:{_SAFETY_EN})|{_SAFETY_ZH}", re.IGNORECASE)
 _KEY_WORDS = re.compile(r"[-_]")
 # Keys that name a standing rule or a safety slot whatever type the extractor chose
 # ("reply-style" often arrives as a preference; "diet", "health-diabetes" as facts).
-_CORE_KEY = re.compile(r"^(?:reply|diet|allergy|health|medical|medication)(?:[-_]|$)")
+_CORE_KEY = re.compile(r"^(?:reply|diet|allergy|health|medical|medication|sensitivity)(?:[-_]|$)")
 
 
 def is_core_memory(memory_type: str, key: str, content: str) -> bool:

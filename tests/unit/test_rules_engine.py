@@ -1535,3 +1535,36 @@ def test_a_favourite_said_item_first_is_stored_as_the_favourite(message: str, ke
     candidate = only(message)
     assert (candidate.key, candidate.content) == (key, content)
     assert extract("That is my favorite.") == [] and extract("这个是我最喜欢的") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我对咖啡因很敏感", "sensitivity-caffeine"),
+        ("I'm sensitive to caffeine.", "sensitivity-caffeine"),
+        ("我最近在备孕", "health-trying-to-conceive"),
+        ("I'm trying to get pregnant.", "health-trying-to-conceive"),
+        ("我怕狗", "trait-fear-of-dogs"),
+        ("I'm scared of dogs.", "trait-fear-of-dogs"),
+    ],
+)
+def test_what_the_user_cannot_take_or_is_afraid_of_gets_one_key_in_both_languages(message: str, key: str) -> None:
+    """R-READ-6, R-WRITE-2 (eleventh probe, fourth round): each stored nothing. A sensitivity and
+    trying to conceive are core, as a pregnancy is ("trying to get pregnant" was a goal); a fear is
+    a trait. Being sensitive to criticism is no such thing."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key) == ("fact", key)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content) == (not key.startswith("trait-"))
+    assert extract("我对批评很敏感") == []
+
+
+def test_a_rule_for_every_reply_or_recommendation_needs_no_from_now_on() -> None:
+    """R-TYPE-2 (fourth round): 「回答里别用英文术语」 and 「给我推荐东西的时候考虑一下预算」 stored nothing."""
+    assert only("回答里别用英文术语").memory_type == "constraint"
+    assert only("给我推荐东西的时候考虑一下预算").memory_type == "constraint"
+
+
+def test_the_computer_the_user_works_on_is_a_device() -> None:
+    """R-WRITE-2 (fourth round): 「我的电脑是Mac」 stored nothing where "I use a Mac" was `device-mac`."""
+    assert only("我的电脑是Mac").key == only("I use a Mac.").key == "device-mac"
+    assert only("我的电脑是Windows").key == "device-windows"

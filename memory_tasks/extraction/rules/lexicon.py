@@ -134,6 +134,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("android", "device", ("安卓", "android")),
     ("iphone", "device", ("iphone", "苹果手机")),
     ("mac", "device", ("mac", "macbook", "苹果电脑")),
+    ("windows", "device", ("windows", "windows电脑", "win10", "win11")),
     ("windows", "device", ("windows",)),
     ("linux", "device", ("linux",)),
     (
@@ -246,6 +247,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("statins", "medication", ("他汀", "statins")),
     ("birth-control", "medication", ("避孕药", "birth control")),
     ("colorblind", "health", ("色弱", "色盲", "红绿色盲", "colorblind", "colourblind", "color-blind", "colour-blind")),
+    ("fear-of-dogs", "trait", ("怕狗", "害怕狗", "afraid of dogs", "scared of dogs")),
     ("fear-of-heights", "trait", ("恐高", "afraid of heights", "scared of heights", "fear of heights")),
     ("jlpt-n1", "exam", ("n1", "jlpt n1", "日语一级")),
     ("jlpt-n2", "exam", ("n2", "jlpt n2", "日语二级")),
@@ -292,7 +294,7 @@ WHOLE_ITEM_FORMS = frozenset(
         *("coding", "travel", "traveling", "travelling", "shopping", "singing", "dancing"),
         *("果汁", "牛奶", "巧克力", "juice", "milk", "chocolate"),
         # A trait names the user only as the whole item: 「不喜欢急性子的人」 is about other people.
-        *("急性子", "慢性子", "路痴", "社恐", "怕冷", "怕热", "晕车", "晕船", "恐高"),
+        *("急性子", "慢性子", "路痴", "社恐", "怕冷", "怕热", "晕车", "晕船", "恐高", "怕狗", "害怕狗"),
     }
 )
 

@@ -192,6 +192,8 @@ ALLERGY = keyed_fact("allergy", 5, LIFELONG_TTL_DAYS)
 HEALTH = keyed_fact("health", 5, LIFELONG_TTL_DAYS)
 TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
 PREGNANCY = Slot("fact", "health-pregnancy", importance=5, ttl_days=300)
+TRYING_TO_CONCEIVE = Slot("fact", "health-trying-to-conceive", importance=5, ttl_days=300)
+SENSITIVITY = keyed_fact("sensitivity", 4, LIFELONG_TTL_DAYS)
 PET = keyed_fact("pet", 3)
 EDUCATION = Slot("fact", "education-major", ttl_days=LIFELONG_TTL_DAYS)
 COMMUTE = Slot("fact", "commute")
@@ -227,6 +229,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?P<item>[^，。我]{1,12}?)是我最(?:喜欢|爱)的(?P<kind>[^，。]{0,6}?)(?:了|啊)?$", favorite),
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>[\w-]+(?: [\w-]+)?))?$", favorite),
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
+    # 「我的电脑是Mac」: the device the user works on.
+    _r("pref", "zh", r"^我的(?:电脑|笔记本|手机|系统)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
     # A liking in a setting the user names first: 「我坐飞机喜欢靠窗的位置」, 「我写代码喜欢听音乐」; not a
     # judgement of a habit (「我学习习惯不好」: my study habits are poor).
     _r("pref", "zh", r"^我(?:" + _ZH_SETTINGS + r")(?:的时候|时)?" + _ZH_ADV + r"(?:喜欢|爱|习惯|偏好)(?!不|很|太|挺|比较|非常|特别|还|好|差)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
@@ -278,6 +282,9 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:learning|studying) (?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
+    # Trying to conceive bears on drugs and drinks as a pregnancy does (not a goal like "trying to run").
+    _r("goal", "zh", _ZH_ME + r"(?:在)?(?P<value>备孕)(?:中|了)?$", TRYING_TO_CONCEIVE),
+    _r("goal", "en", r"^(?:I(?:'m| am)|we(?:'re| are)) (?:currently )?(?P<value>trying to (?:conceive|get pregnant|have a baby)|trying for a baby)\b", TRYING_TO_CONCEIVE),
     _r("goal", "en", r"^I(?:'m| am) trying to (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?: want| plan| hope| intend| aim|'m planning| am planning|'d like| would like) to (?!know|ask|see|check|talk|say|understand|make sure|be sure|watch|eat|go to bed|sleep|try|find out|learn how|read|hear|share|tell)(?P<item>.+)$", goal),
     # ---- projects ------------------------------------------------------------------------
@@ -359,8 +366,12 @@ RULES: tuple[Rule, ...] = (
     _r("trait", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>左撇子|急性子|慢性子|路痴|社恐)", TRAIT),
     _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
     # 「我特别怕冷」, 「我晕车」, "I'm afraid of heights", "I get carsick": what the assistant plans around.
-    _r("trait", "zh", _ZH_ME + r"(?:有点|有些|容易)?(?P<item>怕冷|怕热|晕车|晕船|恐高)$", TRAIT),
-    _r("trait", "en", r"^I(?:'m| am) (?:really |very |quite |a bit |a little |kind of )?(?P<item>afraid of heights|scared of heights|carsick|seasick|sensitive to (?:cold|heat))\b", TRAIT),
+    _r("trait", "zh", _ZH_ME + r"(?:有点|有些|容易)?(?P<item>怕冷|怕热|晕车|晕船|恐高|(?:害)?怕狗)$", TRAIT),
+    # What the user's body reacts to, short of an allergy: a restriction every food and drink
+    # suggestion keeps (core); 「对批评很敏感」 is no such item.
+    _r("sensitivity", "zh", r"对(?P<item>咖啡因|酒精|乳糖|麸质|味精|花粉|尘螨|辣)(?:很|比较|特别|有点|非常|有些)?敏感", SENSITIVITY),
+    _r("sensitivity", "en", r"^I(?:'m| am) (?:very |really |quite |a bit |a little |super |extremely )?sensitive to (?P<item>caffeine|alcohol|lactose|gluten|MSG|pollen|dust|spicy food)\b", SENSITIVITY),
+    _r("trait", "en", r"^I(?:'m| am) (?:really |very |quite |a bit |a little |kind of )?(?P<item>afraid of heights|scared of heights|carsick|seasick|sensitive to (?:cold|heat)|afraid of dogs|scared of dogs)\b", TRAIT),
     _r("trait", "en", r"^I (?:always |usually |easily )?get (?P<item>carsick|seasick|motion sickness)\b", TRAIT),
     # "My dog passed away", 「我的猫去世了」: the pet's fact is retired.
     _r("pet", "en", r"^(?:my|our) (?:old |little |beloved )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten|" + _EN_BREEDS + r")(?: \w+)? (?:passed away|died|is gone|ran away)\b", keyed_retirement("pet")),
@@ -443,7 +454,9 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?keep (?:all |your )?(?:code examples|code samples|code snippets|examples|snippets|code) in (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?:please )?use (?P<value>" + _PROGRAMMING + r") for (?:all |your |any )?(?:code examples|code samples|code snippets|examples|snippets)\b", CODE_LANGUAGE, standing=True),
     # 别 as "don't", not inside 特别 / 分别 / 区别 / 性别 / 别人… (「我怀孕的时候特别想吃酸的」 is no rule).
-    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|(?<![特分区告类性级差识个])别(?!人)|不要|避开|记得|给我|都要|请|要先|先给|先说|优先).*$", standing_rule, standing=True),
+    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|(?<![特分区告类性级差识个])别(?!人)|不要|避开|记得|给我|都要|请|要先|先给|先说|优先|考虑).*$", standing_rule, standing=True),
+    # 「回答里别用英文术语」: a rule for every reply, said without 以后.
+    _r("constraint", "zh", r"^(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量)?(?:别|不要|不用|少|尽量不要)(?:用|带|加|出现|说|提)[^，。]+$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
