@@ -26,14 +26,16 @@ _SAFETY_EN = (
     r"(?:a\s+|strictly\s+|fully\s+|now\s+|only\s+)?(?:vegetarian|vegan|pescatarian|halal|kosher|gluten[- ]free)\b|"
     r"(?:vegetarian|vegan|pescatarian|halal|kosher|gluten[- ]free)\s+diet|"
     r"diabet\w*|asthma\w*|epilep\w*|hypertension|high blood pressure|heart condition|pregnan\w*|"
-    r"medical condition|medication|insulin|"
+    r"medical condition|medication|insulin|trying to conceive|"
+    r"sensitive to (?:caffeine|alcohol|lactose|gluten|msg)\b|"
     # What the user cannot eat or drink, as 不能吃 / 不能喝 below ("Can't eat gluten").
     r"(?:can[’']t|cannot|can not|must not|mustn[’']t) (?:eat|drink|have)\b|"
     r"never (?:suggest|recommend|mention|bring up|send|offer|call|contact|share)\b"
 )
 _SAFETY_ZH = (
     "过敏|不耐受|麸质|乳糖|素食|吃素|清真|忌口|不能吃|不可以吃|不能喝|不能碰|"
-    "糖尿病|高血压|心脏病|哮喘|癫痫|怀孕|孕期|病史|正在服用|胰岛素|"
+    "糖尿病|高血压|心脏病|哮喘|癫痫|怀孕|孕期|备孕|病史|正在服用|胰岛素|"
+    "对(?:咖啡因|酒精|乳糖|麸质|味精)[^，。]{0,4}敏感|"
     "千万不要|绝对不要|永远不要"
 )
 _SAFETY = re.compile(rf"\b(?:{_SAFETY_EN})|{_SAFETY_ZH}", re.IGNORECASE)

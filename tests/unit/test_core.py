@@ -26,6 +26,10 @@ from memory_tasks.retrieval.search import Hit, with_core_block
         ("preference", "preference-gluten", "Can't eat gluten"),
         ("preference", "drink-milk", "Can’t drink milk"),
         ("fact", "health-pregnancy", "Is 20 weeks pregnant"),
+        # Whatever key a model gives them (fourth round).
+        ("fact", "caffeine", "对咖啡因很敏感"),
+        ("fact", "caffeine", "Is sensitive to caffeine"),
+        ("fact", "family-planning", "最近在备孕"),
     ],
 )
 def test_standing_rules_and_safety_facts_are_core(memory_type: str, key: str, content: str) -> None:
