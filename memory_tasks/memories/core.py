@@ -5,9 +5,10 @@ Two kinds, decided when a memory is written (`store.write_row`) and stored in
 - standing constraints: every `constraint` memory (reply language, length, format, style,
   code language, "下雨时提醒我带伞" — rules the user asked the assistant to follow from now on)
   and every memory under a `reply-…` key, whatever its type;
-- safety facts of any type: allergies and intolerances, diets the user keeps (vegetarian,
-  halal, gluten-free, 不能吃…), medical conditions and medication, and "never do X" rules,
-  found by their words in the key or the content, or by a `diet`/`allergy-…`/`health-…` key.
+- safety facts of any type: allergies, intolerances and sensitivities, diets the user keeps
+  (vegetarian, halal, gluten-free, 不能吃, can't eat…), medical conditions, pregnancy and
+  medication, and "never do X" rules, found by their words in the key or the content, or by a
+  `diet`/`allergy-…`/`health-…`/`medication-…`/`sensitivity-…` key.
 A dislike ("不吃香菜", "doesn't like coriander") is a preference, not a restriction, and is
 not core. Consolidation keeps the flag (a rewrite or a merge never clears it).
 Pure functions only: no database.

@@ -1435,11 +1435,13 @@ def test_a_japanese_exam_level_is_a_readable_goal_key_in_both_languages() -> Non
 )
 def test_a_pregnancy_is_a_core_health_fact_for_months_not_for_life(message: str, content: str) -> None:
     """R-TYPE-2, R-READ-6 (eleventh probe): 「我怀孕五个月了」 and "I'm pregnant" stored nothing, though a
-    pregnancy bears on every food, drug and exercise suggestion. It expires (300 days), unlike a
-    chronic condition; a partner's pregnancy stays the partner's."""
+    pregnancy bears on every food, drug and exercise suggestion. It is core; a partner's pregnancy
+    stays the partner's, and saying it is over retires it."""
     candidate = only(message)
     assert (candidate.memory_type, candidate.key, candidate.content) == ("fact", "health-pregnancy", content)
-    assert candidate.importance == 5 and candidate.ttl_days == 300
+    assert candidate.importance == 5 and is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    retired = only("I'm no longer pregnant.")
+    assert (retired.op, retired.key) == ("delete", "health-pregnancy")
     assert only("我老婆怀孕了").key.startswith("family-")
     assert extract("I was pregnant last year.") == []
 

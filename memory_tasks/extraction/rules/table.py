@@ -191,8 +191,9 @@ CODE_LANGUAGE = Slot("constraint", "code-language")
 ALLERGY = keyed_fact("allergy", 5, LIFELONG_TTL_DAYS)
 HEALTH = keyed_fact("health", 5, LIFELONG_TTL_DAYS)
 TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
-PREGNANCY = Slot("fact", "health-pregnancy", importance=5, ttl_days=300)
-TRYING_TO_CONCEIVE = Slot("fact", "health-trying-to-conceive", importance=5, ttl_days=300)
+# Core, so they never expire (`memories/lifecycle.py`): the user's saying it is over retires them.
+PREGNANCY = Slot("fact", "health-pregnancy", importance=5)
+TRYING_TO_CONCEIVE = Slot("fact", "health-trying-to-conceive", importance=5)
 SENSITIVITY = keyed_fact("sensitivity", 4, LIFELONG_TTL_DAYS)
 PET = keyed_fact("pet", 3)
 EDUCATION = Slot("fact", "education-major", ttl_days=LIFELONG_TTL_DAYS)
@@ -360,7 +361,7 @@ RULES: tuple[Rule, ...] = (
     _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout)", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|hard of hearing)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
-    # A pregnancy matters to every food, drug and exercise suggestion, for months, not for life.
+    # A pregnancy matters to every food, drug and exercise suggestion.
     _r("health", "zh", _ZH_ME + r"(?P<value>怀孕|怀孕了|在孕期|是(?:一[个名])?孕妇|怀了(?:宝宝|孩子|二胎|二宝))(?:[一二三四五六七八九十\d]+个?(?:月|周))?了?$", PREGNANCY),
     _r("health", "en", r"^I(?:'m| am) (?:currently |now )?(?:(?:\d+|a few|\w+) (?:weeks?|months?) )?(?P<value>pregnant|expecting (?:a baby|twins))\b", PREGNANCY),
     _r("trait", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>左撇子|急性子|慢性子|路痴|社恐)", TRAIT),
