@@ -1570,3 +1570,35 @@ def test_the_computer_the_user_works_on_is_a_device() -> None:
     """R-WRITE-2 (fourth round): 「我的电脑是Mac」 stored nothing where "I use a Mac" was `device-mac`."""
     assert only("我的电脑是Mac").key == only("I use a Mac.").key == "device-mac"
     assert only("我的电脑是Windows").key == "device-windows"
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I'm retired.", "occupation", "Is retired"),
+        ("我退休了", "occupation", "退休了"),
+        ("I'm a stay-at-home dad.", "occupation", "Is a stay-at-home dad"),
+        ("I teach high school math.", "occupation", "Teaches high school math"),
+        ("我教高中数学", "occupation", "教高中数学"),
+        ("I study computer science.", "education-major", "Studies computer science"),
+        ("我在清华读书", "school", "在清华上学"),
+        ("Use metric units.", "reply-units", "Use metric units"),
+        ("用公制单位", "reply-units", "用公制单位"),
+    ],
+)
+def test_what_the_user_does_studies_and_measures_in_is_kept(message: str, key: str, content: str) -> None:
+    """R-TYPE-2 (eleventh probe, fifth round): each stored nothing. Teaching one's own child is no
+    occupation, and a school is no employer ("I'm a student at MIT" was "Works at MIT")."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)
+    assert extract("I teach my son to swim.") == []
+    assert "Studies at MIT" in [c.content for c in extract("I'm a student at MIT.")]
+    assert "employer" not in [c.key for c in extract("I'm a student at MIT.")]
+
+
+def test_a_goal_with_its_year_or_learning_to_do_it_keys_by_what_it_is_about() -> None:
+    """R-WRITE-2 (fifth round): "My goal this year is to read 30 books" and "I'm learning to code"
+    stored nothing; 「我想今年学会编程」 was a hash key (the year stayed in the item)."""
+    assert only("My goal this year is to read 30 books.").memory_type == "goal"
+    assert only("I'm learning to code.").key == only("我想今年学会编程").key == "goal-coding"
+    assert extract("I follow a strict dress code.") == []

@@ -101,7 +101,9 @@ def retired_key(verb: str, item: str) -> str | None:
     return preference_key(item)
 
 
-_ZH_GOAL_LEAD = re.compile(r"^(?:在|要|能|去|考过|考|通过|拿到|学会|学习|学|攒够|存够|跑一次|跑|完成)+")
+_ZH_GOAL_LEAD = re.compile(
+    r"^(?:今年|明年|年底前?|以后|将来|在|要|能|去|考过|考|通过|拿到|学会|学习|学|攒够|存够|跑一次|跑|完成)+"
+)
 _EN_GOAL_LEAD = re.compile(r"^(?:to |get |pass |run |learn |become |buy |finish |complete |my )+", re.IGNORECASE)
 
 

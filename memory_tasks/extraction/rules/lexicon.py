@@ -86,7 +86,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("traveling", "habit", ("旅游", "旅行", "traveling", "travelling", "travel")),
     ("fishing", "habit", ("钓鱼", "fishing")),
     ("shopping", "habit", ("逛街", "街", "购物", "shopping")),
-    ("coding", "habit", ("写代码", "编程", "coding", "programming")),
+    ("coding", "habit", ("写代码", "编程", "coding", "programming", "code", "to code")),
     ("anime", "tv", ("动漫", "动画片", "anime")),
     ("variety-shows", "tv", ("综艺", "综艺节目", "variety shows")),
     ("cooking", "habit", ("做饭", "下厨", "烹饪", "cooking")),
@@ -291,7 +291,7 @@ WHOLE_ITEM_FORMS = frozenset(
     {
         *("游戏", "书", "小说", "电影", "音乐", "花", "鲜花", "花草", "编程", "绘画"),
         *("reading", "novels", "movies", "films", "music", "flowers", "painting", "drawing", "programming"),
-        *("coding", "travel", "traveling", "travelling", "shopping", "singing", "dancing"),
+        *("coding", "code", "to code", "travel", "traveling", "travelling", "shopping", "singing", "dancing"),
         *("果汁", "牛奶", "巧克力", "juice", "milk", "chocolate"),
         # A trait names the user only as the whole item: 「不喜欢急性子的人」 is about other people.
         *("急性子", "慢性子", "路痴", "社恐", "怕冷", "怕热", "晕车", "晕船", "恐高", "怕狗", "害怕狗"),

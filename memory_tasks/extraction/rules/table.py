@@ -162,6 +162,11 @@ RESIDENCE_EN = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Liv
 HOMETOWN = Slot("fact", "hometown", {"zh": "老家是{value}", "en": "Is from {value}"}, ttl_days=LIFELONG_TTL_DAYS)
 GREW_UP = Slot("fact", "hometown", {"zh": "在{value}长大", "en": "Grew up in {value}"}, ttl_days=LIFELONG_TTL_DAYS)
 OCCUPATION = Slot("fact", "occupation", {"zh": "职业：{value}", "en": "Occupation: {value}"})
+# What the user does for a living said as a statement ("Is retired", "Teaches high school math").
+OCCUPATION_STATED = Slot("fact", "occupation")
+SCHOOL = Slot("fact", "school", {"zh": "在{value}上学", "en": "Studies at {value}"})
+SCHOOL_ZH = Slot("fact", "school", {"zh": "在{value}上学", "en": "Studies at {value}"}, clean=zh_employer)
+REPLY_UNITS = Slot("constraint", "reply-units")
 EMPLOYER_ZH = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"}, clean=zh_employer)
 EMPLOYER_OR_KIND_ZH = Slot(
     "fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"}, clean=zh_employer_or_kind
@@ -279,9 +284,10 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "zh", _ZH_ME + r"(?:" + _ZH_YEAR + r"(?:希望|想要|想)|(?:以后|将来)(?:希望|想要|想))" + _ZH_OWN_GOAL, goal),
     _r("goal", "zh", r"^(?:我|本人)" + _ZH_ADV + _ZH_YEAR + r"要" + _ZH_OWN_GOAL, goal),
     _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公)$", goal),
-    _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution) (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
+    _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution)(?: this year| for this year| for (?:the year|\d{4}))? (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
+    _r("goal", "en", r"^I(?:'m| am) learning (?:how )?to (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:learning|studying) (?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
     # Trying to conceive bears on drugs and drinks as a pregnancy does (not a goal like "trying to run").
     _r("goal", "zh", _ZH_ME + r"(?:在)?(?P<value>备孕)(?:中|了)?$", TRYING_TO_CONCEIVE),
@@ -319,6 +325,11 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     _r("occupation", "en", r"\b(?:work|working|freelance|freelancing)(?: (?:at|for) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
+    _r("occupation", "en", r"^I(?:'m| am) (?:now |recently |happily |semi-)?(?P<value>retired|unemployed|between jobs|self-employed|a stay-at-home (?:dad|mom|mum|parent)|a full-time (?:mom|mum|dad|parent))\b", OCCUPATION_STATED),
+    _r("occupation", "zh", _ZH_ME + r"(?P<value>退休了|已经退休|是(?:一名|一个)?全职(?:妈妈|爸爸|太太|主妇)|待业(?:中)?)$", OCCUPATION_STATED),
+    # "I teach high school math", 「我教高中数学」 (not "I teach my son to swim").
+    _r("occupation", "en", r"^I (?:currently )?teach (?!my |him |her |them |the kids |kids |children )(?P<value>[\w -]{2,40})$", OCCUPATION_STATED),
+    _r("occupation", "zh", _ZH_ME + r"(?:在[^，。]{2,8})?教(?P<value>(?:小学|初中|高中|中学|大学|幼儿园)[^，。]{0,6})$", OCCUPATION_STATED),
     # "I'm Sarah, a nurse from Dublin": the occupation after the name (the name itself is a profile field).
     _r("occupation", "en", r"^I(?:'m| am) " + CAP + r"[\w'-]*, an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", EMPLOYER_OR_KIND_ZH),
@@ -328,6 +339,9 @@ RULES: tuple[Rule, ...] = (
     _r("work-city", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working)(?: as an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))? in " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("work-city", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:in|based in) " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
+    # "I'm a student at MIT", 「我在清华读书」: a school, not an employer.
+    _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,2}?student at " + _EN_NAME, SCHOOL),
+    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读书|上学|念书|读大学|读研究生|读研|读博)$", SCHOOL_ZH),
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I (?:just |recently )?joined " + _EN_NAME, EMPLOYER_EN),
     # An employer of a kind, unnamed: "I work at a bank", "I work remotely for a fintech startup".
@@ -411,6 +425,7 @@ RULES: tuple[Rule, ...] = (
     _r("birthday", "en", r"^I was born on (?P<value>.+)$", BIRTHDAY),
     _r("education-major", "zh", r"(?:学的是|读的是|专业是)(?P<value>[^，。]+?)(?:专业)?$", EDUCATION),
     _r("education-major", "en", r"^I (?:studied|majored in|have a degree in|did my degree in) (?P<value>[\w ]+)", EDUCATION),
+    _r("education-major", "en", r"^I(?:'m| am)? (?:study|studying|majoring in|major in) (?!for\b|to\b|hard\b|at\b)(?P<value>[a-z][\w ]{2,40})$", EDUCATION),
     # ---- constraints: the slots, then any other standing rule ----------------------------
     _r("constraint", "zh", r"(?:注释|commit)[^，。]{0,8}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", Slot("constraint", "code-comment-language"), standing=True),
     # Not after 不/别/不要/不再: 「以后不用中文回复了」 says which language not to use.
@@ -426,6 +441,9 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?:回复|回答|说话|解释|讲)[^，。]{0,6}?(?P<value>简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉)", REPLY_STYLE, standing=True),
     # 「我喜欢简单直接的回答」: two style words may stand together.
     _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>" + _ZH_STYLES + r")(?:[、和又而且]{0,2}(?:" + _ZH_STYLES + r"))?(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
+    # "Use metric units", 「用公制单位」: every quantity in the replies.
+    _r("constraint", "en", r"^(?:please )?(?:always )?use (?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements)?\b", REPLY_UNITS, standing=True),
+    _r("constraint", "zh", r"^(?:以后|请|都)*(?:用|使用)(?P<value>公制|英制|摄氏度|华氏度)(?:单位)?(?:吧)?$", REPLY_UNITS, standing=True),
     # "Explain things like I'm a beginner", 「把我当初学者来解释」: the level every explanation is pitched at.
     _r("constraint", "en", r"^(?:please )?(?:always )?explain (?:things|everything|stuff|concepts|it all)(?: to me)? (?:like|as if|as though) I(?:'m| am| was| were) (?:a |an )?(?P<value>complete beginner|beginner|newbie|novice|five|5|five-year-old|child|kid|expert)\b", REPLY_LEVEL, standing=True),
     _r("constraint", "zh", r"(?:把我当|当我是)成?(?:一个|个)?(?P<value>初学者|小白|新手|外行|专家|小孩)", REPLY_LEVEL, standing=True),
