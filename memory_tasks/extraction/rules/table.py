@@ -8,7 +8,7 @@ retirement is tried before a dislike, a dislike before a like.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memory_tasks.extraction.rules.builders import (
     LIFELONG_TTL_DAYS,
@@ -165,12 +165,10 @@ OCCUPATION = Slot("fact", "occupation", {"zh": "职业：{value}", "en": "Occupa
 # What the user does for a living said as a statement ("Is retired", "Teaches high school math").
 OCCUPATION_STATED = Slot("fact", "occupation")
 SCHOOL = Slot("fact", "school", {"zh": "在{value}上学", "en": "Studies at {value}"})
-SCHOOL_ZH = Slot("fact", "school", {"zh": "在{value}上学", "en": "Studies at {value}"}, clean=zh_employer)
+SCHOOL_ZH = replace(SCHOOL, clean=zh_employer)
 REPLY_UNITS = Slot("constraint", "reply-units")
 EMPLOYER_ZH = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"}, clean=zh_employer)
-EMPLOYER_OR_KIND_ZH = Slot(
-    "fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"}, clean=zh_employer_or_kind
-)
+EMPLOYER_OR_KIND_ZH = replace(EMPLOYER_ZH, clean=zh_employer_or_kind)
 EMPLOYER_EN = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"})
 TIMEZONE = Slot("fact", "timezone", {"zh": "时区：{value}", "en": "Time zone: {value}"})
 BIRTHDAY = Slot("fact", "birthday", {"zh": "生日是{value}", "en": "Birthday: {value}"}, ttl_days=LIFELONG_TTL_DAYS)
