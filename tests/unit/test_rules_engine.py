@@ -1602,3 +1602,13 @@ def test_a_goal_with_its_year_or_learning_to_do_it_keys_by_what_it_is_about() ->
     assert only("My goal this year is to read 30 books.").memory_type == "goal"
     assert only("I'm learning to code.").key == only("我想今年学会编程").key == "goal-coding"
     assert extract("I follow a strict dress code.") == []
+
+
+@pytest.mark.parametrize(
+    "message", ["我已经生了", "宝宝出生了", "我生完孩子了", "I had the baby.", "I gave birth last week."]
+)
+def test_a_birth_retires_the_pregnancy(message: str) -> None:
+    """R-WRITE-2, R-READ-6: a pregnancy is core and core memories never expire, so without this a
+    mother would be treated as pregnant on every reply for good."""
+    assert ("delete", "health-pregnancy") in [(c.op, c.key) for c in extract(message)]
+    assert "health-pregnancy" not in [c.key for c in extract("我女儿生了")]

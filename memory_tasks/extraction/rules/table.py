@@ -373,6 +373,9 @@ RULES: tuple[Rule, ...] = (
     _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout)", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|hard of hearing)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
+    # A birth or a loss ends a pregnancy (core memories never expire: only this retires it).
+    _r("health", "zh", r"^(?:我)?(?:已经|刚|刚刚)?(?:生了|生完(?:孩子|宝宝|娃)?了|生(?:了)?(?:孩子|宝宝|娃)了|流产了)$|^(?:我的?)?(?:宝宝|孩子|娃)(?:已经|刚|刚刚)?出生了$", slot_retirement("fact", "health-pregnancy"), family=True),
+    _r("health", "en", r"^I (?:just |recently |finally )?(?:had (?:the|my|our) baby|gave birth|lost (?:the|my|our) baby|had a miscarriage)\b", slot_retirement("fact", "health-pregnancy")),
     # A pregnancy matters to every food, drug and exercise suggestion.
     _r("health", "zh", _ZH_ME + r"(?P<value>怀孕|怀孕了|在孕期|是(?:一[个名])?孕妇|怀了(?:宝宝|孩子|二胎|二宝))(?:[一二三四五六七八九十\d]+个?(?:月|周))?了?$", PREGNANCY),
     _r("health", "en", r"^I(?:'m| am) (?:currently |now )?(?:(?:\d+|a few|\w+) (?:weeks?|months?) )?(?P<value>pregnant|expecting (?:a baby|twins))\b", PREGNANCY),
