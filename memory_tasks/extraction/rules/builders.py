@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from memory_tasks.extraction.candidates import Candidate, Op
 from memory_tasks.extraction.rules.clauses import FAMILY, Clause, Lang
 from memory_tasks.extraction.rules.content import (
+    DEICTIC_ITEM,
     PRONOUN_ITEM,
     ZH_ITEM_VERBS,
     ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB,
@@ -176,19 +177,13 @@ def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
     way "My favorite food is sushi" is: the item is what the preference is keyed by."""
     item = clean_item(match.group("item"), clause.lang)
     kind = (match.group("kind") or "").strip()
-    if not item or PRONOUN_ITEM.match(item) or _DEICTIC_FAVORITE.search(item):
+    if not item or PRONOUN_ITEM.match(item) or DEICTIC_ITEM.search(item):
         return []
     if clause.lang == "zh":
         content = f"最喜欢的{kind}是{item}" if kind else f"最喜欢{item}"
     else:
         content = f"Favorite {kind} is {item}" if kind else f"{item[:1].upper()}{item[1:]} is a favorite"
     return [_candidate("upsert", "preference", preference_key(item), content, clause, 3, item=item)]
-
-
-# "That is my favorite", 「这个是我最喜欢的」: a reaction to the conversation, not a favourite thing.
-_DEICTIC_FAVORITE = re.compile(
-    r"^(?:这|那|它|你)|^(?:that|this|it|these|those|yours?|the (?:first|second|last) one)\b", re.IGNORECASE
-)
 
 
 _PROJECT_HEAD = re.compile(

@@ -43,7 +43,7 @@ PRONOUN_ITEM = re.compile(
 )
 # An item that points at the conversation ("这个回答", "第二个方案", "that idea", "how you
 # explained it") is a reaction to the current answer, not a lasting preference.
-_DEICTIC_ITEM = re.compile(
+DEICTIC_ITEM = re.compile(
     r"^(?:这|那|你|您|第[一二三四五六七八九十\d]+|上一|下一)|方案|回答|回复|答案|建议|选项|解释"
     r"|^(?:that|this|these|those|it|your|how|what|when|where|why|the (?:first|second|third|last|other|previous|next))\b"
     r"|\b(?:option|idea|answer|reply|response|explanation|suggestion|version|one)s?$",
@@ -76,4 +76,4 @@ def split_items(item: str, lang: Lang) -> list[str]:
     pronoun ("I love you") and conversation-pointing ("I like that idea") items dropped."""
     parts = (_ZH_LIST if lang == "zh" else _EN_LIST).split(clean_item(item, lang))
     cleaned = [clean_item(p, lang) for p in parts]
-    return [p for p in cleaned if p and len(p) <= 40 and not PRONOUN_ITEM.match(p) and not _DEICTIC_ITEM.search(p)]
+    return [p for p in cleaned if p and len(p) <= 40 and not PRONOUN_ITEM.match(p) and not DEICTIC_ITEM.search(p)]
