@@ -19,7 +19,8 @@ are sent twice, each run on a database and a collection of its own:
 
 Each run's prologue (every user's first statements) is sent and finished before the rest,
 so an append always finds the statement it adds to (see `bench.chaos_turns`). A run ends when
-every message is final and every memory's vector settled. It passes when every message is
+every message is final and every memory's vector settled (and checked by the vector audit
+since its last write). It passes when every message is
 PROCESSED or SKIPPED, or DEAD with its cause and only for a poison turn; every user's active
 memories (type, key, content) equal the clean run's; there are no duplicates; every active
 memory is SYNCED and in Milvus with its current text; no inactive memory's vector is left.
@@ -34,6 +35,7 @@ prefork `index` worker; killing the `llm` worker's main process kills all its th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -59,6 +61,7 @@ from memory_tasks.db.admin import execute_autocommit
 from memory_tasks.db.migrate import upgrade_to_head
 from memory_tasks.db.session import session_scope
 from memory_tasks.errors import is_transient
+from memory_tasks.vectors.audit import NOT_HELD, NOT_HELD_LOG
 from memory_tasks.vectors.embedders import get_embedder
 from memory_tasks.vectors.milvus_store import get_store
 from tests.fake_openai import FakeOpenAI, error, reset_llm_breaker
@@ -218,6 +221,8 @@ class RunResult:
     stale_text_in_milvus: int = 0
     inactive_in_milvus: int = 0
     orphans_in_milvus: int = 0
+    not_held: list[str] = field(default_factory=list)  # "memory id (status): what Milvus holds instead"
+    audit_mended: dict[str, int] = field(default_factory=dict)  # rows the vector audit sent back, by finding
     record_retries: int = 0
     enqueue_failures: int = 0
     faults: list[str] = field(default_factory=list)  # "t+12 s: what"
@@ -308,6 +313,7 @@ class Chaos:
             result.seconds_drain = time.monotonic() - started
             self.log(f"{name}: drained={result.drained} after {result.seconds_drain:.0f} s more")
             self._verify(result)
+            result.audit_mended = audit_findings(self.stack.stack.log_dir / name / "worker-index.log")
         finally:
             result.restarts = {p.name: p.restarts for p in self.stack.managed if p.restarts}
             result.model = dict(self.model.served)
@@ -345,7 +351,8 @@ class Chaos:
                 time.sleep(1.0)
 
     def _drain(self, message_ids: list[int], timeout: float) -> bool:
-        """Wait until every message is final and no vector is DIRTY or FAILED (twice in a row); False on timeout."""
+        """Wait until every message is final, no vector is DIRTY or FAILED and every SYNCED one was checked by the
+        vector audit since its last write (twice in a row); False on timeout."""
         deadline = time.monotonic() + timeout
         confirmed = False
         while time.monotonic() < deadline:
@@ -373,7 +380,10 @@ class Chaos:
                 {"ids": message_ids, "final": list(FINAL)},
             ).scalar_one()
             vectors = session.execute(
-                text("SELECT count(*) FROM long_term_memories WHERE vector_status IN ('DIRTY', 'FAILED')")
+                text(
+                    "SELECT count(*) FROM long_term_memories WHERE vector_status IN ('DIRTY', 'FAILED') "
+                    "OR (vector_status = 'SYNCED' AND vector_checked_at IS NULL)"
+                )
             ).scalar_one()
         return int(messages) + int(vectors)
 
@@ -464,11 +474,30 @@ class Chaos:
         stored = store.stored([r.id for r in active])
         result.in_milvus = len(in_milvus)
         result.missing_in_milvus = sum(1 for r in active if r.id not in stored)
-        result.stale_text_in_milvus = sum(
-            1 for r in active if r.id in stored and stored[r.id]["text_hash"] != r.vector_text_hash
-        )
+        stale = [r for r in active if r.id in stored and not stored[r.id].holds(r.vector_text_hash)]
+        result.stale_text_in_milvus = len(stale)
+        # Which rows, kept in the report: the run's database and collection are dropped after it.
+        result.not_held = [
+            f"memory {r.id} ({r.vector_status}): "
+            + (f"{stored[r.id].rows} rows" if stored[r.id].rows > 1 else "another text")
+            for r in stale
+        ] + [f"memory {r.id} ({r.vector_status}): no vector" for r in active if r.id not in stored]
         result.inactive_in_milvus = len(in_milvus & inactive_ids)
         result.orphans_in_milvus = len(in_milvus - {r.id for r in rows})
+
+
+def audit_findings(log_path: Path) -> dict[str, int]:
+    """{finding: rows} the vector audit sent back to DIRTY, summed over its warnings in a worker's JSON log."""
+    found: Counter[str] = Counter()
+    if not log_path.exists():
+        return {}
+    for line in log_path.read_text(errors="replace").splitlines():
+        if NOT_HELD_LOG not in line:
+            continue
+        with contextlib.suppress(ValueError):
+            record = json.loads(line)
+            found.update({kind: int(record[kind]) for kind in NOT_HELD if kind in record})
+    return dict(found)
 
 
 # --- verdict and report ---------------------------------------------------------------------------
@@ -506,6 +535,8 @@ def failures(run: RunResult) -> list[str]:
     for name in ("missing_in_milvus", "stale_text_in_milvus", "inactive_in_milvus", "orphans_in_milvus"):
         if getattr(run, name):
             broken.append(f"{name.replace('_', ' ')}: {getattr(run, name)}")
+    if run.not_held:
+        broken.append(f"not held in Milvus as recorded: {run.not_held[:5]}")
     return broken
 
 
@@ -521,6 +552,7 @@ ROWS = (
     ("duplicates (same key, same content, same write twice)", lambda r: _dups(r)),
     ("active memories SYNCED / in Milvus with their text", lambda r: _synced(r)),
     ("inactive memories' vectors left in Milvus", lambda r: r.inactive_in_milvus),
+    ("vectors the audit found not held as recorded, rewritten (by finding)", lambda r: _mended(r)),
     ("vectors in Milvus of no memory", lambda r: r.orphans_in_milvus),
     ("DEAD vectors", lambda r: r.vectors_dead),
     ("turns re-sent by the chat side (PostgreSQL down) / enqueues failed", lambda r: _resent(r)),
@@ -540,6 +572,10 @@ def _dups(r: RunResult) -> str:
 
 def _synced(r: RunResult) -> str:
     return f"{r.active - r.not_synced} / {r.active - r.missing_in_milvus - r.stale_text_in_milvus}"
+
+
+def _mended(r: RunResult) -> str:
+    return ", ".join(f"{kind} {n}" for kind, n in sorted(r.audit_mended.items())) or "0"
 
 
 def _resent(r: RunResult) -> str:

@@ -208,6 +208,10 @@ class Settings(BaseSettings):
     MEMORY_INDEX_MAX_ATTEMPTS: int = Field(8, ge=1, le=1000)
     MEMORY_INDEX_RETRY_BACKOFF_SEC: float = Field(30, ge=0)
     MEMORY_INDEX_RETRY_BACKOFF_MAX_SEC: float = Field(3600, ge=0)
+    # SYNCED rows the end of each sweep run checks against Milvus (one strong read), the
+    # never-checked first; a row Milvus does not hold as recorded is synced again
+    # (vectors/audit.py: Milvus 2.3 can lose an acknowledged delete). 0 turns the audit off.
+    MEMORY_VECTOR_AUDIT_BATCH_SIZE: int = Field(512, ge=0, le=4096)
     # Partitions of a new Milvus collection (user_id is its partition key). Each flush leaves one
     # segment per partition written to and a restart loads every segment, so fewer partitions
     # reload faster; more keep the exact per-user search short (FLAT scans the user's partition).

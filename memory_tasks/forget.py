@@ -194,7 +194,7 @@ def purge_user_vectors(user_id: int, counted: list[int] | None = None) -> int:
         store = get_store()
         found = 0
         if store is not None:
-            found = len(store.stored(counted) if counted is not None else store.user_vector_ids(user_id))
+            found = len(store.present(counted) if counted is not None else store.user_vector_ids(user_id))
             store.delete_user(user_id)  # verified by a strong read
     except SYNC_FAILURES as exc:
         _record_purge(user_id, f"{type(exc).__name__}: {exc}")

@@ -19,7 +19,7 @@ from memory_tasks.db.claims import claim_memories_to_sync, claim_messages_to_res
 from memory_tasks.db.windows import window_leaders
 from memory_tasks.extraction.review import get_reviewer
 from memory_tasks.memories import consolidation, lifecycle
-from memory_tasks.vectors import index
+from memory_tasks.vectors import audit, index
 from memory_tasks.vectors.milvus_store import COMPACTION_WAIT_SEC, Compaction, get_store
 
 logger = logging.getLogger(__name__)
@@ -94,8 +94,8 @@ def sync_index_batch(batches_left: int = MAX_INDEX_BATCHES_PER_RUN) -> dict[str,
     fails is synced again row by row (`index.sync_vectors_one_by_one`): the rows that fail
     alone are marked FAILED with backoff, the others are SYNCED (issue 11, item 4).
     No batch flushes: the last batch of a run flushes once and compacts when segments pile up,
-    so the segments a restart must reload stay few (`seal_segments`), and re-queues
-    forget-user purges still pending.
+    so the segments a restart must reload stay few (`seal_segments`), checks a batch of SYNCED
+    rows against Milvus (`audit_vector_index`) and re-queues forget-user purges still pending.
     """
     settings = get_settings()
     if not (settings.MEMORY_INDEX_WORKER_ENABLED and settings.MEMORY_MILVUS_ENABLED):
@@ -116,6 +116,7 @@ def sync_index_batch(batches_left: int = MAX_INDEX_BATCHES_PER_RUN) -> dict[str,
         dispatch.enqueue_index_batch(batches_left - 1)
     else:
         seal_segments()
+        audit_vector_index()
         requeue_vector_purges()
     return asdict(result) if result is not None else None
 
@@ -158,6 +159,19 @@ def seal_segments() -> Compaction | None:
         else:
             logger.info("milvus compaction goes on in the background", extra=figures)
     return compaction
+
+
+def audit_vector_index() -> audit.AuditResult | None:
+    """Once per sweep run, after the flush and any compaction: check a batch of SYNCED rows against
+    Milvus (`vectors.audit`); those it does not hold as recorded are DIRTY again, for the next run.
+
+    Returns the audit, or None when it failed (logged only; the next run tries again).
+    """
+    try:
+        return audit.audit_vectors()
+    except index.SYNC_FAILURES as exc:
+        logger.warning("vector audit failed", extra={"error": str(exc)})
+        return None
 
 
 def requeue_vector_purges() -> int:

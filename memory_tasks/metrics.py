@@ -102,6 +102,12 @@ MEMORY_WRITES = Counter(
     "expire, consolidation ops), plus dedup: a candidate redirected to an existing memory's key.",
     ["op"],
 )
+VECTOR_AUDIT_ROWS = Counter(
+    "memory_vector_audit_rows_total",
+    "SYNCED rows the vector audit compared with Milvus, by what Milvus held: held (as recorded), missing, "
+    "stale (another text), duplicated (more than one row), leftover (a vector of an inactive memory).",
+    ["found"],
+)
 
 # --- read at scrape time ---------------------------------------------------------------------------
 

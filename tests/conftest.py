@@ -30,6 +30,7 @@ import pytest
 
 # The first import of the package takes back what pymilvus' import copies into os.environ from the
 # project's .env (from `make up`): a developer's stack settings never reach the tests (memory_tasks/__init__.py).
+from config.settings import get_settings
 from memory_tasks.db.admin import execute_autocommit
 from memory_tasks.stack import (
     MILVUS_PORT_SPAN,
@@ -41,6 +42,7 @@ from memory_tasks.stack import (
     start_milvus,
     stop_processes,
 )
+from memory_tasks.vectors.milvus_store import get_store
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 RUN_ID = f"{os.getpid()}_{secrets.token_hex(3)}"
@@ -253,6 +255,21 @@ def milvus_env(milvus_server: str) -> dict[str, str]:
     return {
         name: TEST_ENV[name] for name in ("MEMORY_MILVUS_ENABLED", "MEMORY_MILVUS_URI", "MEMORY_INDEX_WORKER_ENABLED")
     }
+
+
+@pytest.fixture
+def milvus_collection(milvus_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A Milvus collection of this test's own (MEMORY_MILVUS_COLLECTION), dropped after it. Settings and
+    the store are read afresh: a fixture setting more variables on `monkeypatch` clears both caches again."""
+    name = f"test_{secrets.token_hex(4)}"
+    monkeypatch.setenv("MEMORY_MILVUS_COLLECTION", name)
+    get_settings.cache_clear()
+    get_store.cache_clear()
+    yield name
+    get_store().drop()
+    monkeypatch.undo()
+    get_settings.cache_clear()
+    get_store.cache_clear()
 
 
 class WorkerProcess:

@@ -173,6 +173,9 @@ class LongTermMemory(Base):
     # row alone until vector_next_attempt_at (issue 11, item 4).
     vector_attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
     vector_next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # When the vector audit last found Milvus holding what this SYNCED row says it does; NULL:
+    # not checked since its last sync (those are checked first). See vectors/audit.py.
+    vector_checked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     created_at: Mapped[datetime] = _now_default()
     updated_at: Mapped[datetime] = _now_default()
@@ -187,6 +190,8 @@ class LongTermMemory(Base):
         ),
         Index("ix_ltm_expires", "expires_at", postgresql_where=text("is_active AND expires_at IS NOT NULL")),
         Index("ix_ltm_user_core", "user_id", postgresql_where=text("is_active AND is_core")),
+        # The vector audit's order: unchecked SYNCED rows, then the longest unchecked (migration 0010).
+        Index("ix_ltm_vector_audit", "vector_checked_at", postgresql_where=text("vector_status = 'SYNCED'")),
     )
 
 

@@ -270,6 +270,7 @@ def sync_vectors(memory_ids: list[int], store: MilvusStore | None = None, *, flu
                     vector_claimed_at=None,
                     vector_attempts=0,
                     vector_next_attempt_at=None,
+                    vector_checked_at=None,  # a fresh write is the first the audit checks
                 )
             )
             synced += result.rowcount

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
 import grpc
 from pymilvus import DataType, MilvusClient, MilvusException
@@ -86,12 +86,37 @@ class VectorHit:
 
 
 @dataclass(frozen=True)
+class StoredVector:
+    """What Milvus holds under one memory id.
+
+    Milvus 2.3 has lost acknowledged deletes around compactions and restarts
+    (milvus-io/milvus#24234, #25512, #19074): the old row then stays beside the new one under
+    the same primary key. A query returns one row per key (here the older one was seen, while
+    a search scored the newer), so `text_hash` is that row's and `rows` is counted apart.
+    """
+
+    user_id: int
+    text_hash: str
+    rows: int = 1
+
+    def holds(self, digest: str | None) -> bool:
+        """True when Milvus holds exactly one row for the id, of the text with this hash."""
+        return self.rows == 1 and self.text_hash == digest
+
+
+@dataclass(frozen=True)
 class Compaction:
     """A compaction asked for and waited on: `completed` False when `timeout` ran out first."""
 
     completed: bool
     seconds: float
     segments: int  # sealed segments once it completed (or when the wait ended)
+
+
+# The most rows one query may return (Milvus' own cap on offset + limit). Without a limit, a
+# query by ids gets one row per id asked, counted before the duplicates of a lost delete are
+# folded into one: with one id duplicated, another id present went unreported.
+QUERY_LIMIT = 16384
 
 
 def _ids_filter(field: str, ids: list[int]) -> str:
@@ -253,7 +278,7 @@ class MilvusStore:
             self._client.delete(self.collection, filter=_ids_filter("id", remaining))
             if flush:
                 self._client.flush(self.collection)
-            remaining = list(self.stored(remaining))
+            remaining = sorted(self.present(remaining))
             if not remaining:
                 return
             logger.warning("milvus kept deleted vectors", extra={"memory_ids": remaining, "attempt": attempt + 1})
@@ -281,7 +306,7 @@ class MilvusStore:
         raise VectorStoreTransientError(f"Milvus still shows {len(left)} vectors of user {user_id}")
 
     @_translated
-    def user_vector_ids(self, user_id: int, limit: int = 16384) -> list[int]:
+    def user_vector_ids(self, user_id: int, limit: int = QUERY_LIMIT) -> list[int]:
         """Ids of the user's vectors by a strong read (every acknowledged write and delete seen)."""
         if not self._client.has_collection(self.collection):
             return []
@@ -324,17 +349,66 @@ class MilvusStore:
         return [VectorHit(int(hit["id"]), float(hit["distance"])) for hit in result[0]]
 
     @_translated
-    def stored(self, memory_ids: list[int]) -> dict[int, dict[str, Any]]:
-        """{memory id: {user_id, text_hash}} for the ids present in Milvus."""
+    def present(self, memory_ids: list[int]) -> set[int]:
+        """Those of `memory_ids` with a vector in Milvus, by a strong read (every acknowledged write and delete seen)."""
+        if not memory_ids or not self._client.has_collection(self.collection):
+            return set()
+        rows = self._client.query(
+            self.collection,
+            filter=_ids_filter("id", memory_ids),
+            output_fields=["id"],
+            limit=QUERY_LIMIT,
+            consistency_level="Strong",
+        )
+        return {int(r["id"]) for r in rows}
+
+    @_translated
+    def stored(self, memory_ids: list[int]) -> dict[int, StoredVector]:
+        """{memory id: what Milvus holds under it} for the ids present in Milvus, by strong reads.
+
+        One query for the rows and one count of them; only when the count is more than the ids
+        found does it look for the ids holding several rows, halving the list (a few counts more).
+        """
         if not memory_ids or not self._client.has_collection(self.collection):
             return {}
         rows = self._client.query(
             self.collection,
             filter=_ids_filter("id", memory_ids),
             output_fields=["id", "user_id", "text_hash"],
-            consistency_level="Strong",  # a check of what is stored must see the latest writes
+            limit=QUERY_LIMIT,
+            consistency_level="Strong",
         )
-        return {int(r["id"]): {"user_id": int(r["user_id"]), "text_hash": r["text_hash"]} for r in rows}
+        found = {int(r["id"]): StoredVector(int(r["user_id"]), r["text_hash"]) for r in rows}
+        surplus = self._row_count(list(found)) - len(found)
+        for memory_id, count in self._ids_with_rows(sorted(found), surplus).items():
+            found[memory_id] = StoredVector(found[memory_id].user_id, found[memory_id].text_hash, count)
+        return found
+
+    def _row_count(self, memory_ids: list[int]) -> int:
+        """Rows under these ids, every duplicate counted (a query of the rows shows one per id)."""
+        if not memory_ids:
+            return 0
+        result = self._client.query(
+            self.collection,
+            filter=_ids_filter("id", memory_ids),
+            output_fields=["count(*)"],
+            consistency_level="Strong",
+        )
+        return int(result[0]["count(*)"])
+
+    def _ids_with_rows(self, memory_ids: list[int], surplus: int) -> dict[int, int]:
+        """{id: rows} for those of `memory_ids` (each present) holding more than one row, given
+        `surplus`, the rows they hold beyond one each."""
+        if surplus <= 0:
+            return {}
+        if len(memory_ids) == 1:
+            return {memory_ids[0]: 1 + surplus}
+        half = memory_ids[: len(memory_ids) // 2]
+        half_surplus = self._row_count(half) - len(half)
+        return {
+            **self._ids_with_rows(half, half_surplus),
+            **self._ids_with_rows(memory_ids[len(half) :], surplus - half_surplus),
+        }
 
     @_translated
     def drop(self) -> None:

@@ -155,9 +155,9 @@ def _write(store: MilvusStore, memories: list[LongTermMemory]) -> int:
 def reconcile(collection: str | None = None) -> ReconcileResult:
     """Make `collection` (default: the live one) match PostgreSQL, pass after pass.
 
-    A vector is rewritten when it is missing or its text hash differs from the memory's
-    current index text, and removed when its memory is no longer active. Stops after a
-    pass that changed nothing (or MAX_RECONCILE_PASSES).
+    A vector is rewritten when it is missing, its text hash differs from the memory's current
+    index text or Milvus holds more than one row for it, and removed when its memory is no
+    longer active. Stops after a pass that changed nothing (or MAX_RECONCILE_PASSES).
     """
     store = _store(collection or get_settings().MEMORY_MILVUS_COLLECTION)
     written = removed = 0
@@ -167,7 +167,10 @@ def reconcile(collection: str | None = None) -> ReconcileResult:
         changed = 0
         for page in _pages(active_only=False):
             stored = store.stored([m.id for m in page])
-            stale = [m for m in page if m.is_active and stored.get(m.id, {}).get("text_hash") != text_hash(_text(m))]
+            # A second row under one id (a delete Milvus lost) is stale too: `replace` removes both.
+            stale = [
+                m for m in page if m.is_active and not (m.id in stored and stored[m.id].holds(text_hash(_text(m))))
+            ]
             gone = [m.id for m in page if not m.is_active and m.id in stored]
             changed += _write(store, stale) + len(gone)
             written += len(stale)

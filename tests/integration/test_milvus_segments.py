@@ -7,9 +7,7 @@ worker runs them.
 
 from __future__ import annotations
 
-import secrets
 import time
-from collections.abc import Iterator
 
 import pytest
 from pymilvus import MilvusClient
@@ -39,19 +37,13 @@ FACTS = [
 
 
 @pytest.fixture
-def collection(milvus_env, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def collection(milvus_collection: str, monkeypatch: pytest.MonkeyPatch) -> str:
     """A fresh collection of 3 partitions; sweep batches of 2 rows."""
-    name = f"segments_{secrets.token_hex(4)}"
-    monkeypatch.setenv("MEMORY_MILVUS_COLLECTION", name)
     monkeypatch.setenv("MEMORY_MILVUS_NUM_PARTITIONS", "3")
     monkeypatch.setenv("MEMORY_INDEX_WORKER_BATCH_SIZE", "2")
     get_settings.cache_clear()
     get_store.cache_clear()
-    yield name
-    get_store().drop()
-    monkeypatch.undo()
-    get_settings.cache_clear()
-    get_store.cache_clear()
+    return milvus_collection
 
 
 def _write_facts(facts: list[str]) -> None:

@@ -51,7 +51,7 @@ def test_user_message_ends_synced_and_in_milvus(worker, db, text: str, memory_ty
     assert needle in memories[0]["content"]
     assert memories[0]["vector_status"] == "SYNCED"
     stored = get_store().stored([memories[0]["id"]])
-    assert stored[memories[0]["id"]]["user_id"] == user_id
+    assert stored[memories[0]["id"]].user_id == user_id
 
 
 def test_reenqueued_message_leaves_the_same_rows(worker, db) -> None:

@@ -52,7 +52,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "memory_tasks"
 WRITE_MODEL = "memories/store.py"
 # Modules that write other columns of long_term_memories: index state and access statistics,
 # never what a memory says or whether it is shown.
-BOOKKEEPING = {"vectors/index.py", "db/claims.py", "retrieval/access.py"}
+BOOKKEEPING = {"vectors/index.py", "vectors/audit.py", "db/claims.py", "retrieval/access.py"}
 
 
 def _sources_matching(pattern: str) -> set[str]:
