@@ -144,6 +144,11 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(
         "memory vectors (index state of every memory row):", ", ".join(f"{k}={v}" for k, v in status["vectors"].items())
     )
+    audit = status["vector_audit"]
+    print(
+        f"vector audit: {audit['unchecked']} SYNCED rows not checked against Milvus since their last write; "
+        f"oldest check {audit['oldest_check_at'] or 'none yet'}"
+    )
     for failure in status["recent_failures"]:
         print(f"  failed {failure['kind']} #{failure['id']} at {failure['at']}: {failure['error']}")
     dead = status["dead_letters"]

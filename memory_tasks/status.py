@@ -19,6 +19,9 @@ def collect_status(errors: int = 10) -> dict[str, Any]:
     Dead letters are the DEAD messages (attempts used up; `requeue` revives them), the
     newest `errors` of them with their last error.
     `vector_purges_pending` lists forgotten users whose vectors are not purged yet; `vectors` counts DEAD rows.
+    `vector_audit`: {unchecked: SYNCED rows the audit has not checked since their last write,
+    oldest_check_at: the longest-ago check of a checked row, or None}; a growing `unchecked` or an
+    old `oldest_check_at` means the audit (vectors/audit.py) does not keep up with the writes.
     """
     with session_scope() as session:
         messages = dict(
@@ -49,6 +52,9 @@ def collect_status(errors: int = 10) -> dict[str, Any]:
             .limit(errors)
         ).all()
         purges = pending_vector_purges(session)
+        synced = LongTermMemory.vector_status == VectorStatus.SYNCED.value
+        unchecked = session.scalar(select(func.count()).where(synced, LongTermMemory.vector_checked_at.is_(None)))
+        oldest_check = session.scalar(select(func.min(LongTermMemory.vector_checked_at)).where(synced))
     failures = [
         {"kind": kind, "id": row_id, "at": at.isoformat(), "error": redact(error or "")[:500]}
         for kind, rows in (("message", failed_messages), ("memory", failed_vectors))
@@ -73,6 +79,10 @@ def collect_status(errors: int = 10) -> dict[str, Any]:
             ],
         },
         "vector_purges_pending": purges,
+        "vector_audit": {
+            "unchecked": unchecked or 0,
+            "oldest_check_at": oldest_check.isoformat() if oldest_check else None,
+        },
     }
 
 

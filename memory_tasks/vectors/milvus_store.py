@@ -368,6 +368,8 @@ class MilvusStore:
 
         One query for the rows and one count of them; only when the count is more than the ids
         found does it look for the ids holding several rows, halving the list (a few counts more).
+        The reads are not one snapshot: a write landing between them can shift a count, which
+        costs the audit one needless rewrite or defers a finding to its next pass.
         """
         if not memory_ids or not self._client.has_collection(self.collection):
             return {}

@@ -19,6 +19,7 @@ from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.memories.store import WriteContext, lock_user
 from memory_tasks.memories.write_path import write_candidates
+from memory_tasks.status import collect_status
 from memory_tasks.vectors import audit, index
 from memory_tasks.vectors.embedders import get_embedder
 from memory_tasks.vectors.milvus_store import StoredVector, VectorRow, get_store
@@ -134,8 +135,10 @@ def test_the_audit_counts_what_it_found_and_checks_the_never_checked_first(db, m
     assert first.found == {"duplicated": 1, "held": 1}
     assert first.mended == [ids["fact-cello"]]
 
+    assert collect_status()["vector_audit"]["unchecked"] == 3  # cello went back to DIRTY
     second = audit.audit_vectors(limit=3)  # the three rows not checked yet, not the one just checked
     assert (second.checked, second.found, second.mended) == (3, {"held": 3}, [])
+    assert collect_status()["vector_audit"]["unchecked"] == 0
     checked = _rows()
     assert checked["fact-cello"].vector_checked_at is None
     assert all(checked[key].vector_checked_at is not None for key in ids.keys() - {"fact-cello"})
