@@ -780,6 +780,41 @@ def test_each_allergy_of_a_list_is_a_memory_of_its_own() -> None:
 
 
 @pytest.mark.parametrize(
+    ("message", "allergies"),
+    [
+        (
+            "I have a peanut allergy and a shellfish allergy.",
+            {("allergy-peanut", "Has a peanut allergy"), ("allergy-shellfish", "Has a shellfish allergy")},
+        ),
+        (
+            "I have peanut and shellfish allergies.",
+            {("allergy-peanut", "Has peanut allergies"), ("allergy-shellfish", "Has shellfish allergies")},
+        ),
+        (
+            "I have allergies to nuts and dairy.",
+            {("allergy-tree-nut", "Has allergies to nuts"), ("allergy-dairy", "Has allergies to dairy")},
+        ),
+        ("I've got a peanut allergy.", {("allergy-peanut", "Has got a peanut allergy")}),
+        ("I have an allergy to latex.", {("allergy-latex", "Has an allergy to latex")}),
+        ("I have a nut allergy.", {("allergy-tree-nut", "Has a nut allergy")}),
+        ("我对坚果过敏。", {("allergy-tree-nut", "对坚果过敏")}),
+        # The animal names what the user reacts to: no pet.
+        ("I have a dog allergy.", {("allergy-dog", "Has a dog allergy")}),
+        ("我有猫毛过敏。", {("allergy-cat-hair", "有猫毛过敏")}),
+    ],
+)
+def test_every_english_way_of_naming_allergies_keeps_one_core_memory_per_allergen(
+    message: str, allergies: set[tuple[str, str]]
+) -> None:
+    """R-TYPE-2, R-READ-6: "a peanut allergy and a shellfish allergy", "peanut and shellfish allergies",
+    "allergies to nuts", "I've got …" are allergies, one per allergen (nuts / a nut / 坚果 one key), each core;
+    "a dog allergy" is no dog."""
+    found = extract(message)
+    assert {(c.key, c.content) for c in found} == allergies
+    assert all(is_core_memory(c.memory_type, c.key, c.content) for c in found)
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "Never call me after 9pm.",

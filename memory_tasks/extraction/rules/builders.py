@@ -202,12 +202,16 @@ def project(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "project", project_key(item), statement(clause.text, clause.lang), clause, 4)]
 
 
-def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None) -> Build:
+def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None, not_item: str | None = None) -> Build:
     """A fact under `<prefix>-<item slug>` (allergy-peanut, health-diabetes, pet-cat), one per item
-    of a list: "对花生和虾过敏" is two allergies, each retracted or kept on its own."""
+    of a list: "对花生和虾过敏" is two allergies, each retracted or kept on its own. `not_item`: a
+    word the list repeats after each item, removed from it ("a peanut allergy and a shellfish allergy")."""
+    repeated = re.compile(rf"\s+(?:{not_item})$", re.IGNORECASE) if not_item else None
 
     def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
         items = split_items(match.group("item"), clause.lang)
+        if repeated:
+            items = [repeated.sub("", item) for item in items]
         if len(items) <= 1:
             item = clean_item(match.group("item"), clause.lang)
             if not item:

@@ -193,6 +193,9 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ),
     ),
     ("peanut", "food", ("花生", "peanut", "peanuts")),
+    # Allergens said in the plural or the singular ("a nut allergy", "allergic to nuts"): one key.
+    ("tree-nut", "food", ("坚果", "nut", "nuts", "tree nut", "tree nuts")),
+    ("egg", "food", ("鸡蛋", "egg", "eggs")),
     ("shrimp", "food", ("虾", "虾仁", "shrimp", "prawns")),
     ("shellfish", "food", ("贝类", "shellfish")),
     ("penicillin", "medicine", ("青霉素", "penicillin")),
