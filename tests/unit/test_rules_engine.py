@@ -1112,6 +1112,41 @@ def test_a_condition_said_without_you_have_is_a_health_fact(message: str, key: s
 
 
 @pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("I'm celiac.", "health-celiac-disease"),
+        ("I have celiac disease.", "health-celiac-disease"),
+        ("我有癫痫。", "health-epilepsy"),
+        ("I have epilepsy.", "health-epilepsy"),
+        ("I have high cholesterol.", "health-high-cholesterol"),
+        ("我血脂高。", "health-high-cholesterol"),
+        ("我有高血脂。", "health-high-cholesterol"),
+        ("I have a heart condition.", "health-heart-condition"),
+        ("我心脏不好。", "health-heart-condition"),
+        ("我有心脏病。", "health-heart-condition"),
+        ("我血压有点高。", "health-hypertension"),
+    ],
+)
+def test_a_condition_is_one_core_health_fact_in_either_language(message: str, key: str) -> None:
+    """R-TYPE-2, R-READ-6: 「我有癫痫」, "I'm celiac", "I have high cholesterol", 「我血脂高」, "I have a heart
+    condition" and 「我心脏不好」 stored nothing; each is a core health fact under one key in both languages."""
+    [candidate] = extract(message)
+    assert (candidate.memory_type, candidate.key) == ("fact", key)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+
+
+@pytest.mark.parametrize("message", ["熬夜对心脏不好。", "我爸有心脏病。", "I never share my food."])
+def test_what_is_bad_for_anyone_or_a_relatives_condition_is_no_health_fact_of_the_user(message: str) -> None:
+    """R-TYPE-2, R-READ-6: a remark about health in general and a parent's illness are not the user's."""
+    assert not [c for c in extract(message) if c.key.startswith(("health-", "rule-"))]
+
+
+def test_never_sharing_something_is_a_standing_rule() -> None:
+    """R-READ-6: "Never share my location with anyone" stored nothing (share was no rule verb)."""
+    assert only("Never share my location with anyone.").memory_type == "constraint"
+
+
+@pytest.mark.parametrize(
     ("message", "keys"),
     [
         ("饮食要清淡。", ["diet-light"]),
