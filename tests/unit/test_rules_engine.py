@@ -1125,6 +1125,20 @@ def test_a_condition_said_without_you_have_is_a_health_fact(message: str, key: s
         ("我心脏不好。", "health-heart-condition"),
         ("我有心脏病。", "health-heart-condition"),
         ("我血压有点高。", "health-hypertension"),
+        ("I have depression.", "health-depression"),
+        ("I have anxiety.", "health-anxiety-disorder"),
+        ("I have an anxiety disorder.", "health-anxiety-disorder"),
+        ("我有焦虑症。", "health-anxiety-disorder"),
+        ("我有多动症。", "health-adhd"),
+        ("I have ADHD.", "health-adhd"),
+        ("I have kidney disease.", "health-kidney-disease"),
+        ("我肾不好。", "health-kidney-disease"),
+        ("I have a bad back.", "health-bad-back"),
+        ("我腰不好。", "health-bad-back"),
+        ("I have bad knees.", "health-bad-knees"),
+        ("我膝盖不好。", "health-bad-knees"),
+        ("I'm blind.", "health-blind"),
+        ("I'm prediabetic.", "health-prediabetic"),
     ],
 )
 def test_a_condition_is_one_core_health_fact_in_either_language(message: str, key: str) -> None:
@@ -1135,10 +1149,34 @@ def test_a_condition_is_one_core_health_fact_in_either_language(message: str, ke
     assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
 
 
-@pytest.mark.parametrize("message", ["熬夜对心脏不好。", "我爸有心脏病。", "I never share my food."])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "熬夜对心脏不好。",
+        "这个动作对腰不好。",
+        "我爸有心脏病。",
+        "I never share my food.",
+        "I have anxiety about tomorrow's interview.",
+        "I'm blind to my own faults.",
+    ],
+)
 def test_what_is_bad_for_anyone_or_a_relatives_condition_is_no_health_fact_of_the_user(message: str) -> None:
-    """R-TYPE-2, R-READ-6: a remark about health in general and a parent's illness are not the user's."""
+    """R-TYPE-2, R-READ-6: a remark about health in general, a parent's illness, a worry of the moment and a
+    figure of speech are not the user's condition."""
     assert not [c for c in extract(message) if c.key.startswith(("health-", "rule-"))]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("I'm on a low-carb diet.", "Is on a low-carb diet"),
+        ("I'm on a keto diet.", "Is on a keto diet"),
+        ("我在吃生酮。", "在吃生酮"),
+    ],
+)
+def test_a_diet_said_as_being_on_it_is_the_diet_fact(message: str, content: str) -> None:
+    """R-TYPE-2, R-READ-6: "I'm keto" was the diet, "I'm on a keto diet" and 「我在吃生酮」 nothing."""
+    assert [(c.key, c.content) for c in extract(message)] == [("diet", content)]
 
 
 def test_never_sharing_something_is_a_standing_rule() -> None:
