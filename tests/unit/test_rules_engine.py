@@ -1139,6 +1139,13 @@ def test_a_condition_said_without_you_have_is_a_health_fact(message: str, key: s
         ("我膝盖不好。", "health-bad-knees"),
         ("I'm blind.", "health-blind"),
         ("I'm prediabetic.", "health-prediabetic"),
+        # A mobility or hearing aid is the user's condition, not a tool they like.
+        ("I use a wheelchair.", "health-wheelchair"),
+        ("I'm in a wheelchair.", "health-wheelchair"),
+        ("我坐轮椅。", "health-wheelchair"),
+        ("I use a hearing aid.", "health-hearing-aid"),
+        ("我戴助听器。", "health-hearing-aid"),
+        ("I use a cane.", "health-walking-aid"),
     ],
 )
 def test_a_condition_is_one_core_health_fact_in_either_language(message: str, key: str) -> None:
@@ -1158,6 +1165,7 @@ def test_a_condition_is_one_core_health_fact_in_either_language(message: str, ke
         "I never share my food.",
         "I have anxiety about tomorrow's interview.",
         "I'm blind to my own faults.",
+        "I use a cane umbrella.",
     ],
 )
 def test_what_is_bad_for_anyone_or_a_relatives_condition_is_no_health_fact_of_the_user(message: str) -> None:
