@@ -1712,6 +1712,30 @@ def test_what_the_user_does_studies_and_measures_in_is_kept(message: str, key: s
     assert "employer" not in [c.key for c in extract("I'm a student at MIT.")]
 
 
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("I prefer responses in Traditional Chinese.", "reply-language"),
+        ("I prefer answers in English.", "reply-language"),
+        ("I need you to reply in Japanese.", "reply-language"),
+        ("温度用摄氏度。", "reply-units"),
+        ("Use 24-hour time.", "reply-time-format"),
+        ("用24小时制", "reply-time-format"),
+        ("Please cite sources when you give facts.", "reply-sources"),
+        ("回答时请附上出处。", "reply-sources"),
+        ("Avoid spoilers for movies.", "reply-spoilers"),
+        ("别给我剧透。", "reply-spoilers"),
+    ],
+)
+def test_how_every_reply_is_written_is_one_core_constraint_per_aspect(message: str, key: str) -> None:
+    """R-READ-6 (twelfth probe): "I prefer responses in Traditional Chinese" was a taste
+    (`preference-responses-traditional-chinese`) and the others stored nothing or a hash key; each is a
+    constraint of its own slot now, so a clock never overwrites the units."""
+    assert [(c.memory_type, c.key) for c in extract(message)] == [("constraint", key)]
+    assert is_core_memory("constraint", key, message)
+    assert [c.key for c in extract("I like books in French.")] == ["preference-books-french"]
+
+
 def test_a_goal_with_its_year_or_learning_to_do_it_keys_by_what_it_is_about() -> None:
     """R-WRITE-2 (fifth round): "My goal this year is to read 30 books" and "I'm learning to code"
     stored nothing; 「我想今年学会编程」 was a hash key (the year stayed in the item)."""

@@ -169,6 +169,9 @@ OCCUPATION_STATED = Slot("fact", "occupation")
 SCHOOL = Slot("fact", "school", {"zh": "在{value}上学", "en": "Studies at {value}"})
 SCHOOL_ZH = replace(SCHOOL, clean=zh_employer)
 REPLY_UNITS = Slot("constraint", "reply-units")
+REPLY_TIME_FORMAT = Slot("constraint", "reply-time-format")
+REPLY_SOURCES = Slot("constraint", "reply-sources")
+REPLY_SPOILERS = Slot("constraint", "reply-spoilers")
 EMPLOYER_ZH = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"}, clean=zh_employer)
 EMPLOYER_OR_KIND_ZH = replace(EMPLOYER_ZH, clean=zh_employer_or_kind)
 EMPLOYER_EN = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"})
@@ -248,7 +251,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOL + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
     # 「我用 Python 写后端」: the tool one works with, not a one-off (「我用Python写了个脚本」).
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOL + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers|replies|responses|explanations)$)(?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers|replies|responses|explanations)(?: in (?:\w+ )?\w+)?$)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard )(?P<item>" + CAP + r"[\w .'-]+?) fan$", _pref),
     _r("pref", "en", r"^my (?:all-time )?favou?rite [\w ]+? (?:is|are) (?P<item>.+)$", _pref),
@@ -445,6 +448,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"\b(?:stop|don't|do not|no more) (?:reply(?:ing)?|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing))(?: to me)? in \w+,? (?:and )?(?:use|reply in|answer in|respond in|switch to|write in) (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|聊天|交流)[^，。]{0,10}?(?<!不)(?<!别)(?<!不要)(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", REPLY_LANGUAGE, standing=True),
     _r("constraint", "en", r"\b(?:reply|respond|answer|write back|talk to me|speak to me|communicate)(?: to me)? (?:only |always )?in (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
+    # "I prefer responses in Traditional Chinese": the language of every reply, not a taste.
+    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|need) (?:(?:your )?(?:responses|answers|replies)|you to (?:reply|answer|respond)) in (?P<value>(?:Traditional |Simplified )?(?:" + _LANGUAGES_EN + r"))\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
     _r("constraint", "en", r"\b(?:answers?|repl(?:y|ies)|responses?|keep it|keep them)\b.*?\b(?:under|below|less than|fewer than|no more than|at most|max(?:imum)?(?: of)?|within|to) (?P<value>\d+) (?:words|characters|chars|sentences|lines|paragraphs)\b", REPLY_LENGTH, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|解释|讲)[^，。]{0,6}?(?P<value>" + _ZH_STYLES + r")", REPLY_STYLE, standing=True),
@@ -452,7 +457,14 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>" + _ZH_STYLES + r")(?:[、和又而且]{0,2}(?:" + _ZH_STYLES + r"))?(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
     # "Use metric units", 「用公制单位」: every quantity in the replies.
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements)?\b", REPLY_UNITS, standing=True),
-    _r("constraint", "zh", r"^(?:以后|请|都)*(?:用|使用)(?P<value>公制|英制|摄氏度|华氏度)(?:单位)?(?:吧)?$", REPLY_UNITS, standing=True),
+    _r("constraint", "zh", r"^(?:以后|请|都|温度|气温|距离|长度|重量)*(?:用|使用)(?P<value>公制|英制|摄氏度|华氏度)(?:单位)?(?:吧)?$", REPLY_UNITS, standing=True),
+    # A clock, sources, spoilers: how every reply is written, each a slot of its own (core).
+    _r("constraint", "en", r"^(?:please )?(?:always )?use (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?\b", REPLY_TIME_FORMAT, standing=True),
+    _r("constraint", "zh", r"^(?:以后|请|都|时间)*(?:用|使用)(?P<value>24小时制|12小时制)(?:吧)?$", REPLY_TIME_FORMAT, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:cite|include|give|add|list|link) (?:your |the )?(?P<value>sources)\b", REPLY_SOURCES, standing=True),
+    _r("constraint", "zh", r"(?:附上|给出|标明|注明|列出|带上)(?:信息|资料|引用)?(?:的)?(?P<value>出处|来源)", REPLY_SOURCES, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:avoid|no|don't give me|do not give me|never give me|without) (?P<value>spoilers)\b", REPLY_SPOILERS, standing=True),
+    _r("constraint", "zh", r"^(?:以后|请|千万)?(?:别|不要|不许|不准)(?:给我|跟我|帮我)?(?P<value>剧透)", REPLY_SPOILERS, standing=True),
     # "Explain things like I'm a beginner", 「把我当初学者来解释」: the level every explanation is pitched at.
     _r("constraint", "en", r"^(?:please )?(?:always )?explain (?:things|everything|stuff|concepts|it all)(?: to me)? (?:like|as if|as though) I(?:'m| am| was| were) (?:a |an )?(?P<value>complete beginner|beginner|newbie|novice|five|5|five-year-old|child|kid|expert)\b", REPLY_LEVEL, standing=True),
     _r("constraint", "zh", r"(?:把我当|当我是)成?(?:一个|个)?(?P<value>初学者|小白|新手|外行|专家|小孩)", REPLY_LEVEL, standing=True),
