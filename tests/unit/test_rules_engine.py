@@ -1533,7 +1533,7 @@ def test_an_employer_of_a_kind_is_the_employer_fact(message: str, content: str) 
     candidate = only(message)
     assert (candidate.key, candidate.content) == ("employer", content)
     assert extract("I work at a desk all day.") == []
-    assert extract("我在家上班") == []
+    assert [c.key for c in extract("我在家上班")] == ["work-location"]  # where, not for whom
 
 
 def test_a_japanese_exam_level_is_a_readable_goal_key_in_both_languages() -> None:
@@ -1734,6 +1734,32 @@ def test_how_every_reply_is_written_is_one_core_constraint_per_aspect(message: s
     assert [(c.memory_type, c.key) for c in extract(message)] == [("constraint", key)]
     assert is_core_memory("constraint", key, message)
     assert [c.key for c in extract("I like books in French.")] == ["preference-books-french"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I have a newborn.", "family-children", "Has a newborn"),
+        ("I have twins.", "family-children", "Has twins"),
+        ("I'm a single dad.", "family-children", "Is a single dad"),
+        ("我刚当妈妈。", "family-children", "刚当妈妈"),
+        ("我家有双胞胎。", "family-children", "我家有双胞胎"),
+        ("I work from home.", "work-location", "Works from home"),
+        ("我在家办公。", "work-location", "在家办公"),
+    ],
+)
+def test_a_child_said_without_a_count_and_working_from_home_are_kept(message: str, key: str, content: str) -> None:
+    """R-TYPE-2 (twelfth probe): each stored nothing. A baby shower, a new member and today's home
+    office are none."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)
+    for passing in (
+        "I have a baby shower to plan.",
+        "I'm a new member here.",
+        "I work from home today.",
+        "我今天在家办公。",
+    ):
+        assert extract(passing) == [], passing
 
 
 def test_a_goal_with_its_year_or_learning_to_do_it_keys_by_what_it_is_about() -> None:

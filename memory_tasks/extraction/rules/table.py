@@ -14,6 +14,7 @@ from memory_tasks.extraction.rules.builders import (
     LIFELONG_TTL_DAYS,
     Build,
     Slot,
+    family_children,
     family_fact,
     favorite,
     goal,
@@ -182,6 +183,8 @@ NATIVE_LANGUAGE = Slot(
 )
 WORK_CITY_ZH = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"}, clean=zh_known_city)
 WORK_CITY_EN = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works in {value}"})
+# Where the user works, as a standing arrangement (today's home office is none).
+WORK_LOCATION = Slot("fact", "work-location")
 REPLY_LANGUAGE = Slot("constraint", "reply-language")
 REPLY_LANGUAGE_AFTER_RULE = Slot("constraint", "reply-language", {"zh": "回复用{value}", "en": "Replies in {value}"})
 REPLY_LENGTH = Slot("constraint", "reply-length")
@@ -341,6 +344,9 @@ RULES: tuple[Rule, ...] = (
     _r("work-city", "zh", r"^(?:我)?(?:现在|目前|也|还)?" + AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", WORK_CITY_ZH),
     _r("work-city", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working)(?: as an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))? in " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("work-city", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:in|based in) " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
+    _r("work-location", "en", r"^I " + _EN_ADV + r"(?:work|am working|'m working)? ?(?P<value>from home|remotely|fully remote|hybrid)(?: now| these days| full-time| most days| every day)?$", WORK_LOCATION),
+    _r("work-location", "en", r"^I(?:'m| am) (?P<value>fully remote|remote|a remote worker)$", WORK_LOCATION),
+    _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     # "I'm a student at MIT", 「我在清华读书」: a school, not an employer.
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,2}?student at " + _EN_NAME, SCHOOL),
@@ -413,10 +419,13 @@ RULES: tuple[Rule, ...] = (
     _r("pet-more", "en", r"^(?:I|we) (?:have|own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
     _r("family", "zh", r"^(?:我的?|我家)?(?:" + _FAMILY_WORDS + r")", family_fact, family=True),
     _r("family", "zh", r"有[一二两三四五\d]+个(?P<children>孩子|女儿|儿子)|(?P<partner>结婚了|已婚)", family_fact),
+    # Twins, or a child said as becoming a parent: 「我家有双胞胎」, 「我刚当妈妈」 (the user's children).
+    _r("family", "zh", r"^(?:我|我家)(?:有|生了)(?:一对)?(?P<children>双胞胎|龙凤胎)|^我(?:刚|刚刚|去年|今年)?(?:当|做)(?:了)?(?P<parent>妈妈|爸爸|妈|爸)了?$", family_children),
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
     _r("family", "zh", r".+", family_fact, family=True),  # a clause continuing a family member ("是一名医生")
     _r("family", "en", r".+", family_fact, family=True),
     _r("family", "en", r"^I have (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children)\b|^I(?:'m| am) (?P<partner>married)\b", family_fact),
+    _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | named | at home| now)))\b|^I(?:'m| am) (?:a )?(?:single|new|first-time) (?P<parent>mom|dad|mother|father|parent)\b", family_children),
     _r("commute", "zh", r"(?P<value>开车|坐地铁|坐公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
     _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
     _r("vehicle", "zh", r"^(?:我)?(?:开的是|开一辆|的车是)(?P<value>[^，。]+)$", Slot("fact", "vehicle")),
