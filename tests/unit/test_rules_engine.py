@@ -1762,6 +1762,30 @@ def test_a_child_said_without_a_count_and_working_from_home_are_kept(message: st
         assert extract(passing) == [], passing
 
 
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("Coffee makes me jittery.", "sensitivity-coffee"),
+        ("喝咖啡我会心慌。", "sensitivity-coffee"),
+        ("I get migraines from red wine.", "sensitivity-red-wine"),
+        ("红酒会让我偏头痛。", "sensitivity-red-wine"),
+        ("Dairy upsets my stomach.", "sensitivity-dairy"),
+        ("我一喝牛奶就拉肚子。", "sensitivity-milk"),
+    ],
+)
+def test_what_a_food_or_drink_does_to_the_user_is_a_core_sensitivity(message: str, key: str) -> None:
+    """R-TYPE-2, R-READ-6 (twelfth probe): each stored nothing, yet the assistant should not suggest a
+    late espresso to the first. Only foods and drinks count: "This song makes me sick" is none; after
+    「我有乳糖不耐受」 the milk it upsets is no second fact (the labeled zh-030)."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key) == ("fact", key)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    for passing in ("This song makes me sick.", "他让我头疼。", "Work makes me anxious."):
+        assert extract(passing) == [], passing
+    # The reaction that explains a condition said just before is that condition's.
+    assert [c.key for c in extract("我有乳糖不耐受，喝牛奶会拉肚子。")] == ["health-lactose-intolerance"]
+
+
 def test_a_goal_with_its_year_or_learning_to_do_it_keys_by_what_it_is_about() -> None:
     """R-WRITE-2 (fifth round): "My goal this year is to read 30 books" and "I'm learning to code"
     stored nothing; 「我想今年学会编程」 was a hash key (the year stayed in the item)."""

@@ -146,7 +146,8 @@ class RulesEngine:
     def _read(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
         """The candidates of one readable clause: each rule in order, rules of a group never
         reading text another rule of the group already read; a rule that continues another
-        (`Rule.after`) only when the previous clause yielded a key it continues."""
+        (`Rule.after`) only when the previous clause yielded a key it continues, and one that
+        would explain it (`Rule.not_after`) never after such a key."""
         found: list[Candidate] = []
         taken: dict[str, list[tuple[int, int]]] = {}
         for rule in RULES_BY_LANG[clause.lang]:
@@ -155,6 +156,8 @@ class RulesEngine:
             if clause.subject != "self" and not (rule.family and clause.subject.startswith("family:")):
                 continue
             if rule.after and not any(c.key.startswith(rule.after) for c in previous):
+                continue
+            if rule.not_after and any(c.key.startswith(rule.not_after) for c in previous):
                 continue
             spans = taken.setdefault(rule.group, [])
             for match in rule.pattern.finditer(clause.text):

@@ -42,6 +42,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("beer", "drink", ("啤酒", "beer")),
     ("juice", "drink", ("果汁", "juice")),
     ("milk", "drink", ("牛奶", "milk")),
+    ("red-wine", "drink", ("红酒", "红葡萄酒", "red wine")),
     ("coffee", "drink", ("咖啡", "美式", "拿铁", "coffee", "americano", "latte")),
     ("alcohol", "drink", ("酒", "喝酒", "酒精", "alcohol", "drinking", "booze")),
     ("smoking", "habit", ("烟", "抽烟", "吸烟", "smoking", "cigarettes", "smoke")),

@@ -58,6 +58,8 @@ class Rule:
     standing: bool = False  # may be read from a one-off request ("请用中文回复我")
     family: bool = False  # may be read from a clause about a family member
     after: str | None = None  # only right after a clause that yielded a key with this prefix
+    # never right after a clause that yielded a key with one of these prefixes (it explains that one)
+    not_after: tuple[str, ...] = ()
 
 
 def _r(
@@ -69,9 +71,19 @@ def _r(
     standing: bool = False,
     family: bool = False,
     after: str | None = None,
+    not_after: tuple[str, ...] = (),
 ) -> Rule:
     # Case-insensitive throughout; a proper name's capital is required locally with CAP.
-    return Rule(group, lang, re.compile(pattern, re.IGNORECASE), build, standing=standing, family=family, after=after)
+    return Rule(
+        group,
+        lang,
+        re.compile(pattern, re.IGNORECASE),
+        build,
+        standing=standing,
+        family=family,
+        after=after,
+        not_after=not_after,
+    )
 
 
 # Pets by kind or by breed (a breed is keyed as its kind: 金毛 -> pet-dog, `lexicon`).
@@ -206,6 +218,13 @@ TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
 PREGNANCY = Slot("fact", "health-pregnancy", importance=5)
 TRYING_TO_CONCEIVE = Slot("fact", "health-trying-to-conceive", importance=5)
 SENSITIVITY = keyed_fact("sensitivity", 4, LIFELONG_TTL_DAYS)
+_EN_SUBSTANCES = (
+    r"(?i:caffeine|coffee|espresso|green tea|tea|alcohol|red wine|white wine|wine|beer|dairy|milk|lactose|gluten|MSG"
+    r"|sugar|spicy food|chocolate|cheese|onions?|garlic|soy)"
+)
+_ZH_SUBSTANCES = r"咖啡因|咖啡|浓茶|茶|红酒|啤酒|白酒|酒|牛奶|奶制品|乳制品|辣的|辣|味精|巧克力|冰的|甜食"
+# 「我有乳糖不耐受，喝牛奶会拉肚子」: the reaction after a condition or an allergy is that one's, not another fact.
+_EXPLAINED = ("health-", "allergy-", "sensitivity-")
 PET = keyed_fact("pet", 3)
 EDUCATION = Slot("fact", "education-major", ttl_days=LIFELONG_TTL_DAYS)
 COMMUTE = Slot("fact", "commute")
@@ -404,6 +423,13 @@ RULES: tuple[Rule, ...] = (
     # suggestion keeps (core); 「对批评很敏感」 is no such item.
     _r("sensitivity", "zh", r"对(?P<item>咖啡因|酒精|乳糖|麸质|味精|花粉|尘螨|辣)(?:很|比较|特别|有点|非常|有些)?敏感", SENSITIVITY),
     _r("sensitivity", "en", r"^I(?:'m| am) (?:very |really |quite |a bit |a little |super |extremely )?sensitive to (?P<item>caffeine|alcohol|lactose|gluten|MSG|pollen|dust|spicy food)\b", SENSITIVITY),
+    # What a food or drink does to the user's body: "Coffee makes me jittery", 「我一喝牛奶就拉肚子」. A closed
+    # list of substances, so "This song makes me sick" or 「他让我头疼」 are none.
+    _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r")(?: always| usually| really)? (?:makes|gives) me (?:feel )?(?:jittery|sick|nauseous|dizzy|anxious|shaky|a headache|headaches|a migraine|migraines|heartburn|a stomachache|stomachaches|bloated|palpitations|insomnia)\b", SENSITIVITY, not_after=_EXPLAINED),
+    _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r") (?:always |usually |really )?(?:upsets|hurts|bothers|messes with|ruins) my (?:stomach|gut|sleep)\b", SENSITIVITY, not_after=_EXPLAINED),
+    _r("sensitivity", "en", r"^I (?:always |usually |often )?get (?:a migraine|migraines|a headache|headaches|heartburn|sick|a rash|hives|a stomachache|stomachaches|palpitations|jittery) (?:from|after|when I (?:eat|drink|have)) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY, not_after=_EXPLAINED),
+    _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:喝|吃)(?P<item>" + _ZH_SUBSTANCES + r")(?:我)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:心慌|心悸|拉肚子|胃疼|胃痛|胃不舒服|头疼|头痛|偏头痛|失眠|睡不着|恶心|胀气|起疹子)", SENSITIVITY, not_after=_EXPLAINED),
+    _r("sensitivity", "zh", r"^(?P<item>" + _ZH_SUBSTANCES + r")(?:会|总会)?(?:让|使)我(?:心慌|心悸|拉肚子|胃疼|胃痛|头疼|头痛|偏头痛|失眠|睡不着|恶心)", SENSITIVITY, not_after=_EXPLAINED),
     _r("trait", "en", r"^I(?:'m| am) (?:really |very |quite |a bit |a little |kind of )?(?P<item>afraid of heights|scared of heights|carsick|seasick|sensitive to (?:cold|heat)|afraid of dogs|scared of dogs)\b", TRAIT),
     _r("trait", "en", r"^I (?:always |usually |easily )?get (?P<item>carsick|seasick|motion sickness)\b", TRAIT),
     # "My dog passed away", 「我的猫去世了」: the pet's fact is retired.
