@@ -302,13 +302,22 @@ class Failure(BaseModel):
     error: str
 
 
+class VectorAudit(BaseModel):
+    """How far the vector audit (a check of SYNCED rows against Milvus per sweep run) is behind: SYNCED
+    rows not checked since their last write, and the longest-ago check of the others (null: none yet)."""
+
+    unchecked: int
+    oldest_check_at: Timestamp | None
+
+
 class StatusOut(BaseModel):
-    """What `python -m memory_tasks status --json` shows: counts per state and the latest failures."""
+    """What `python -m memory_tasks status --json` shows: counts per state, the latest failures, the vector audit."""
 
     messages: dict[str, int]
     vectors: dict[str, int]
     active_memories: int
     recent_failures: list[Failure]
+    vector_audit: VectorAudit
 
 
 class Health(BaseModel):

@@ -445,7 +445,8 @@ def test_status_is_what_the_cli_shows(client: TestClient) -> None:
     body = client.get("/v1/status", headers=ADMIN).json()
 
     assert body["messages"]["PENDING"] == 1
-    assert set(body) == {"messages", "vectors", "active_memories", "recent_failures"}
+    assert set(body) == {"messages", "vectors", "active_memories", "recent_failures", "vector_audit"}
+    assert body["vector_audit"] == {"unchecked": 0, "oldest_check_at": None}  # no memory synced yet
 
 
 def test_health_and_readiness(client: TestClient) -> None:
