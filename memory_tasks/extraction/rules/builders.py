@@ -258,13 +258,6 @@ def family_fact(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("append", "fact", f"family-{group}", content, clause, 4, LIFELONG_TTL_DAYS)]
 
 
-def family_children(match: re.Match[str], clause: Clause) -> list[Candidate]:
-    """The user's children said without naming one ("I have twins", "I'm a new mom", 「我刚当妈妈」):
-    appended under family-children like "I have two kids"."""
-    content = statement(clause.text, clause.lang)
-    return [_candidate("append", "fact", "family-children", content, clause, 4, LIFELONG_TTL_DAYS)]
-
-
 def standing_rule(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "constraint", rule_key(clause.text), statement(clause.text, clause.lang), clause, 4)]
 
