@@ -252,6 +252,9 @@ class MilvusStore:
         partition when a partition key is set (the rows then vanish from filtered searches).
         `flush` seals the written segments (~3 s on Milvus 2.3): right after a bulk write,
         wasted on a handful of rows, which are searchable and durable (write-ahead log) without it.
+        The insert is sent once (`retry_times=0`): pymilvus resends one whose answer was lost
+        (Milvus killed after it took the rows), and Milvus 2.3 then holds two rows under each id.
+        A failed insert raises instead, and the caller's retry runs this whole delete-then-insert.
         """
         if not rows:
             return
@@ -260,6 +263,7 @@ class MilvusStore:
         self._client.insert(
             self.collection,
             [{"id": r.memory_id, "user_id": r.user_id, "text_hash": r.text_hash, "vector": r.vector} for r in rows],
+            retry_times=0,
         )
         if flush:
             self._client.flush(self.collection)

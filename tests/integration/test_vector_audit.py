@@ -8,6 +8,7 @@ this process (`jobs.sync_index_batch`) as the index worker runs it.
 
 from __future__ import annotations
 
+import grpc
 import pytest
 from sqlalchemy import select
 
@@ -22,7 +23,7 @@ from memory_tasks.memories.write_path import write_candidates
 from memory_tasks.status import collect_status
 from memory_tasks.vectors import audit, index
 from memory_tasks.vectors.embedders import get_embedder
-from memory_tasks.vectors.milvus_store import StoredVector, VectorRow, get_store
+from memory_tasks.vectors.milvus_store import StoredVector, VectorRow, VectorStoreTransientError, get_store
 
 USER = 7501
 FACTS = {
@@ -87,6 +88,42 @@ def test_the_store_counts_every_row_under_an_id_though_a_query_shows_one(db, mil
     assert not stored[3].holds(f"{3:064d}") and stored[5].holds(f"{5:064d}")
     store.replace([VectorRow(7, USER, "c" * 64, [1.0] * dim)])
     assert store.stored([7])[7] == StoredVector(USER, "c" * 64)
+
+
+class _AnswerLost(grpc.RpcError):
+    """What a client sees when Milvus took an insert and died before answering it."""
+
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.UNAVAILABLE
+
+    def details(self) -> str:
+        return "connection lost before the answer"
+
+
+@pytest.mark.slow
+def test_an_insert_milvus_took_but_did_not_answer_is_not_sent_again(
+    db, milvus_collection: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-VEC-4: pymilvus resends an insert whose answer was lost, and Milvus 2.3 keeps both copies under one
+    id (the duplicates `make chaos` found after killing Milvus). The store sends it once and fails; the
+    caller's retry (delete, then insert) leaves one row."""
+    store = get_store()
+    dim = get_embedder().dim
+    store.replace([VectorRow(1, USER, "a" * 64, [1.0] * dim)], flush=False)
+    stub = store._client._get_connection()._stub
+    insert = stub.Insert
+
+    def took_then_lost(*args, **kwargs):
+        insert(*args, **kwargs)
+        raise _AnswerLost()
+
+    monkeypatch.setattr(stub, "Insert", took_then_lost)
+    with pytest.raises(VectorStoreTransientError):
+        store.replace([VectorRow(2, USER, "b" * 64, [1.0] * dim)], flush=False)
+    monkeypatch.setattr(stub, "Insert", insert)
+    assert store.stored([2])[2].rows == 1
+    store.replace([VectorRow(2, USER, "b" * 64, [1.0] * dim)], flush=False)
+    assert store.stored([1, 2]) == {1: StoredVector(USER, "a" * 64), 2: StoredVector(USER, "b" * 64)}
 
 
 @pytest.mark.slow
