@@ -1802,3 +1802,77 @@ def test_a_birth_retires_the_pregnancy(message: str) -> None:
     mother would be treated as pregnant on every reply for good."""
     assert ("delete", "health-pregnancy") in [(c.op, c.key) for c in extract(message)]
     assert "health-pregnancy" not in [c.key for c in extract("我女儿生了")]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I have a MacBook Pro.", "device-mac", "Has a MacBook Pro"),
+        ("I use an Android phone.", "device-android", "Uses an Android phone"),
+        ("我用的是安卓手机", "device-android", "用的是安卓手机"),
+        ("My phone is a Pixel 8.", "preference-pixel-8", "Phone is a Pixel 8"),
+        ("我用的是华为手机", "device-huawei-phone", "用的是华为手机"),
+    ],
+)
+def test_the_device_a_user_owns_is_a_device_preference_not_a_vehicle(message: str, key: str, content: str) -> None:
+    """R-TYPE-2 (thirteenth probe): "I have a MacBook Pro" was the `vehicle` fact, "I use an Android
+    phone" lost its phone, and the other three stored nothing. A car owned stays the vehicle."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key, candidate.content) == ("preference", key, content)
+    assert (only("I have a Tesla Model 3.").key, only("I own a red pickup truck.").key) == ("vehicle", "vehicle")
+    assert only("I drive a Honda Civic.").key == "vehicle"
+
+
+@pytest.mark.parametrize(
+    ("message", "op", "key"),
+    [
+        ("I just started a new job at a bank.", "upsert", "employer"),
+        ("I've started working at Google.", "upsert", "employer"),
+        ("我上周辞职了", "delete", "employer"),
+        ("我上个月离职了", "delete", "employer"),
+        ("我在准备考研", "upsert", "goal-grad-school-exam"),
+        ("我想今年减重五公斤", "upsert", "goal-weight-loss"),
+        ("I support Arsenal.", "upsert", "preference-arsenal"),
+        ("My favorite color is blue.", "upsert", "color-blue"),
+        ("我最喜欢的颜色是蓝色", "upsert", "color-blue"),
+    ],
+)
+def test_a_new_job_a_resignation_an_exam_and_a_favourite_colour_land_on_readable_keys(
+    message: str, op: str, key: str
+) -> None:
+    """R-WRITE-2 (thirteenth probe): the first two and 「我上周辞职了」 stored nothing (the English "I quit my
+    job last week" retired the employer), 考研, 减重 and 蓝色 were hash keys, and "I support Arsenal" was
+    nothing. A colour is one only as the whole item: blue cheese is a cheese."""
+    candidate = only(message)
+    assert (candidate.op, candidate.key) == (op, key)
+    assert only("I love blue cheese.").key == "preference-blue-cheese"
+    assert [c.key for c in extract("我是湖人球迷")] == [preference_key("湖人")]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("I outgrew my nut allergy.", "allergy-tree-nut"),
+        ("I've outgrown my peanut allergy.", "allergy-peanut"),
+        ("我对花生不过敏了", "allergy-peanut"),
+        ("我对海鲜已经不过敏了", "allergy-seafood"),
+    ],
+)
+def test_an_allergy_the_user_has_outgrown_is_retired(message: str, key: str) -> None:
+    """R-WRITE-2, R-READ-6 (thirteenth probe): each stored nothing, so the core allergy stayed in every
+    reply for good; 「不过敏」 was even cut at 不过 ("but"). Not being allergic at all is no memory."""
+    candidate = only(message)
+    assert (candidate.op, candidate.key) == ("delete", key)
+    assert "Outgrews" not in candidate.content
+    for passing in ("我对花生不过敏", "我对什么都不过敏"):
+        assert extract(passing) == [], passing
+
+
+def test_a_substance_the_user_cannot_have_is_a_core_sensitivity() -> None:
+    """R-READ-6 (thirteenth probe): "I can't have caffeine after 2pm" stored nothing, so an evening
+    espresso could be suggested. Not being able to have something else is no sensitivity."""
+    candidate = only("I can't have caffeine after 2pm.")
+    assert (candidate.key, candidate.content) == ("sensitivity-caffeine", "Can't have caffeine after 2pm")
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    assert only("I can't digest dairy.").key == "sensitivity-dairy"
+    assert extract("I can't have kids.") == []

@@ -70,7 +70,7 @@ _SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;\n]+|$)")
 _EN_FULL_STOP = re.compile(r"(?<=[^A-Z\s]\.)\s+|(?<=\b[a-z]\.)\s+|(?<=[a-z]{2}\.)\s+")
 # "我不抽烟也不喝酒" is two statements; "一点也不", "从来也不" are one.
 _ZH_CLAUSE = re.compile(
-    rf"[，,]|(?:^|(?<=[{HAN}]))(?=但是|不过|可是|所以|而且)|(?<=[{HAN}])(?<![点些来都我])(?=也不|也没)"
+    rf"[，,]|(?:^|(?<=[{HAN}]))(?=但是|不过(?!敏)|可是|所以|而且)|(?<=[{HAN}])(?<![点些来都我])(?=也不|也没)"
 )
 # A time word or a rule's imperative after "and" starts a clause of its own: "I live in Oslo and
 # today it's snowing" keeps the residence; "answer in English and keep it short" is two rules.

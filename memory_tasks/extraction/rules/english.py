@@ -33,7 +33,7 @@ _EN_UNCHANGED = frozenset(
     "sat spoke led grew lost fell sent built understood drew broke spent rose drove bought wore chose sought threw "
     "caught dealt won forgot forgave fought taught ate drank sang swam flew hid rode slept sold stole struck swore "
     "woke froze gave shook bit blew bent dug hung knelt lent lit slid spun stuck swept swung tore wept withdrew "
-    "overcame arose burnt learnt spelt spilt smelt dreamt".split()
+    "overcame outgrew arose burnt learnt spelt spilt smelt dreamt".split()
 )
 _EN_BASE_ED = frozenset(
     "need feed bleed breed speed proceed succeed exceed embed shed shred wed weed heed seed".split()

@@ -138,6 +138,26 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("windows", "device", ("windows", "windows电脑", "win10", "win11")),
     ("windows", "device", ("windows",)),
     ("linux", "device", ("linux",)),
+    ("ipad", "device", ("ipad", "苹果平板")),
+    ("kindle", "device", ("kindle",)),
+    ("huawei-phone", "device", ("华为手机", "huawei phone")),
+    ("xiaomi-phone", "device", ("小米手机", "xiaomi phone")),
+    # A colour counts only as the whole item (WHOLE_ITEM_FORMS): "blue cheese" is no colour.
+    *(
+        (slug, "color", forms)
+        for slug, forms in (
+            ("red", ("红色", "red")),
+            ("blue", ("蓝色", "blue")),
+            ("green", ("绿色", "green")),
+            ("yellow", ("黄色", "yellow")),
+            ("purple", ("紫色", "purple")),
+            ("pink", ("粉色", "粉红色", "pink")),
+            ("black", ("黑色", "black")),
+            ("white", ("白色", "white")),
+            ("orange", ("橙色", "橘色", "orange")),
+            ("gray", ("灰色", "gray", "grey")),
+        )
+    ),
     (
         "cat",
         "pet",
@@ -287,7 +307,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("japan", "place", ("日本", "japan")),
     ("antarctica", "place", ("南极", "antarctica")),
     ("house", "purchase", ("买房", "首付", "buy a house", "house")),
-    ("weight-loss", "health", ("减肥", "lose weight", "weight loss")),
+    ("weight-loss", "health", ("减肥", "减重", "瘦身", "lose weight", "weight loss")),
     ("sugar", "food", ("控糖", "戒糖", "糖", "sugar")),
     ("caffeine", "drink", ("caffeine", "咖啡因")),
     ("rain", "weather", ("下雨", "雨天", "rain", "rains", "raining")),
@@ -314,6 +334,8 @@ WHOLE_ITEM_FORMS = frozenset(
         *("reading", "novels", "movies", "films", "music", "flowers", "painting", "drawing", "programming"),
         *("coding", "code", "to code", "travel", "traveling", "travelling", "shopping", "singing", "dancing"),
         *("果汁", "牛奶", "巧克力", "juice", "milk", "chocolate"),
+        *("红色", "蓝色", "绿色", "黄色", "紫色", "粉色", "粉红色", "黑色", "白色", "橙色", "橘色", "灰色"),
+        *("red", "blue", "green", "yellow", "purple", "pink", "black", "white", "orange", "gray", "grey"),
         # A trait names the user only as the whole item: 「不喜欢急性子的人」 is about other people.
         *("急性子", "慢性子", "路痴", "社恐", "怕冷", "怕热", "晕车", "晕船", "恐高", "怕狗", "害怕狗"),
     }

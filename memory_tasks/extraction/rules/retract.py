@@ -19,16 +19,25 @@ _EN_RETRACTIONS = (
     (re.compile(r"^I no longer (?P<rest>.+)$", re.IGNORECASE), "I {rest}"),
     (re.compile(r"^I (?:don't|do not) (?P<rest>.+?) (?:anymore|any more)$", re.IGNORECASE), "I {rest}"),
     (re.compile(r"^I(?:'ve| have)? (?:stopped|quit) being (?P<rest>.+)$", re.IGNORECASE), "I'm {rest}"),
+    # "I outgrew my nut allergy": the allergy is over.
+    (
+        re.compile(
+            r"^I(?:'ve| have)? (?:outgrown|outgrew|grew out of|got over|gotten over) my (?P<rest>.+? allerg(?:y|ies))$",
+            re.IGNORECASE,
+        ),
+        "I have {rest}",
+    ),
 )
-_ZH_RETRACTION = re.compile(r"^(?:我)?(?:现在|已经|早就|目前)?(?:不再|不)(?P<rest>.+?)了$")
+_ZH_RETRACTIONS = (
+    (re.compile(r"^(?:我)?(?:现在|已经|早就|目前)?(?:不再|不)(?P<rest>.+?)了$"), "我{rest}"),
+    # 「我对花生不过敏了」: the negation inside the allergy.
+    (re.compile(r"^(?:我)?(?:现在|已经|早就|目前)?对(?P<rest>.+?)(?:已经|早就)?(?:不再|不)过敏了$"), "我对{rest}过敏"),
+)
 
 
 def positive_form(text: str, lang: Lang) -> str | None:
     """The statement a retraction takes back ("I'm not vegan anymore" -> "I'm vegan"), or None."""
-    if lang == "zh":
-        match = _ZH_RETRACTION.match(text)
-        return f"我{match.group('rest')}" if match else None
-    for pattern, template in _EN_RETRACTIONS:
+    for pattern, template in _ZH_RETRACTIONS if lang == "zh" else _EN_RETRACTIONS:
         match = pattern.match(text)
         if match:
             return template.format(rest=match.group("rest"))

@@ -108,6 +108,16 @@ _EN_OCCUPATION = (
     r"|editor|professor|lecturer|therapist|psychologist|veterinarian|vet|mechanic|farmer|librarian|recruiter"
     r"|salesperson|marketer|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
 )
+_CAR_MAKES = (
+    r"(?-i:Tesla|Toyota|Honda|Ford|BMW|Audi|Mercedes|Volkswagen|VW|Subaru|Mazda|Nissan|Hyundai|Kia|Volvo|Porsche|Jeep"
+    r"|Chevy|Chevrolet|Lexus|Prius|Jaguar|Land Rover|Range Rover|Mini Cooper|Fiat|Ferrari|BYD|NIO|Rivian|Polestar"
+    r"|Dodge|GMC|Buick|Cadillac|Acura|Infiniti|Mitsubishi|Suzuki|Peugeot|Renault|Skoda|Harley|Ducati|Vespa)"
+)
+# Devices a user owns or works on, named as they are sold: "I have a MacBook Pro", "My phone is a Pixel 8".
+_EN_DEVICES = (
+    r"(?-i:iPhone|iPad|iMac|MacBook|Mac|Pixel|Galaxy|Kindle|Apple Watch|Chromebook|ThinkPad|Surface|Android phone"
+    r"|Windows (?:laptop|PC))(?: (?:Pro|Air|Max|Plus|Ultra|mini|Mini|[0-9][\w]*)){0,2}"
+)
 _LANGUAGES_ZH = r"(?:简体|繁体)?中文|普通话|粤语|英文|英语|日语|日文|韩语|韩文|法语|德语|西班牙语|俄语"
 # A tool or language named in Latin letters inside Chinese text: "Python", "VS Code", "C++".
 _ZH_TOOL = r"[A-Za-z][A-Za-z0-9+#.\-]*(?: [A-Za-z][A-Za-z0-9+#.\-]*)?"
@@ -161,6 +171,17 @@ _EN_NAME = r"(?P<value>" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
 _EN_WORK_PLACE = (
     r"(?!(?:IT|HR|PR|QA|UX|UI|AI|ML|R&D|Tech|Finance|Marketing|Sales|Education|Healthcare|Retail|Software|Research)\b)"
     + _EN_PLACE
+)
+
+# An employer named by its kind ("a bank", "a fintech startup"), or by name for a new job.
+_EMPLOYER_KINDS = (
+    r"(?:bank|hospital|school|startup|company|firm|agency|university|college|factory|hotel|restaurant|store|shop"
+    r"|clinic|nonprofit|non-profit|charity|consultancy|publisher|studio|lab|manufacturer|retailer|insurer|airline"
+    r"|bakery|cafe|library|museum|newspaper)"
+)
+_EN_EMPLOYER_OF_A_KIND = r"(?P<value>(?:a|an) (?:[\w-]+ ){0,3}?" + _EMPLOYER_KINDS + r")"
+_EN_NEW_EMPLOYER = (
+    r"(?P<value>(?:a|an) (?:[\w-]+ ){0,3}?" + _EMPLOYER_KINDS + r"|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
 )
 
 _pref = per_item("preference", preference_key, 3)
@@ -261,10 +282,12 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
     _r("pref", "zh", r"^我的(?:电脑|笔记本|手机|系统)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
+    # 「我用的是安卓手机」: the phone or computer the user has.
+    _r("pref", "zh", r"^我(?:现在|平时|一直)?用的(?:是|都是|一直是)(?P<item>[^，。]{1,8}?(?:手机|电脑|笔记本|平板))$", _pref),
     # A liking in a setting the user names first: 「我坐飞机喜欢靠窗的位置」, 「我写代码喜欢听音乐」; not a
     # judgement of a habit (「我学习习惯不好」: my study habits are poor).
     _r("pref", "zh", r"^我(?:" + _ZH_SETTINGS + r")(?:的时候|时)?" + _ZH_ADV + r"(?:喜欢|爱|习惯|偏好)(?!不|很|太|挺|比较|非常|特别|还|好|差)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
-    _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:爱好者|迷|控|粉丝|粉)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:爱好者|球迷|迷|控|粉丝|粉)$", _pref),
     _r("pref", "zh", r"有(?P<item>[^，。]+?)的习惯", _pref),
     # The tool is Latin letters, digits and +#.- (not \w, which takes the Chinese after it: 「用Python写后端」).
     # Not in a rule about the assistant's examples (「以后代码示例都用TypeScript」: a constraint below);
@@ -275,6 +298,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers|replies|responses|explanations)(?: in (?:\w+ )?\w+)?$)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard )(?P<item>" + CAP + r"[\w .'-]+?) fan$", _pref),
+    # "I support Arsenal", "I root for the Lakers": the team is the liking.
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:support|root for|cheer for) (?:the )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,2})$", _pref),
     _r("pref", "en", r"^my (?:all-time )?favou?rite [\w ]+? (?:is|are) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) an? (?P<item>morning person|night owl|early bird|early riser|cat person|dog person|introvert|extrovert|homebody)$", _pref),
     _r("pref", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>夜猫子|早起的人|早睡早起的人)$", _pref),
@@ -289,7 +314,10 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?(?:都|也)?写(?P<item>" + _PROGRAMMING + r")(?![^，。]*[了过])(?:的|比较多|多一些|为主)?$", _pref),
     _r("pref", "zh", r"^(?:偶尔|有时候?|也)写(?:点|些|一点)?(?P<item>" + _PROGRAMMING + r")$", _pref, after="preference-"),
     _r("pref", "zh", r"^我是(?:写|搞)(?P<item>" + _PROGRAMMING + r")的$", _pref),
-    _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?)\b", _pref),
+    _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?)\b", _pref),
+    # A device owned, or the one the user's phone or computer is: "I have a MacBook Pro", "My phone is a Pixel 8".
+    _r("pref", "en", r"^I (?:have|own|got|just got|bought|just bought) an? (?:new )?(?P<item>" + _EN_DEVICES + r")(?: (?:for work|at home))?$", _pref),
+    _r("pref", "en", r"^my (?:work )?(?:phone|laptop|computer|tablet|PC) is an? (?:new )?(?P<item>" + _EN_DEVICES + r"|" + CAP + r"[\w-]*(?: [\w-]+){0,2})$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"use (?!(?:an? )?(?:wheelchair|hearing aids?|cane|walker|crutches)\b)(?:an? |the )?(?P<item>(?!(?:it|them|this|that|these|those|my|your|to|some|a lot|whatever|anything|something|everything|nothing)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?: (?:everywhere|every day|daily|all the time|at (?:home|work)|for (?:everything|work|coding|notes|writing|reading)))?$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+)$", _pref),
     _r("pref", "en", r"^I (?:usually|always|normally|typically|often|generally) (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate)\b.*$", timed_habit),
@@ -299,7 +327,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r".+", habit),
     # ---- goals (a final 了 after 准备/打算 is an action about to happen: "我准备去睡觉了") ----
     _r("goal", "zh", r"(?:我的)?(?:长期)?(?:目标|梦想|心愿|愿望|计划)(?:是|就是)(?P<item>[^，。]+)$", goal),
-    _r("goal", "zh", r"(?<![不没])(?:在|正在)?(?:准备|备考|冲刺)(?:考)?(?P<item>[^，。]+)(?<!了)$", goal),
+    _r("goal", "zh", r"(?<![不没])(?:在|正在)?(?:准备|备考|冲刺)(?:考(?![研公]))?(?P<item>[^，。]+)(?<!了)$", goal),
     _r("goal", "zh", r"(?<![不没])(?:打算|计划|决定|立志)(?:在)?(?P<item>[^，。]+)(?<!了)$", goal),
     _r("goal", "zh", r"(?<![不没])(?:希望|想要|想)(?=在|以后|将来|未来|今年|明年|年底|[^，。]{1,8}之前)(?P<item>[^，。]+)$", goal),
     # The time first (「我今年想考驾照」): a bare 想 is a wish of the moment (「我想吃火锅」), a year is a
@@ -372,8 +400,11 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I (?:just |recently )?joined " + _EN_NAME, EMPLOYER_EN),
     # An employer of a kind, unnamed: "I work at a bank", "I work remotely for a fintech startup".
-    _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:remotely |full-time |part-time |from home )?(?:at|for) (?P<value>(?:a|an) (?:[\w-]+ ){0,3}?(?:bank|hospital|school|startup|company|firm|agency|university|college|factory|hotel|restaurant|store|shop|clinic|nonprofit|non-profit|charity|consultancy|publisher|studio|lab|manufacturer|retailer|insurer|airline|bakery|cafe|library|museum|newspaper))\b", EMPLOYER_EN),
-    _r("employer", "zh", r"^(?:我)?(?:已经|刚刚?|前几天)?(?:辞职|离职|裸辞)了", slot_retirement("fact", "employer")),
+    _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:remotely |full-time |part-time |from home )?(?:at|for) " + _EN_EMPLOYER_OF_A_KIND + r"\b", EMPLOYER_EN),
+    # A new job: "I just started a new job at a bank", "I've started working at Google".
+    _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:started|got|landed|took|accepted) (?:a |my )?(?:new )?(?:job|position|role) (?:at|with) " + _EN_NEW_EMPLOYER + r"\b", EMPLOYER_EN),
+    _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?started (?:working|a job|an internship) (?:at|for) " + _EN_NEW_EMPLOYER + r"\b", EMPLOYER_EN),
+    _r("employer", "zh", r"^(?:我)?(?:已经|刚刚?|前几天|前段时间|昨天|上周|上个?星期|上个?月|去年|今年)?(?:已经|刚刚?)?(?:辞职|离职|裸辞)了", slot_retirement("fact", "employer")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
     _r("diet", "zh", r"(?P<value>吃素|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
@@ -385,7 +416,7 @@ RULES: tuple[Rule, ...] = (
     # product or a dish (「低盐酱油卖完了」, 「少盐的菜更好吃」).
     _r("diet", "zh", r"^(?P<lead>(?:我|医生(?:让|要|叫)我)" + _ZH_NOWADAYS + _ZH_MUST + r"(?:吃得?)?|" + _ZH_NOWADAYS + _ZH_MUST_WORD + r"(?:吃得?)?|" + _ZH_NOWADAYS + r"吃得?)?(?P<value>少油少盐|少盐少油|少吃盐|低盐|少盐)(?(lead)(?!的)|(?:饮食)?$)", Slot("fact", "diet-low-salt")),
     _r("diet", "en", r"^I(?:'m on | am on | (?:need to |have to |must |should )?(?:eat |keep |follow |be on )?)(?:a )?(?P<value>low[- ](?:sodium|salt))\b", Slot("fact", "diet-low-salt")),
-    _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)过敏", ALLERGY),
+    _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)(?<!不)过敏", ALLERGY),
     _r("allergy", "zh", r"有(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
     _r("allergy", "en", r"allerg(?:ic|y|ies) to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     # "a peanut allergy", "peanut and shellfish allergies", "a peanut allergy and a shellfish allergy".
@@ -426,6 +457,8 @@ RULES: tuple[Rule, ...] = (
     # list of substances, so "This song makes me sick" or 「他让我头疼」 are none.
     _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r")(?: always| usually| really)? (?:makes|gives) me (?:feel )?(?:jittery|sick|nauseous|dizzy|anxious|shaky|a headache|headaches|a migraine|migraines|heartburn|a stomachache|stomachaches|bloated|palpitations|insomnia)\b", SENSITIVITY, not_after=_EXPLAINED),
     _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r") (?:always |usually |really )?(?:upsets|hurts|bothers|messes with|ruins) my (?:stomach|gut|sleep)\b", SENSITIVITY, not_after=_EXPLAINED),
+    # "I can't have caffeine after 2pm": a restriction of the body's, whatever the hour (to eat or drink it is a dislike).
+    _r("sensitivity", "en", r"^I (?:can't|cannot|can not) (?:have|tolerate|handle|digest) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY, not_after=_EXPLAINED),
     _r("sensitivity", "en", r"^I (?:always |usually |often )?get (?:a migraine|migraines|a headache|headaches|heartburn|sick|a rash|hives|a stomachache|stomachaches|palpitations|jittery) (?:from|after|when I (?:eat|drink|have)) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY, not_after=_EXPLAINED),
     _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:喝|吃)(?P<item>" + _ZH_SUBSTANCES + r")(?:我)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:心慌|心悸|拉肚子|胃疼|胃痛|胃不舒服|头疼|头痛|偏头痛|失眠|睡不着|恶心|胀气|起疹子)", SENSITIVITY, not_after=_EXPLAINED),
     _r("sensitivity", "zh", r"^(?P<item>" + _ZH_SUBSTANCES + r")(?:会|总会)?(?:让|使)我(?:心慌|心悸|拉肚子|胃疼|胃痛|头疼|头痛|偏头痛|失眠|睡不着|恶心)", SENSITIVITY, not_after=_EXPLAINED),
@@ -456,7 +489,9 @@ RULES: tuple[Rule, ...] = (
     _r("commute", "zh", r"(?P<value>开车|坐地铁|坐公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
     _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
     _r("vehicle", "zh", r"^(?:我)?(?:开的是|开一辆|的车是)(?P<value>[^，。]+)$", Slot("fact", "vehicle")),
-    _r("vehicle", "en", r"^I (?:drive|own|have) an? (?P<value>" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", Slot("fact", "vehicle")),
+    _r("vehicle", "en", r"^I drive an? (?P<value>" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", Slot("fact", "vehicle")),
+    # What one owns is a vehicle only when it is one: "I have a MacBook Pro" is a device.
+    _r("vehicle", "en", r"^I (?:own|have) an? (?P<value>(?:(?:" + _CAR_MAKES + r")\b[\w-]*(?: [\w-]+){0,3}|(?:[\w-]+ ){0,2}(?:car|truck|SUV|pickup|minivan|van|motorcycle|motorbike|scooter)))$", Slot("fact", "vehicle")),
     _r("business", "zh", r"(?:开了|经营|开着)(?:一家|一间|家|个)(?P<item>[^，。]+?(?:店|馆|公司|工作室|餐厅|诊所))", BUSINESS),
     _r("business", "en", r"^I (?:run|own) an? (?:small |little |local )?(?P<item>[\w -]+?(?:shop|store|bakery|cafe|restaurant|company|business|studio|clinic|agency|bar|salon))\b", BUSINESS),
     _r("native-language", "zh", r"母语是(?P<value>[^，。]+)$", NATIVE_LANGUAGE),
