@@ -1876,3 +1876,21 @@ def test_a_substance_the_user_cannot_have_is_a_core_sensitivity() -> None:
     assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
     assert only("I can't digest dairy.").key == "sensitivity-dairy"
     assert extract("I can't have kids.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I live with my parents.", "family-parents", "Lives with their parents"),
+        ("我和父母住在一起", "family-parents", "和父母住在一起"),
+        ("I'm living with my girlfriend.", "family-partner", "Is living with their girlfriend"),
+        ("我奶奶坐轮椅", "family-grandparents", "奶奶坐轮椅"),
+        ("My grandfather passed away last year.", "family-grandparents", "Grandfather passed away last year"),
+    ],
+)
+def test_who_the_user_lives_with_and_the_grandparents_are_family_facts(message: str, key: str, content: str) -> None:
+    """R-TYPE-2 (thirteenth probe): each stored nothing. A grandmother's wheelchair is hers: no health
+    fact of the user's."""
+    candidate = only(message)
+    assert (candidate.op, candidate.key, candidate.content) == ("append", key, content)
+    assert extract("I live with roommates.") == []

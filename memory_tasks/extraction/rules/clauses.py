@@ -49,7 +49,7 @@ class Clause:
     lang: Lang
     question: bool = False
     request: bool = False  # a one-off task: only standing rules are read from it
-    subject: str = "self"  # "self", "other", or "family:<group>" (partner, children, parents, siblings)
+    subject: str = "self"  # "self", "other", or "family:<group>" (partner, children, parents, siblings, grandparents)
     skip: str | None = None  # why no rule may read it
     hedged: bool = False
     forget: bool = False  # "请忘掉…", "forget that…": `text` is what to forget
@@ -187,6 +187,7 @@ FAMILY = {
     # 我妈 / 我爸 only after 我 (妈 alone opens "妈呀"); 老妈 / 老爸 anywhere.
     "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|老妈|老爸|(?<=我)妈|(?<=我)爸|(?<=我的)妈|(?<=我的)爸|mom|mother|dad|father|parents",
     "siblings": r"哥哥|姐姐|弟弟|妹妹|brothers?|sisters?|siblings?",
+    "grandparents": r"爷爷|奶奶|外公|外婆|姥姥|姥爷|grandparents|grandma|grandmother|grandpa|grandfather|granny",
 }
 _ZH_SUBJECT = re.compile(
     r"^(?:我的?|我家|我有(?:[一两二三四五\d])?个)?(?P<family>"

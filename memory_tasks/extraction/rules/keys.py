@@ -17,7 +17,7 @@ One key per item for the multi-valued kinds, so distinct likes never overwrite e
     project      project-<item>         project-pai, project-rust-compiler
     constraint   rule-<item words>      rule-rain-umbrella (a standing conditional rule)
 Family facts accumulate with op=append under family-partner, family-children,
-family-parents, family-siblings.
+family-parents, family-siblings, family-grandparents.
 
 <item> is the item's slug: the LEXICON entry the item names (both languages map to one
 slug, so "I love milk tea" and 我不喝奶茶了 meet on drink-milk-tea), else the item's ASCII

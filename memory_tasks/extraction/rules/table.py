@@ -486,6 +486,9 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^I have (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children)\b|^I(?:'m| am) (?P<partner>married)\b", family_fact),
     _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | named | at home| now)))\b", family_fact),
     _r("family", "en", r"^I(?:'m| am) (?:a )?(?:single|new|first-time) (?P<children>mom|dad|mother|father|parent)\b", family_fact),
+    # Who the user lives with: 「我和父母住在一起」, "I live with my parents" (a family fact, not a city).
+    _r("family", "zh", r"^我(?:现在|目前|一直|还)?(?:和|跟)(?:我的?)?(?:(?P<parents>父母|爸妈|爸爸妈妈)|(?P<partner>男朋友|女朋友|对象|老公|老婆))(?:一起)?住", family_fact),
+    _r("family", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) with my (?:(?P<parents>parents|mom|mother|dad|father)|(?P<partner>girlfriend|boyfriend|partner|wife|husband))\b", family_fact),
     _r("commute", "zh", r"(?P<value>开车|坐地铁|坐公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
     _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
     _r("vehicle", "zh", r"^(?:我)?(?:开的是|开一辆|的车是)(?P<value>[^，。]+)$", Slot("fact", "vehicle")),
