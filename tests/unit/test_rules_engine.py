@@ -1894,3 +1894,29 @@ def test_who_the_user_lives_with_and_the_grandparents_are_family_facts(message: 
     candidate = only(message)
     assert (candidate.op, candidate.key, candidate.content) == ("append", key, content)
     assert extract("I live with roommates.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我不太喜欢吃甜的，也不爱喝饮料", "drink-soft-drinks"),
+        ("我比较喜欢早上运动", "sport-exercise"),
+        ("我最近迷上了露营", "sport-camping"),
+        ("我打算明年换工作", "goal-job-change"),
+        ("I'm afraid of flying.", "trait-fear-of-flying"),
+        ("I have a fear of needles.", "trait-fear-of-needles"),
+        ("我怕打针", "trait-fear-of-needles"),
+        ("I'm more of a dog person.", "pet-dog"),
+        ("We just had a baby girl.", "family-children"),
+        ("别再给我推荐健身房了", "rule-gym"),
+    ],
+)
+def test_everyday_likes_fears_a_new_baby_and_a_recommendation_refused_land_on_readable_keys(
+    message: str, key: str
+) -> None:
+    """R-WRITE-2, R-TYPE-2 (thirteenth probe, second round): the first four were hash keys or nothing,
+    the fears, the dog person and the baby stored nothing, and 「别再给我推荐健身房了」 was no standing rule.
+    Asking to stop a recommendation without naming one is about this conversation only."""
+    assert key in [c.key for c in extract(message)]
+    for passing in ("别再说了", "别再给我推荐了", "I'd recommend it again."):
+        assert extract(passing) == [], passing
