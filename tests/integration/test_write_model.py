@@ -432,3 +432,16 @@ def test_giving_up_meat_retires_the_taste_and_keeps_a_core_diet(db) -> None:
     memories = {m["memory_key"]: m for m in list_memories(1108)}
     assert "food-meat" not in memories  # retired (list_memories shows the active ones)
     assert memories["diet"]["content"] == "不吃肉了" and memories["diet"]["is_core"] is True
+
+
+def test_a_pet_owned_and_a_liking_of_its_animal_are_two_memories(db) -> None:
+    """R-WRITE-2 (thirteenth probe): a pet owned (fact) and a liking of the animal (preference) were
+    both keyed `pet-cat`, and keys are unique per user, so "I love cats" overwrote "Has a cat named
+    Luna". The liking is keyed by the animal (`animal-cat`); the pet stays `pet-cat`."""
+    _through_the_write_path(1109, "I have a cat named Luna.")
+    _through_the_write_path(1109, "I love cats.")
+    _through_the_write_path(1109, "我很喜欢狗，家里也养了一只狗。")
+    memories = {m["memory_key"]: (m["memory_type"], m["content"]) for m in list_memories(1109)}
+    assert memories["pet-cat"] == ("fact", "Has a cat named Luna")
+    assert memories["animal-cat"] == ("preference", "Loves cats")
+    assert memories["pet-dog"][0] == "fact" and memories["animal-dog"][0] == "preference"

@@ -1906,7 +1906,7 @@ def test_who_the_user_lives_with_and_the_grandparents_are_family_facts(message: 
         ("I'm afraid of flying.", "trait-fear-of-flying"),
         ("I have a fear of needles.", "trait-fear-of-needles"),
         ("我怕打针", "trait-fear-of-needles"),
-        ("I'm more of a dog person.", "pet-dog"),
+        ("I'm more of a dog person.", "animal-dog"),
         ("We just had a baby girl.", "family-children"),
         ("别再给我推荐健身房了", "rule-gym"),
     ],

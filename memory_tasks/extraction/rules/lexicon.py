@@ -162,9 +162,11 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             ("gray", ("灰色", "gray", "grey")),
         )
     ),
+    # A liking of an animal is `animal-<slug>`; a pet owned is the fact `pet-<slug>` (keys are unique
+    # per user: "I love cats" must not overwrite "Has a cat named Luna").
     (
         "cat",
-        "pet",
+        "animal",
         (
             "猫",
             "猫咪",
@@ -185,7 +187,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (
         "dog",
-        "pet",
+        "animal",
         (
             "狗",
             "狗狗",
