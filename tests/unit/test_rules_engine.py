@@ -1920,3 +1920,23 @@ def test_everyday_likes_fears_a_new_baby_and_a_recommendation_refused_land_on_re
     assert key in [c.key for c in extract(message)]
     for passing in ("别再说了", "别再给我推荐了", "I'd recommend it again."):
         assert extract(passing) == [], passing
+
+
+@pytest.mark.parametrize(
+    ("fact", "liking"),
+    [
+        ("I have asthma.", "I hate my asthma."),
+        ("I take metformin.", "I hate taking metformin."),
+        ("我有哮喘", "我讨厌哮喘"),
+        ("我是左撇子", "我喜欢当左撇子"),
+        ("I have a cat named Luna.", "I love cats."),
+    ],
+)
+def test_a_liking_never_takes_the_key_of_a_fact_about_the_user(fact: str, liking: str) -> None:
+    """R-WRITE-2 (thirteenth probe): keys are unique per user, and the liking was keyed like the fact
+    (health-asthma, medication-metformin, trait-left-handed, pet-cat), so saying it overwrote a core fact
+    with a preference. A retirement still names the fact's key."""
+    assert only(fact).memory_type == "fact"
+    assert only(liking).memory_type == "preference"
+    assert only(liking).key != only(fact).key
+    assert only("I don't take metformin anymore.").key == only("I take metformin.").key

@@ -22,7 +22,7 @@ from memory_tasks.extraction.rules.content import (
     split_items,
     statement,
 )
-from memory_tasks.extraction.rules.keys import goal_key, item_slug, preference_key, project_key, rule_key
+from memory_tasks.extraction.rules.keys import goal_key, item_slug, liking_key, project_key, rule_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
 
 Build = Callable[[re.Match[str], Clause], list[Candidate]]
@@ -183,7 +183,7 @@ def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
         content = f"最喜欢的{kind}是{item}" if kind else f"最喜欢{item}"
     else:
         content = f"Favorite {kind} is {item}" if kind else f"{item[:1].upper()}{item[1:]} is a favorite"
-    return [_candidate("upsert", "preference", preference_key(item), content, clause, 3, item=item)]
+    return [_candidate("upsert", "preference", liking_key(item), content, clause, 3, item=item)]
 
 
 _PROJECT_HEAD = re.compile(

@@ -11,7 +11,8 @@ Single-valued slots — the same key for every new value, op=upsert overwrites t
     preference:  reply-style (the seed files "偏好简洁回复风格" under preference)
 One key per item for the multi-valued kinds, so distinct likes never overwrite each other:
     preference   <category>-<item>      drink-milk-tea, food-sichuan-cuisine, sport-hiking;
-                 preference-<item>      when the item is not in LEXICON
+                 preference-<item>      when the item is not in LEXICON, or is in a fact's
+                                        category (health, medication, trait: `liking_key`)
     fact         allergy-<item>, health-<item>, trait-<item>, pet-<species>, business-<item>
     goal         goal-<item>            goal-jlpt-n1, goal-marathon
     project      project-<item>         project-pai, project-rust-compiler
@@ -77,6 +78,20 @@ def preference_key(item: str) -> str:
         slug, category = entries[0]
         return f"{category}-{slug}"
     return f"preference-{item_slug(item)}"
+
+
+# Lexicon categories that are also the key prefixes of facts about the user (`keyed_fact`:
+# health-asthma, medication-metformin, trait-left-handed). Keys are unique per user.
+_FACT_CATEGORIES = frozenset({"health", "medication", "trait"})
+
+
+def liking_key(item: str) -> str:
+    """The key of a liking or a dislike of `item`: `preference_key`, except that an item of a fact's
+    category gets `preference-<slug>`, so "I hate my asthma" never overwrites the fact "Has asthma".
+    A retirement keeps `preference_key` ("I don't take metformin anymore" retires the medication)."""
+    key = preference_key(item)
+    category, _, slug = key.partition("-")
+    return f"preference-{slug}" if category in _FACT_CATEGORIES else key
 
 
 def rule_key(text: str) -> str:

@@ -34,7 +34,7 @@ from memory_tasks.extraction.rules.builders import (
 )
 from memory_tasks.extraction.rules.clauses import FAMILY, Lang
 from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS, ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB
-from memory_tasks.extraction.rules.keys import goal_key, preference_key, retired_key
+from memory_tasks.extraction.rules.keys import goal_key, liking_key, preference_key, retired_key
 from memory_tasks.text import HAN
 
 # One Chinese character, and one Chinese or Latin letter, inside the patterns below.
@@ -184,7 +184,7 @@ _EN_NEW_EMPLOYER = (
     r"(?P<value>(?:a|an) (?:[\w-]+ ){0,3}?" + _EMPLOYER_KINDS + r"|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
 )
 
-_pref = per_item("preference", preference_key, 3)
+_pref = per_item("preference", liking_key, 3)
 _retire_any = retirement(retired_key)
 _retire_goal = retirement(lambda verb, item: goal_key(item))
 _retire_preference = retirement(lambda verb, item: preference_key(item))
