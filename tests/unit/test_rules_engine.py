@@ -1940,3 +1940,35 @@ def test_a_liking_never_takes_the_key_of_a_fact_about_the_user(fact: str, liking
     assert only(liking).memory_type == "preference"
     assert only(liking).key != only(fact).key
     assert only("I don't take metformin anymore.").key == only("I take metformin.").key
+
+
+def test_a_title_held_and_units_asked_for_are_read() -> None:
+    """R-TYPE-2 (thirteenth probe, third round): "I'm the CTO of a small startup" stored nothing and
+    "Always give me the metric units" was a hashed rule beside the `reply-units` slot."""
+    assert (only("I'm the CTO of a small startup.").key, only("I'm the CTO of a small startup.").content) == (
+        "occupation",
+        "Occupation: CTO",
+    )
+    assert only("Always give me the metric units.").key == "reply-units"
+    assert extract("I'm the one who called.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        (
+            "I love spicy food but my stomach can't handle it anymore.",
+            "food-spicy-food",
+            "Loves spicy food but their stomach can't handle it anymore",
+        ),
+        ("我很喜欢吃辣，但是现在胃受不了了", "food-spicy-food", "很喜欢吃辣，但现在胃受不了了"),
+        ("我喜欢喝咖啡，不过医生不让我喝了", "drink-coffee", "喜欢喝咖啡，但医生不让我喝了"),
+        ("I love Paris but it's raining now.", "preference-paris", "Loves Paris"),
+    ],
+)
+def test_a_liking_keeps_what_limits_it_now(message: str, key: str, content: str) -> None:
+    """R-WRITE-2 (thirteenth probe, third round): "…but my stomach can't handle it anymore" was dropped,
+    so the memory said "Loves spicy food", the opposite of the user's now; "I love Paris but it's
+    raining now" was one item keyed by the rain."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)

@@ -77,7 +77,9 @@ _ZH_CLAUSE = re.compile(
 _EN_TIME_WORD = r"today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend)|right now"
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since"
-    r"|although|though|even|plus|also|what|how|any|good|" + _EN_TIME_WORD + r")\b)|\s+(?=but (?:I|my)\b)"
+    r"|although|though|even|plus|also|what|how|any|good|"
+    + _EN_TIME_WORD
+    + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
     r"|\s+(?=and (?:I|I'm|I've|we|we're|my|" + _EN_TIME_WORD + r"|keep|don't|do not|never|avoid|please)\b)"
     # "Update: I now work at Stripe": what follows a colon is a statement of its own.
     r"|\s*[:：]\s*(?=(?:I|I'm|I've|we|we're|my)\b)",

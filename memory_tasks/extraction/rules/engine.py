@@ -25,6 +25,16 @@ _DIET_ALLOWS = {
     "zh": re.compile(r"^我?(?:也|还是?|偶尔|会|可以)*(?:吃|喝)"),
     "en": re.compile(r"^I (?:(?:do|still|also|sometimes|occasionally) )*(?:eat|drink)\b", re.IGNORECASE),
 }
+# What keeps a liking from being had any more: "but my stomach can't handle it anymore",
+# 「但是现在胃受不了了」. Kept in the liking's content, which alone would say the opposite of now.
+_LIKING_LIMITED = {
+    "zh": re.compile(r"(?:受不了|吃不了|喝不了|不能(?:再)?(?:吃|喝)|不敢(?:再)?(?:吃|喝)|不让我?(?:吃|喝))"),
+    "en": re.compile(
+        r"\b(?:can't|cannot|can no longer|isn't|is not|aren't|won't|doesn't|don't)\b.*\b(?:it|them|that|those)\b"
+        r".*\b(?:anymore|any more|these days|now)\b|\bno longer\b.*\b(?:it|them)\b",
+        re.IGNORECASE,
+    ),
+}
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
 # clause is the first goal's detail, not a goal of its own.
 _GOAL_DETAIL = re.compile(r"^(?:my (?:\w+ )?(?:goal|aim|target) is|我?的?目标是)", re.IGNORECASE)
@@ -87,6 +97,19 @@ class RulesEngine:
                 allowed = _lower_first(statement(clause.text, clause.lang))
                 joiner = "，但" if clause.lang == "zh" else " but "
                 previous[-1].content = f"{previous[-1].content}{joiner}{allowed}"[:1000]
+                continue
+            if (
+                not found
+                and clause.contrast
+                and previous
+                and previous[-1].memory_type == "preference"
+                and previous[-1].op == "upsert"
+                and _LIKING_LIMITED[clause.lang].search(clause.text)
+            ):
+                # "I love spicy food but my stomach can't handle it anymore": the liking with what limits it now.
+                limit = _lower_first(statement(re.sub(r"^(?:but )?my\b", "their", clause.text), clause.lang))
+                joiner = "，但" if clause.lang == "zh" else " but "
+                previous[-1].content = f"{previous[-1].content}{joiner}{limit}"[:1000]
                 continue
             if not found and clause.continues and previous and previous[-1].key.startswith(("pet-", "family-")):
                 # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」: the clause goes on about the pet or person.

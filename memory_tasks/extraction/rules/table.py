@@ -107,6 +107,7 @@ _EN_OCCUPATION = (
     r"|freelancer|photographer|artist|musician|electrician|plumber|firefighter|police officer|pilot|driver|translator"
     r"|editor|professor|lecturer|therapist|psychologist|veterinarian|vet|mechanic|farmer|librarian|recruiter"
     r"|salesperson|marketer|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
+    r"|co-founder|cofounder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)"
 )
 _CAR_MAKES = (
     r"(?-i:Tesla|Toyota|Honda|Ford|BMW|Audi|Mercedes|Volkswagen|VW|Subaru|Mazda|Nissan|Hyundai|Kia|Volvo|Porsche|Jeep"
@@ -375,6 +376,8 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?是做(?P<value>[^，。]+?)的$", OCCUPATION),
     _r("occupation", "zh", AT + r"[^，。\s]{2,10}?(?:做|当)(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    # A title held at a company: "I'm the CTO of a small startup", "I'm the founder of Acme".
+    _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?the (?P<value>(?:[\w-]+ ){0,2}?(?:co-founder|cofounder|founder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)))(?: (?:of|at) .+)?$", OCCUPATION),
     _r("occupation", "en", r"\b(?:work|working|freelance|freelancing)(?: (?:at|for) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     _r("occupation", "en", r"^I(?:'m| am) (?:now |recently |happily |semi-)?(?P<value>retired|unemployed|between jobs|self-employed|a stay-at-home (?:dad|mom|mum|parent)|a full-time (?:mom|mum|dad|parent))\b", OCCUPATION_STATED),
@@ -532,7 +535,7 @@ RULES: tuple[Rule, ...] = (
     # 「我喜欢简单直接的回答」: two style words may stand together.
     _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>" + _ZH_STYLES + r")(?:[、和又而且]{0,2}(?:" + _ZH_STYLES + r"))?(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
     # "Use metric units", 「用公制单位」: every quantity in the replies.
-    _r("constraint", "en", r"^(?:please )?(?:always )?use (?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements)?\b", REPLY_UNITS, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:use|give me|show me) (?:the )?(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?\b", REPLY_UNITS, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|都|温度|气温|距离|长度|重量)*(?:用|使用)(?P<value>公制|英制|摄氏度|华氏度)(?:单位)?(?:吧)?$", REPLY_UNITS, standing=True),
     # A clock, sources, spoilers: how every reply is written, each a slot of its own (core).
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?\b", REPLY_TIME_FORMAT, standing=True),
