@@ -1972,3 +1972,55 @@ def test_a_liking_keeps_what_limits_it_now(message: str, key: str, content: str)
     raining now" was one item keyed by the rain."""
     candidate = only(message)
     assert (candidate.key, candidate.content) == (key, content)
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我不能吃海鲜，会过敏", "allergy-seafood", "不能吃海鲜，会过敏"),
+        ("I can't eat shellfish, I'm allergic.", "allergy-shellfish", "Can't eat shellfish; is allergic"),
+        (
+            "I don't eat kiwi because I'm allergic to it.",
+            "allergy-kiwi",
+            "Doesn't eat kiwi because they're allergic to it",
+        ),
+        ("我在哺乳期", "health-breastfeeding", "在哺乳期"),
+        ("I'm breastfeeding.", "health-breastfeeding", "Is breastfeeding"),
+        ("我失眠很严重", "health-insomnia", "失眠很严重"),
+        ("我颈椎不好", "health-neck-problems", "颈椎不好"),
+    ],
+)
+def test_an_allergy_given_as_the_reason_and_breastfeeding_are_core_safety_facts(
+    message: str, key: str, content: str
+) -> None:
+    """R-READ-6 (thirteenth probe, fourth round): the avoidance was stored as a taste and the allergy after
+    it dropped; breastfeeding, insomnia and a bad neck stored nothing. Weaning retires breastfeeding, and
+    an allergy "to it" names no allergen by itself."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key, candidate.content) == ("fact", key, content)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    assert [(c.op, c.key) for c in extract("宝宝断奶了")] == [("delete", "health-breastfeeding")]
+    assert extract("I'm allergic to it.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我胃不好，不能吃太辣", "health-stomach-problems"),
+        ("我不喝冰的", "drink-cold-drinks"),
+        ("我只喝美式", "drink-coffee"),
+        ("我早上不吃早饭", "food-breakfast"),
+        ("我喜欢看科幻小说", "book-sci-fi-novels"),
+        ("我喜欢听播客", "media-podcasts"),
+    ],
+)
+def test_everyday_chinese_habits_land_on_readable_keys(message: str, key: str) -> None:
+    """R-WRITE-2 (thirteenth probe, fourth round): hash keys or nothing before; 「我只吃了一口」 is no habit."""
+    assert key in [c.key for c in extract(message)]
+    assert extract("我只吃了一口") == []
+
+
+def test_jargon_and_comments_in_code_explanations_are_standing_rules() -> None:
+    """R-TYPE-2 (thirteenth probe, fourth round): both stored nothing."""
+    for message in ("不要用太多专业术语", "解释代码的时候多加注释"):
+        assert only(message).memory_type == "constraint", message

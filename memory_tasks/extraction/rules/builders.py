@@ -214,7 +214,7 @@ def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None, not_it
             items = [repeated.sub("", item) for item in items]
         if len(items) <= 1:
             item = clean_item(match.group("item"), clause.lang)
-            if not item:
+            if not item or PRONOUN_ITEM.match(item):  # "I'm allergic to it": the item is elsewhere
                 return []
             contents = {item: statement(clause.text, clause.lang)}
         else:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import drop_reason, is_trivial
-from memory_tasks.extraction.rules.builders import ITEM
+from memory_tasks.extraction.rules.builders import ITEM, LIFELONG_TTL_DAYS
 from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, split_clauses
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug
@@ -34,6 +34,14 @@ _LIKING_LIMITED = {
         r".*\b(?:anymore|any more|these days|now)\b|\bno longer\b.*\b(?:it|them)\b",
         re.IGNORECASE,
     ),
+}
+# Why the food just named cannot be had: 「我不能吃海鲜，会过敏」, "I can't eat shellfish, I'm allergic".
+# The avoidance is then an allergy (a core fact), not a taste.
+_ALLERGY_REASON = {
+    "zh": re.compile(
+        r"^(?:因为)?(?:我)?(?:会|吃了会|吃了就|一吃就|喝了会|一喝就|碰了会|对它|对这个)?(?:会)?过敏(?:的|了)?$"
+    ),
+    "en": re.compile(r"^(?:because |since |as )?I(?:'m| am) allergic(?: to (?:it|them))?$", re.IGNORECASE),
 }
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
 # clause is the first goal's detail, not a goal of its own.
@@ -110,6 +118,15 @@ class RulesEngine:
                 limit = _lower_first(statement(re.sub(r"^(?:but )?my\b", "their", clause.text), clause.lang))
                 joiner = "，但" if clause.lang == "zh" else " but "
                 previous[-1].content = f"{previous[-1].content}{joiner}{limit}"[:1000]
+                continue
+            if (
+                not found
+                and previous
+                and previous[-1].memory_type == "preference"
+                and previous[-1].extra.get(ITEM)
+                and _ALLERGY_REASON[clause.lang].match(clause.text)
+            ):
+                _becomes_allergy(previous[-1], by_key, statement(clause.text, clause.lang), clause.lang)
                 continue
             if not found and clause.continues and previous and previous[-1].key.startswith(("pet-", "family-")):
                 # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」: the clause goes on about the pet or person.
@@ -238,6 +255,18 @@ def _item_pattern(item: str) -> re.Pattern[str] | None:
     if len(item) < 3:
         return None
     return re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.IGNORECASE)
+
+
+def _becomes_allergy(candidate: Candidate, by_key: dict[str, Candidate], reason: str, lang: str) -> None:
+    """Turn the avoidance `candidate` ("不能吃海鲜") into the allergy its next clause gives as the
+    reason ("会过敏"): `allergy-<item>`, a lifelong core fact, its content both clauses."""
+    if by_key.get(candidate.key) is candidate:
+        del by_key[candidate.key]
+    candidate.memory_type, candidate.importance, candidate.ttl_days = "fact", 5, LIFELONG_TTL_DAYS
+    candidate.key = f"allergy-{item_slug(candidate.extra[ITEM])}"
+    joiner, reason = ("，", reason) if lang == "zh" else ("; ", _lower_first(reason))
+    candidate.content = f"{candidate.content}{joiner}{reason}"[:1000]
+    by_key.setdefault(candidate.key, candidate)
 
 
 def _name_subject(previous: list[Candidate], clause: Clause) -> None:

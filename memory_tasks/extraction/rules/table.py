@@ -237,6 +237,7 @@ HEALTH = keyed_fact("health", 5, LIFELONG_TTL_DAYS)
 TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
 # Core, so they never expire (`memories/lifecycle.py`): the user's saying it is over retires them.
 PREGNANCY = Slot("fact", "health-pregnancy", importance=5)
+BREASTFEEDING = Slot("fact", "health-breastfeeding", importance=5)
 TRYING_TO_CONCEIVE = Slot("fact", "health-trying-to-conceive", importance=5)
 SENSITIVITY = keyed_fact("sensitivity", 4, LIFELONG_TTL_DAYS)
 _EN_SUBSTANCES = (
@@ -275,12 +276,15 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'m| am) (?:no longer|not) (?:planning|going|trying|aiming) to (?P<item>.+?)(?: anymore| any more)?$", _retire_goal),
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
     _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
+    # "I don't eat kiwi because I'm allergic to it": the food avoided is the allergen, not a taste
+    # (in the preference group, before the dislike, so that one does not read it too).
+    _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never) (?:eat|drink|have|touch) (?P<item>[\w -]+?),? (?:because|since|as) I(?:'m| am) allergic\b", ALLERGY),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
     _r("pref", "zh", r"最(?:喜欢|爱)的[^，。是]{1,6}是(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", r"^(?P<item>[^，。我]{1,12}?)是我最(?:喜欢|爱)的(?P<kind>[^，。]{0,6}?)(?:了|啊)?$", favorite),
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>[\w-]+(?: [\w-]+)?))?$", favorite),
-    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能|只(?=[喝吃用](?![^，。]*[了过])))(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
     _r("pref", "zh", r"^我的(?:电脑|笔记本|手机|系统)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
     # 「我用的是安卓手机」: the phone or computer the user has.
@@ -435,8 +439,9 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>高血压|糖尿病|哮喘|痛风|抑郁症)(?:病人|患者)?$", HEALTH),
     # A condition said as the organ or the reading: 「我心脏不好」, 「我血脂高」, 「我血压高」.
-    _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高)$", HEALTH),
-    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees)\b", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高)$", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
+    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|insomnia|(?:a )?bad stomach|stomach problems)\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
     # A mobility or hearing aid (core: it bears on every place and plan suggested), not a tool one likes.
@@ -448,6 +453,11 @@ RULES: tuple[Rule, ...] = (
     # A pregnancy matters to every food, drug and exercise suggestion.
     _r("health", "zh", _ZH_ME + r"(?P<value>怀孕|怀孕了|在孕期|是(?:一[个名])?孕妇|怀了(?:宝宝|孩子|二胎|二宝))(?:[一二三四五六七八九十\d]+个?(?:月|周))?了?$", PREGNANCY),
     _r("health", "en", r"^I(?:'m| am) (?:currently |now )?(?:(?:\d+|a few|\w+) (?:weeks?|months?) )?(?P<value>pregnant|expecting (?:a baby|twins))\b", PREGNANCY),
+    # Breastfeeding bears on every drug and drink suggested, as a pregnancy does; weaning ends it.
+    _r("health", "zh", r"^(?:我|宝宝|孩子|娃)?(?:已经|刚|刚刚|终于)?(?:断奶|断母乳)了$", slot_retirement("fact", "health-breastfeeding"), family=True),
+    _r("health", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:stopped|finished|quit) (?:breastfeeding|breast-feeding|nursing)\b", slot_retirement("fact", "health-breastfeeding")),
+    _r("health", "zh", _ZH_ME + r"(?:在|正在|还在)?(?P<value>哺乳期|母乳喂养|喂母乳|喂奶)(?:中|阶段)?(?:呢|了)?$", BREASTFEEDING),
+    _r("health", "en", r"^I(?:'m| am) (?:currently |still |now )?(?P<value>breastfeeding|breast-feeding)\b", BREASTFEEDING),
     _r("trait", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>左撇子|急性子|慢性子|路痴|社恐)", TRAIT),
     _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
     # 「我特别怕冷」, 「我晕车」, "I'm afraid of heights", "I get carsick": what the assistant plans around.
@@ -577,6 +587,10 @@ RULES: tuple[Rule, ...] = (
     # 「别再给我推荐健身房了」: "again" makes it a rule for every recommendation to come.
     _r("constraint", "zh", r"^(?:请|以后)?(?:别|不要|不用)再(?:给我|帮我|向我|跟我)?(?:推荐|安排)(?!了?$)[^，。]+$", standing_rule, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:stop (?:recommending|suggesting)|(?:don't|do not) (?:recommend|suggest) (?:.+ )?again\b)", standing_rule, standing=True),
+    # 「不要用太多专业术语」: jargon is a rule for every reply, said without 以后 or 回答.
+    _r("constraint", "zh", r"^(?:请|以后|尽量)?(?:不要|别|少)(?:用|说)(?:太多|那么多)?(?:专业|英文)?(?:术语|黑话)", standing_rule, standing=True),
+    # 「解释代码的时候多加注释」: what every explanation of a kind should carry.
+    _r("constraint", "zh", r"^(?:解释|写|给)(?:代码|程序|示例)[^，。]{0,4}?(?:的时候|时)[^，。]{0,2}?(?:多加|加上|带上|附上)(?P<value>[^，。]+)$", standing_rule, standing=True),
     # 「回答里别用英文术语」: a rule for every reply, said without 以后.
     _r("constraint", "zh", r"^(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量)?(?:别|不要|不用|少|尽量不要)(?:用|带|加|出现|说|提)[^，。]+$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
