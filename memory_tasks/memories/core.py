@@ -6,7 +6,7 @@ Two kinds, decided when a memory is written (`store.write_row`) and stored in
   code language, "下雨时提醒我带伞" — rules the user asked the assistant to follow from now on)
   and every memory under a `reply-…` key, whatever its type;
 - safety facts of any type: allergies, intolerances and sensitivities, diets the user keeps
-  (vegetarian, halal, gluten-free, 不能吃, can't eat…), medical conditions, pregnancy and
+  (vegetarian, halal, gluten-free, 不能吃, can't eat…, for religious reasons), medical conditions, pregnancy and
   medication, and "never do X" rules, found by their words in the key or the content, or by a
   `diet`/`allergy-…`/`health-…`/`medication-…`/`sensitivity-…` key.
 A dislike ("不吃香菜", "doesn't like coriander") is a preference, not a restriction, and is
@@ -31,13 +31,15 @@ _SAFETY_EN = (
     r"sensitive to (?:caffeine|alcohol|lactose|gluten|msg)\b|"
     # What the user cannot eat or drink, as 不能吃 / 不能喝 below ("Can't eat gluten").
     r"(?:can[’']t|cannot|can not|must not|mustn[’']t) (?:eat|drink|have)\b|"
-    r"never (?:suggest|recommend|mention|bring up|send|offer|call|contact|share)\b"
+    r"never (?:suggest|recommend|mention|bring up|send|offer|call|contact|share)\b|"
+    # What the user's faith forbids is as binding as an allergy ("doesn't eat beef for religious reasons").
+    r"(?:for )?religious reasons\b|(?:my|their) (?:religion|faith) (?:forbids|doesn't allow|does not allow)\b"
 )
 _SAFETY_ZH = (
     "过敏|不耐受|麸质|乳糖|素食|吃素|清真|忌口|不能吃|不可以吃|不能喝|不能碰|"
     "糖尿病|高血压|心脏病|哮喘|癫痫|怀孕|孕期|备孕|病史|正在服用|胰岛素|"
     "对(?:咖啡因|酒精|乳糖|麸质|味精)[^，。]{0,4}敏感|"
-    "千万不要|绝对不要|永远不要"
+    "千万不要|绝对不要|永远不要|宗教原因|信仰原因"
 )
 _SAFETY = re.compile(rf"\b(?:{_SAFETY_EN})|{_SAFETY_ZH}", re.IGNORECASE)
 _KEY_WORDS = re.compile(r"[-_]")

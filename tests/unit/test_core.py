@@ -30,6 +30,9 @@ from memory_tasks.retrieval.search import Hit, with_core_block
         ("fact", "caffeine", "对咖啡因很敏感"),
         ("fact", "caffeine", "Is sensitive to caffeine"),
         ("fact", "family-planning", "最近在备孕"),
+        # Thirteenth probe: what the user's faith forbids binds as an allergy does.
+        ("preference", "food-beef", "Doesn't eat beef for religious reasons"),
+        ("preference", "food-pork", "因为宗教原因不吃猪肉"),
     ],
 )
 def test_standing_rules_and_safety_facts_are_core(memory_type: str, key: str, content: str) -> None:
@@ -45,6 +48,7 @@ def test_standing_rules_and_safety_facts_are_core(memory_type: str, key: str, co
         ("fact", "occupation", "Works as a nurse"),
         ("goal", "marathon", "Wants to run a marathon under four hours"),
         ("preference", "movie-horror", "Can't stand horror movies"),
+        ("preference", "music-religious", "Loves religious music"),
     ],
 )
 def test_tastes_and_ordinary_facts_are_not_core(memory_type: str, key: str, content: str) -> None:

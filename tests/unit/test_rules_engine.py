@@ -2024,3 +2024,27 @@ def test_jargon_and_comments_in_code_explanations_are_standing_rules() -> None:
     """R-TYPE-2 (thirteenth probe, fourth round): both stored nothing."""
     for message in ("不要用太多专业术语", "解释代码的时候多加注释"):
         assert only(message).memory_type == "constraint", message
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("My doctor told me to avoid salt.", "diet-low-salt"),
+        ("医生让我少吃糖", "diet-sugar"),
+        ("I have dyslexia.", "health-dyslexia"),
+    ],
+)
+def test_a_doctors_order_about_food_and_a_learning_condition_are_core_facts(message: str, key: str) -> None:
+    """R-READ-6 (thirteenth probe, fifth round): each stored nothing (「医生让我少吃盐」 already was the
+    low-salt diet; the English order now lands on the same key)."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key) == ("fact", key)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+
+
+def test_a_renovation_and_a_novel_are_projects_on_one_key_in_either_language() -> None:
+    """R-WRITE-2 (thirteenth probe, fifth round): renovations stored nothing, and a novel was
+    project-novels in Chinese but project-novel in English."""
+    assert only("I'm writing a novel.").key == only("我在写一本小说").key == "project-novels"
+    assert only("我在装修房子").key == "project-house"
+    assert only("I'm renovating my apartment.").key == "project-apartment"

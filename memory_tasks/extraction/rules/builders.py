@@ -188,9 +188,10 @@ def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
 
 _PROJECT_HEAD = re.compile(
     r"项目|系统|应用|app|网站|小程序|平台|工具|插件|库|框架|游戏|小说|书|论文|博客|产品|引擎|数据库|编译器|服务|机器人|助手|模型|课程|播客"
+    r"|房子|新房|公寓|厨房|卫生间"
     r"|\b(?:apps?|application|website|site|compiler|library|framework|tool|game|novel|book|thesis|dissertation|paper"
     r"|startup|extension|plugin|bot|engine|database|service|platform|api|backend|frontend|system|course|podcast"
-    r"|album|project|model|package|sdk|cli)\b",
+    r"|album|project|model|package|sdk|cli|house|apartment|flat|kitchen|bathroom)\b",
     re.IGNORECASE,
 )
 

@@ -79,7 +79,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # medium names the slot only as the whole item (WHOLE_ITEM_FORMS below).
     ("video-games", "habit", ("打游戏", "玩游戏", "打电动", "游戏", "电子游戏", "video games", "gaming")),
     ("reading", "habit", ("看书", "读书", "阅读", "书", "reading", "reading books")),
-    ("novels", "habit", ("小说", "看小说", "读小说", "novels")),
+    ("novels", "habit", ("小说", "看小说", "读小说", "novels", "novel")),
     ("movies", "habit", ("电影", "看电影", "movies", "films", "watching movies")),
     ("music", "habit", ("音乐", "听音乐", "听歌", "music", "listening to music")),
     ("flowers", "habit", ("养花", "种花", "花", "鲜花", "花草", "flowers")),
@@ -325,7 +325,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("english", "language", ("英语", "英文", "english")),
     ("japan", "place", ("日本", "japan")),
     ("antarctica", "place", ("南极", "antarctica")),
-    ("house", "purchase", ("买房", "首付", "buy a house", "house")),
+    ("house", "purchase", ("买房", "首付", "房子", "新房", "buy a house", "house")),
     ("job-change", "work", ("换工作", "跳槽", "找新工作", "change jobs", "switch jobs", "a new job", "find a new job")),
     ("weight-loss", "health", ("减肥", "减重", "瘦身", "lose weight", "weight loss")),
     ("sugar", "food", ("控糖", "戒糖", "糖", "sugar")),

@@ -240,6 +240,7 @@ PREGNANCY = Slot("fact", "health-pregnancy", importance=5)
 BREASTFEEDING = Slot("fact", "health-breastfeeding", importance=5)
 TRYING_TO_CONCEIVE = Slot("fact", "health-trying-to-conceive", importance=5)
 SENSITIVITY = keyed_fact("sensitivity", 4, LIFELONG_TTL_DAYS)
+DOCTORS_ORDER = keyed_fact("diet", 5)
 _EN_SUBSTANCES = (
     r"(?i:caffeine|coffee|espresso|green tea|tea|alcohol|red wine|white wine|wine|beer|dairy|milk|lactose|gluten|MSG"
     r"|sugar|spicy food|chocolate|cheese|onions?|garlic|soy)"
@@ -352,8 +353,8 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "en", r"^I(?:'m| am) trying to (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?: want| plan| hope| intend| aim|'m planning| am planning|'d like| would like) to (?!know|ask|see|check|talk|say|understand|make sure|be sure|watch|eat|go to bed|sleep|try|find out|learn how|read|hear|share|tell)(?P<item>.+)$", goal),
     # ---- projects ------------------------------------------------------------------------
-    _r("project", "zh", r"(?:最近|目前|现在|一直)?(?:正在|在)(?:开发|做|写|搭建|搞|维护|研发|设计|打造)(?P<item>[^，。]+)$", project),
-    _r("project", "en", r"^(?:I(?:'m| am)|we(?:'re| are)|our team is|my team is|I've been|we've been) (?:currently |also |still |now )?(?:building|developing|writing|working on|making|creating|maintaining|designing|migrating|rewriting|launching) (?P<item>.+)$", project),
+    _r("project", "zh", r"(?:最近|目前|现在|一直)?(?:正在|在)(?:开发|做|写|搭建|搞|维护|研发|设计|打造|装修)(?P<item>[^，。]+)$", project),
+    _r("project", "en", r"^(?:I(?:'m| am)|we(?:'re| are)|our team is|my team is|I've been|we've been) (?:currently |also |still |now )?(?:building|developing|writing|working on|making|creating|renovating|remodeling|maintaining|designing|migrating|rewriting|launching) (?P<item>.+)$", project),
     # ---- facts ---------------------------------------------------------------------------
     _r("residence-city", "zh", AT + r"(?P<value>" + ZH + r"{2,10}?)(?:工作和生活|生活和工作|工作生活|生活工作|工作与生活|生活与工作)", slots(RESIDENCE_ZH, WORK_CITY_ZH)),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live and work|work and live) (?:in|near) " + _EN_PLACE, slots(RESIDENCE_EN, WORK_CITY_EN)),
@@ -423,6 +424,10 @@ RULES: tuple[Rule, ...] = (
     # product or a dish (「低盐酱油卖完了」, 「少盐的菜更好吃」).
     _r("diet", "zh", r"^(?P<lead>(?:我|医生(?:让|要|叫)我)" + _ZH_NOWADAYS + _ZH_MUST + r"(?:吃得?)?|" + _ZH_NOWADAYS + _ZH_MUST_WORD + r"(?:吃得?)?|" + _ZH_NOWADAYS + r"吃得?)?(?P<value>少油少盐|少盐少油|少吃盐|低盐|少盐)(?(lead)(?!的)|(?:饮食)?$)", Slot("fact", "diet-low-salt")),
     _r("diet", "en", r"^I(?:'m on | am on | (?:need to |have to |must |should )?(?:eat |keep |follow |be on )?)(?:a )?(?P<value>low[- ](?:sodium|salt))\b", Slot("fact", "diet-low-salt")),
+    # A doctor's order about food or drink (「医生让我少吃糖」, "My doctor told me to avoid salt"): a core restriction.
+    _r("diet", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:少吃|别吃|不要吃|不能吃|忌|戒掉?|少喝|别喝|不要喝|不能喝)(?P<item>[^，。]{1,8}?)(?:了)?$", DOCTORS_ORDER),
+    _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on)|limit|eat less) (?P<value>salt|sodium)\b", Slot("fact", "diet-low-salt")),
+    _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on|out)|limit|stay away from|stop (?:eating|drinking)|not (?:eat|drink)) (?P<item>[\w -]{2,30}?)(?: for now| completely| altogether)?$", DOCTORS_ORDER),
     _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)(?<!不)过敏", ALLERGY),
     _r("allergy", "zh", r"有(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
     _r("allergy", "en", r"allerg(?:ic|y|ies) to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
@@ -441,7 +446,7 @@ RULES: tuple[Rule, ...] = (
     # A condition said as the organ or the reading: 「我心脏不好」, 「我血脂高」, 「我血压高」.
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
-    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|insomnia|(?:a )?bad stomach|stomach problems)\b", HEALTH),
+    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
     # A mobility or hearing aid (core: it bears on every place and plan suggested), not a tool one likes.
