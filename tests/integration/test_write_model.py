@@ -445,3 +445,11 @@ def test_a_pet_owned_and_a_liking_of_its_animal_are_two_memories(db) -> None:
     assert memories["pet-cat"] == ("fact", "Has a cat named Luna")
     assert memories["animal-cat"] == ("preference", "Loves cats")
     assert memories["pet-dog"][0] == "fact" and memories["animal-dog"][0] == "preference"
+
+
+def test_a_new_favourite_of_a_kind_replaces_the_old_one(db) -> None:
+    """R-WRITE-2 (thirteenth probe): favourites were keyed by their item, so both colours stayed."""
+    _through_the_write_path(1110, "My favorite color is blue.")
+    _through_the_write_path(1110, "My favorite color is green now.")
+    memories = [(m["memory_key"], m["content"]) for m in list_memories(1110)]
+    assert memories == [("favorite-color", "Favorite color is green now")]

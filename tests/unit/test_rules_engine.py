@@ -1641,8 +1641,8 @@ def test_a_native_speaker_states_their_native_language() -> None:
 @pytest.mark.parametrize(
     ("message", "key", "content"),
     [
-        ("Sushi is my favorite food.", "food-sushi", "Favorite food is Sushi"),
-        ("寿司是我最喜欢的食物", "food-sushi", "最喜欢的食物是寿司"),
+        ("Sushi is my favorite food.", "favorite-food", "Favorite food is Sushi"),
+        ("寿司是我最喜欢的食物", "favorite-food", "最喜欢的食物是寿司"),
         ("Jazz is my favorite.", "music-jazz", "Jazz is a favorite"),
     ],
 )
@@ -1833,8 +1833,9 @@ def test_the_device_a_user_owns_is_a_device_preference_not_a_vehicle(message: st
         ("我在准备考研", "upsert", "goal-grad-school-exam"),
         ("我想今年减重五公斤", "upsert", "goal-weight-loss"),
         ("I support Arsenal.", "upsert", "preference-arsenal"),
-        ("My favorite color is blue.", "upsert", "color-blue"),
-        ("我最喜欢的颜色是蓝色", "upsert", "color-blue"),
+        ("My favorite color is blue.", "upsert", "favorite-color"),
+        ("我最喜欢的颜色是蓝色", "upsert", "favorite-color"),
+        ("I love blue.", "upsert", "color-blue"),
     ],
 )
 def test_a_new_job_a_resignation_an_exam_and_a_favourite_colour_land_on_readable_keys(
@@ -2048,3 +2049,23 @@ def test_a_renovation_and_a_novel_are_projects_on_one_key_in_either_language() -
     assert only("I'm writing a novel.").key == only("我在写一本小说").key == "project-novels"
     assert only("我在装修房子").key == "project-house"
     assert only("I'm renovating my apartment.").key == "project-apartment"
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("My favorite color is green now.", "favorite-color"),
+        ("我最喜欢的颜色是蓝色", "favorite-color"),
+        ("我最喜欢的电影是星际穿越", "favorite-movies"),
+        ("My favorite movie is Inception.", "favorite-movies"),
+        ("我喜欢的运动是游泳", "favorite-sport"),
+        ("我喜欢的是川菜", "food-sichuan-cuisine"),
+    ],
+)
+def test_a_favourite_is_one_per_kind_in_either_language(message: str, key: str) -> None:
+    """R-WRITE-2 (thirteenth probe, sixth round): a favourite was keyed by its item, so "My favorite
+    color is green now" after "… blue" left two favourite colours; 「我最喜欢的电影是…」 was a hash key.
+    Pointing at the conversation or at a person is none."""
+    assert only(message).key == key
+    for passing in ("我最喜欢的是这个", "我喜欢的人是她"):
+        assert extract(passing) == [], passing

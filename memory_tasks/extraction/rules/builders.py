@@ -22,7 +22,7 @@ from memory_tasks.extraction.rules.content import (
     split_items,
     statement,
 )
-from memory_tasks.extraction.rules.keys import goal_key, item_slug, liking_key, project_key, rule_key
+from memory_tasks.extraction.rules.keys import favorite_key, goal_key, item_slug, liking_key, project_key, rule_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
 
 Build = Callable[[re.Match[str], Clause], list[Candidate]]
@@ -174,7 +174,8 @@ def goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
 
 def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A favourite said item first ("Sushi is my favorite food", 「寿司是我最喜欢的食物」), stored the
-    way "My favorite food is sushi" is: the item is what the preference is keyed by."""
+    way "My favorite food is sushi" is (`favorite_of_kind`); with no kind ("Jazz is my favorite"),
+    keyed by the item as a liking is."""
     item = clean_item(match.group("item"), clause.lang)
     kind = (match.group("kind") or "").strip()
     if not item or PRONOUN_ITEM.match(item) or DEICTIC_ITEM.search(item):
@@ -183,7 +184,18 @@ def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
         content = f"最喜欢的{kind}是{item}" if kind else f"最喜欢{item}"
     else:
         content = f"Favorite {kind} is {item}" if kind else f"{item[:1].upper()}{item[1:]} is a favorite"
-    return [_candidate("upsert", "preference", liking_key(item), content, clause, 3, item=item)]
+    key = favorite_key(kind) if kind else liking_key(item)
+    return [_candidate("upsert", "preference", key, content, clause, 3, item=item)]
+
+
+def favorite_of_kind(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """ "My favorite color is blue", 「我最喜欢的颜色是蓝色」: one favourite per kind (`favorite_key`), so a
+    new one replaces the old; the statement is the content."""
+    item = clean_item(match.group("item"), clause.lang)
+    if not item or PRONOUN_ITEM.match(item) or DEICTIC_ITEM.search(item):
+        return []
+    key = favorite_key(match.group("kind"))
+    return [_candidate("upsert", "preference", key, statement(clause.text, clause.lang), clause, 3, item=item)]
 
 
 _PROJECT_HEAD = re.compile(

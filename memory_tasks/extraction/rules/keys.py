@@ -10,7 +10,8 @@ Single-valued slots — the same key for every new value, op=upsert overwrites t
                  code-comment-language
     preference:  reply-style (the seed files "偏好简洁回复风格" under preference)
 One key per item for the multi-valued kinds, so distinct likes never overwrite each other:
-    preference   <category>-<item>      drink-milk-tea, food-sichuan-cuisine, sport-hiking;
+    preference   favorite-<kind>        favorite-color, favorite-food: one favourite per kind;
+                 <category>-<item>      drink-milk-tea, food-sichuan-cuisine, sport-hiking;
                  preference-<item>      when the item is not in LEXICON, or is in a fact's
                                         category (health, medication, trait: `liking_key`)
     fact         allergy-<item>, health-<item>, trait-<item>, pet-<species>, business-<item>
@@ -92,6 +93,49 @@ def liking_key(item: str) -> str:
     key = preference_key(item)
     category, _, slug = key.partition("-")
     return f"preference-{slug}" if category in _FACT_CATEGORIES else key
+
+
+# What a favourite is a favourite of, named in Chinese: the English word its key uses, so
+# 「我最喜欢的颜色是蓝色」 and "My favorite color is green" meet on favorite-color.
+_ZH_FAVORITE_KINDS = {
+    "颜色": "color",
+    "食物": "food",
+    "菜": "food",
+    "美食": "food",
+    "电影": "movies",
+    "片子": "movies",
+    "歌手": "singer",
+    "乐队": "band",
+    "歌": "music",
+    "歌曲": "music",
+    "音乐": "music",
+    "书": "book",
+    "作家": "author",
+    "运动": "sport",
+    "水果": "fruit",
+    "饮料": "drink",
+    "球队": "team",
+    "城市": "city",
+    "游戏": "game",
+    "动物": "animal",
+    "季节": "season",
+    "演员": "actor",
+    "零食": "snack",
+    "点心": "snack",
+    "甜点": "dessert",
+    "电视剧": "shows",
+    "剧": "shows",
+    "国家": "country",
+    "编程语言": "programming-language",
+}
+
+
+def favorite_key(kind: str) -> str:
+    """`favorite-<kind>`: a favourite is one per kind ("My favorite color is green" after "… blue"
+    replaces it), whatever item it names."""
+    kind = kind.strip()
+    slug = _ZH_FAVORITE_KINDS.get(kind) if has_han(kind) else None
+    return "favorite-" + (slug or _wording_slug(canonical_english(kind)))
 
 
 def rule_key(text: str) -> str:

@@ -16,6 +16,7 @@ from memory_tasks.extraction.rules.builders import (
     Slot,
     family_fact,
     favorite,
+    favorite_of_kind,
     goal,
     habit,
     keyed_fact,
@@ -282,10 +283,13 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never) (?:eat|drink|have|touch) (?P<item>[\w -]+?),? (?:because|since|as) I(?:'m| am) allergic\b", ALLERGY),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
-    _r("pref", "zh", r"最(?:喜欢|爱)的[^，。是]{1,6}是(?P<item>[^，。]+)$", _pref),
+    # 「我最喜欢的颜色是蓝色」, 「我喜欢的运动是游泳」 (not a person: 「我喜欢的人是她」).
+    _r("pref", "zh", r"最?(?:喜欢|爱)的(?P<kind>(?!人|那个人|男生|女生)[^，。是]{1,6})是(?P<item>[^，。]+)$", favorite_of_kind),
+    # 「我喜欢的是川菜」: what is liked comes after 的是 (「我最喜欢的是这个」 points at the conversation).
+    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱)的是(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", r"^(?P<item>[^，。我]{1,12}?)是我最(?:喜欢|爱)的(?P<kind>[^，。]{0,6}?)(?:了|啊)?$", favorite),
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>[\w-]+(?: [\w-]+)?))?$", favorite),
-    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能|只(?=[喝吃用](?![^，。]*[了过])))(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
     _r("pref", "zh", r"^我的(?:电脑|笔记本|手机|系统)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
     # 「我用的是安卓手机」: the phone or computer the user has.
@@ -306,7 +310,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard )(?P<item>" + CAP + r"[\w .'-]+?) fan$", _pref),
     # "I support Arsenal", "I root for the Lakers": the team is the liking.
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:support|root for|cheer for) (?:the )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,2})$", _pref),
-    _r("pref", "en", r"^my (?:all-time )?favou?rite [\w ]+? (?:is|are) (?P<item>.+)$", _pref),
+    _r("pref", "en", r"^my (?:all-time )?favou?rite (?P<kind>[\w ]+?) (?:is|are) (?P<item>.+)$", favorite_of_kind),
     _r("pref", "en", r"^I(?:'m| am) (?:(?:much |definitely |very much )?more of )?an? (?P<item>morning person|night owl|early bird|early riser|cat person|dog person|introvert|extrovert|homebody)$", _pref),
     _r("pref", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>夜猫子|早起的人|早睡早起的人)$", _pref),
     # 「我一般睡得很晚」: the night owl's habit said of the user's sleep (the lexicon lists each form).
