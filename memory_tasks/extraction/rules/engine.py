@@ -263,6 +263,7 @@ def _becomes_allergy(candidate: Candidate, by_key: dict[str, Candidate], reason:
     if by_key.get(candidate.key) is candidate:
         del by_key[candidate.key]
     candidate.memory_type, candidate.importance, candidate.ttl_days = "fact", 5, LIFELONG_TTL_DAYS
+    candidate.reason = "rules: fact stated by the user"
     candidate.key = f"allergy-{item_slug(candidate.extra[ITEM])}"
     joiner, reason = ("，", reason) if lang == "zh" else ("; ", _lower_first(reason))
     candidate.content = f"{candidate.content}{joiner}{reason}"[:1000]
