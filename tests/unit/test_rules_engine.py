@@ -2069,3 +2069,23 @@ def test_a_favourite_is_one_per_kind_in_either_language(message: str, key: str) 
     assert only(message).key == key
     for passing in ("我最喜欢的是这个", "我喜欢的人是她"):
         assert extract(passing) == [], passing
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("Don't mention my ex.", "rule-ex"),
+        ("不要提我前任", "rule-ex"),
+        ("Please don't bring up my divorce.", "rule-divorce"),
+        ("别问我体重", "rule-body-weight"),
+        ("Don't ask me about my weight.", "rule-body-weight"),
+    ],
+)
+def test_a_painful_topic_the_user_asks_never_to_hear_is_a_core_standing_rule(message: str, key: str) -> None:
+    """R-READ-6 (thirteenth probe, seventh round): each stored nothing. "Don't mention it" (a thank-you's
+    answer) and a topic kept out of one task are no rule."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key) == ("constraint", key)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    for passing in ("Don't mention it.", "Don't mention my name in the email.", "Don't mention my ex in the speech."):
+        assert extract(passing) == [], passing

@@ -327,6 +327,14 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("antarctica", "place", ("南极", "antarctica")),
     ("house", "purchase", ("买房", "首付", "房子", "新房", "buy a house", "house")),
     ("job-change", "work", ("换工作", "跳槽", "找新工作", "change jobs", "switch jobs", "a new job", "find a new job")),
+    # Topics a user asks never to be brought up (「不要提我前任」, "Don't mention my ex"): one rule key in both languages.
+    (
+        "ex",
+        "topic",
+        ("前任", "前妻", "前夫", "前男友", "前女友", "ex", "ex-wife", "ex-husband", "ex-boyfriend", "ex-girlfriend"),
+    ),
+    ("divorce", "topic", ("离婚", "divorce")),
+    ("body-weight", "topic", ("体重", "my weight")),
     ("weight-loss", "health", ("减肥", "减重", "瘦身", "lose weight", "weight loss")),
     ("sugar", "food", ("控糖", "戒糖", "糖", "sugar")),
     ("caffeine", "drink", ("caffeine", "咖啡因")),

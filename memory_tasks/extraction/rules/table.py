@@ -618,6 +618,10 @@ RULES: tuple[Rule, ...] = (
     # A condition of the world (it, there, the …), the request after its comma: "If I forget, remind me
     # to call her" is a request of the moment, "When I was a kid my mom would remind me…" no rule.
     _r("constraint", "en", r"^(?:if|when) (?:it|there|the)\b[^,.]{1,40}?(?:,| then) (?:please )?(?:remind|warn) me (?:to|about|that)\b.+$", standing_rule, standing=True),
+    # "Don't mention my ex", 「不要提我前任」: a painful topic of the user's own, closed list (a standing
+    # rule without "ever": "Don't mention it" answers a thank-you, "don't mention my name in the email" is a task).
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not) (?:ever )?(?:mention|bring up|talk about|ask (?:me )?about) my (?:ex|ex-wife|ex-husband|ex-boyfriend|ex-girlfriend|ex-partner|divorce|weight|miscarriage|late (?:father|mother|dad|mom|husband|wife))\b(?: (?:again|anymore|any more|please|ever|to me|around me))*$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:提|提起|提到|问|聊)(?:我的?)?(?:前任|前妻|前夫|前男友|前女友|离婚|体重|流产)(?:的事)?(?:了)?$", standing_rule, standing=True),
     # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
     _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put|use|include|add|share|post|tell|disclose|reveal|give out)\b.+$", standing_rule, standing=True),
 )
