@@ -102,9 +102,7 @@ class RulesEngine:
                 and _DIET_ALLOWS[clause.lang].match(clause.text)
             ):
                 # 「我是素食者，但是吃鸡蛋」: what the diet allows is part of it, not a preference of its own.
-                allowed = _lower_first(statement(clause.text, clause.lang))
-                joiner = "，但" if clause.lang == "zh" else " but "
-                previous[-1].content = f"{previous[-1].content}{joiner}{allowed}"[:1000]
+                _add_contrast(previous[-1], statement(clause.text, clause.lang), clause.lang)
                 continue
             if (
                 not found
@@ -115,9 +113,8 @@ class RulesEngine:
                 and _LIKING_LIMITED[clause.lang].search(clause.text)
             ):
                 # "I love spicy food but my stomach can't handle it anymore": the liking with what limits it now.
-                limit = _lower_first(statement(re.sub(r"^(?:but )?my\b", "their", clause.text), clause.lang))
-                joiner = "，但" if clause.lang == "zh" else " but "
-                previous[-1].content = f"{previous[-1].content}{joiner}{limit}"[:1000]
+                limit = statement(re.sub(r"^(?:but )?my\b", "their", clause.text), clause.lang)
+                _add_contrast(previous[-1], limit, clause.lang)
                 continue
             if (
                 not found
@@ -255,6 +252,12 @@ def _item_pattern(item: str) -> re.Pattern[str] | None:
     if len(item) < 3:
         return None
     return re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.IGNORECASE)
+
+
+def _add_contrast(candidate: Candidate, contrast: str, lang: str) -> None:
+    """Append what a "but" clause says to `candidate`'s content ("Is vegetarian but eats eggs")."""
+    joiner = "，但" if lang == "zh" else " but "
+    candidate.content = f"{candidate.content}{joiner}{_lower_first(contrast)}"[:1000]
 
 
 def _becomes_allergy(candidate: Candidate, by_key: dict[str, Candidate], reason: str, lang: str) -> None:

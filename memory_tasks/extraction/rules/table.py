@@ -181,10 +181,9 @@ _EMPLOYER_KINDS = (
     r"|clinic|nonprofit|non-profit|charity|consultancy|publisher|studio|lab|manufacturer|retailer|insurer|airline"
     r"|bakery|cafe|library|museum|newspaper)"
 )
-_EN_EMPLOYER_OF_A_KIND = r"(?P<value>(?:a|an) (?:[\w-]+ ){0,3}?" + _EMPLOYER_KINDS + r")"
-_EN_NEW_EMPLOYER = (
-    r"(?P<value>(?:a|an) (?:[\w-]+ ){0,3}?" + _EMPLOYER_KINDS + r"|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
-)
+_EN_KIND_OF_EMPLOYER = r"(?:a|an) (?:[\w-]+ ){0,3}?" + _EMPLOYER_KINDS
+_EN_EMPLOYER_OF_A_KIND = r"(?P<value>" + _EN_KIND_OF_EMPLOYER + r")"
+_EN_NEW_EMPLOYER = r"(?P<value>" + _EN_KIND_OF_EMPLOYER + r"|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
 
 _pref = per_item("preference", liking_key, 3)
 _retire_any = retirement(retired_key)
@@ -599,7 +598,7 @@ RULES: tuple[Rule, ...] = (
     # 「不要用太多专业术语」: jargon is a rule for every reply, said without 以后 or 回答.
     _r("constraint", "zh", r"^(?:请|以后|尽量)?(?:不要|别|少)(?:用|说)(?:太多|那么多)?(?:专业|英文)?(?:术语|黑话)", standing_rule, standing=True),
     # 「解释代码的时候多加注释」: what every explanation of a kind should carry.
-    _r("constraint", "zh", r"^(?:解释|写|给)(?:代码|程序|示例)[^，。]{0,4}?(?:的时候|时)[^，。]{0,2}?(?:多加|加上|带上|附上)(?P<value>[^，。]+)$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:解释|写|给)(?:代码|程序|示例)[^，。]{0,4}?(?:的时候|时)[^，。]{0,2}?(?:多加|加上|带上|附上)[^，。]+$", standing_rule, standing=True),
     # 「回答里别用英文术语」: a rule for every reply, said without 以后.
     _r("constraint", "zh", r"^(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量)?(?:别|不要|不用|少|尽量不要)(?:用|带|加|出现|说|提)[^，。]+$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
