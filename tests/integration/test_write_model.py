@@ -453,3 +453,21 @@ def test_a_new_favourite_of_a_kind_replaces_the_old_one(db) -> None:
     _through_the_write_path(1110, "My favorite color is green now.")
     memories = [(m["memory_key"], m["content"]) for m in list_memories(1110)]
     assert memories == [("favorite-color", "Favorite color is green now")]
+
+
+def test_a_divorce_retires_the_partner_and_a_remarriage_retires_the_status(db) -> None:
+    """R-WRITE-2 (fourteenth probe): 「我离婚了」 and "I'm divorced" stored nothing, so the wife of an
+    earlier turn stayed. The status is stated and the partner retired; marrying again ends the status.
+    A marriage with no status stored retires nothing (no inactive row is recorded)."""
+    _through_the_write_path(1111, "我老婆是医生。")
+    _through_the_write_path(1111, "我已经离婚三年了。")
+    memories = {m["memory_key"]: m["content"] for m in list_memories(1111)}
+    assert memories == {"relationship-status": "已经离婚三年了"}
+    _through_the_write_path(1111, "I just got remarried.")
+    memories = {m["memory_key"]: m["content"] for m in list_memories(1111)}
+    assert memories == {"family-partner": "Just got remarried"}
+
+    _through_the_write_path(1112, "I'm married.")
+    with session_scope() as session:
+        keys = session.scalars(select(LongTermMemory.memory_key).where(LongTermMemory.user_id == 1112)).all()
+    assert keys == ["family-partner"]

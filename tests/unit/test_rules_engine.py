@@ -1891,10 +1891,10 @@ def test_a_substance_the_user_cannot_have_is_a_core_sensitivity() -> None:
 )
 def test_who_the_user_lives_with_and_the_grandparents_are_family_facts(message: str, key: str, content: str) -> None:
     """R-TYPE-2 (thirteenth probe): each stored nothing. A grandmother's wheelchair is hers: no health
-    fact of the user's."""
+    fact of the user's. Roommates are no family: the household slot (fourteenth probe)."""
     candidate = only(message)
     assert (candidate.op, candidate.key, candidate.content) == ("append", key, content)
-    assert extract("I live with roommates.") == []
+    assert only("I live with roommates.").key == "household"
 
 
 @pytest.mark.parametrize(
@@ -2089,3 +2089,169 @@ def test_a_painful_topic_the_user_asks_never_to_hear_is_a_core_standing_rule(mes
     assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
     for passing in ("Don't mention it.", "Don't mention my name in the email.", "Don't mention my ex in the speech."):
         assert extract(passing) == [], passing
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I wear glasses.", "trait-glasses", "Wears glasses"),
+        ("我戴眼镜", "trait-glasses", "戴眼镜"),
+        ("I'm nearsighted.", "trait-nearsighted", "Is nearsighted"),
+        ("我有点近视", "trait-nearsighted", "有点近视"),
+        ("I'm an introvert.", "trait-introvert", "Is an introvert"),
+        ("我比较内向", "trait-introvert", "比较内向"),
+    ],
+)
+def test_eyesight_and_temperament_are_traits_in_either_language(message: str, key: str, content: str) -> None:
+    """R-TYPE-2 (fourteenth probe): glasses, 近视 and 内向 stored nothing; "I'm an introvert" was a
+    preference while 「我比较内向」 was nothing. Both languages meet on one trait key."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key, candidate.content) == ("fact", key, content)
+
+
+@pytest.mark.parametrize(
+    ("message", "status"),
+    [
+        ("I'm divorced.", "Is divorced"),
+        ("我离婚了", "离婚了"),
+        ("I got divorced last year.", "Got divorced last year"),
+        ("我单身", "单身"),
+        ("I'm widowed.", "Is widowed"),
+    ],
+)
+def test_a_relationship_status_retires_the_partner_only_when_one_is_held(message: str, status: str) -> None:
+    """R-WRITE-2 (fourteenth probe): a divorce stored nothing, and the partner's facts stayed. The
+    status is a slot; the partner is retired when held, and nothing is retired when not."""
+    partner = ExistingMemory(1, "family-partner", "fact", "Wife is a doctor")
+    assert refined(message, [partner]) == [
+        ("upsert", "fact", "relationship-status"),
+        ("delete", "fact", "family-partner"),
+    ]
+    assert extract(message)[0].content == status
+    assert refined(message, []) == [("upsert", "fact", "relationship-status")]
+
+
+def test_a_marriage_ends_a_single_or_divorced_status() -> None:
+    """R-WRITE-2 (fourteenth probe): "I just got married" appends to the partner and retires a status
+    said before; the labeled "结婚了" turn gains nothing when no status is held."""
+    status = ExistingMemory(1, "relationship-status", "fact", "Is single")
+    for message in ("I just got married.", "I'm engaged.", "我结婚了", "我订婚了"):
+        assert refined(message, [status]) == [
+            ("append", "fact", "family-partner"),
+            ("delete", "fact", "relationship-status"),
+        ], message
+        assert refined(message, []) == [("append", "fact", "family-partner")], message
+
+
+def test_a_wish_to_learn_or_pass_something_is_a_goal_without_a_year() -> None:
+    """R-TYPE-2 (fourteenth probe): 「我想学钢琴」 stored nothing, where "I want to learn piano" was a
+    goal; a question of the moment or a quiz is none. 做饭 is one key with "cooking"."""
+    assert (only("我想学钢琴").key, only("I want to learn piano.").key) == ("goal-piano", "goal-piano")
+    assert only("我一直想考驾照").key == "goal-drivers-license"
+    assert only("我想学做菜").key == only("I want to learn to cook.").key == "goal-cooking"
+    assert only("我喜欢做饭").key == only("I love cooking.").key == "habit-cooking"
+    for passing in ("我想学一下这个函数怎么用", "我想考考你", "我想学这个吗"):
+        assert extract(passing) == [], passing
+
+
+def test_a_family_members_liking_without_its_object_is_not_stored() -> None:
+    """R-WRITE-2 (fourteenth probe): 「我喜欢川菜，但是我老婆不喜欢」 appended 「老婆不喜欢」 (liking what?)
+    to the partner, as "but my wife doesn't" is dropped in English."""
+    assert [c.key for c in extract("我喜欢川菜，但是我老婆不喜欢")] == ["food-sichuan-cuisine"]
+    assert [c.key for c in extract("我喜欢川菜，我老婆也喜欢吃")] == ["food-sichuan-cuisine"]
+    assert only("我老公不吃辣").key == "family-partner"
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I have a PhD in chemistry.", "education-major", "Has a PhD in chemistry"),
+        (
+            "I graduated from the University of Michigan in 2010.",
+            "alma-mater",
+            "Graduated from the University of Michigan",
+        ),
+        ("我是北大毕业的", "alma-mater", "毕业于北大"),
+        ("我本科毕业于浙江大学", "alma-mater", "毕业于浙江大学"),
+        ("I live alone.", "household", "Lives alone"),
+        ("我和室友合租", "household", "和室友合租"),
+        ("I can't swim.", "trait-cannot-swim", "Can't swim"),
+        ("我不会游泳", "trait-cannot-swim", "不会游泳"),
+        ("我不会开车", "trait-does-not-drive", "不会开车"),
+    ],
+)
+def test_schooling_household_and_what_the_user_cannot_do_are_facts(message: str, key: str, content: str) -> None:
+    """R-TYPE-2 (fourteenth probe): each stored nothing. A graduation said with a time alone names no school."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.key, candidate.content) == ("fact", key, content)
+    for passing in ("我刚毕业", "我去年毕业的", "I graduated last year."):
+        assert extract(passing) == [], passing
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I'm a type 1 diabetic.", "health-diabetes", "Is a type 1 diabetic"),
+        ("I have celiac.", "health-celiac-disease", "Has celiac"),
+        ("I have a bad knee, so no running.", "health-bad-knees", "Has a bad knee"),
+        (
+            "I'm lactose intolerant but I can have yogurt.",
+            "health-lactose-intolerance",
+            "Is lactose intolerant but can have yogurt",
+        ),
+        ("我乳糖不耐受，但是可以喝酸奶", "health-lactose-intolerance", "乳糖不耐受，但可以喝酸奶"),
+        (
+            "I'm allergic to peanuts but I can eat almonds.",
+            "allergy-peanut",
+            "Is allergic to peanuts but can eat almonds",
+        ),
+    ],
+)
+def test_a_condition_is_read_with_its_article_and_what_it_allows(message: str, key: str, content: str) -> None:
+    """R-READ-6 (fourteenth probe): "I'm a type 1 diabetic", "I have celiac" and "a bad knee" stored
+    nothing; what an intolerance or allergy allows was dropped (a diet's was kept)."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I'm doing intermittent fasting.", "habit-intermittent-fasting", "Is doing intermittent fasting"),
+        ("我在做16:8轻断食", "habit-intermittent-fasting", "在做16:8轻断食"),
+        ("我每天通勤一个半小时", "commute", "每天通勤一个半小时"),
+        ("My commute is an hour each way.", "commute", "Commute is an hour each way"),
+        ("I work night shifts at a hospital.", "work-schedule", "Works night shifts at a hospital"),
+        ("我是三班倒", "work-schedule", "是三班倒"),
+        ("我想换个城市生活", "goal-relocation", "想换个城市生活"),
+        ("我想换工作", "goal-job-change", "想换工作"),
+        ("I'm thinking about learning Rust.", "goal-rust", "Is thinking about learning Rust"),
+    ],
+)
+def test_fasting_a_commute_shifts_and_plans_considered_land_on_readable_keys(
+    message: str, key: str, content: str
+) -> None:
+    """R-TYPE-2 (fourteenth probe, third round): each stored nothing. "Thinking about" a plan is a goal
+    only with a plan's verb ("I'm thinking about dinner" is none)."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)
+    assert extract("I'm thinking about dinner.") == []
+
+
+def test_what_a_condition_asks_of_every_reply_right_after_it_is_a_standing_rule() -> None:
+    """R-READ-6 (fourteenth probe, third round): "I'm colorblind, so don't rely on colors in charts" kept
+    the condition and dropped the rule after "so"; said on its own, with no condition before, it is
+    no standing rule."""
+    for message, rule in (
+        ("I'm colorblind, so don't rely on colors in charts.", "Don't rely on colors in charts"),
+        ("I'm deaf, so don't send voice messages.", "Don't send voice messages"),
+        ("我色弱，所以图表别只用颜色区分", "图表别只用颜色区分"),
+        ("我有哮喘，别给我推荐跑步", "别给我推荐跑步"),
+    ):
+        condition, standing = extract(message)
+        assert condition.key.startswith("health-"), message
+        assert (standing.memory_type, standing.content) == ("constraint", rule), message
+        assert is_core_memory(standing.memory_type, standing.key, standing.content)
+    assert extract("Don't rely on colors in charts.") == []
+    assert [c.key for c in extract("我喜欢跑步，别给我推荐游泳")] == ["sport-running"]

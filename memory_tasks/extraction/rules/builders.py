@@ -34,6 +34,9 @@ LIFELONG_TTL_DAYS = 3650
 # Candidate.extra field naming the item a statement is about ("dark mode"): what a retraction or a
 # forget request of it looks for in the user's memories when their keys differ (RulesEngine.refine).
 ITEM = "item"
+# Candidate.extra field of a delete that only follows from another statement ("I just got married"
+# ends a single status): refine drops it when the user holds nothing under its key.
+IF_HELD = "if_held"
 
 
 def _candidate(
@@ -250,6 +253,10 @@ _NO_PREDICATE = {
     "zh": re.compile(
         r"^(?:我的?|我家)?(?:" + _FAMILY_MEMBER + r")?(?:也|都|倒|就|却|还)?(?:不是|是|不|没有|没|一样|不一样)"
         r"(?:的|啊|呀|哦)?[。！!.]*$"
+        # 「但是我老婆不喜欢」: a liking with its object in the sentence before.
+        r"|^(?:我的?|我家)?(?:"
+        + _FAMILY_MEMBER
+        + r")(?:也|都|倒|就|却|还)?(?:不太|不怎么|不|很|特别|超)?(?:喜欢|爱|讨厌|能|敢)(?:吃|喝)?(?:的|啊|呀|哦)?[。！!.]*$"
     ),
     "en": re.compile(
         r"^(?:my (?:" + _FAMILY_MEMBER + r") )?(?:is|isn't|is not|does|doesn't|does not|did|didn't|has|hasn't|"
@@ -264,7 +271,9 @@ _NO_PREDICATE = {
 def family_fact(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A fact about a family member, appended under family-<group>; none when the clause only
     points back at what the sentence said before (`_NO_PREDICATE`)."""
-    group = next((g for g in FAMILY if match.groupdict().get(g)), None) or clause.subject.partition(":")[2]
+    named = match.groupdict()
+    group = next((g for g in FAMILY if named.get(g)), None) or ("partner" if named.get("married") else None)
+    group = group or clause.subject.partition(":")[2]
     if not group or _NO_PREDICATE[clause.lang].match(clause.text):
         return []
     content = statement(clause.text, clause.lang)
@@ -281,6 +290,16 @@ _CITIES = re.compile(
     r"^(?:北京|上海|广州|深圳|杭州|南京|苏州|成都|重庆|武汉|西安|天津|长沙|厦门|青岛|大连|沈阳|郑州|济南|合肥|福州|昆明"
     r"|香港|澳门|台北|东京|大阪|首尔|新加坡|纽约|伦敦|巴黎|柏林|硅谷)|[市省县]$"
 )
+
+
+_ZH_NOT_A_SCHOOL = re.compile(
+    r"^(?:我|刚|刚刚|已经|才|去年|今年|前年|早就|大学|本科|研究生|硕士|博士|还没|没|快|马上|\d|[一二三四五六七八九十两几]+年)"
+)
+
+
+def zh_alma_mater(value: str) -> str | None:
+    """The school of 「我是北大毕业的」; None for a time or a degree (「我刚毕业」, 「我去年本科毕业」)."""
+    return None if _ZH_NOT_A_SCHOOL.search(value) else value
 
 
 def zh_place(value: str) -> str | None:
@@ -353,8 +372,9 @@ def timed_habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "preference", f"preference-{item_slug(activity)}", content, clause, 3)]
 
 
-def slots(*fills: Slot) -> Build:
-    """Every slot filled from one match: "在成都工作和生活" is both the work city and the residence."""
+def slots(*fills: Build) -> Build:
+    """Every slot filled, or retired, from one match: "在成都工作和生活" is both the work city and
+    the residence; "I'm divorced" retires the partner and states the relationship."""
 
     def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
         return [candidate for fill in fills for candidate in fill(match, clause)]
@@ -373,10 +393,14 @@ def keyed_retirement(prefix: str) -> Build:
     return build
 
 
-def slot_retirement(memory_type: str, key: str) -> Build:
-    """op=delete on a fixed slot ("I quit my job" retires the employer)."""
+def slot_retirement(memory_type: str, key: str, *, if_held: bool = False) -> Build:
+    """op=delete on a fixed slot ("I quit my job" retires the employer); `if_held` when the clause
+    says something else and retires the slot as its consequence ("I'm divorced" retires the partner)."""
 
     def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
-        return [_candidate("delete", memory_type, key, statement(clause.text, clause.lang), clause, 3)]
+        delete = _candidate("delete", memory_type, key, statement(clause.text, clause.lang), clause, 3)
+        if if_held:
+            delete.extra[IF_HELD] = True
+        return [delete]
 
     return build

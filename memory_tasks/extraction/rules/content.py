@@ -52,7 +52,7 @@ DEICTIC_ITEM = re.compile(
 # The verbs a Chinese liking puts before its item (喜欢**看**书); table.py's preference rule reads them.
 ZH_ITEM_VERBS = "吃喝听看玩用去逛读打穿做坐养追"
 # Foods and drinks whose names open with one of those verbs: 打卤面 is no 打 + 卤面.
-ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB = ("打卤面", "打糕", "养乐多")
+ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB = ("打卤面", "打糕", "养乐多", "做饭", "做菜")
 _ZH_LIST = re.compile(r"和|、|跟|以及|还有|与")
 _EN_LIST = re.compile(r",\s*|\s+and\s+|\s+or\s+|\s*&\s*")
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import drop_reason, is_trivial
-from memory_tasks.extraction.rules.builders import ITEM, LIFELONG_TTL_DAYS
+from memory_tasks.extraction.rules.builders import IF_HELD, ITEM, LIFELONG_TTL_DAYS
 from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, split_clauses
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug
@@ -20,11 +20,13 @@ from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.text import has_han, without_control_chars
 
 RULES_BY_LANG = {lang: tuple(rule for rule in RULES if rule.lang == lang) for lang in ("zh", "en")}
-# What a diet allows after all: 「但是吃鸡蛋」, "but I still eat fish".
+# What a diet, an intolerance or an allergy allows after all: 「但是吃鸡蛋」, "but I still eat fish",
+# "but I can have yogurt".
 _DIET_ALLOWS = {
     "zh": re.compile(r"^我?(?:也|还是?|偶尔|会|可以)*(?:吃|喝)"),
-    "en": re.compile(r"^I (?:(?:do|still|also|sometimes|occasionally) )*(?:eat|drink)\b", re.IGNORECASE),
+    "en": re.compile(r"^I (?:(?:do|still|also|sometimes|occasionally|can) )*(?:eat|drink|have)\b", re.IGNORECASE),
 }
+_ALLOWANCE_OF = ("health-lactose", "allergy-", "sensitivity-")
 # What keeps a liking from being had any more: "but my stomach can't handle it anymore",
 # 「但是现在胃受不了了」. Kept in the liking's content, which alone would say the opposite of now.
 _LIKING_LIMITED = {
@@ -98,7 +100,7 @@ class RulesEngine:
             if (
                 clause.contrast
                 and previous
-                and previous[-1].key == "diet"
+                and (previous[-1].key == "diet" or previous[-1].key.startswith(_ALLOWANCE_OF))
                 and _DIET_ALLOWS[clause.lang].match(clause.text)
             ):
                 # 「我是素食者，但是吃鸡蛋」: what the diet allows is part of it, not a preference of its own.
@@ -211,13 +213,16 @@ class RulesEngine:
         (memories/dedup.py); here a retirement whose key does not exist is pointed at the one
         existing memory of its type that names the retired item, so "我不喝奶茶了" also retires
         a tool-written "drink-bubble-tea: 爱喝奶茶". A forget request may point at a memory of any
-        type, and is dropped when no existing memory is the one it names (nothing is guessed)."""
+        type, and is dropped when no existing memory is the one it names (nothing is guessed); a
+        retirement that only follows from another statement (`IF_HELD`) when its key is not held."""
         existing_keys = {memory.key for memory in existing}
         refined = []
         for candidate in candidates:
             if candidate.op != "delete" or candidate.key in existing_keys:
                 refined.append(candidate)
                 continue
+            if candidate.extra.get(IF_HELD):
+                continue  # "I just got married" with no single status stored retires nothing
             forget = bool(candidate.extra.get(FORGET))
             target = _retired_memory(candidate, existing, any_type=forget)
             if target is None:

@@ -5,7 +5,8 @@ Stable keys are what make overwrite and retirement work.
 Single-valued slots — the same key for every new value, op=upsert overwrites the old one:
     fact:        residence-city, work-city, hometown, nationality, occupation, employer, diet,
                  birthday, timezone, native-language, spoken-languages, education-major,
-                 commute, vehicle
+                 commute, vehicle, relationship-status, alma-mater, household,
+                 work-schedule
     constraint:  reply-language, reply-length, reply-format, reply-emoji, code-language,
                  code-comment-language
     preference:  reply-style (the seed files "偏好简洁回复风格" under preference)
@@ -163,7 +164,9 @@ def retired_key(verb: str, item: str) -> str | None:
 _ZH_GOAL_LEAD = re.compile(
     r"^(?:今年|明年|年底前?|以后|将来|在|要|能|去|考过|考|通过|拿到|学会|学习|学|攒够|存够|跑一次|跑|完成)+"
 )
-_EN_GOAL_LEAD = re.compile(r"^(?:to |get |pass |run |learn |become |buy |finish |complete |my )+", re.IGNORECASE)
+_EN_GOAL_LEAD = re.compile(
+    r"^(?:to |get |pass |run |learn |learning |become |buy |buying |finish |complete |my )+", re.IGNORECASE
+)
 
 
 def goal_key(item: str) -> str:

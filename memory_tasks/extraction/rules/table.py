@@ -28,6 +28,7 @@ from memory_tasks.extraction.rules.builders import (
     slots,
     standing_rule,
     timed_habit,
+    zh_alma_mater,
     zh_employer,
     zh_employer_or_kind,
     zh_known_city,
@@ -251,6 +252,18 @@ _EXPLAINED = ("health-", "allergy-", "sensitivity-")
 PET = keyed_fact("pet", 3)
 EDUCATION = Slot("fact", "education-major", ttl_days=LIFELONG_TTL_DAYS)
 COMMUTE = Slot("fact", "commute")
+RELATIONSHIP = Slot("fact", "relationship-status")
+ALMA_MATER = Slot(
+    "fact", "alma-mater", {"zh": "毕业于{value}", "en": "Graduated from {value}"}, ttl_days=LIFELONG_TTL_DAYS
+)
+# 「我是北大毕业的」: the school is what comes before 毕业, not a time (「我刚毕业」, 「去年毕业的」).
+ALMA_MATER_ZH = replace(ALMA_MATER, clean=zh_alma_mater)
+# Who the user shares a home with besides family: "I live with roommates", 「我一个人住」.
+HOUSEHOLD = Slot("fact", "household")
+# Night shifts, weekends: when a reminder or a plan can reach the user.
+WORK_SCHEDULE = Slot("fact", "work-schedule")
+_ENDS_PARTNER = slot_retirement("fact", "family-partner", if_held=True)
+_ENDS_STATUS = slot_retirement("fact", "relationship-status", if_held=True)
 BUSINESS = keyed_fact("business", 4)
 
 _FAMILY_WORDS = "|".join(FAMILY.values())
@@ -298,6 +311,9 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^我(?:" + _ZH_SETTINGS + r")(?:的时候|时)?" + _ZH_ADV + r"(?:喜欢|爱|习惯|偏好)(?!不|很|太|挺|比较|非常|特别|还|好|差)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:爱好者|球迷|迷|控|粉丝|粉)$", _pref),
     _r("pref", "zh", r"有(?P<item>[^，。]+?)的习惯", _pref),
+    # 「我在做轻断食」, "I'm doing intermittent fasting": an eating habit kept, not a diet of restrictions.
+    _r("pref", "zh", _ZH_ME + r"(?:在|正在|一直在|坚持)?(?:做|搞)?(?P<item>(?:16:8)?轻断食|间歇性断食)", _pref),
+    _r("pref", "en", r"^I(?:'m| am)? " + _EN_ADV + r"(?:doing |do |practicing |practice |on |trying )?(?P<item>(?:16:8 )?intermittent fasting|16:8 fasting)\b", _pref),
     # The tool is Latin letters, digits and +#.- (not \w, which takes the Chinese after it: 「用Python写后端」).
     # Not in a rule about the assistant's examples (「以后代码示例都用TypeScript」: a constraint below);
     # the user's own code is (「我平时用Python写代码」).
@@ -310,7 +326,7 @@ RULES: tuple[Rule, ...] = (
     # "I support Arsenal", "I root for the Lakers": the team is the liking.
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:support|root for|cheer for) (?:the )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,2})$", _pref),
     _r("pref", "en", r"^my (?:all-time )?favou?rite (?P<kind>[\w ]+?) (?:is|are) (?P<item>.+)$", favorite_of_kind),
-    _r("pref", "en", r"^I(?:'m| am) (?:(?:much |definitely |very much )?more of )?an? (?P<item>morning person|night owl|early bird|early riser|cat person|dog person|introvert|extrovert|homebody)$", _pref),
+    _r("pref", "en", r"^I(?:'m| am) (?:(?:much |definitely |very much )?more of )?an? (?P<item>morning person|night owl|early bird|early riser|cat person|dog person|homebody)$", _pref),
     _r("pref", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>夜猫子|早起的人|早睡早起的人)$", _pref),
     # 「我一般睡得很晚」: the night owl's habit said of the user's sleep (the lexicon lists each form).
     _r("pref", "zh", _ZH_ME + r"(?P<item>睡得(?:很|特别|比较|挺|超)?晚|很晚才?睡|早睡早起)觉?$", _pref),
@@ -344,6 +360,9 @@ RULES: tuple[Rule, ...] = (
     # 「要」 needs the user as its subject: 「明年要涨房租了」, 「今年要下雪」 are news, not goals.
     _r("goal", "zh", _ZH_ME + r"(?:" + _ZH_YEAR + r"(?:希望|想要|想)|(?:以后|将来)(?:希望|想要|想))" + _ZH_OWN_GOAL, goal),
     _r("goal", "zh", r"^(?:我|本人)" + _ZH_ADV + _ZH_YEAR + r"要" + _ZH_OWN_GOAL, goal),
+    # 「我想学钢琴」, 「我一直想考驾照」: to learn or to pass something is a goal even without a year;
+    # not a question of the moment (「我想学一下这个怎么用」) or a quiz (「我想考考你」).
+    _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?)?想(?:要|去)?(?P<item>(?:学|考)(?!一下|下|考|学|会儿|点|怎么|如何|这|那)[^，。？?吗]{1,10}|换(?:个|一个)?(?:城市|工作|行业|方向)[^，。？?吗]{0,6})$", goal),
     _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公)$", goal),
     _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution)(?: this year| for this year| for (?:the year|\d{4}))? (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
@@ -354,6 +373,8 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "zh", _ZH_ME + r"(?:在)?(?P<value>备孕)(?:中|了)?$", TRYING_TO_CONCEIVE),
     _r("goal", "en", r"^(?:I(?:'m| am)|we(?:'re| are)) (?:currently )?(?P<value>trying to (?:conceive|get pregnant|have a baby)|trying for a baby)\b", TRYING_TO_CONCEIVE),
     _r("goal", "en", r"^I(?:'m| am) trying to (?P<item>.+)$", goal),
+    # "I'm thinking about learning Rust": a plan of the user's (not "thinking about dinner").
+    _r("goal", "en", r"^I(?:'m| am|'ve been| have been) (?:seriously )?(?:thinking (?:about|of)|considering) (?P<item>(?:learning|moving to|switching to|changing|getting|buying|going back to|starting) .+)$", goal),
     _r("goal", "en", r"^I(?: want| plan| hope| intend| aim|'m planning| am planning|'d like| would like) to (?!know|ask|see|check|talk|say|understand|make sure|be sure|watch|eat|go to bed|sleep|try|find out|learn how|read|hear|share|tell)(?P<item>.+)$", goal),
     # ---- projects ------------------------------------------------------------------------
     _r("project", "zh", r"(?:最近|目前|现在|一直)?(?:正在|在)(?:开发|做|写|搭建|搞|维护|研发|设计|打造|装修)(?P<item>[^，。]+)$", project),
@@ -401,6 +422,8 @@ RULES: tuple[Rule, ...] = (
     _r("work-city", "zh", r"^(?:我)?(?:现在|目前|也|还)?" + AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", WORK_CITY_ZH),
     _r("work-city", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working)(?: as an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))? in " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("work-city", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:in|based in) " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
+    _r("work-schedule", "en", r"^I (?:usually |mostly |always |often |currently |now )?work (?P<value>night shifts?|nights|the night shift|rotating shifts|shifts|weekends|early shifts|late shifts)\b", WORK_SCHEDULE),
+    _r("work-schedule", "zh", _ZH_ME + r"(?:经常|常年|长期)?(?:上|值|倒|是)(?P<value>夜班|大夜班|晚班|倒班|三班倒|两班倒)", WORK_SCHEDULE),
     _r("work-location", "en", r"^I " + _EN_ADV + r"(?:work|am working|'m working)? ?(?P<value>from home|remotely|fully remote|hybrid)(?: now| these days| full-time| most days| every day)?$", WORK_LOCATION),
     _r("work-location", "en", r"^I(?:'m| am) (?P<value>fully remote|remote|a remote worker)$", WORK_LOCATION),
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
@@ -449,8 +472,8 @@ RULES: tuple[Rule, ...] = (
     # A condition said as the organ or the reading: 「我心脏不好」, 「我血脂高」, 「我血压高」.
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
-    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|celiac disease|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
-    _r("health", "en", r"^I(?:'m| am) (?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
+    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
+    _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
     # A mobility or hearing aid (core: it bears on every place and plan suggested), not a tool one likes.
     _r("health", "zh", _ZH_ME + r"(?:平时|一直|现在|出门)?(?:要)?(?:坐|用|戴|拄着?)(?P<item>轮椅|助听器|拐杖)", HEALTH),
@@ -470,6 +493,9 @@ RULES: tuple[Rule, ...] = (
     _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
     # 「我特别怕冷」, 「我晕车」, "I'm afraid of heights", "I get carsick": what the assistant plans around.
     _r("trait", "zh", _ZH_ME + r"(?:有点|有些|容易)?(?P<item>怕冷|怕热|晕车|晕船|恐高|(?:害)?怕狗|怕坐飞机|恐飞|怕打针|晕针)$", TRAIT),
+    _r("trait", "zh", _ZH_ME + r"(?:是|有点|有些|高度|深度)?(?P<item>近视|远视|老花)(?:眼)?(?:了)?$", TRAIT),
+    _r("trait", "zh", _ZH_ME + r"(?:要|得|需要)?戴(?P<item>隐形眼镜|眼镜)$", TRAIT),
+    _r("trait", "zh", _ZH_ME + r"(?:性格)?(?:比较|很|挺|有点|偏|特别)?(?P<item>内向|外向)(?:的人)?$", TRAIT),
     # What the user's body reacts to, short of an allergy: a restriction every food and drink
     # suggestion keeps (core); 「对批评很敏感」 is no such item.
     _r("sensitivity", "zh", r"对(?P<item>咖啡因|酒精|乳糖|麸质|味精|花粉|尘螨|辣)(?:很|比较|特别|有点|非常|有些)?敏感", SENSITIVITY),
@@ -485,7 +511,15 @@ RULES: tuple[Rule, ...] = (
     _r("sensitivity", "zh", r"^(?P<item>" + _ZH_SUBSTANCES + r")(?:会|总会)?(?:让|使)我(?:心慌|心悸|拉肚子|胃疼|胃痛|头疼|头痛|偏头痛|失眠|睡不着|恶心)", SENSITIVITY, not_after=_EXPLAINED),
     _r("trait", "en", r"^I(?:'m| am) (?:really |very |quite |a bit |a little |kind of )?(?P<item>afraid of heights|scared of heights|carsick|seasick|sensitive to (?:cold|heat)|afraid of dogs|scared of dogs|(?:afraid|scared) of (?:flying|needles))\b", TRAIT),
     _r("trait", "en", r"^I have an? (?:real |big |huge |terrible )?(?P<item>fear of (?:heights|flying|needles|dogs))\b", TRAIT),
+    # Eyesight and glasses, personality: what a suggestion of a sport, a seat or an evening plans around.
+    _r("trait", "en", r"^I(?:'m| am) (?:very |really |quite |a bit |a little |slightly |pretty )?(?P<item>near-?sighted|short-?sighted|far-?sighted|long-?sighted)\b", TRAIT),
+    _r("trait", "en", r"^I " + _EN_ADV + r"(?:wear|need) (?P<item>glasses|contacts|contact lenses)(?: (?:every day|all the time|now))?$", TRAIT),
+    _r("trait", "en", r"^I(?:'m| am) (?:(?:much |definitely |very much )?more of )?an? (?:bit of an? )?(?P<item>introvert|extrovert)$", TRAIT),
+    _r("trait", "en", r"^I(?:'m| am) (?:very |really |quite |pretty |fairly |kind of |a bit )?(?P<item>introverted|extroverted)$", TRAIT),
     _r("trait", "en", r"^I (?:always |usually |easily )?get (?P<item>carsick|seasick|motion sickness)\b", TRAIT),
+    # What the user cannot do, which a trip or a weekend plan must not assume: "I can't swim", 「我不会开车」.
+    _r("trait", "en", r"^I (?:still |really )?(?P<item>can't swim|cannot swim|can't drive|cannot drive|don't drive|do not drive)(?: at all)?$", TRAIT),
+    _r("trait", "zh", _ZH_ME + r"(?:完全|根本|一直|还)?(?P<item>不会游泳|不会开车)$", TRAIT),
     # "My dog passed away", 「我的猫去世了」: the pet's fact is retired.
     _r("pet", "en", r"^(?:my|our) (?:old |little |beloved )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten|" + _EN_BREEDS + r")(?: \w+)? (?:passed away|died|is gone|ran away)\b", keyed_retirement("pet")),
     _r("pet", "zh", r"^我(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:去世|死|走丢|丢)了", keyed_retirement("pet")),
@@ -497,22 +531,35 @@ RULES: tuple[Rule, ...] = (
     _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
     _r("pet-more", "en", r"^(?:I|we) (?:have|own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
+    # Divorced, single, widowed: the status is stated and the partner retired (「我离婚了」 after
+    # "My wife is a doctor" leaves no wife). Engaged and married are the partner's fact (below).
+    _r("relationship", "en", r"^I(?:'m| am) (?:now |recently |currently |still |happily )?(?P<value>divorced|single|widowed|a widow|a widower)$", slots(RELATIONSHIP, _ENDS_PARTNER)),
+    _r("relationship", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:got|gotten) (?P<value>divorced)\b", slots(RELATIONSHIP, _ENDS_PARTNER)),
+    _r("relationship", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|前年|上个月)?(?P<value>离婚|离异|丧偶)(?:[一二三四五六七八九十两几\d]+年)?(?:多)?了?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
+    _r("relationship", "zh", r"^(?:我)?(?:现在|目前|还|一直|还是)?(?:是)?(?P<value>单身)(?:狗|一个人)?(?:呢|了)?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
     _r("family", "zh", r"^(?:我的?|我家)?(?:" + _FAMILY_WORDS + r")", family_fact, family=True),
-    _r("family", "zh", r"有[一二两三四五\d]+个(?P<children>孩子|女儿|儿子)|(?P<partner>结婚了|已婚)", family_fact),
+    _r("family", "zh", r"有[一二两三四五\d]+个(?P<children>孩子|女儿|儿子)", family_fact),
+    _r("family", "zh", r"(?P<partner>结婚了|已婚|订婚了|再婚了)", slots(family_fact, _ENDS_STATUS)),
     # Twins, or a child said as becoming a parent: 「我家有双胞胎」, 「我刚当妈妈」 (the user's children).
     _r("family", "zh", r"^(?:我|我家)(?:有|生了)(?:一对)?(?P<children>双胞胎|龙凤胎)", family_fact),
     _r("family", "zh", r"^我(?:刚|刚刚|去年|今年)?(?:当|做)(?:了)?(?P<children>妈妈|爸爸|妈|爸)了?$", family_fact),
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
     _r("family", "zh", r".+", family_fact, family=True),  # a clause continuing a family member ("是一名医生")
     _r("family", "en", r".+", family_fact, family=True),
-    _r("family", "en", r"^I have (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children)\b|^I(?:'m| am) (?P<partner>married)\b", family_fact),
+    _r("family", "en", r"^I have (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children)\b", family_fact),
+    # Married or engaged: the partner's fact, and a divorced or single status said before is over.
+    _r("family", "en", r"^I(?:'m| am) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b|^I (?:just |recently )?got (?P<married>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
     _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | named | at home| now)))\b", family_fact),
     _r("family", "en", r"^I(?:'m| am) (?:a )?(?:single|new|first-time) (?P<children>mom|dad|mother|father|parent)\b", family_fact),
     _r("family", "en", r"^(?:we|I) (?:just |recently |finally )?had (?P<children>a baby|a baby (?:girl|boy)|twins|a (?:son|daughter))\b", family_fact),
+    _r("household", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) (?P<value>alone|by myself|on my own|with (?:\w+ )?(?:roommates?|housemates?|flatmates?|friends?))$", HOUSEHOLD),
+    _r("household", "zh", r"^我(?:现在|目前|一直|还)?(?P<value>一个人住|独居|(?:和|跟)(?:室友|朋友|同学|同事)(?:一起)?(?:合租|住))", HOUSEHOLD),
     # Who the user lives with: 「我和父母住在一起」, "I live with my parents" (a family fact, not a city).
     _r("family", "zh", r"^我(?:现在|目前|一直|还)?(?:和|跟)(?:我的?)?(?:(?P<parents>父母|爸妈|爸爸妈妈)|(?P<partner>男朋友|女朋友|对象|老公|老婆))(?:一起)?住", family_fact),
     _r("family", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) with my (?:(?P<parents>parents|mom|mother|dad|father)|(?P<partner>girlfriend|boyfriend|partner|wife|husband))\b", family_fact),
     _r("commute", "zh", r"(?P<value>开车|坐地铁|坐公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
+    _r("commute", "zh", r"^(?:我)?(?:每天|平时|一般)?(?:上下班)?通勤(?:要|得|大概|差不多|单程|来回)*(?P<value>[一二三四五六七八九十两半几\d]+(?:个)?(?:多|半)?(?:小时|钟头|分钟)(?:左右)?)", COMMUTE),
+    _r("commute", "en", r"^(?:my )?commute (?:is|takes)(?: me)? (?:about |around |over |almost |nearly )?(?P<value>(?:an?|\d+|one|two|three|half an) (?:hours?|minutes?|mins?))\b", COMMUTE),
     _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
     _r("vehicle", "zh", r"^(?:我)?(?:开的是|开一辆|的车是)(?P<value>[^，。]+)$", Slot("fact", "vehicle")),
     _r("vehicle", "en", r"^I drive an? (?P<value>" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", Slot("fact", "vehicle")),
@@ -534,6 +581,10 @@ RULES: tuple[Rule, ...] = (
     _r("birthday", "en", r"^I was born on (?P<value>.+)$", BIRTHDAY),
     _r("education-major", "zh", r"(?:学的是|读的是|专业是)(?P<value>[^，。]+?)(?:专业)?$", EDUCATION),
     _r("education-major", "en", r"^I (?:studied|majored in|have a degree in|did my degree in) (?P<value>[\w ]+)", EDUCATION),
+    _r("education-major", "en", r"^I (?:have|hold|got|earned|did) an? (?:PhD|Ph\.D\.|doctorate|master's|masters|bachelor's|bachelors|MBA|degree|MSc|BSc|MA|BA)(?: degree)? in (?P<value>[\w ]{2,40})$", EDUCATION),
+    _r("alma-mater", "en", r"^I (?:graduated|got my degree) from (?P<value>(?:the )?" + CAP + r"[\w&.'-]*(?: (?:of )?" + CAP + r"[\w&.'-]*){0,4})", ALMA_MATER),
+    _r("alma-mater", "zh", r"^(?:我)?(?:是)?(?P<value>" + ZH_OR_LATIN + r"{2,10}?)(?:大学|学院)?(?:本科|硕士|研究生|博士)?毕业的?$", ALMA_MATER_ZH),
+    _r("alma-mater", "zh", r"^(?:我)?(?:本科|硕士|研究生|博士)?毕业于(?P<value>[^，。]{2,12})$", ALMA_MATER),
     _r("education-major", "en", r"^I(?:'m| am)? (?:study|studying|majoring in|major in) (?!for\b|to\b|hard\b|at\b)(?P<value>[a-z][\w ]{2,40})$", EDUCATION),
     # ---- constraints: the slots, then any other standing rule ----------------------------
     _r("constraint", "zh", r"(?:注释|commit)[^，。]{0,8}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", Slot("constraint", "code-comment-language"), standing=True),
@@ -621,6 +672,10 @@ RULES: tuple[Rule, ...] = (
     # rule without "ever": "Don't mention it" answers a thank-you, "don't mention my name in the email" is a task).
     _r("constraint", "en", r"^(?:please )?(?:don't|do not) (?:ever )?(?:mention|bring up|talk about|ask (?:me )?about) my (?:ex|ex-wife|ex-husband|ex-boyfriend|ex-girlfriend|ex-partner|divorce|weight|miscarriage|late (?:father|mother|dad|mom|husband|wife))\b(?: (?:again|anymore|any more|please|ever|to me|around me))*$", standing_rule, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:提|提起|提到|问|聊)(?:我的?)?(?:前任|前妻|前夫|前男友|前女友|离婚|体重|流产)(?:的事)?(?:了)?$", standing_rule, standing=True),
+    # What a condition asks of every reply, right after it: "I'm colorblind, so don't rely on colors in
+    # charts", 「我听力不好，所以别发语音」.
+    _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me) .+$", standing_rule, standing=True, after="health-"),
+    _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖)[^，。]+$", standing_rule, standing=True, after="health-"),
     # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
     _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put|use|include|add|share|post|tell|disclose|reveal|give out)\b.+$", standing_rule, standing=True),
 )
