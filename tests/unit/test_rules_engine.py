@@ -1861,12 +1861,13 @@ def test_a_new_job_a_resignation_an_exam_and_a_favourite_colour_land_on_readable
 )
 def test_an_allergy_the_user_has_outgrown_is_retired(message: str, key: str) -> None:
     """R-WRITE-2, R-READ-6 (thirteenth probe): each stored nothing, so the core allergy stayed in every
-    reply for good; 「不过敏」 was even cut at 不过 ("but"). Not being allergic at all is no memory."""
+    reply for good; 「不过敏」 was even cut at 不过 ("but"). Not being allergic at all is no memory (a
+    denial takes back only an allergy held: `test_an_allergy_denied_is_taken_back_only_when_held`)."""
     candidate = only(message)
     assert (candidate.op, candidate.key) == ("delete", key)
     assert "Outgrews" not in candidate.content
-    for passing in ("我对花生不过敏", "我对什么都不过敏"):
-        assert extract(passing) == [], passing
+    assert refined("我对花生不过敏", []) == []
+    assert extract("我对什么都不过敏") == []
 
 
 def test_a_substance_the_user_cannot_have_is_a_core_sensitivity() -> None:
@@ -2255,3 +2256,68 @@ def test_what_a_condition_asks_of_every_reply_right_after_it_is_a_standing_rule(
         assert is_core_memory(standing.memory_type, standing.key, standing.content)
     assert extract("Don't rely on colors in charts.") == []
     assert [c.key for c in extract("我喜欢跑步，别给我推荐游泳")] == ["sport-running"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("I'm not allergic to penicillin.", "allergy-penicillin"),
+        ("Actually I'm not allergic to penicillin, it was a misdiagnosis.", "allergy-penicillin"),
+        ("Turns out I'm not allergic to shellfish after all.", "allergy-shellfish"),
+        ("I don't have a peanut allergy.", "allergy-peanut"),
+        ("其实我对青霉素不过敏，是误诊", "allergy-penicillin"),
+    ],
+)
+def test_an_allergy_denied_is_taken_back_only_when_held(message: str, key: str) -> None:
+    """R-READ-6 (fourteenth probe): "I'm not allergic to penicillin" was stored as the core memory
+    `allergy-penicillin` "Is not allergic to penicillin", overwriting the allergy it denies. It takes back
+    a held allergy (a misdiagnosis) and is no memory when none is held."""
+    held = ExistingMemory(1, key, "fact", "Is allergic")
+    assert refined(message, [held]) == [("delete", "fact", key)]
+    assert refined(message, []) == []
+
+
+def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
+    """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
+    good. A goal reached retires it; something finished that is no goal held retires nothing, and
+    "I've got a peanut allergy" or a new job is no goal reached."""
+    marathon = ExistingMemory(1, "goal-marathon", "goal", "Is training for a marathon")
+    n1 = ExistingMemory(2, "goal-jlpt-n1", "goal", "打算考N1")
+    for message, goal in (
+        ("I finished my marathon last week!", marathon),
+        ("我跑完了马拉松", marathon),
+        ("I passed the N1.", n1),
+        ("我考过N1了", n1),
+    ):
+        assert refined(message, [goal]) == [("delete", "goal", goal.key)], message
+        assert refined(message, []) == [], message
+    assert refined("I finished my homework.", [marathon]) == []
+    assert refined("I've got a peanut allergy.", []) == [("upsert", "fact", "allergy-peanut")]
+    assert refined("I got a new job at Google.", []) == [("upsert", "fact", "employer")]
+    assert only("I finally got my driver's license.").content == "Finally got their driver's license"
+
+
+def test_a_request_about_food_is_no_diet_of_the_users() -> None:
+    """R-READ-6 (fourteenth probe): 「以后推荐餐厅的时候优先考虑素食」 stored the core fact `diet` (the user
+    never said they were vegetarian) beside the standing rule."""
+    assert [(c.memory_type, c.key) for c in extract("以后推荐餐厅的时候优先考虑素食")] == [
+        ("constraint", "rule-restaurants")
+    ]
+    assert extract("帮我找一家素食餐厅") == []
+    assert only("我吃素").key == only("我是素食者").key == "diet"
+
+
+def test_a_favourite_said_in_the_plural_keeps_its_verb() -> None:
+    """R-WRITE-2 (fourteenth probe): "Italian dishes are my favorite" was stored as "Italian dishes is a favorite"."""
+    assert only("Italian dishes are my favorite.").content == "Italian dishes are a favorite"
+    assert only("Dogs are my favorite animals.").content == "Favorite animals are Dogs"
+    assert only("Sushi is my favorite.").content == "Sushi is a favorite"
+
+
+def test_an_adopted_pet_and_a_status_said_with_now_are_read() -> None:
+    """R-WRITE-2 (fourteenth probe): "We adopted a cat named Luna" and "I'm divorced now" stored nothing."""
+    assert only("We adopted a cat named Luna.").key == "pet-cat"
+    assert refined("I just got a puppy.", []) == [("upsert", "fact", "pet-dog")]
+    wish = ExistingMemory(1, "goal-dog", "goal", "Wants to get a dog")
+    assert refined("I just got a puppy.", [wish]) == [("delete", "goal", "goal-dog"), ("upsert", "fact", "pet-dog")]
+    assert [c.key for c in extract("I'm divorced now.")] == ["relationship-status", "family-partner"]

@@ -186,9 +186,21 @@ def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
     if clause.lang == "zh":
         content = f"最喜欢的{kind}是{item}" if kind else f"最喜欢{item}"
     else:
-        content = f"Favorite {kind} is {item}" if kind else f"{item[:1].upper()}{item[1:]} is a favorite"
+        verb = "are" if re.match(r"\s+are\b", clause.text[match.end("item") :], re.IGNORECASE) else "is"
+        content = f"Favorite {kind} {verb} {item}" if kind else f"{item[:1].upper()}{item[1:]} {verb} a favorite"
     key = favorite_key(kind) if kind else liking_key(item)
     return [_candidate("upsert", "preference", key, content, clause, 3, item=item)]
+
+
+def goal_reached(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """op=delete on the goal the user says is reached ("I passed the N1", 「我跑完了马拉松」), only when
+    that goal is held (`IF_HELD`): "I finished my homework" names no goal and retires nothing."""
+    item = clean_item(match.group("item"), clause.lang)
+    if not item or PRONOUN_ITEM.match(item) or DEICTIC_ITEM.search(item):
+        return []
+    delete = _candidate("delete", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 3, item=item)
+    delete.extra[IF_HELD] = True
+    return [delete]
 
 
 def favorite_of_kind(match: re.Match[str], clause: Clause) -> list[Candidate]:

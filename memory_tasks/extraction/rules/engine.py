@@ -12,9 +12,9 @@ from memory_tasks.extraction.filters import drop_reason, is_trivial
 from memory_tasks.extraction.rules.builders import IF_HELD, ITEM, LIFELONG_TTL_DAYS
 from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, split_clauses
 from memory_tasks.extraction.rules.content import statement
-from memory_tasks.extraction.rules.keys import item_slug
+from memory_tasks.extraction.rules.keys import item_slug, liking_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
-from memory_tasks.extraction.rules.retract import positive_form, topic_key
+from memory_tasks.extraction.rules.retract import denies, positive_form, topic_key
 from memory_tasks.extraction.rules.table import RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.text import has_han, without_control_chars
@@ -159,7 +159,8 @@ class RulesEngine:
             taken_back = self._read(replace(clause, text=positive), previous)
             if taken_back:
                 content = statement(clause.text, clause.lang)
-                return [replace(c, op="delete", content=content) for c in taken_back]
+                held_only = {IF_HELD: True} if denies(clause.text, clause.lang) else {}
+                return [replace(c, op="delete", content=content, extra={**c.extra, **held_only}) for c in taken_back]
         return self._read(clause, previous)
 
     def _forget(self, clause: Clause) -> list[Candidate]:
@@ -214,9 +215,10 @@ class RulesEngine:
         existing memory of its type that names the retired item, so "我不喝奶茶了" also retires
         a tool-written "drink-bubble-tea: 爱喝奶茶". A forget request may point at a memory of any
         type, and is dropped when no existing memory is the one it names (nothing is guessed); a
-        retirement that only follows from another statement (`IF_HELD`) when its key is not held."""
+        retirement that only follows from another statement (`IF_HELD`) when its key is not held.
+        An avoidance an allergy now explains is retired (`candidates_explained_away`)."""
         existing_keys = {memory.key for memory in existing}
-        refined = []
+        refined = [*candidates_explained_away(candidates, existing)]
         for candidate in candidates:
             if candidate.op != "delete" or candidate.key in existing_keys:
                 refined.append(candidate)
@@ -231,6 +233,30 @@ class RulesEngine:
                 continue
             refined.append(replace(candidate, reuse_key=target.key, memory_type=target.memory_type))
         return refined
+
+
+# An avoidance of a food or drink, as the dislike rule stores it: 「不能吃海鲜」, "Can't eat shrimp".
+_AVOIDANCE = re.compile(
+    r"不能|不可以|不吃|不喝|不碰|吃不了|喝不了|不敢吃|\b(?:can't|cannot|can not|doesn't|does not|don't|never|avoids?)\b",
+    re.IGNORECASE,
+)
+
+
+def candidates_explained_away(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+    """Deletes of the user's avoidances that an allergy in `candidates` now gives the reason for:
+    「我不能吃海鲜」 and later 「我对海鲜过敏」 leave the allergy alone, as 「我不能吃海鲜，会过敏」 said at once
+    does (`_becomes_allergy`). A liking ("Loves shrimp") stays beside the allergy: it is no avoidance."""
+    by_key = {memory.key: memory for memory in existing if memory.memory_type == "preference"}
+    deletes = []
+    for candidate in candidates:
+        item = candidate.extra.get(ITEM)
+        if candidate.op != "upsert" or not candidate.key.startswith("allergy-") or not item:
+            continue
+        avoided = by_key.get(liking_key(str(item)))
+        if avoided is not None and _AVOIDANCE.search(avoided.content):
+            reason = "rules: an allergy now gives the reason the food is avoided"
+            deletes.append(replace(candidate, op="delete", memory_type="preference", key=avoided.key, reason=reason))
+    return deletes
 
 
 def _retired_memory(candidate: Candidate, existing: list[ExistingMemory], *, any_type: bool) -> ExistingMemory | None:

@@ -34,14 +34,44 @@ _ZH_RETRACTIONS = (
     (re.compile(r"^(?:我)?(?:现在|已经|早就|目前)?对(?P<rest>.+?)(?:已经|早就)?(?:不再|不)过敏了$"), "我对{rest}过敏"),
 )
 
+# An allergy denied ("Actually I'm not allergic to penicillin", 「其实我对青霉素不过敏」): it takes back
+# an allergy the user holds (a misdiagnosis), and is no memory otherwise (`denies`); it is never
+# stored as an allergy whose content says the opposite.
+_DENIALS = {
+    "en": (
+        (
+            re.compile(
+                r"^(?:actually,? |turns out,? |it turns out,? |in fact,? |so )?I(?:'m| am) (?:actually )?not "
+                r"(?P<rest>allergic to .+?)(?: after all| either)?$",
+                re.IGNORECASE,
+            ),
+            "I'm {rest}",
+        ),
+        (
+            re.compile(
+                r"^(?:actually,? )?I (?:don't|do not) (?:actually )?have (?P<rest>.+? allerg(?:y|ies))$", re.IGNORECASE
+            ),
+            "I have {rest}",
+        ),
+    ),
+    "zh": (
+        (re.compile(r"^(?:其实|实际上)?(?:我)?(?:其实)?对(?P<rest>.+?)(?:并|其实)?不过敏(?:的)?$"), "我对{rest}过敏"),
+    ),
+}
+
 
 def positive_form(text: str, lang: Lang) -> str | None:
-    """The statement a retraction takes back ("I'm not vegan anymore" -> "I'm vegan"), or None."""
-    for pattern, template in _ZH_RETRACTIONS if lang == "zh" else _EN_RETRACTIONS:
+    """The statement a retraction or a denial takes back ("I'm not vegan anymore" -> "I'm vegan"), or None."""
+    for pattern, template in (*(_ZH_RETRACTIONS if lang == "zh" else _EN_RETRACTIONS), *_DENIALS[lang]):
         match = pattern.match(text)
         if match:
             return template.format(rest=match.group("rest"))
     return None
+
+
+def denies(text: str, lang: Lang) -> bool:
+    """True when `text` denies an allergy rather than retiring one: only a held allergy is taken back."""
+    return any(pattern.match(text) for pattern, _ in _DENIALS[lang])
 
 
 # Topic words of a forget request and the single-valued slot each names (employer before

@@ -18,6 +18,7 @@ from memory_tasks.extraction.rules.builders import (
     favorite,
     favorite_of_kind,
     goal,
+    goal_reached,
     habit,
     keyed_fact,
     keyed_retirement,
@@ -289,6 +290,9 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:(?:don't|do not) (?=\w+ any ?more$)|no longer )(?P<item>smoke|drink)(?: any ?more)?$", _retire_habit),
     _r("pref", "en", r"^I(?:'m| am) (?:no longer|not) (?:planning|going|trying|aiming) to (?P<item>.+?)(?: anymore| any more)?$", _retire_goal),
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
+    # A goal reached ends it: "I finished my first marathon!", "I passed the N1", 「我考过N1了」.
+    _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)[\w' -]{2,40}?)(?: exam| test)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
+    _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
     _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
     # "I don't eat kiwi because I'm allergic to it": the food avoided is the allergen, not a taste
     # (in the preference group, before the dislike, so that one does not read it too).
@@ -440,7 +444,8 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?started (?:working|a job|an internship) (?:at|for) " + _EN_NEW_EMPLOYER + r"\b", EMPLOYER_EN),
     _r("employer", "zh", r"^(?:我)?(?:已经|刚刚?|前几天|前段时间|昨天|上周|上个?星期|上个?月|去年|今年)?(?:已经|刚刚?)?(?:辞职|离职|裸辞)了", slot_retirement("fact", "employer")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
-    _r("diet", "zh", r"(?P<value>吃素|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
+    # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」).
+    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?P<value>吃素|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
@@ -528,12 +533,12 @@ RULES: tuple[Rule, ...] = (
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
     _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|[一二三四五六七八九十\d]+岁)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten) " + CAP + r"\w* (?:is|was|likes|loves|has|hates)\b", PET),
-    _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
+    _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got|(?:just |recently |finally )?(?:adopted|got|rescued|brought home)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
     _r("pet-more", "en", r"^(?:I|we) (?:have|own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
     # Divorced, single, widowed: the status is stated and the partner retired (「我离婚了」 after
     # "My wife is a doctor" leaves no wife). Engaged and married are the partner's fact (below).
-    _r("relationship", "en", r"^I(?:'m| am) (?:now |recently |currently |still |happily )?(?P<value>divorced|single|widowed|a widow|a widower)$", slots(RELATIONSHIP, _ENDS_PARTNER)),
+    _r("relationship", "en", r"^I(?:'m| am) (?:now |recently |currently |still |happily )?(?P<value>divorced|single|widowed|a widow|a widower)(?: now| again)?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
     _r("relationship", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:got|gotten) (?P<value>divorced)\b", slots(RELATIONSHIP, _ENDS_PARTNER)),
     _r("relationship", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|前年|上个月)?(?P<value>离婚|离异|丧偶)(?:[一二三四五六七八九十两几\d]+年)?(?:多)?了?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
     _r("relationship", "zh", r"^(?:我)?(?:现在|目前|还|一直|还是)?(?:是)?(?P<value>单身)(?:狗|一个人)?(?:呢|了)?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
