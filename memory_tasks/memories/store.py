@@ -150,6 +150,8 @@ def append_content(existing: str, addition: str) -> str:
     ]
     if not new_parts:
         return existing
+    # A part's own closing separator would double the joiner ("Son is 5；; Daughter is 3").
+    new_parts = [part.rstrip("；;。. ") for part in new_parts[:-1]] + [new_parts[-1].rstrip("；;")]
     joiner = "；" if has_han(existing + addition) else "; "
     combined = joiner.join([existing.rstrip("；;。. ")] + new_parts) if existing else joiner.join(new_parts)
     return combined[:MAX_CONTENT_CHARS]

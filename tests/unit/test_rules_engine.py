@@ -2321,3 +2321,33 @@ def test_an_adopted_pet_and_a_status_said_with_now_are_read() -> None:
     wish = ExistingMemory(1, "goal-dog", "goal", "Wants to get a dog")
     assert refined("I just got a puppy.", [wish]) == [("delete", "goal", "goal-dog"), ("upsert", "fact", "pet-dog")]
     assert [c.key for c in extract("I'm divorced now.")] == ["relationship-status", "family-partner"]
+
+
+def test_a_project_given_up_is_retired_under_the_key_it_was_stored_with() -> None:
+    """R-WRITE-2 (fourteenth probe, scenarios): "I'm building a budgeting app in Flutter" was keyed
+    `project-budgeting-app-flutter` and "I stopped working on the budgeting app" stored nothing, so the
+    project stayed live for good; "I gave up on the budgeting app" retired a goal of that name instead."""
+    assert only("I'm building a budgeting app in Flutter.").key == "project-budgeting-app"
+    for message in ("I stopped working on the budgeting app.", "I gave up on the budgeting app."):
+        assert only(message).op == "delete" and only(message).key == "project-budgeting-app", message
+    assert (only("我放弃了PAI项目").op, only("我放弃了PAI项目").key) == ("delete", "project-pai")
+    assert [c.key for c in extract("I quit my job.")] == ["employer"]
+    assert only("I've given up on my dream of becoming a pilot.").memory_type == "goal"
+    assert extract("I stopped working on weekends.") == []
+
+
+def test_a_drug_the_doctor_switched_the_user_to_is_a_core_medication() -> None:
+    """R-READ-6 (fourteenth probe, scenarios): "My doctor switched me to insulin" stored nothing, and
+    "I switched to insulin" was a taste (`preference-insulin`)."""
+    for message in ("My doctor switched me from metformin to insulin.", "医生让我改打胰岛素", "I switched to insulin."):
+        candidate = only(message)
+        assert (candidate.memory_type, candidate.key) == ("fact", "medication-insulin"), message
+        assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    assert only("I switched to oat milk.").memory_type == "preference"
+
+
+def test_two_facts_of_one_family_member_join_in_the_sentences_language() -> None:
+    """R-WRITE-2 (fourteenth probe, scenarios): "My son is 5 and my daughter is 3" was joined with a
+    Chinese semicolon, and appended to the children's fact it read "Son is 5；; Daughter is 3"."""
+    assert only("My son is 5 and my daughter is 3.").content == "Son is 5; Daughter is 3"
+    assert only("我儿子5岁，女儿3岁").content == "儿子5岁；女儿3岁"

@@ -44,6 +44,12 @@ def test_append_in_english_uses_a_latin_separator() -> None:
     assert append_content("Likes hiking.", "Also likes climbing.") == "Likes hiking; Also likes climbing."
 
 
+def test_a_part_ending_in_a_separator_does_not_double_the_joiner() -> None:
+    """R-WRITE-2 (fourteenth probe): "Son is 5；; Daughter is 3" was stored."""
+    assert append_content("Has two kids", "Son is 5；Daughter is 3") == "Has two kids; Son is 5; Daughter is 3"
+    assert append_content("有一个女儿", "今年四岁。叫小雨。") == "有一个女儿；今年四岁；叫小雨。"
+
+
 def test_append_to_empty_content_is_the_addition() -> None:
     assert append_content("", "Plays the violin.") == "Plays the violin."
 

@@ -145,7 +145,8 @@ class RulesEngine:
                     by_key[candidate.key] = candidate
                 elif first is not candidate and first.op == candidate.op == "append":
                     # Several facts about one family member: one append of both sentences.
-                    first.content = f"{first.content}；{candidate.content}"[:1000]
+                    joiner = "；" if clause.lang == "zh" else "; "
+                    first.content = f"{first.content}{joiner}{candidate.content}"[:1000]
                 # Otherwise the first statement of a key wins: "我不打算考N1了" is read as a
                 # retirement before the goal rules see "打算考N1".
             previous = found

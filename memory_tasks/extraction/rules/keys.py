@@ -182,6 +182,6 @@ def goal_key(item: str) -> str:
 
 def project_key(item: str) -> str:
     """`project-<slug>` of the project's name ("PAI项目" -> project-pai)."""
-    core = re.split(r"\s+(?:for|that|which|on|about|to|from|with|as)\b|，", item)[0]
+    core = re.split(r"\s+(?:for|that|which|on|about|to|from|with|as|in|using)\b|，", item)[0]
     core = re.sub(r"^(?:一个|一款|一本|个|款|本)", "", core)
     return "project-" + item_slug(core)

@@ -37,7 +37,7 @@ from memory_tasks.extraction.rules.builders import (
 )
 from memory_tasks.extraction.rules.clauses import FAMILY, Lang
 from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS, ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB
-from memory_tasks.extraction.rules.keys import goal_key, liking_key, preference_key, retired_key
+from memory_tasks.extraction.rules.keys import goal_key, liking_key, preference_key, project_key, retired_key
 from memory_tasks.text import HAN
 
 # One Chinese character, and one Chinese or Latin letter, inside the patterns below.
@@ -164,6 +164,11 @@ _ZH_OWN_GOAL = r"(?!让?[你您]|请)(?P<item>[^，。]+)(?<!了)$"
 _ZH_NOWADAYS = r"(?:平时|日常|最近|现在)?"
 _ZH_MUST_WORD = r"(?:要|得|需要|必须|尽量|一定要|应该)"
 _ZH_MUST = _ZH_MUST_WORD + "?"
+# What a project is called when it is given up ("I shelved the game", "We dropped the side project").
+_EN_PROJECT_NOUNS = (
+    r"project|app|application|game|website|site|blog|podcast|novel|book|thesis|startup|side project|library|tool"
+    r"|plugin|extension|bot|course|renovation|channel"
+)
 _EN_ADV = r"(?:(?:really|just|absolutely|also|totally|genuinely|honestly|do|still|kind of|sort of|mostly|usually|normally|typically|often|always|generally|definitely|truly|now|actually) )*"
 
 CAP = r"(?-i:[A-Z])"
@@ -191,6 +196,7 @@ _pref = per_item("preference", liking_key, 3)
 _retire_any = retirement(retired_key)
 _retire_goal = retirement(lambda verb, item: goal_key(item))
 _retire_preference = retirement(lambda verb, item: preference_key(item))
+_retire_project = retirement(lambda verb, item: project_key(item))
 # "I don't drink anymore": to drink, said alone, is to drink alcohol.
 _retire_habit = retirement(lambda verb, item: preference_key("alcohol" if item.lower() == "drink" else item))
 
@@ -278,6 +284,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"(?:不再|再也不|再也没)(?P<verb>" + _RETIRE_VERBS_ZH + r")?(?P<item>[^，。]+?)了?$", _retire_any),
     _r("pref", "zh", r"不(?:打算|准备|考虑|想)再?(?P<item>[^，。]+?)了$", _retire_goal),
     _r("pref", "zh", r"不(?P<verb>喜欢|爱|吃|喝|用|玩|听|看|抽|碰)(?P<item>[^，。]+?)了$", _retire_any),
+    _r("pref", "zh", r"^(?:我|我们)?(?:已经)?(?:不做|不写|不开发|停掉|放弃)了?(?P<item>[^，。]+?)(?:这个)?项目了?$", _retire_project),
     _r("pref", "zh", r"放弃了?(?P<item>[^，。]+?)了?$", _retire_goal),
     # 「我不熬夜了」: the habit's own verb is the item (「不再熬夜了」 is read above).
     _r("pref", "zh", r"不(?:怎么)?(?P<item>熬夜|晚睡)了$", _retire_preference),
@@ -289,6 +296,8 @@ RULES: tuple[Rule, ...] = (
     # A habit given up; "I don't eat meat anymore" stays a dietary statement (the dislike rule below).
     _r("pref", "en", r"^I (?:(?:don't|do not) (?=\w+ any ?more$)|no longer )(?P<item>smoke|drink)(?: any ?more)?$", _retire_habit),
     _r("pref", "en", r"^I(?:'m| am) (?:no longer|not) (?:planning|going|trying|aiming) to (?P<item>.+?)(?: anymore| any more)?$", _retire_goal),
+    # "I stopped working on the budgeting app": the project is over (a goal given up is below).
+    _r("pref", "en", r"^(?:I|we)(?:'ve| have)? (?:(?:stopped|quit) (?:working on|building|developing)|abandoned|shelved|dropped|gave up on|given up on) (?:the |my |our )(?P<item>[\w' -]*?\b(?:" + _EN_PROJECT_NOUNS + r"))(?: project)?$", _retire_project),
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
     # A goal reached ends it: "I finished my first marathon!", "I passed the N1", 「我考过N1了」.
     _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)[\w' -]{2,40}?)(?: exam| test)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
@@ -352,7 +361,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:usually|always|normally|typically|often|generally) (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate)\b.*$", timed_habit),
     _r("pref", "zh", r".+", habit),
     _r("pref", "zh", r"(?:换成|改用|改喝|改吃|转用|换用)了?(?P<item>[^，。]+)$", _pref),
-    _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!(?:" + _EN_CHRONIC_MEDS + r")\b).+)$", _pref),
     _r("pref", "en", r".+", habit),
     # ---- goals (a final 了 after 准备/打算 is an action about to happen: "我准备去睡觉了") ----
     _r("goal", "zh", r"(?:我的)?(?:长期)?(?:目标|梦想|心愿|愿望|计划)(?:是|就是)(?P<item>[^，。]+)$", goal),
@@ -468,6 +477,10 @@ RULES: tuple[Rule, ...] = (
     # 药 said with a long-term word.
     _r("medication", "zh", _ZH_ME + r"(?:在|正在|一直在|长期|常年|每天(?:都)?(?:要)?|每天按时)?(?:吃|服用|服|打|注射|用)(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "zh", _ZH_ME + r"(?:长期|常年|每天(?:都)?(?:要)?|一直(?:在)?)(?:吃|服用|服)(?P<item>[^，。]{1,6}药)$", MEDICATION),
+    # A drug the doctor moved the user to: "My doctor switched me to insulin", 「医生让我改打胰岛素」.
+    _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved|put) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
+    _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
+    _r("medication", "zh", r"^(?:医生)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
     _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
