@@ -2351,3 +2351,20 @@ def test_two_facts_of_one_family_member_join_in_the_sentences_language() -> None
     Chinese semicolon, and appended to the children's fact it read "Son is 5；; Daughter is 3"."""
     assert only("My son is 5 and my daughter is 3.").content == "Son is 5; Daughter is 3"
     assert only("我儿子5岁，女儿3岁").content == "儿子5岁；女儿3岁"
+
+
+def test_allergens_said_with_dou_are_each_an_allergy_on_a_readable_key() -> None:
+    """R-READ-6 (fourteenth probe, Chinese scenarios): 「我对芒果和菠萝都过敏」 stored the hash key
+    `allergy-ha3fcdc6` "对菠萝都过敏" (都 read as part of the item) and no mango; common allergens
+    are one key in both languages."""
+    assert [c.key for c in extract("我对芒果和菠萝都过敏")] == ["allergy-mango", "allergy-pineapple"]
+    assert only("I'm allergic to mango.").key == only("我对芒果过敏").key == "allergy-mango"
+    assert only("我对花生也过敏").key == "allergy-peanut"
+    assert only("我对尘螨过敏").key == "allergy-dust-mites"
+    assert refined("我对芒果都不过敏", []) == []
+
+
+def test_years_lived_in_a_city_make_it_the_residence() -> None:
+    """R-TYPE-2 (fourteenth probe, Chinese scenarios): 「我在上海住了五年」 stored nothing."""
+    assert (only("我在上海住了五年").key, only("我在上海住了五年").content) == ("residence-city", "住在上海")
+    assert extract("我在这里住了很久") == []

@@ -397,6 +397,8 @@ RULES: tuple[Rule, ...] = (
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live and work|work and live) (?:in|near) " + _EN_PLACE, slots(RESIDENCE_EN, WORK_CITY_EN)),
     _r("residence-city", "zh", r"(?:^|我|我们|我家)(?:现在|目前|一直|常年|长期|也|还)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
     _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:现在|目前|一直|常年|长期|也|还)?" + AT + r"(?P<value>" + ZH + r"{2,10}?)(?:生活|定居)(?:了[^，。]{1,6}年)?$", RESIDENCE_ZH),
+    # 「我在上海住了五年」: the years lived there say it is home.
+    _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:已经|现在|目前|一直)?" + AT + r"(?P<value>" + ZH + r"{2,10}?)住了?(?:[一二三四五六七八九十两几好多\d]+年多?|很多年|很久|好久)了?$", RESIDENCE_ZH),
     # "我家在成都": home is a residence when it names a city ("我家在三楼" does not).
     _r("residence-city", "zh", r"^(?:我家|我的家)(?:现在|目前|一直)?(?:在|住在)(?P<value>" + ZH + r"{2,10}?)(?:这边|那边)?$", RESIDENCE_HOME_ZH),
     _r("residence-city", "zh", r"搬(?:到|去|来)了?(?P<value>" + ZH + r"{2,10}?|[A-Z][\w .'-]{1,30})(?:了|啦|住)?$", RESIDENCE_ZH),
@@ -468,7 +470,8 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:少吃|别吃|不要吃|不能吃|忌|戒掉?|少喝|别喝|不要喝|不能喝)(?P<item>[^，。]{1,8}?)(?:了)?$", DOCTORS_ORDER),
     _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on)|limit|eat less) (?P<value>salt|sodium)\b", Slot("fact", "diet-low-salt")),
     _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on|out)|limit|stay away from|stop (?:eating|drinking)|not (?:eat|drink)) (?P<item>[\w -]{2,30}?)(?: for now| completely| altogether)?$", DOCTORS_ORDER),
-    _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)(?<!不)过敏", ALLERGY),
+    # 「我对芒果和菠萝都过敏」: 都/也 and a degree word belong to the allergy, not to the last item.
+    _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)(?:都|也|全都|有点|有些|比较|很|特别|严重)?(?<!不)过敏", ALLERGY),
     _r("allergy", "zh", r"有(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
     _r("allergy", "en", r"allerg(?:ic|y|ies) to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     # "a peanut allergy", "peanut and shellfish allergies", "a peanut allergy and a shellfish allergy".
