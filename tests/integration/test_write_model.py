@@ -475,10 +475,14 @@ def test_a_divorce_retires_the_partner_and_a_remarriage_retires_the_status(db) -
 
 def test_an_allergy_said_after_an_avoidance_of_the_food_replaces_it(db) -> None:
     """R-WRITE-2, R-READ-6 (fourteenth probe): 「我不能吃海鲜」 then 「我对海鲜过敏」 left the avoidance beside the
-    allergy (said in one turn, 「…，会过敏」 already gave the allergy alone). A liking stays beside it."""
+    allergy (said in one turn, 「…，会过敏」 already gave the allergy alone); said in the other order, the
+    avoidance was stored beside it too. A liking stays beside it."""
     _through_the_write_path(1113, "我不能吃海鲜。")
     _through_the_write_path(1113, "我对海鲜过敏。")
     assert [(m["memory_key"], m["content"]) for m in list_memories(1113)] == [("allergy-seafood", "对海鲜过敏")]
+    _through_the_write_path(1115, "我对海鲜过敏。")
+    _through_the_write_path(1115, "我不能吃海鲜。")
+    assert [(m["memory_key"], m["content"]) for m in list_memories(1115)] == [("allergy-seafood", "对海鲜过敏")]
     _through_the_write_path(1114, "I love shrimp.")
     _through_the_write_path(1114, "I'm allergic to shrimp.")
     assert {m["memory_key"] for m in list_memories(1114)} == {"allergy-shrimp", "food-shrimp"}

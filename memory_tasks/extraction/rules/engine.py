@@ -217,10 +217,13 @@ class RulesEngine:
         a tool-written "drink-bubble-tea: 爱喝奶茶". A forget request may point at a memory of any
         type, and is dropped when no existing memory is the one it names (nothing is guessed); a
         retirement that only follows from another statement (`IF_HELD`) when its key is not held.
-        An avoidance an allergy now explains is retired (`candidates_explained_away`)."""
+        An avoidance an allergy now explains is retired (`candidates_explained_away`), and one a
+        held allergy already explains is dropped, so the two statements end the same in either order."""
         existing_keys = {memory.key for memory in existing}
         refined = [*candidates_explained_away(candidates, existing)]
         for candidate in candidates:
+            if _avoids_a_held_allergen(candidate, existing_keys):
+                continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
             if candidate.op != "delete" or candidate.key in existing_keys:
                 refined.append(candidate)
                 continue
@@ -241,6 +244,18 @@ _AVOIDANCE = re.compile(
     r"不能|不可以|不吃|不喝|不碰|吃不了|喝不了|不敢吃|\b(?:can't|cannot|can not|doesn't|does not|don't|never|avoids?)\b",
     re.IGNORECASE,
 )
+
+
+def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bool:
+    """True for an avoidance of a food whose allergy the user holds (`allergy-<item>`)."""
+    item = candidate.extra.get(ITEM)
+    return (
+        candidate.op == "upsert"
+        and candidate.memory_type == "preference"
+        and bool(item)
+        and f"allergy-{item_slug(str(item))}" in existing_keys
+        and bool(_AVOIDANCE.search(candidate.content))
+    )
 
 
 def candidates_explained_away(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
