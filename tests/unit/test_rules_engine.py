@@ -2368,3 +2368,63 @@ def test_years_lived_in_a_city_make_it_the_residence() -> None:
     """R-TYPE-2 (fourteenth probe, Chinese scenarios): 「我在上海住了五年」 stored nothing."""
     assert (only("我在上海住了五年").key, only("我在上海住了五年").content) == ("residence-city", "住在上海")
     assert extract("我在这里住了很久") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("I carry an EpiPen.", "medication-epipen"),
+        ("我随身带着肾上腺素笔", "medication-epipen"),
+        ("I carry an inhaler.", "medication-inhaler"),
+        ("I'm color blind.", "health-colorblind"),
+        ("I'm a recovering alcoholic, so please never suggest drinks.", "health-sobriety"),
+        ("I've been sober for 3 years.", "health-sobriety"),
+    ],
+)
+def test_an_epipen_an_inhaler_and_sobriety_are_core_facts(message: str, key: str) -> None:
+    """R-READ-6 (fourteenth probe, English everyday): each stored nothing (an EpiPen says a severe
+    allergy; sobriety rules out every drink suggested). "I'm sober tonight" is none."""
+    facts = [c for c in extract(message) if c.memory_type == "fact"]
+    assert [c.key for c in facts] == [key]
+    assert is_core_memory(facts[0].memory_type, facts[0].key, facts[0].content)
+    assert extract("I'm sober tonight.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I usually work from 9 to 6.", "work-schedule", "Usually works from 9 to 6"),
+        ("我每天朝九晚五", "work-schedule", "每天朝九晚五"),
+        ("I practice yoga twice a week.", "sport-yoga", "Practices yoga twice a week"),
+        ("I wake up at 5am every day.", "preference-wake-up", "Wakes up at 5am every day"),
+        (
+            "I volunteer at an animal shelter on weekends.",
+            "preference-animal-shelter",
+            "Volunteers at an animal shelter on weekends",
+        ),
+        ("I have two teenagers.", "family-children", "Has two teenagers"),
+        ("We're expecting our second child in March.", "family-children", "We're expecting our second child in March"),
+        (
+            "Please always use TypeScript for code examples.",
+            "code-language",
+            "Please always use TypeScript for code examples",
+        ),
+    ],
+)
+def test_english_everyday_routines_family_and_code_rules_land_on_their_keys(
+    message: str, key: str, content: str
+) -> None:
+    """R-TYPE-2 (fourteenth probe, English everyday): each stored nothing, or (TypeScript) a hashed rule
+    beside the code-language slot. "I woke up at 5 today" is no routine."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)
+    assert extract("I woke up at 5 today.") == []
+
+
+def test_a_home_bought_is_stored_and_ends_the_house_goal() -> None:
+    """R-WRITE-2 (fourteenth probe, English everyday): "We just bought a house in the suburbs" stored
+    nothing, and 「我今年想买房」 stayed a live goal after 「我们买房了」."""
+    goal = ExistingMemory(1, "goal-house", "goal", "今年想买房")
+    for message in ("We just bought a house in the suburbs.", "我们买房了", "我买了房子"):
+        assert refined(message, [goal]) == [("upsert", "fact", "home"), ("delete", "goal", "goal-house")], message
+        assert refined(message, []) == [("upsert", "fact", "home")], message

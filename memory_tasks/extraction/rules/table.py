@@ -233,6 +233,8 @@ REPLY_STYLE = Slot("preference", "reply-style", importance=3)
 # How much the user knows, which every explanation is pitched at: apart from the style (「回复简洁」).
 REPLY_LEVEL = Slot("preference", "reply-level", importance=3)
 MEDICATION = keyed_fact("medication", 5)
+# Sobriety kept: the statement is the content, whatever words it came in (core: `health-`).
+SOBRIETY_STATED = Slot("fact", "health-sobriety", importance=5)
 # "简洁一点" said after another reply rule: the clause alone does not say it is about replies.
 REPLY_STYLE_AFTER_RULE = Slot(
     "preference", "reply-style", {"zh": "回复{value}", "en": "Replies: {value}"}, importance=3
@@ -267,6 +269,7 @@ ALMA_MATER = Slot(
 ALMA_MATER_ZH = replace(ALMA_MATER, clean=zh_alma_mater)
 # Who the user shares a home with besides family: "I live with roommates", 「我一个人住」.
 HOUSEHOLD = Slot("fact", "household")
+HOME = Slot("fact", "home")
 # Night shifts, weekends: when a reminder or a plan can reach the user.
 WORK_SCHEDULE = Slot("fact", "work-schedule")
 _ENDS_PARTNER = slot_retirement("fact", "family-partner", if_held=True)
@@ -302,6 +305,9 @@ RULES: tuple[Rule, ...] = (
     # A goal reached ends it: "I finished my first marathon!", "I passed the N1", 「我考过N1了」.
     _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)[\w' -]{2,40}?)(?: exam| test)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
+    # A home bought is the house goal reached, and where the user lives now.
+    _r("home", "en", r"^(?:I|we) (?:just |finally |recently )?(?:bought|purchased|closed on) (?P<value>(?:a|our|my) (?:first |new )?(?P<item>house|home|apartment|flat|condo)\b.*)$", slots(HOME, goal_reached)),
+    _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年)?(?P<value>(?P<item>买了?(?:房子?|新房|公寓)))了?$", slots(HOME, goal_reached)),
     _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
     # "I don't eat kiwi because I'm allergic to it": the food avoided is the allergen, not a taste
     # (in the preference group, before the dislike, so that one does not read it too).
@@ -359,6 +365,14 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"use (?!(?:an? )?(?:wheelchair|hearing aids?|cane|walker|crutches)\b)(?:an? |the )?(?P<item>(?!(?:it|them|this|that|these|those|my|your|to|some|a lot|whatever|anything|something|everything|nothing)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?: (?:everywhere|every day|daily|all the time|at (?:home|work)|for (?:everything|work|coding|notes|writing|reading)))?$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+)$", _pref),
     _r("pref", "en", r"^I (?:usually|always|normally|typically|often|generally) (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate)\b.*$", timed_habit),
+    # "I wake up at 5am every day": the routine said with its hour, no adverb (not "I woke up at 5 today").
+    _r("pref", "en", r"^I (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate) (?:at (?:around |about )?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|every (?:day|morning|night|evening))(?: every (?:day|morning|night|evening)| on weekdays)?$", timed_habit),
+    # "I do yoga twice a week", "I practice yoga": an activity kept up.
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:do|practice|practise) (?P<item>yoga|pilates|tai chi|karate|judo|taekwondo|kung fu|crossfit|meditation|ballet|boxing|martial arts|calligraphy)(?: (?:\w+ (?:a|per) (?:week|day|month)|every \w+|on (?:weekends|\w+days)|daily|regularly))?$", _pref),
+    # "I volunteer at an animal shelter on weekends".
+    _r("pref", "en", r"^I " + _EN_ADV + r"volunteer (?:at|with|for) (?:an? |the |my )?(?P<item>[\w' -]{3,40}?)(?: (?:on weekends|every \w+|once a \w+|\w+ (?:a|per) (?:week|month)))?$", _pref),
+    # "I always fly economy", "I prefer an aisle seat": how the user travels.
+    _r("pref", "en", r"^I " + _EN_ADV + r"fly (?P<item>economy|business class|business|first class|premium economy)\b", _pref),
     _r("pref", "zh", r".+", habit),
     _r("pref", "zh", r"(?:换成|改用|改喝|改吃|转用|换用)了?(?P<item>[^，。]+)$", _pref),
     _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!(?:" + _EN_CHRONIC_MEDS + r")\b).+)$", _pref),
@@ -439,6 +453,8 @@ RULES: tuple[Rule, ...] = (
     _r("work-city", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:in|based in) " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("work-schedule", "en", r"^I (?:usually |mostly |always |often |currently |now )?work (?P<value>night shifts?|nights|the night shift|rotating shifts|shifts|weekends|early shifts|late shifts)\b", WORK_SCHEDULE),
     _r("work-schedule", "zh", _ZH_ME + r"(?:经常|常年|长期)?(?:上|值|倒|是)(?P<value>夜班|大夜班|晚班|倒班|三班倒|两班倒)", WORK_SCHEDULE),
+    _r("work-schedule", "en", r"^I (?:usually |normally |mostly |typically )?work (?:from )?(?P<value>\d{1,2}(?::\d\d)?\s*(?:am|pm)? ?(?:to|-|until|till) ?\d{1,2}(?::\d\d)?\s*(?:am|pm)?)(?: on weekdays| every day| most days)?$", WORK_SCHEDULE),
+    _r("work-schedule", "zh", r"^(?:我|我们公司|我们)?(?:现在|一直|平时|每天)?(?:是|都是|实行|要)?(?P<value>朝九晚五|996|大小周|单休|双休)(?:制)?$", WORK_SCHEDULE),
     _r("work-location", "en", r"^I " + _EN_ADV + r"(?:work|am working|'m working)? ?(?P<value>from home|remotely|fully remote|hybrid)(?: now| these days| full-time| most days| every day)?$", WORK_LOCATION),
     _r("work-location", "en", r"^I(?:'m| am) (?P<value>fully remote|remote|a remote worker)$", WORK_LOCATION),
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
@@ -494,8 +510,13 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
     _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
-    _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|diabetic|asthmatic|colou?r-?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
+    _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
+    # Sobriety kept: no drink may be suggested (core). "I'm sober" alone can mean tonight.
+    _r("health", "en", r"^(?P<value>I(?:'m| am) (?:a )?(?:recovering alcoholic|recovering addict|in recovery)|I(?:'ve| have) been (?:sober|clean) (?:for|since))\b", SOBRIETY_STATED),
+    # An epinephrine pen or an inhaler carried: a severe allergy or asthma behind it (core).
+    _r("medication", "en", r"^I " + _EN_ADV + r"(?:carry|have|keep|need) (?:an? |my )?(?P<item>EpiPen|epi-pen|epinephrine (?:pen|auto-injector)|inhaler)s?\b", MEDICATION),
+    _r("medication", "zh", _ZH_ME + r"(?:随身)?(?:带着?|备着?)(?P<item>肾上腺素笔|EpiPen|哮喘喷雾|吸入器)", MEDICATION),
     # A mobility or hearing aid (core: it bears on every place and plan suggested), not a tool one likes.
     _r("health", "zh", _ZH_ME + r"(?:平时|一直|现在|出门)?(?:要)?(?:坐|用|戴|拄着?)(?P<item>轮椅|助听器|拐杖)", HEALTH),
     _r("health", "en", r"^I(?: " + _EN_ADV + r"(?:use|need|rely on)|(?:'m| am) in) (?:an? )?(?P<item>wheelchair|hearing aids?|cane|walker|crutches)\b(?! umbrella)", HEALTH),
@@ -567,7 +588,9 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
     _r("family", "zh", r".+", family_fact, family=True),  # a clause continuing a family member ("是一名医生")
     _r("family", "en", r".+", family_fact, family=True),
-    _r("family", "en", r"^I have (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children)\b", family_fact),
+    _r("family", "en", r"^I have (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children|boys|girls|teenagers|teens|toddlers|stepkids|stepchildren)\b", family_fact),
+    # "We're expecting our second child in March": a child on the way (the user's own pregnancy is a core fact above).
+    _r("family", "en", r"^(?:we're|we are|my (?:wife|partner) is) (?:currently )?expecting (?:our |a |another )?(?:first |second |third |fourth |\w+ )?(?P<children>child|baby|kid|twins)\b", family_fact),
     # Married or engaged: the partner's fact, and a divorced or single status said before is over.
     _r("family", "en", r"^I(?:'m| am) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b|^I (?:just |recently )?got (?P<married>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
     _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | named | at home| now)))\b", family_fact),
@@ -661,7 +684,7 @@ RULES: tuple[Rule, ...] = (
     # "Use Python for code examples" (「用TypeScript写一个快排」 and "Write a quicksort in Rust" are one-offs).
     _r("constraint", "zh", r"^(?:代码示例|示例代码|代码例子|代码样例|示例|例子|样例)(?:请|都|一律|统一|最好)*(?:用|使用)(?P<value>" + _PROGRAMMING + r")(?:写|来写)?(?:吧|就行|就好)?$", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?:please )?keep (?:all |your )?(?:code examples|code samples|code snippets|examples|snippets|code) in (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
-    _r("constraint", "en", r"^(?:please )?use (?P<value>" + _PROGRAMMING + r") for (?:all |your |any )?(?:code examples|code samples|code snippets|examples|snippets)\b", CODE_LANGUAGE, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?use (?P<value>" + _PROGRAMMING + r") for (?:all |your |any )?(?:code examples|code samples|code snippets|examples|snippets|code)\b", CODE_LANGUAGE, standing=True),
     # 别 as "don't", not inside 特别 / 分别 / 区别 / 性别 / 别人… (「我怀孕的时候特别想吃酸的」 is no rule).
     _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|(?<![特分区告类性级差识个])别(?!人)|不要|避开|记得|给我|都要|请|要先|先给|先说|优先|考虑).*$", standing_rule, standing=True),
     # 「别再给我推荐健身房了」: "again" makes it a rule for every recommendation to come.
