@@ -2428,3 +2428,57 @@ def test_a_home_bought_is_stored_and_ends_the_house_goal() -> None:
     for message in ("We just bought a house in the suburbs.", "我们买房了", "我买了房子"):
         assert refined(message, [goal]) == [("upsert", "fact", "home"), ("delete", "goal", "goal-house")], message
         assert refined(message, []) == [("upsert", "fact", "home")], message
+
+
+@pytest.mark.parametrize(
+    ("message", "keys"),
+    [
+        ("我酒精过敏", ["allergy-alcohol"]),
+        ("我花生过敏", ["allergy-peanut"]),
+        ("我痛风，不能吃海鲜", ["health-gout", "food-seafood"]),
+        ("我肠胃不好，不能吃凉的", ["health-stomach-problems", "food-cold-food"]),
+        ("我腰椎间盘突出，不能久坐", ["health-herniated-disc", "preference-h746954a"]),
+        ("我是乙肝携带者", ["health-hepatitis-b"]),
+        ("我怀二胎了", ["health-pregnancy"]),
+    ],
+)
+def test_chinese_allergies_and_conditions_said_without_a_lead_word_are_core(message: str, keys: list[str]) -> None:
+    """R-READ-6 (fourteenth probe, Chinese everyday): 「我酒精过敏」 (no 对), 「我痛风」 (no 有), 肠胃,
+    a herniated disc, a hepatitis B carrier and 「怀二胎」 stored no safety fact."""
+    candidates = extract(message)
+    assert [c.key for c in candidates] == keys
+    assert is_core_memory(candidates[0].memory_type, candidates[0].key, candidates[0].content)
+
+
+def test_a_pets_allergy_and_a_vague_one_are_no_allergy_of_the_users() -> None:
+    """R-READ-6 (fourteenth probe, Chinese everyday): 「我的猫对猫粮过敏」 stored the user's core allergy
+    `allergy-h7ba9926`; 「我有点过敏」 stored `allergy-h34f201b` "有点过敏". The pet's is the pet's fact."""
+    assert [(c.key, c.content) for c in extract("我的猫对猫粮过敏")] == [("pet-cat", "猫对猫粮过敏")]
+    for passing in ("我有点过敏", "我有些过敏", "我是过敏体质", "我不过敏"):
+        assert extract(passing) == [], passing
+    assert only("我从小就对花生过敏").key == "allergy-peanut"
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我是上班族，每天地铁通勤", "commute", "每天地铁通勤"),
+        ("我是独生子", "family-siblings", "是独生子"),
+        ("我是单亲妈妈", "family-children", "是单亲妈妈"),
+        ("我比较喜欢看纪录片", "movie-documentaries", "比较喜欢看纪录片"),
+        ("我在准备考公", "goal-civil-service-exam", "在准备考公"),
+        ("我想存钱买车", "goal-car", "想存钱买车"),
+        ("我吃不了辣", "food-spicy-food", "吃不了辣"),
+    ],
+)
+def test_chinese_everyday_statements_land_on_readable_keys(message: str, key: str, content: str) -> None:
+    """R-TYPE-2 (fourteenth probe, Chinese everyday): each stored nothing or a hash key."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)
+
+
+def test_the_second_clause_of_a_chinese_sentence_keeps_its_fact() -> None:
+    """R-TYPE-2 (fourteenth probe, Chinese everyday): 「公司在上海」 after 「我家在杭州」 and 「主要写Go」 after
+    「我是程序员」 were lost."""
+    assert [c.key for c in extract("我家在杭州，公司在上海")] == ["residence-city", "work-city"]
+    assert [c.key for c in extract("我是程序员，主要写Go")] == ["occupation", "preference-go"]

@@ -308,7 +308,7 @@ RULES: tuple[Rule, ...] = (
     # A home bought is the house goal reached, and where the user lives now.
     _r("home", "en", r"^(?:I|we) (?:just |finally |recently )?(?:bought|purchased|closed on) (?P<value>(?:a|our|my) (?:first |new )?(?P<item>house|home|apartment|flat|condo)\b.*)$", slots(HOME, goal_reached)),
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年)?(?P<value>(?P<item>买了?(?:房子?|新房|公寓)))了?$", slots(HOME, goal_reached)),
-    _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|吃不了|喝不了|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
     # "I don't eat kiwi because I'm allergic to it": the food avoided is the allergen, not a taste
     # (in the preference group, before the dislike, so that one does not read it too).
     _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never) (?:eat|drink|have|touch) (?P<item>[\w -]+?),? (?:because|since|as) I(?:'m| am) allergic\b", ALLERGY),
@@ -355,7 +355,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*)", _pref),
     # "I write Go at work", 「我主要写Go」, 「我是写Java的」: the language one works in ("I write a blog" names none).
     _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING + r")\b(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
-    _r("pref", "zh", r"^我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?(?:都|也)?写(?P<item>" + _PROGRAMMING + r")(?![^，。]*[了过])(?:的|比较多|多一些|为主)?$", _pref),
+    _r("pref", "zh", r"^(?:我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?|(?:平时|平常|一般|通常|主要|日常|工作中|工作上))(?:都|也)?写(?P<item>" + _PROGRAMMING + r")(?![^，。]*[了过])(?:的|比较多|多一些|为主)?$", _pref),
     _r("pref", "zh", r"^(?:偶尔|有时候?|也)写(?:点|些|一点)?(?P<item>" + _PROGRAMMING + r")$", _pref, after="preference-"),
     _r("pref", "zh", r"^我是(?:写|搞)(?P<item>" + _PROGRAMMING + r")的$", _pref),
     _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?)\b", _pref),
@@ -389,7 +389,7 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "zh", r"^(?:我|本人)" + _ZH_ADV + _ZH_YEAR + r"要" + _ZH_OWN_GOAL, goal),
     # 「我想学钢琴」, 「我一直想考驾照」: to learn or to pass something is a goal even without a year;
     # not a question of the moment (「我想学一下这个怎么用」) or a quiz (「我想考考你」).
-    _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?)?想(?:要|去)?(?P<item>(?:学|考)(?!一下|下|考|学|会儿|点|怎么|如何|这|那)[^，。？?吗]{1,10}|换(?:个|一个)?(?:城市|工作|行业|方向)[^，。？?吗]{0,6})$", goal),
+    _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?)?想(?:要|去)?(?P<item>(?:学|考)(?!一下|下|考|学|会儿|点|怎么|如何|这|那)[^，。？?吗]{1,10}|换(?:个|一个)?(?:城市|工作|行业|方向)[^，。？?吗]{0,6}|(?:存钱|攒钱)?买(?:车|房|房子)[^，。？?吗]{0,6})$", goal),
     _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公)$", goal),
     _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution)(?: this year| for this year| for (?:the year|\d{4}))? (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
@@ -449,6 +449,8 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
     _r("work-city", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", WORK_CITY_ZH),
     _r("work-city", "zh", r"^(?:我)?(?:现在|目前|也|还)?" + AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", WORK_CITY_ZH),
+    # 「我家在杭州，公司在上海」: where the user's company is, a known city.
+    _r("work-city", "zh", r"^(?:我的?|我们)?(?:公司|单位)(?:在|位于)(?P<value>" + ZH + r"{2,10}?)$", WORK_CITY_ZH),
     _r("work-city", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working)(?: as an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))? in " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("work-city", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:in|based in) " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("work-schedule", "en", r"^I (?:usually |mostly |always |often |currently |now )?work (?P<value>night shifts?|nights|the night shift|rotating shifts|shifts|weekends|early shifts|late shifts)\b", WORK_SCHEDULE),
@@ -487,8 +489,11 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on)|limit|eat less) (?P<value>salt|sodium)\b", Slot("fact", "diet-low-salt")),
     _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on|out)|limit|stay away from|stop (?:eating|drinking)|not (?:eat|drink)) (?P<item>[\w -]{2,30}?)(?: for now| completely| altogether)?$", DOCTORS_ORDER),
     # 「我对芒果和菠萝都过敏」: 都/也 and a degree word belong to the allergy, not to the last item.
-    _r("allergy", "zh", r"对(?P<item>[^，。]{1,10}?)(?:都|也|全都|有点|有些|比较|很|特别|严重)?(?<!不)过敏", ALLERGY),
-    _r("allergy", "zh", r"有(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
+    # The user's own allergy: 「我从小就对花生过敏」, not 「我的猫对猫粮过敏」 (the pet's).
+    _r("allergy", "zh", r"^(?:其实|而且|另外|还有|但是|可是)?" + _ZH_ME + r"(?:从小|一直|天生)?(?:就)?对(?P<item>[^，。]{1,10}?)(?:都|也|全都|有点|有些|比较|很|特别|严重)?(?<!不)过敏", ALLERGY),
+    # 「我酒精过敏」, 「我海鲜过敏」: said without 对 (not 「我是过敏体质」 or 「我不过敏」).
+    _r("allergy", "zh", _ZH_ME + r"(?:从小|一直|天生)?(?:就)?(?P<item>(?!是|很|也|不|有|会|容易)[^，。对的我]{1,6}?)(?:也|都|有点|严重)?(?<!不)过敏(?:的)?$", ALLERGY),
+    _r("allergy", "zh", r"有(?!点|些)(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
     _r("allergy", "en", r"allerg(?:ic|y|ies) to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     # "a peanut allergy", "peanut and shellfish allergies", "a peanut allergy and a shellfish allergy".
     _r("allergy", "en", r"^I(?: have| have got|'ve got| got) (?:an? )?(?P<item>[\w-]+(?: [\w-]+)?(?:(?: allerg(?:y|ies))?,?(?: and)? (?:an? )?[\w-]+(?: [\w-]+)?)*) allerg(?:y|ies)\b", ALLERGY),
@@ -501,13 +506,15 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
     _r("medication", "zh", r"^(?:医生)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
-    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病)", HEALTH),
+    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>高血压|糖尿病|哮喘|痛风|抑郁症)(?:病人|患者)?$", HEALTH),
     # A condition said as the organ or the reading: 「我心脏不好」, 「我血脂高」, 「我血压高」.
-    _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高)$", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:有点|有些|一直)?(?P<item>痛风|哮喘|贫血|低血糖|高血压|糖尿病|腰椎间盘突出|腰间盘突出|椎间盘突出)$", HEALTH),
+    _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>乙肝|丙肝)(?:病毒)?携带者$", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
     _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
@@ -524,7 +531,7 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", r"^(?:我)?(?:已经|刚|刚刚)?(?:生了|生完(?:孩子|宝宝|娃)?了|生(?:了)?(?:孩子|宝宝|娃)了|流产了)$|^(?:我的?)?(?:宝宝|孩子|娃)(?:已经|刚|刚刚)?出生了$", slot_retirement("fact", "health-pregnancy"), family=True),
     _r("health", "en", r"^I (?:just |recently |finally )?(?:had (?:the|my|our) baby|gave birth|lost (?:the|my|our) baby|had a miscarriage)\b", slot_retirement("fact", "health-pregnancy")),
     # A pregnancy matters to every food, drug and exercise suggestion.
-    _r("health", "zh", _ZH_ME + r"(?P<value>怀孕|怀孕了|在孕期|是(?:一[个名])?孕妇|怀了(?:宝宝|孩子|二胎|二宝))(?:[一二三四五六七八九十\d]+个?(?:月|周))?了?$", PREGNANCY),
+    _r("health", "zh", _ZH_ME + r"(?P<value>怀孕|怀孕了|在孕期|是(?:一[个名])?孕妇|怀了?(?:宝宝|孩子|二胎|二宝|三胎|双胞胎))(?:[一二三四五六七八九十\d]+个?(?:月|周))?了?$", PREGNANCY),
     _r("health", "en", r"^I(?:'m| am) (?:currently |now )?(?:(?:\d+|a few|\w+) (?:weeks?|months?) )?(?P<value>pregnant|expecting (?:a baby|twins))\b", PREGNANCY),
     # Breastfeeding bears on every drug and drink suggested, as a pregnancy does; weaning ends it.
     _r("health", "zh", r"^(?:我|宝宝|孩子|娃)?(?:已经|刚|刚刚|终于)?(?:断奶|断母乳)了$", slot_retirement("fact", "health-breastfeeding"), family=True),
@@ -568,7 +575,7 @@ RULES: tuple[Rule, ...] = (
     _r("pet", "zh", r"(?<![没不])(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?![毛皮屑]?过敏)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten)(?:'s name is|'s called| is called| is named) " + CAP, PET),
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
-    _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|[一二三四五六七八九十\d]+岁)", PET),
+    _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|对|[一二三四五六七八九十\d]+岁)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten) " + CAP + r"\w* (?:is|was|likes|loves|has|hates)\b", PET),
     _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got|(?:just |recently |finally )?(?:adopted|got|rescued|brought home)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
@@ -585,6 +592,10 @@ RULES: tuple[Rule, ...] = (
     # Twins, or a child said as becoming a parent: 「我家有双胞胎」, 「我刚当妈妈」 (the user's children).
     _r("family", "zh", r"^(?:我|我家)(?:有|生了)(?:一对)?(?P<children>双胞胎|龙凤胎)", family_fact),
     _r("family", "zh", r"^我(?:刚|刚刚|去年|今年)?(?:当|做)(?:了)?(?P<children>妈妈|爸爸|妈|爸)了?$", family_fact),
+    # 「我是独生子」, 「我是单亲妈妈」: who is in the family, said of the user.
+    _r("family", "zh", r"^我是(?:家里的)?(?P<siblings>独生子|独生女)", family_fact),
+    _r("family", "zh", r"^我是(?:一个|个|一名)?单亲(?P<children>妈妈|爸爸|家庭)", family_fact),
+    _r("family", "en", r"^I(?:'m| am) (?:an )?(?P<siblings>only child)\b", family_fact),
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
     _r("family", "zh", r".+", family_fact, family=True),  # a clause continuing a family member ("是一名医生")
     _r("family", "en", r".+", family_fact, family=True),
@@ -601,7 +612,7 @@ RULES: tuple[Rule, ...] = (
     # Who the user lives with: 「我和父母住在一起」, "I live with my parents" (a family fact, not a city).
     _r("family", "zh", r"^我(?:现在|目前|一直|还)?(?:和|跟)(?:我的?)?(?:(?P<parents>父母|爸妈|爸爸妈妈)|(?P<partner>男朋友|女朋友|对象|老公|老婆))(?:一起)?住", family_fact),
     _r("family", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) with my (?:(?P<parents>parents|mom|mother|dad|father)|(?P<partner>girlfriend|boyfriend|partner|wife|husband))\b", family_fact),
-    _r("commute", "zh", r"(?P<value>开车|坐地铁|坐公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
+    _r("commute", "zh", r"(?P<value>开车|(?:坐|搭|乘)?地铁|(?:坐|搭|乘)?公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
     _r("commute", "zh", r"^(?:我)?(?:每天|平时|一般)?(?:上下班)?通勤(?:要|得|大概|差不多|单程|来回)*(?P<value>[一二三四五六七八九十两半几\d]+(?:个)?(?:多|半)?(?:小时|钟头|分钟)(?:左右)?)", COMMUTE),
     _r("commute", "en", r"^(?:my )?commute (?:is|takes)(?: me)? (?:about |around |over |almost |nearly )?(?P<value>(?:an?|\d+|one|two|three|half an) (?:hours?|minutes?|mins?))\b", COMMUTE),
     _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
