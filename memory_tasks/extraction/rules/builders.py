@@ -283,9 +283,7 @@ _NO_PREDICATE = {
 def family_fact(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A fact about a family member, appended under family-<group>; none when the clause only
     points back at what the sentence said before (`_NO_PREDICATE`)."""
-    named = match.groupdict()
-    group = next((g for g in FAMILY if named.get(g)), None) or ("partner" if named.get("married") else None)
-    group = group or clause.subject.partition(":")[2]
+    group = next((g for g in FAMILY if match.groupdict().get(g)), None) or clause.subject.partition(":")[2]
     if not group or _NO_PREDICATE[clause.lang].match(clause.text):
         return []
     content = statement(clause.text, clause.lang)

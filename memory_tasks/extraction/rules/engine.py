@@ -26,6 +26,7 @@ _DIET_ALLOWS = {
     "zh": re.compile(r"^我?(?:也|还是?|偶尔|会|可以)*(?:吃|喝)"),
     "en": re.compile(r"^I (?:(?:do|still|also|sometimes|occasionally|can) )*(?:eat|drink|have)\b", re.IGNORECASE),
 }
+# The facts whose "but" clause can say what is still allowed ("…but I can have yogurt").
 _ALLOWANCE_OF = ("health-lactose", "allergy-", "sensitivity-")
 # What keeps a liking from being had any more: "but my stomach can't handle it anymore",
 # 「但是现在胃受不了了」. Kept in the liking's content, which alone would say the opposite of now.
@@ -217,10 +218,10 @@ class RulesEngine:
         a tool-written "drink-bubble-tea: 爱喝奶茶". A forget request may point at a memory of any
         type, and is dropped when no existing memory is the one it names (nothing is guessed); a
         retirement that only follows from another statement (`IF_HELD`) when its key is not held.
-        An avoidance an allergy now explains is retired (`candidates_explained_away`), and one a
+        An avoidance an allergy now explains is retired (`_avoidances_an_allergy_explains`), and one a
         held allergy already explains is dropped, so the two statements end the same in either order."""
         existing_keys = {memory.key for memory in existing}
-        refined = [*candidates_explained_away(candidates, existing)]
+        refined = [*_avoidances_an_allergy_explains(candidates, existing)]
         for candidate in candidates:
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
@@ -258,7 +259,7 @@ def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bo
     )
 
 
-def candidates_explained_away(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+def _avoidances_an_allergy_explains(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
     """Deletes of the user's avoidances that an allergy in `candidates` now gives the reason for:
     「我不能吃海鲜」 and later 「我对海鲜过敏」 leave the allergy alone, as 「我不能吃海鲜，会过敏」 said at once
     does (`_becomes_allergy`). A liking ("Loves shrimp") stays beside the allergy: it is no avoidance."""

@@ -603,7 +603,7 @@ RULES: tuple[Rule, ...] = (
     # "We're expecting our second child in March": a child on the way (the user's own pregnancy is a core fact above).
     _r("family", "en", r"^(?:we're|we are|my (?:wife|partner) is) (?:currently )?expecting (?:our |a |another )?(?:first |second |third |fourth |\w+ )?(?P<children>child|baby|kid|twins)\b", family_fact),
     # Married or engaged: the partner's fact, and a divorced or single status said before is over.
-    _r("family", "en", r"^I(?:'m| am) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b|^I (?:just |recently )?got (?P<married>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
+    _r("family", "en", r"^I(?:'m| am| (?:just |recently )?got) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
     _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | named | at home| now)))\b", family_fact),
     _r("family", "en", r"^I(?:'m| am) (?:a )?(?:single|new|first-time) (?P<children>mom|dad|mother|father|parent)\b", family_fact),
     _r("family", "en", r"^(?:we|I) (?:just |recently |finally )?had (?P<children>a baby|a baby (?:girl|boy)|twins|a (?:son|daughter))\b", family_fact),
