@@ -2482,3 +2482,36 @@ def test_the_second_clause_of_a_chinese_sentence_keeps_its_fact() -> None:
     「我是程序员」 were lost."""
     assert [c.key for c in extract("我家在杭州，公司在上海")] == ["residence-city", "work-city"]
     assert [c.key for c in extract("我是程序员，主要写Go")] == ["occupation", "preference-go"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I live in 北京.", "residence-city", "Lives in 北京"),
+        ("I'm from 成都.", "hometown", "Is from 成都"),
+        ("My wife 小美 is a teacher.", "family-partner", "Wife 小美 is a teacher"),
+        ("I like 火锅 a lot.", "food-hotpot", "Likes 火锅 a lot"),
+        ("reply me in English please", "reply-language", "Reply me in English please"),
+        ("以后回复用English", "reply-language", "以后回复用English"),
+        ("我对peanut过敏", "allergy-peanut", "对peanut过敏"),
+    ],
+)
+def test_a_sentence_mixing_languages_is_read_in_the_language_it_is_written_in(
+    message: str, key: str, content: str
+) -> None:
+    """R-LLM-2 (fourteenth probe, mixed languages): a clause with any Chinese character was read by the
+    Chinese rules, so an English sentence naming a Chinese city, person or dish stored nothing; a language
+    named in English inside a Chinese reply rule stored nothing either."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)
+
+
+def test_a_chinese_list_joined_by_huozhe_is_split_and_each_activity_keeps_its_verb() -> None:
+    """R-TYPE-2 (fourteenth probe, mixed languages): 「我喜欢喝茶或者咖啡」 was one liking keyed by coffee, and
+    「我周末喜欢看书和爬山」 stored 「周末喜欢看爬山」 (the head's 看 put before 爬山)."""
+    assert [(c.key, c.content) for c in extract("我喜欢喝茶或者咖啡")] == [
+        ("drink-tea", "喜欢喝茶"),
+        ("drink-coffee", "喜欢喝咖啡"),
+    ]
+    assert [c.content for c in extract("我周末喜欢看书或者爬山")] == ["周末喜欢看书", "周末喜欢爬山"]
+    assert [c.content for c in extract("我平时喜欢听音乐和跑步")] == ["平时喜欢听音乐", "平时喜欢跑步"]

@@ -106,12 +106,18 @@ def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) ->
     return build
 
 
+# Verbs an activity opens with that no liking's head carries: 「看书或者爬山」 is 看书 and 爬山, not 看爬山.
+_ZH_ACTIVITY_VERBS = "爬跑游骑练跳滑钓画唱弹学"
+
+
 def _listed(head: str, item: str, lang: Lang) -> str:
     """One item of a list said with the list's head: "喜欢看" + "电影" -> "喜欢看电影". An item with
     a verb of its own keeps it instead of the head's ("喜欢看" + "听音乐" -> "喜欢听音乐", not 看听)."""
     if lang != "zh":
         return f"{head} {item}"
-    own_verb = item[:1] in ZH_ITEM_VERBS and not item.startswith(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB)
+    own_verb = (item[:1] in ZH_ITEM_VERBS and not item.startswith(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB)) or item[
+        :1
+    ] in _ZH_ACTIVITY_VERBS
     if head[-1:] in ZH_ITEM_VERBS and own_verb:
         head = head[:-1]
     return f"{head}{item}"

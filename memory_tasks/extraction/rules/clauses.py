@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from memory_tasks.extraction.filters import short_window, text_drop_reason
-from memory_tasks.text import HAN, has_han
+from memory_tasks.text import HAN, HAN_CHAR, has_han
 
 Lang = Literal["zh", "en"]
 
@@ -320,11 +320,25 @@ def _standing_words_carried(parts: list[str]) -> list[str]:
     return carried + ([pending.rstrip("，")] if pending else [])
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def _language(text: str) -> Lang:
+    """Chinese when Chinese characters outnumber Latin words, or are as many and come first: "I live
+    in 北京", "I'm from 成都" and "My wife 小美 is a teacher" are English sentences with a Chinese name,
+    「我对peanut过敏」 and 「VS Code是我最喜欢的IDE」 Chinese ones with English words."""
+    han, latin = len(HAN_CHAR.findall(text)), len(_LATIN_WORD.findall(text))
+    if han != latin:
+        return "zh" if han > latin else "en"
+    first = re.search(f"[{HAN}A-Za-z]", text)
+    return "zh" if first is not None and HAN_CHAR.match(first.group()) else "en"
+
+
 def split_clauses(message: str) -> list[Clause]:
     """The first MAX_CLAUSES clauses of `message`, each marked with whether and why it may not be read."""
     clauses: list[Clause] = []
     for sentence_index, (sentence, asked) in enumerate(_sentences(message)):
-        lang: Lang = "zh" if has_han(sentence) else "en"
+        lang = _language(sentence)
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
         parts = _standing_words_carried(parts)
@@ -334,7 +348,7 @@ def split_clauses(message: str) -> list[Clause]:
         for index, raw in enumerate(parts):
             if len(clauses) >= MAX_CLAUSES:
                 return clauses
-            lang = "zh" if has_han(raw) else "en"
+            lang = _language(raw)
             if len(raw) > MAX_CLAUSE_CHARS:
                 clauses.append(Clause(text=raw[:MAX_CLAUSE_CHARS], lang=lang, skip="too long to be one statement"))
                 continue

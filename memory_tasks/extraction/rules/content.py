@@ -53,7 +53,7 @@ DEICTIC_ITEM = re.compile(
 ZH_ITEM_VERBS = "吃喝听看玩用去逛读打穿做坐养追"
 # Foods and drinks whose names open with one of those verbs: 打卤面 is no 打 + 卤面.
 ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB = ("打卤面", "打糕", "养乐多", "做饭", "做菜")
-_ZH_LIST = re.compile(r"和|、|跟|以及|还有|与")
+_ZH_LIST = re.compile(r"和|、|跟|以及|还有|与|或者")
 _EN_LIST = re.compile(r",\s*|\s+and\s+|\s+or\s+|\s*&\s*")
 
 

@@ -122,7 +122,11 @@ _EN_DEVICES = (
     r"(?-i:iPhone|iPad|iMac|MacBook|Mac|Pixel|Galaxy|Kindle|Apple Watch|Chromebook|ThinkPad|Surface|Android phone"
     r"|Windows (?:laptop|PC))(?: (?:Pro|Air|Max|Plus|Ultra|mini|Mini|[0-9][\w]*)){0,2}"
 )
-_LANGUAGES_ZH = r"(?:简体|繁体)?中文|普通话|粤语|英文|英语|日语|日文|韩语|韩文|法语|德语|西班牙语|俄语"
+_LANGUAGES_ZH = (
+    r"(?:简体|繁体)?中文|普通话|粤语|英文|英语|日语|日文|韩语|韩文|法语|德语|西班牙语|俄语"
+    # A language named in English inside Chinese: 「以后回复用English」.
+    r"|(?i:English|Chinese|Japanese|Korean)"
+)
 # A tool or language named in Latin letters inside Chinese text: "Python", "VS Code", "C++".
 _ZH_TOOL = r"[A-Za-z][A-Za-z0-9+#.\-]*(?: [A-Za-z][A-Za-z0-9+#.\-]*)?"
 _LANGUAGES_EN = (
@@ -174,7 +178,8 @@ _EN_ADV = r"(?:(?:really|just|absolutely|also|totally|genuinely|honestly|do|stil
 CAP = r"(?-i:[A-Z])"
 # 在 as "at", not the end of 现在/正在/实在/存在/自在.
 AT = r"(?<![现正实存自])在"
-_EN_PLACE = r"(?P<value>(?-i:[A-Z0-9])[\w.'’-]*(?:,? " + CAP + r"[\w.'’-]*){0,3})"
+# A place named in Latin letters, or in Chinese inside an English sentence ("I live in 北京").
+_EN_PLACE = r"(?P<value>(?-i:[A-Z0-9])[\w.'’-]*(?:,? " + CAP + r"[\w.'’-]*){0,3}|" + ZH + r"{2,10})"
 _EN_NAME = r"(?P<value>" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
 # "I work in Dublin", not "I work in IT" / "in Marketing": a field of work is not a city.
 _EN_WORK_PLACE = (
@@ -650,7 +655,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:请|要|就|改|换成?|还是|都)?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")(?:吧|了|就行|就好)?$", REPLY_LANGUAGE_AFTER_RULE, standing=True, after="reply-"),
     _r("constraint", "en", r"\b(?:stop|don't|do not|no more) (?:reply(?:ing)?|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing))(?: to me)? in \w+,? (?:and )?(?:use|reply in|answer in|respond in|switch to|write in) (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|聊天|交流)[^，。]{0,10}?(?<!不)(?<!别)(?<!不要)(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", REPLY_LANGUAGE, standing=True),
-    _r("constraint", "en", r"\b(?:reply|respond|answer|write back|talk to me|speak to me|communicate)(?: to me)? (?:only |always )?in (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
+    _r("constraint", "en", r"\b(?:reply|respond|answer|write back|talk to me|speak to me|communicate)(?: to me| me)? (?:only |always )?in (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
     # "I prefer responses in Traditional Chinese": the language of every reply, not a taste.
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|need) (?:(?:your )?(?:responses|answers|replies)|you to (?:reply|answer|respond)) in (?P<value>(?:Traditional |Simplified )?(?:" + _LANGUAGES_EN + r"))\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
