@@ -2515,3 +2515,28 @@ def test_a_chinese_list_joined_by_huozhe_is_split_and_each_activity_keeps_its_ve
     ]
     assert [c.content for c in extract("我周末喜欢看书或者爬山")] == ["周末喜欢看书", "周末喜欢爬山"]
     assert [c.content for c in extract("我平时喜欢听音乐和跑步")] == ["平时喜欢听音乐", "平时喜欢跑步"]
+
+
+def test_a_correction_stores_the_right_value_and_not_the_wrong_one() -> None:
+    """R-WRITE-2 (fourteenth probe, corrections): "Sorry, I meant I work at Amazon, not Google" stored
+    nothing, and "Correction: my daughter is 7, not 6" appended "Not 6" to the daughter's facts."""
+    assert [(c.key, c.content) for c in extract("Sorry, I meant I work at Amazon, not Google.")] == [
+        ("employer", "Works at Amazon")
+    ]
+    assert [c.content for c in extract("Correction: my daughter is 7, not 6.")] == ["Daughter is 7"]
+    assert [c.content for c in extract("我女儿7岁，不是6岁")] == ["女儿7岁"]
+    assert [c.content for c in extract("I have a son, not a daughter.")] == ["Has a son"]
+
+
+def test_a_pet_the_user_does_not_have_is_no_pet() -> None:
+    """R-WRITE-2 (fourteenth probe, corrections): 「我没有养猫」 stored the pet fact `pet-cat` "没有养猫"."""
+    assert extract("我没有养猫") == []
+    assert [(c.op, c.memory_type, c.key) for c in extract("我不再养狗")] == [("delete", "fact", "pet-dog")]
+    assert only("我养了一只猫").key == "pet-cat"
+
+
+def test_a_forget_request_records_the_request_not_the_statement_it_was_read_as() -> None:
+    """R-OPS-4 (fourteenth probe): 「请忘掉我住在哪」 was recorded as the retraction "住在在哪"."""
+    [forget] = extract("请忘掉我住在哪")
+    assert (forget.op, forget.key) == ("delete", "residence-city")
+    assert "在在" not in forget.content

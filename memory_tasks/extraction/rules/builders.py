@@ -155,7 +155,13 @@ def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
         for item in split_items(match.group("item"), clause.lang):
             key = key_of_verb(verb, item)
             if key:
-                memory_type = key.split("-", 1)[0] if key.startswith(("goal-", "project-")) else "preference"
+                memory_type = (
+                    key.split("-", 1)[0]
+                    if key.startswith(("goal-", "project-"))
+                    else "fact"
+                    if key.startswith("pet-")
+                    else "preference"
+                )
                 candidates.append(_candidate("delete", memory_type, key, content, clause, 3, item=item))
         if any(c.key in _DIETARY_KEYS for c in candidates) and not _TASTE.search(match.group(0)):
             candidates.append(_candidate("append", "fact", "diet", content, clause, 4))

@@ -100,7 +100,9 @@ _ZH_DISCOURSE = re.compile(
 )
 _EN_DISCOURSE = re.compile(
     r"^(?:also|actually|oh|btw|by the way|fyi|just so you know|remember(?: that)?|please note(?: that)?|note(?: that)?"
-    r"|for the record|and|but|so|well|honestly|anyway|plus|ps|now|I think|I guess|maybe|probably|perhaps)\b[,\s]+",
+    r"|for the record|and|but|so|well|honestly|anyway|plus|ps|now|I think|I guess|maybe|probably|perhaps"
+    # A correction's lead: "Sorry, I meant I work at Amazon", "Correction: my daughter is 7".
+    r"|sorry|oops|correction|to correct myself|I meant(?: to say)?(?: that)?|what I meant (?:is|was)(?: that)?)\b[,:\s]+",
     re.IGNORECASE,
 )
 _ZH_QUESTION = re.compile(

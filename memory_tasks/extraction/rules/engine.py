@@ -46,6 +46,11 @@ _ALLERGY_REASON = {
     ),
     "en": re.compile(r"^(?:because |since |as )?I(?:'m| am) allergic(?: to (?:it|them))?$", re.IGNORECASE),
 }
+# A value said to be wrong after the right one: ", not 6", 「，不是广州」.
+_CORRECTED_VALUE = {
+    "zh": re.compile(r"^(?:而)?不是[^，。]{1,12}$"),
+    "en": re.compile(r"^(?:and )?not [\w' -]{1,30}$", re.IGNORECASE),
+}
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
 # clause is the first goal's detail, not a goal of its own.
 _GOAL_DETAIL = re.compile(r"^(?:my (?:\w+ )?(?:goal|aim|target) is|我?的?目标是)", re.IGNORECASE)
@@ -90,6 +95,8 @@ class RulesEngine:
             if clause.skip:
                 previous = []
                 continue
+            if clause.continues and previous and _CORRECTED_VALUE[clause.lang].match(clause.text):
+                continue  # "my daughter is 7, not 6", 「我住在深圳，不是广州」: the old value, said to be wrong
             found = self._forget(clause) if clause.forget else self._statements(clause, previous)
             if found and previous and _is_goal_detail(found, previous, clause):
                 previous[-1].content = f"{previous[-1].content}; {_lower_first(found[0].content)}"[:1000]
@@ -183,7 +190,8 @@ class RulesEngine:
                     reason="rules: the user asked to forget it",
                 )
             ]
-        return [replace(c, op="delete", extra={**c.extra, FORGET: True}) for c in named]
+        # The request is what the history records, not the statement it was read as ("住在在哪").
+        return [replace(c, op="delete", content=content, extra={**c.extra, FORGET: True}) for c in named]
 
     def _read(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
         """The candidates of one readable clause: each rule in order, rules of a group never

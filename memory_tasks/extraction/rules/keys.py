@@ -153,7 +153,10 @@ _PROJECT_VERBS = ("做", "开发", "写", "building", "developing", "working on"
 
 
 def retired_key(verb: str, item: str) -> str | None:
-    """Which key a retirement names: goal-/project- after plan/build verbs, a preference otherwise."""
+    """Which key a retirement names: goal-/project- after plan/build verbs, the pet after 养 (「我不再养狗」
+    retires `pet-dog`, not a liking of dogs), a preference otherwise."""
+    if verb == "养":
+        return f"pet-{item_slug(item)}"
     if verb in _GOAL_VERBS:
         return goal_key(item)
     if verb in _PROJECT_VERBS:

@@ -577,7 +577,7 @@ RULES: tuple[Rule, ...] = (
     # "My dog passed away", 「我的猫去世了」: the pet's fact is retired.
     _r("pet", "en", r"^(?:my|our) (?:old |little |beloved )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten|" + _EN_BREEDS + r")(?: \w+)? (?:passed away|died|is gone|ran away)\b", keyed_retirement("pet")),
     _r("pet", "zh", r"^我(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:去世|死|走丢|丢)了", keyed_retirement("pet")),
-    _r("pet", "zh", r"(?<![没不])(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?![毛皮屑]?过敏)", PET),
+    _r("pet", "zh", r"(?<![没不])(?<!没有)(?<!不再)(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?![毛皮屑]?过敏)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten)(?:'s name is|'s called| is called| is named) " + CAP, PET),
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
     _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|对|[一二三四五六七八九十\d]+岁)", PET),
