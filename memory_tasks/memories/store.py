@@ -140,7 +140,9 @@ def append_content(existing: str, addition: str) -> str:
     """`existing` plus the sentences of `addition` it does not already contain.
 
     Returns `existing` unchanged when every sentence is already there, so a repeated
-    append (a redelivered task, a user saying it twice) adds nothing.
+    append (a redelivered task, a user saying it twice) adds nothing. A sentence that says
+    what one of `existing` says with another number replaces it: "Daughter is 7" after
+    "Daughter is 6", 「有两个孩子」 after 「有一个孩子」 (a child grows, a count changes).
     """
     known = comparable(existing)
     new_parts = [
@@ -150,11 +152,36 @@ def append_content(existing: str, addition: str) -> str:
     ]
     if not new_parts:
         return existing
+    old_parts = [part.strip() for part in _SENTENCE_SPLIT.split(existing) if part and part.strip()]
+    added, renumbered_any = [], False
+    for part in new_parts:
+        renumbered = _renumbered_part(old_parts, part)
+        if renumbered is None:
+            added.append(part)
+        else:
+            old_parts[renumbered], renumbered_any = part, True
+    # Untouched, `existing` keeps its own punctuation; renumbered, it is rebuilt from its parts.
+    parts = (old_parts if renumbered_any else [existing] if existing else []) + added
     # A part's own closing separator would double the joiner ("Son is 5；; Daughter is 3").
-    new_parts = [part.rstrip("；;。. ") for part in new_parts[:-1]] + [new_parts[-1].rstrip("；;")]
-    joiner = "；" if has_han(existing + addition) else "; "
-    combined = joiner.join([existing.rstrip("；;。. ")] + new_parts) if existing else joiner.join(new_parts)
-    return combined[:MAX_CONTENT_CHARS]
+    parts = [part.rstrip("；;。. ") for part in parts[:-1]] + [parts[-1].rstrip("；;")]
+    joiner = "；" if has_han("".join(parts)) else "; "
+    return joiner.join(parts)[:MAX_CONTENT_CHARS]
+
+
+# Counts and ages, in digits, Chinese numerals or English words: what a renumbered sentence changes.
+_NUMBER = re.compile(
+    r"\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b",
+    re.IGNORECASE,
+)
+
+
+def _renumbered_part(parts: list[str], sentence: str) -> int | None:
+    """The index of the one part of `parts` that `sentence` says again with other numbers, or None."""
+    shape = _NUMBER.sub("#", comparable(sentence))
+    if "#" not in shape:
+        return None
+    same = [i for i, part in enumerate(parts) if _NUMBER.sub("#", comparable(part)) == shape]
+    return same[0] if len(same) == 1 else None
 
 
 def _expiry(candidate: Candidate, ctx: WriteContext) -> datetime:

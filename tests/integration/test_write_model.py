@@ -486,3 +486,11 @@ def test_an_allergy_said_after_an_avoidance_of_the_food_replaces_it(db) -> None:
     _through_the_write_path(1114, "I love shrimp.")
     _through_the_write_path(1114, "I'm allergic to shrimp.")
     assert {m["memory_key"] for m in list_memories(1114)} == {"allergy-shrimp", "food-shrimp"}
+
+
+def test_a_corrected_age_replaces_the_old_one_in_the_family_fact(db) -> None:
+    """R-WRITE-2 (fourteenth probe): "Correction: my daughter is 7, not 6" left "Daughter is 6; Daughter is
+    7; Not 6" under family-children."""
+    _through_the_write_path(1116, "I have two kids. My daughter is 6.")
+    _through_the_write_path(1116, "Correction: my daughter is 7, not 6.")
+    assert [m["content"] for m in list_memories(1116)] == ["Has two kids; Daughter is 7"]

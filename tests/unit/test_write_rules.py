@@ -79,3 +79,17 @@ def test_memory_rows_are_written_by_the_write_model_only() -> None:
     """Issue 10: a new UPDATE/INSERT of long_term_memories outside the write model fails here."""
     writers = _sources_matching(r"(update|insert)\(LongTermMemory\)")
     assert writers - BOOKKEEPING == {WRITE_MODEL}
+
+
+def test_a_sentence_said_again_with_another_number_replaces_the_old_one() -> None:
+    """R-WRITE-2 (fourteenth probe): "Correction: my daughter is 7, not 6" after "My daughter is 6" left
+    "Daughter is 6; Daughter is 7"; a child's new age or a new count replaces the old one."""
+    assert append_content("Daughter is 6", "Daughter is 7") == "Daughter is 7"
+    assert (
+        append_content("Has two kids; Son is 5; Daughter is 3", "Son is 6") == "Has two kids; Son is 6; Daughter is 3"
+    )
+    assert append_content("有一个女儿；今年四岁", "有两个女儿") == "有两个女儿；今年四岁"
+    assert append_content("Son is 5; Daughter is 5", "Son is 6") == "Son is 6; Daughter is 5"
+    # Two parts of that shape: which one is meant is unknown, so the sentence is added.
+    assert append_content("Is 5; Is 6", "Is 7") == "Is 5; Is 6; Is 7"
+    assert append_content("Has a cat named Luna", "Has a dog named Max") == "Has a cat named Luna; Has a dog named Max"
