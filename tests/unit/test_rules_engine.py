@@ -2292,6 +2292,7 @@ def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
         assert refined(message, [goal]) == [("delete", "goal", goal.key)], message
         assert refined(message, []) == [], message
     assert refined("I finished my homework.", [marathon]) == []
+    assert refined("I finished the marathon series on Netflix.", [marathon]) == []
     assert refined("I've got a peanut allergy.", []) == [("upsert", "fact", "allergy-peanut")]
     assert refined("I got a new job at Google.", []) == [("upsert", "fact", "employer")]
     assert only("I finally got my driver's license.").content == "Finally got their driver's license"

@@ -308,7 +308,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?:I|we)(?:'ve| have)? (?:(?:stopped|quit) (?:working on|building|developing)|abandoned|shelved|dropped|gave up on|given up on) (?:the |my |our )(?P<item>[\w' -]*?\b(?:" + _EN_PROJECT_NOUNS + r"))(?: project)?$", _retire_project),
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
     # A goal reached ends it: "I finished my first marathon!", "I passed the N1", 「我考过N1了」.
-    _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)[\w' -]{2,40}?)(?: exam| test)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
+    _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)(?![\w' -]*? (?:on|in|at|with|from|for|about|of|to) )[\w' -]{2,40}?)(?: exam| test)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
     # A home bought is the house goal reached, and where the user lives now.
     _r("home", "en", r"^(?:I|we) (?:just |finally |recently )?(?:bought|purchased|closed on) (?P<value>(?:a|our|my) (?:first |new )?(?P<item>house|home|apartment|flat|condo)\b.*)$", slots(HOME, goal_reached)),
