@@ -2541,3 +2541,40 @@ def test_a_forget_request_records_the_request_not_the_statement_it_was_read_as()
     [forget] = extract("请忘掉我住在哪")
     assert (forget.op, forget.key) == ("delete", "residence-city")
     assert "在在" not in forget.content
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ('Never use the word "delve".', 'Never use the word "delve"'),
+        ('回答不要用"您"', '回答不要用"您"'),
+        ("Please don't give me medical advice.", "Please don't give me medical advice"),
+        ("When I ask for code, give me the full file.", "When I ask for code, give me the full file"),
+        ("If I ask about restaurants, remember I'm vegetarian.", "If I ask about restaurants, remember I'm vegetarian"),
+        ("Don't sugarcoat things.", "Don't sugarcoat things"),
+        ("Stop apologizing so much.", "Stop apologizing so much"),
+        ("以后推荐书的时候只推荐中文书", "以后推荐书的时候只推荐中文书"),
+        ("不要给我推荐任何需要付费的东西", "不要给我推荐任何需要付费的东西"),
+        ("每次回答最后总结一下要点", "每次回答最后总结一下要点"),
+    ],
+)
+def test_how_the_assistant_should_answer_is_a_core_standing_rule(message: str, content: str) -> None:
+    """R-TYPE-2, R-READ-6 (fourteenth probe, standing rules): each stored nothing, or ('Never use the word
+    "delve"') a rule without its word (quoted text was removed as a sentence to translate)."""
+    candidate = only(message)
+    assert (candidate.memory_type, candidate.content) == ("constraint", content)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+
+
+def test_a_quoted_sentence_is_still_no_statement_of_the_users() -> None:
+    """R-TYPE-3 (fourteenth probe): a quoted word is kept for the rule it belongs to; a quoted sentence
+    (a text to translate) is still removed, and a one-off request or the user's own plan is no rule."""
+    for passing in (
+        "帮我翻译“我是素食者”",
+        'Please translate "I am vegetarian" into French.',
+        "Don't give me the answer yet.",
+        "我以后只喝美式",
+    ):
+        assert all(c.memory_type != "constraint" and c.key != "diet" for c in extract(passing)), passing
+    assert only("Answer in one sentence.").key == "reply-length"
+    assert only("跟我说话随意一点").key == "reply-style"

@@ -64,7 +64,7 @@ class Clause:
         return HEDGED if self.hedged else CONFIDENT
 
 
-_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』")
+_QUOTED = re.compile(r"“(?P<a>[^”]*)”|\"(?P<b>[^\"]*)\"|「(?P<c>[^」]*)」|『(?P<d>[^』]*)』")
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;\n]+|$)")
 # An English full stop ends a sentence unless it follows a single capital ("Ursula K. Le Guin").
 _EN_FULL_STOP = re.compile(r"(?<=[^A-Z\s]\.)\s+|(?<=\b[a-z]\.)\s+|(?<=[a-z]{2}\.)\s+")
@@ -271,9 +271,20 @@ def _strip_discourse(text: str, lang: Lang) -> str:
     return _EN_ADVERB_FIRST.sub(lambda m: f"{m.group('me')} {m.group('adv').lower()} ", text)
 
 
+def _unquoted_sentences(quote: re.Match[str]) -> str:
+    """A quoted sentence removed (a text to translate states nothing of the user); a quoted word kept,
+    quotes and all: it is what a rule is about ('Never use the word "delve"', 「回答不要用"您"」)."""
+    inner = next(group for group in quote.groups() if group is not None)
+    if has_han(inner):
+        word = len(inner) <= 4 and not re.search(r"[我你，。！？]", inner)  # 「我是素食者」 is a sentence
+    else:
+        word = 0 < len(inner) <= 12 and not re.search(r"\s|[,.!?]", inner)
+    return quote.group(0) if word else " "
+
+
 def _sentences(message: str) -> Iterator[tuple[str, bool]]:
     """(sentence, ends with a question mark) for each sentence of `message`."""
-    for match in _SENTENCE.finditer(_QUOTED.sub(" ", message)):
+    for match in _SENTENCE.finditer(_QUOTED.sub(_unquoted_sentences, message)):
         chunk = match.group(0)
         for sentence in _EN_FULL_STOP.split(chunk):
             body = sentence.strip().rstrip("。！？!?；;.… \n")

@@ -156,7 +156,7 @@ _EN_CHRONIC_MEDS = (
     r"|(?:blood pressure|diabetes|thyroid|heart|seizure|anxiety|ADHD) (?:medication|meds|medicine|pills)"
 )
 # The styles an answer can have, as a reply-style preference names them.
-_ZH_STYLES = r"简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉"
+_ZH_STYLES = r"简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉|随意|随便|轻松|活泼|严肃|客气|亲切|耐心"
 _EN_STYLES = r"concise|brief|short|succinct|direct|detailed|simple|straightforward|formal|casual|plain|clear|in-depth"
 # Settings a liking is said in (「我坐飞机喜欢…」): closed, so 「我女儿喜欢…」 stays another person's.
 _ZH_SETTINGS = r"坐飞机|坐高铁|坐火车|坐车|出差|旅行|旅游|出门|开车|睡觉|写代码|工作|学习|看书|跑步|健身|吃饭|点外卖|喝咖啡|听歌|周末"
@@ -660,6 +660,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|need) (?:(?:your )?(?:responses|answers|replies)|you to (?:reply|answer|respond)) in (?P<value>(?:Traditional |Simplified )?(?:" + _LANGUAGES_EN + r"))\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
     _r("constraint", "en", r"\b(?:answers?|repl(?:y|ies)|responses?|keep it|keep them)\b.*?\b(?:under|below|less than|fewer than|no more than|at most|max(?:imum)?(?: of)?|within|to) (?P<value>\d+) (?:words|characters|chars|sentences|lines|paragraphs)\b", REPLY_LENGTH, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:answer|reply|respond)(?: me| to me)? in (?P<value>(?:one|two|three|a single|a few|\d+) (?:sentence|sentences|line|lines|paragraph|paragraphs|words))\b", REPLY_LENGTH, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|解释|讲)[^，。]{0,6}?(?P<value>" + _ZH_STYLES + r")", REPLY_STYLE, standing=True),
     # 「我喜欢简单直接的回答」: two style words may stand together.
     _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>" + _ZH_STYLES + r")(?:[、和又而且]{0,2}(?:" + _ZH_STYLES + r"))?(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
@@ -702,7 +703,9 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?keep (?:all |your )?(?:code examples|code samples|code snippets|examples|snippets|code) in (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?P<value>" + _PROGRAMMING + r") for (?:all |your |any )?(?:code examples|code samples|code snippets|examples|snippets|code)\b", CODE_LANGUAGE, standing=True),
     # 别 as "don't", not inside 特别 / 分别 / 区别 / 性别 / 别人… (「我怀孕的时候特别想吃酸的」 is no rule).
-    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|(?<![特分区告类性级差识个])别(?!人)|不要|避开|记得|给我|都要|请|要先|先给|先说|优先|考虑).*$", standing_rule, standing=True),
+    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|(?<![特分区告类性级差识个])别(?!人)|不要|避开|记得|给我|都要|请|要先|先给|先说|优先|考虑|只推荐|只给我|直接回答|直接说|直接给|总结|附上|加上|列出|注明|标注).*$", standing_rule, standing=True),
+    # 「不要给我推荐任何需要付费的东西」: "any" makes it a rule for every recommendation.
+    _r("constraint", "zh", r"^(?:请)?(?:不要|别)(?:再)?(?:给我|帮我|向我)?推荐(?:任何|什么)[^，。]+$", standing_rule, standing=True),
     # 「别再给我推荐健身房了」: "again" makes it a rule for every recommendation to come.
     _r("constraint", "zh", r"^(?:请|以后)?(?:别|不要|不用)再(?:给我|帮我|向我|跟我)?(?:推荐|安排)(?!了?$)[^，。]+$", standing_rule, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:stop (?:recommending|suggesting)|(?:don't|do not) (?:recommend|suggest) (?:.+ )?again\b)", standing_rule, standing=True),
@@ -715,6 +718,13 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
+    # How the assistant talks, said without "always": "Don't sugarcoat things", "Stop apologizing so much",
+    # "Please don't give me medical advice" (a closed list: "don't give me the answer yet" is a one-off).
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|stop|never|no need to) (?:sugarcoat(?:ing)?|apologi[sz](?:e|ing)|say(?:ing)? sorry|lectur(?:e|ing)|moraliz(?:e|ing)|hedg(?:e|ing)|rambl(?:e|ing)|repeat(?:ing)? yourself|over-?explain(?:ing)?|be(?:ing)? so formal|flatter(?:ing)? me|tell(?:ing)? me what I want to hear)\b.*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never) (?:give|offer|provide|send) me (?:any )?(?:[\w-]+ )?(?:advice|lectures|disclaimers|warnings|motivational quotes|pep talks)\b.*$", standing_rule, standing=True),
+    # "When I ask for code, give me the full file", "If I ask about restaurants, remember I'm vegetarian":
+    # what to do every time the user asks for something.
+    _r("constraint", "en", r"^(?:when(?:ever)?|if|every time) I (?:ask|want|need|say|send|request|share|paste)\b[^,]*, (?:please )?(?:just )?(?:give|show|send|tell|use|include|reply|answer|write|start|keep|add|remind|remember|assume|skip|don't|do not)\b.+$", standing_rule, standing=True),
     # "When you recommend books, prefer ones in Chinese": how every recommendation of a kind is made.
     _r("constraint", "en", r"^when(?:ever)? you (?:recommend|suggest) [^,]+, (?:please )?(?:prefer|choose|pick|go for|stick to|avoid|skip|leave out) .+$", standing_rule, standing=True),
     # A reminder every day / night / week is a standing rule (「每天晚上睡觉前提醒我吃药」); "every day"
