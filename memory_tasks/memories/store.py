@@ -488,6 +488,23 @@ def says_the_same(stored: str, stated: str, restates: Restates | None = None) ->
     return comparable(stored) == comparable(stated) or (restates is not None and restates(stored, stated))
 
 
+# Types that never state a safety fact: a taste, a goal, a project.
+_NOT_SAFETY_TYPES = frozenset({"preference", "goal", "project"})
+
+
+def _would_rewrite_a_safety_fact(live: LongTermMemory, candidate: Candidate) -> bool:
+    """True when `candidate` would overwrite or append to the core fact `live` (an allergy, a condition,
+    a diet) while being a taste, goal or project: "Loves peanut butter" that a model's refinement
+    pointed at `allergy-peanut` (same subject) must not replace the allergy. Deletes still apply."""
+    return (
+        candidate.op != "delete"
+        and live.is_core
+        and live.memory_type == "fact"
+        and candidate.memory_type in _NOT_SAFETY_TYPES
+        and not candidate.target_key.startswith(f"{candidate.memory_type}-")
+    )
+
+
 def apply_candidate(
     session: Session, ctx: WriteContext, candidate: Candidate, restates: Restates | None = None
 ) -> AppliedChange:
@@ -497,6 +514,8 @@ def apply_candidate(
     for an append, an addition it already holds) confirms it (`confirm`). Returns what it
     did; `changed` is False when it confirmed, a delete names a memory no longer active, or
     the memory holds a later statement of the user than this one (a turn processed out of order).
+    A taste, goal or project aimed at a safety fact's key is written beside it, under its own
+    key or `<type>-<item>` (`_would_rewrite_a_safety_fact`).
     """
     key = candidate.target_key
     existing = load_for_update(session, ctx.user_id, key)
@@ -509,6 +528,14 @@ def apply_candidate(
             existing.id, candidate.op, changed=False, note=f"memory #{existing.id} holds a later statement"
         )
     live = existing if existing is not None and existing.is_active else None
+    if live is not None and _would_rewrite_a_safety_fact(live, candidate):
+        # Its own key when refinement pointed it here, else its type's: allergy-peanut -> preference-peanut.
+        beside = candidate.key if candidate.key != key else f"{candidate.memory_type}-{key.partition('-')[2] or key}"
+        logger.info(
+            "candidate kept beside a safety fact of its key",
+            extra={"user_id": ctx.user_id, "memory_id": live.id, "key": key, "written_key": beside},
+        )
+        return apply_candidate(session, ctx, replace(candidate, key=beside, reuse_key=None), restates)
 
     if candidate.op == "delete":
         if existing is None:

@@ -494,3 +494,27 @@ def test_a_corrected_age_replaces_the_old_one_in_the_family_fact(db) -> None:
     _through_the_write_path(1116, "I have two kids. My daughter is 6.")
     _through_the_write_path(1116, "Correction: my daughter is 7, not 6.")
     assert [m["content"] for m in list_memories(1116)] == ["Has two kids; Daughter is 7"]
+
+
+def test_a_taste_aimed_at_a_safety_facts_key_is_kept_beside_it(db) -> None:
+    """R-READ-6, R-WRITE-2: a model's refinement may point "Loves peanut butter" at `allergy-peanut` (the
+    same subject); the upsert of another type overwrote the allergy, the worst memory to lose. A taste,
+    goal or project is written beside the safety fact; a fact of its slot and a delete still apply."""
+    _through_the_write_path(1117, "我对花生过敏。")
+    liking = Candidate("upsert", "preference", "food-peanut-butter", "Loves peanut butter", reuse_key="allergy-peanut")
+    with session_scope() as session:
+        lock_user(session, 1117)
+        apply_candidate(session, WriteContext(1117, HistorySource.EXTRACTION, db_now(session), 180), liking)
+    memories = {m["memory_key"]: (m["memory_type"], m["content"], m["is_core"]) for m in list_memories(1117)}
+    assert memories == {
+        "allergy-peanut": ("fact", "对花生过敏", True),
+        "food-peanut-butter": ("preference", "Loves peanut butter", False),
+    }
+    with session_scope() as session:
+        lock_user(session, 1117)
+        ctx = WriteContext(1117, HistorySource.EXTRACTION, db_now(session), 180)
+        apply_candidate(session, ctx, Candidate("upsert", "fact", "allergy-peanut", "对花生严重过敏"))
+        # The extractor's own key is the allergy's: the taste goes under its type's key.
+        apply_candidate(session, ctx, Candidate("upsert", "goal", "allergy-peanut", "Wants to outgrow it"))
+        apply_candidate(session, ctx, Candidate("delete", "preference", "allergy-peanut", ""))
+    assert {m["memory_key"] for m in list_memories(1117)} == {"food-peanut-butter", "goal-peanut"}
