@@ -2578,3 +2578,22 @@ def test_a_quoted_sentence_is_still_no_statement_of_the_users() -> None:
         assert all(c.memory_type != "constraint" and c.key != "diet" for c in extract(passing)), passing
     assert only("Answer in one sentence.").key == "reply-length"
     assert only("跟我说话随意一点").key == "reply-style"
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I binge-watch anime on weekends.", "tv-anime", "Binge-watches anime on weekends"),
+        ("I collect vinyl records.", "preference-vinyl-records", "Collects vinyl records"),
+        ("I've been doing CrossFit for two years.", "preference-crossfit", "Has been doing CrossFit for two years"),
+        ("I can't live without coffee.", "drink-coffee", "Can't live without coffee"),
+        ("I'm a Manchester United fan.", "preference-manchester-united", "Is a Manchester United fan"),
+        ("I play Genshin Impact every night.", "preference-genshin-impact", "Plays Genshin Impact every night"),
+        ("我很喜欢追剧", "tv-dramas", "很喜欢追剧"),
+    ],
+)
+def test_hobbies_and_fandoms_land_on_the_item_without_how_often(message: str, key: str, content: str) -> None:
+    """R-TYPE-2 (fourteenth probe, hobbies): each stored nothing, or keyed the frequency into the item
+    (`preference-genshin-impact-every-night`), or a hash (追剧)."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)

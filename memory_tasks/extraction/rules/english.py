@@ -53,6 +53,9 @@ def _third_person_verb(verb: str) -> str:
     """`verb` after "he"/"she": "enjoy" -> "enjoys", "don't" -> "doesn't"; a modal, a past tense
     or another negation ("didn't", "can't") unchanged: a word is never mangled."""
     lowered = verb.lower().replace("\u2019", "'")
+    if re.fullmatch(r"[a-z]+-[a-z]+", lowered):  # "binge-watch" -> "binge-watches"
+        head, _, tail = verb.partition("-")
+        return f"{head}-{_third_person_verb(tail)}"
     if lowered in _EN_IRREGULAR:
         return _EN_IRREGULAR[lowered]
     if (

@@ -235,6 +235,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("egg", "food", ("鸡蛋", "egg", "eggs")),
     ("shrimp", "food", ("虾", "虾仁", "shrimp", "prawns")),
     ("shellfish", "food", ("贝类", "shellfish")),
+    ("dramas", "tv", ("追剧", "看剧", "电视剧", "剧")),
     ("scallion", "food", ("葱", "葱花", "大葱", "小葱", "scallions", "green onions", "spring onions")),
     ("cold-food", "food", ("凉的", "凉", "生冷", "冷的", "cold food")),
     ("documentaries", "movie", ("纪录片", "documentaries", "documentary")),

@@ -173,6 +173,10 @@ _EN_PROJECT_NOUNS = (
     r"project|app|application|game|website|site|blog|podcast|novel|book|thesis|startup|side project|library|tool"
     r"|plugin|extension|bot|course|renovation|channel"
 )
+# How often a hobby is kept up, after its item: "every night", "on weekends", "twice a week".
+_EN_OFTEN = (
+    r"(?: (?:every \w+|on weekends|on \w+days|daily|at night|with (?:my )?friends|\w+ (?:a|per) (?:week|day|month)))?"
+)
 _EN_ADV = r"(?:(?:really|just|absolutely|also|totally|genuinely|honestly|do|still|kind of|sort of|mostly|usually|normally|typically|often|always|generally|definitely|truly|now|actually) )*"
 
 CAP = r"(?-i:[A-Z])"
@@ -333,7 +337,7 @@ RULES: tuple[Rule, ...] = (
     # A liking in a setting the user names first: 「我坐飞机喜欢靠窗的位置」, 「我写代码喜欢听音乐」; not a
     # judgement of a habit (「我学习习惯不好」: my study habits are poor).
     _r("pref", "zh", r"^我(?:" + _ZH_SETTINGS + r")(?:的时候|时)?" + _ZH_ADV + r"(?:喜欢|爱|习惯|偏好)(?!不|很|太|挺|比较|非常|特别|还|好|差)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
-    _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:爱好者|球迷|迷|控|粉丝|粉)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"是(?:个|一个|一名)?(?:重度|资深|忠实|铁杆|狂热)?(?P<item>[^，。]+?)(?:的)?(?:爱好者|球迷|迷|控|粉丝|粉)$", _pref),
     _r("pref", "zh", r"有(?P<item>[^，。]+?)的习惯", _pref),
     # 「我在做轻断食」, "I'm doing intermittent fasting": an eating habit kept, not a diet of restrictions.
     _r("pref", "zh", _ZH_ME + r"(?:在|正在|一直在|坚持)?(?:做|搞)?(?P<item>(?:16:8)?轻断食|间歇性断食)", _pref),
@@ -346,7 +350,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOL + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers|replies|responses|explanations)(?: in (?:\w+ )?\w+)?$)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
-    _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard )(?P<item>" + CAP + r"[\w .'-]+?) fan$", _pref),
+    _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard |lifelong )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,3}) fan$", _pref),
     # "I support Arsenal", "I root for the Lakers": the team is the liking.
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:support|root for|cheer for) (?:the )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,2})$", _pref),
     _r("pref", "en", r"^my (?:all-time )?favou?rite (?P<kind>[\w ]+?) (?:is|are) (?P<item>.+)$", favorite_of_kind),
@@ -368,12 +372,16 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:have|own|got|just got|bought|just bought) an? (?:new )?(?P<item>" + _EN_DEVICES + r")(?: (?:for work|at home))?$", _pref),
     _r("pref", "en", r"^my (?:work )?(?:phone|laptop|computer|tablet|PC) is an? (?:new )?(?P<item>" + _EN_DEVICES + r"|" + CAP + r"[\w-]*(?: [\w-]+){0,2})$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"use (?!(?:an? )?(?:wheelchair|hearing aids?|cane|walker|crutches)\b)(?:an? |the )?(?P<item>(?!(?:it|them|this|that|these|those|my|your|to|some|a lot|whatever|anything|something|everything|nothing)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?: (?:everywhere|every day|daily|all the time|at (?:home|work)|for (?:everything|work|coding|notes|writing|reading)))?$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+?)" + _EN_OFTEN + r"$", _pref),
+    # "I collect vinyl records", "I binge-watch anime on weekends", 「我收集手办」: a hobby kept up.
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:collect|binge-?watch|binge) (?P<item>[a-z][\w -]+?)" + _EN_OFTEN + r"$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:在|一直)?(?:收集|收藏)(?P<item>[^，。]{1,8})$", _pref),
+    _r("pref", "en", r"^I (?:really |honestly |literally )?(?:can't|cannot) live without (?P<item>[\w -]+?)$", _pref),
     _r("pref", "en", r"^I (?:usually|always|normally|typically|often|generally) (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate)\b.*$", timed_habit),
     # "I wake up at 5am every day": the routine said with its hour, no adverb (not "I woke up at 5 today").
     _r("pref", "en", r"^I (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate) (?:at (?:around |about )?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|every (?:day|morning|night|evening))(?: every (?:day|morning|night|evening)| on weekdays)?$", timed_habit),
-    # "I do yoga twice a week", "I practice yoga": an activity kept up.
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:do|practice|practise) (?P<item>yoga|pilates|tai chi|karate|judo|taekwondo|kung fu|crossfit|meditation|ballet|boxing|martial arts|calligraphy)(?: (?:\w+ (?:a|per) (?:week|day|month)|every \w+|on (?:weekends|\w+days)|daily|regularly))?$", _pref),
+    # "I do yoga twice a week", "I practice yoga", "I've been doing CrossFit for two years": an activity kept up.
+    _r("pref", "en", r"^I(?:'ve been| have been)? " + _EN_ADV + r"(?:do|practice|practise|doing|practicing|practising) (?P<item>yoga|pilates|tai chi|karate|judo|taekwondo|kung fu|crossfit|meditation|ballet|boxing|martial arts|calligraphy)(?: (?:\w+ (?:a|per) (?:week|day|month)|every \w+|on (?:weekends|\w+days)|daily|regularly|for (?:\w+ )?(?:years?|months?)))?$", _pref),
     # "I volunteer at an animal shelter on weekends".
     _r("pref", "en", r"^I " + _EN_ADV + r"volunteer (?:at|with|for) (?:an? |the |my )?(?P<item>[\w' -]{3,40}?)(?: (?:on weekends|every \w+|once a \w+|\w+ (?:a|per) (?:week|month)))?$", _pref),
     # "I always fly economy", "I prefer an aisle seat": how the user travels.
