@@ -577,7 +577,7 @@ def test_work_city_is_read_in_english_and_a_field_of_work_is_not_a_city() -> Non
         ("work-city", "Works in Dublin"),
     }
     assert [c.key for c in extract("I'm a nurse in Boston.")] == ["occupation", "work-city"]
-    assert extract("I work in IT.") == []
+    assert [(c.key, c.content) for c in extract("I work in IT.")] == [("work-field", "Works in IT")]
     assert {(c.key, c.content) for c in extract("我在深圳生活，在香港上班。")} == {
         ("residence-city", "住在深圳"),
         ("work-city", "在香港工作"),
@@ -2597,3 +2597,32 @@ def test_hobbies_and_fandoms_land_on_the_item_without_how_often(message: str, ke
     (`preference-genshin-impact-every-night`), or a hash (追剧)."""
     candidate = only(message)
     assert (candidate.key, candidate.content) == (key, content)
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I work in marketing.", "work-field", "Works in marketing"),
+        ("I'm a nurse practitioner.", "occupation", "Occupation: nurse practitioner"),
+        ("I've been a teacher for 20 years.", "occupation", "Occupation: teacher"),
+        ("I just got promoted to senior engineer.", "occupation", "Occupation: senior engineer"),
+        ("我刚升职了，现在是技术总监", "occupation", "职业：技术总监"),
+        ("我自己开了个工作室", "business-he818df1", "自己开了个工作室"),
+    ],
+)
+def test_work_said_as_a_field_a_title_held_for_years_or_a_promotion_is_read(
+    message: str, key: str, content: str
+) -> None:
+    """R-TYPE-2 (fourteenth probe, work): each stored nothing, or cut "nurse practitioner" to "nurse"."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)
+
+
+def test_a_layoff_retires_the_employer() -> None:
+    """R-WRITE-2 (fourteenth probe, work): "I got laid off last month" and 「我被裁员了」 left the employer live."""
+    for message in ("I got laid off last month.", "我被裁员了", "I was fired."):
+        assert [(c.op, c.key) for c in extract(message)] == [("delete", "employer")], message
+    assert [(c.key, c.content) for c in extract("我在读研，方向是机器学习")] == [
+        ("occupation", "在读研"),
+        ("education-major", "方向是机器学习"),
+    ]

@@ -102,7 +102,7 @@ _ZH_OCCUPATION = (
     r"工程师|程序员|程序猿|码农|设计师|产品经理|经理|医生|医师|护士|律师|会计|老师|教师|教授|记者|作家|编辑|翻译|厨师|司机|警察"
     r"|销售|运营|分析师|研究员|架构师|科学家|学生|研究生|博士生|本科生|大学生|高中生|主播|博主|自由职业者|创业者|公务员|店主"
     r"|画家|摄影师|演员|歌手|工人|农民|快递员|外卖员|药剂师|咨询师|顾问|律师助理|产品|前端|后端|全栈|测试|运维|HR|hr"
-    r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发"
+    r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发|总监|主管|总裁|合伙人|老板|组长"
 )
 _EN_OCCUPATION = (
     r"engineer|developer|programmer|coder|designer|teacher|nurse|doctor|physician|surgeon|lawyer|attorney|accountant"
@@ -281,6 +281,7 @@ HOUSEHOLD = Slot("fact", "household")
 HOME = Slot("fact", "home")
 # Night shifts, weekends: when a reminder or a plan can reach the user.
 WORK_SCHEDULE = Slot("fact", "work-schedule")
+WORK_FIELD = Slot("fact", "work-field", {"zh": "从事{value}", "en": "Works in {value}"})
 _ENDS_PARTNER = slot_retirement("fact", "family-partner", if_held=True)
 _ENDS_STATUS = slot_retirement("fact", "relationship-status", if_held=True)
 BUSINESS = keyed_fact("business", 4)
@@ -446,7 +447,12 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "zh", r"职业是(?P<value>[^，。]+)$", OCCUPATION),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?是做(?P<value>[^，。]+?)的$", OCCUPATION),
     _r("occupation", "zh", AT + r"[^，。\s]{2,10}?(?:做|当)(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
-    _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?)\b", OCCUPATION),
+    # "I've been a teacher for 20 years", "I just got promoted to senior engineer".
+    _r("occupation", "en", r"^I(?:'ve| have) been an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")) (?:for|since)\b", OCCUPATION),
+    _r("occupation", "en", r"^I (?:just |recently |finally )?(?:got|was|have been|'ve been) promoted to (?:an? )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    # "I work in marketing": the field, not a city (the work-city rule leaves these out).
+    _r("work-field", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working) in (?P<value>(?-i:IT|HR|PR|QA|UX|AI|ML|R&D)|tech|finance|marketing|sales|education|healthcare|retail|software|research|consulting|real estate|insurance|law|media|advertising|hospitality|logistics|manufacturing|government|the (?:tech|finance|film|music|games?|gaming|restaurant) industry)$", WORK_FIELD),
     # A title held at a company: "I'm the CTO of a small startup", "I'm the founder of Acme".
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?the (?P<value>(?:[\w-]+ ){0,2}?(?:co-founder|cofounder|founder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)))(?: (?:of|at) .+)?$", OCCUPATION),
     _r("occupation", "en", r"\b(?:work|working|freelance|freelancing)(?: (?:at|for) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
@@ -485,6 +491,8 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:started|got|landed|took|accepted) (?:a |my )?(?:new )?(?:job|position|role) (?:at|with) " + _EN_NEW_EMPLOYER + r"\b", EMPLOYER_EN),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?started (?:working|a job|an internship) (?:at|for) " + _EN_NEW_EMPLOYER + r"\b", EMPLOYER_EN),
     _r("employer", "zh", r"^(?:我)?(?:已经|刚刚?|前几天|前段时间|昨天|上周|上个?星期|上个?月|去年|今年)?(?:已经|刚刚?)?(?:辞职|离职|裸辞)了", slot_retirement("fact", "employer")),
+    _r("employer", "en", r"^I (?:just |recently )?(?:got|was|have been|'ve been) (?:laid off|fired|let go)\b", slot_retirement("fact", "employer")),
+    _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年)?(?:被裁员?|被辞退|被开除|失业)了", slot_retirement("fact", "employer")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
     # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」).
     _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?P<value>吃素|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
@@ -633,7 +641,7 @@ RULES: tuple[Rule, ...] = (
     _r("vehicle", "en", r"^I drive an? (?P<value>" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", Slot("fact", "vehicle")),
     # What one owns is a vehicle only when it is one: "I have a MacBook Pro" is a device.
     _r("vehicle", "en", r"^I (?:own|have) an? (?P<value>(?:(?:" + _CAR_MAKES + r")\b[\w-]*(?: [\w-]+){0,3}|(?:[\w-]+ ){0,2}(?:car|truck|SUV|pickup|minivan|van|motorcycle|motorbike|scooter)))$", Slot("fact", "vehicle")),
-    _r("business", "zh", r"(?:开了|经营|开着)(?:一家|一间|家|个)(?P<item>[^，。]+?(?:店|馆|公司|工作室|餐厅|诊所))", BUSINESS),
+    _r("business", "zh", r"(?:开了|经营|开着)(?:一家|一间|家|个)(?P<item>[^，。]*?(?:店|馆|公司|工作室|餐厅|诊所))", BUSINESS),
     _r("business", "en", r"^I (?:run|own) an? (?:small |little |local )?(?P<item>[\w -]+?(?:shop|store|bakery|cafe|restaurant|company|business|studio|clinic|agency|bar|salon))\b", BUSINESS),
     _r("native-language", "zh", r"母语是(?P<value>[^，。]+)$", NATIVE_LANGUAGE),
     _r("native-language", "en", r"^my (?:native|first|mother) (?:language|tongue) is (?P<value>" + CAP + r"\w+)", NATIVE_LANGUAGE),
@@ -647,7 +655,8 @@ RULES: tuple[Rule, ...] = (
     _r("birthday", "zh", r"生日是(?P<value>[^，。]+)$", BIRTHDAY),
     _r("birthday", "en", r"^my birthday is (?:on )?(?P<value>.+)$", BIRTHDAY),
     _r("birthday", "en", r"^I was born on (?P<value>.+)$", BIRTHDAY),
-    _r("education-major", "zh", r"(?:学的是|读的是|专业是)(?P<value>[^，。]+?)(?:专业)?$", EDUCATION),
+    _r("education-major", "zh", r"(?:学的是|读的是|专业是|(?:研究)?方向是)(?P<value>[^，。]+?)(?:专业)?$", EDUCATION),
+    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|还)?在(?P<value>读研|读博|读大学|读本科|读高中|读研究生)$", OCCUPATION_STATED),
     _r("education-major", "en", r"^I (?:studied|majored in|have a degree in|did my degree in) (?P<value>[\w ]+)", EDUCATION),
     _r("education-major", "en", r"^I (?:have|hold|got|earned|did) an? (?:PhD|Ph\.D\.|doctorate|master's|masters|bachelor's|bachelors|MBA|degree|MSc|BSc|MA|BA)(?: degree)? in (?P<value>[\w ]{2,40})$", EDUCATION),
     _r("alma-mater", "en", r"^I (?:graduated|got my degree) from (?P<value>(?:the )?" + CAP + r"[\w&.'-]*(?: (?:of )?" + CAP + r"[\w&.'-]*){0,4})", ALMA_MATER),
