@@ -970,7 +970,7 @@ def test_a_never_use_rule_is_a_standing_constraint_beside_the_fact_behind_it() -
     """R-TYPE-2, R-READ-6: "never use red and green in charts" is a rule to keep (it was dropped)."""
     assert {(c.memory_type, c.key) for c in extract("I'm colorblind, so never use red and green in charts.")} == {
         ("fact", "health-colorblind"),
-        ("constraint", "rule-never-use-red-green-charts"),
+        ("constraint", "rule-red-green-charts"),
     }
 
 
@@ -2626,3 +2626,17 @@ def test_a_layoff_retires_the_employer() -> None:
         ("occupation", "在读研"),
         ("education-major", "方向是机器学习"),
     ]
+
+
+def test_two_rules_that_open_alike_are_two_keys_and_one_rule_said_twice_is_one() -> None:
+    """R-WRITE-2 (fourteenth probe, rule keys): a rule was keyed by its first five words, so "Please don't
+    give me legal advice" overwrote "Please don't give me medical advice" (both `rule-please-don-t-give-me`),
+    while "Stop apologizing so much" and "… all the time" were two rules. A rule is keyed by its topic
+    words (politeness, polarity and frame left out) and a hash of them when there are more than five."""
+    assert only("Please don't give me medical advice.").key == "rule-medical-advice"
+    assert only("Please don't give me legal advice.").key == "rule-legal-advice"
+    assert only("Stop apologizing so much.").key == only("Stop apologizing all the time.").key == "rule-apologizing"
+    long_a = only("From now on, always include a TL;DR at the top and a summary of the key risks at the bottom.")
+    long_b = only("From now on, always include a TL;DR at the top and a summary of the key costs at the bottom.")
+    assert long_a.key != long_b.key
+    assert "TL;DR" in long_a.content  # a semicolon between letters ends no sentence

@@ -65,7 +65,8 @@ class Clause:
 
 
 _QUOTED = re.compile(r"“(?P<a>[^”]*)”|\"(?P<b>[^\"]*)\"|「(?P<c>[^」]*)」|『(?P<d>[^』]*)』")
-_SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;\n]+|$)")
+# A semicolon between two letters is no sentence end ("TL;DR").
+_SENTENCE = re.compile(r"(?:[^。！？!?；;\n]|;(?=\S))+(?:(?:[。！？!?；\n]|;(?=\s|$))+|$)")
 # An English full stop ends a sentence unless it follows a single capital ("Ursula K. Le Guin").
 _EN_FULL_STOP = re.compile(r"(?<=[^A-Z\s]\.)\s+|(?<=\b[a-z]\.)\s+|(?<=[a-z]{2}\.)\s+")
 # "我不抽烟也不喝酒" is two statements; "一点也不", "从来也不" are one.

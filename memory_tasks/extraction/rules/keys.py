@@ -145,7 +145,27 @@ def rule_key(text: str) -> str:
     (a "routine" item: 睡觉前, when I get up) says when a rule applies, not what it is about:
     「睡觉前提醒我吃药」 and 「睡觉前提醒我刷牙」 are two rules, not one key."""
     slugs = sorted({slug for slug, category in lexicon_entries(text) if category != "routine"})
-    return "rule-" + ("-".join(slugs) if slugs else _wording_slug(canonical_english(text)))
+    return "rule-" + ("-".join(slugs) if slugs else _rule_wording_slug(canonical_english(text)))
+
+
+# A rule's politeness, polarity and frame, not its topic: "Please don't give me medical advice" is about
+# medical advice (and "… legal advice" another rule), "Always use X" and "Never use X" are one rule said
+# twice (the later wins).
+_RULE_FILLER = frozenset(
+    "please don t do not never always ever give me i you your when whenever if ask asks asked stop no need be "
+    "use using all time times every thing things any anything so much now".split()
+)
+_RULE_WORDS = 5
+
+
+def _rule_wording_slug(text: str) -> str:
+    """The slug of a rule's topic words, the first `_RULE_WORDS` of them plus a hash of all when there
+    are more (two long rules that open alike are two keys); a Chinese rule's is `_wording_slug`'s."""
+    words = [w for w in re.findall(r"[a-z0-9]+", text.casefold()) if w not in _EN_STOPWORDS and w not in _RULE_FILLER]
+    if not words or has_han(text):
+        return _wording_slug(text)
+    slug = "-".join(words[:_RULE_WORDS])
+    return f"{slug}-{_hash_slug(' '.join(words))}" if len(words) > _RULE_WORDS else slug
 
 
 _GOAL_VERBS = ("打算", "准备", "考虑", "想", "plan", "planning", "going", "trying", "aiming")
