@@ -2640,3 +2640,21 @@ def test_two_rules_that_open_alike_are_two_keys_and_one_rule_said_twice_is_one()
     long_b = only("From now on, always include a TL;DR at the top and a summary of the key costs at the bottom.")
     assert long_a.key != long_b.key
     assert "TL;DR" in long_a.content  # a semicolon between letters ends no sentence
+
+
+def test_a_negated_status_ends_the_status_and_keeps_the_partner() -> None:
+    """R-WRITE-2 (fourteenth probe, negations): "I'm not single anymore" was read as the retraction of
+    "I'm single" and of everything it retires, so it retired the partner too."""
+    partner = ExistingMemory(1, "family-partner", "fact", "Has a girlfriend")
+    status = ExistingMemory(2, "relationship-status", "fact", "Is single")
+    for message in ("I'm not single anymore.", "我不单身了"):
+        assert refined(message, [partner, status]) == [("delete", "fact", "relationship-status")], message
+
+
+def test_learning_to_swim_or_drive_ends_what_the_user_could_not_do() -> None:
+    """R-WRITE-2 (fourteenth probe, negations): "I can swim now" and 「我学会游泳了」 left "Can't swim" live."""
+    cannot = ExistingMemory(1, "trait-cannot-swim", "fact", "Can't swim")
+    for message in ("I can swim now.", "我学会游泳了"):
+        assert refined(message, [cannot]) == [("delete", "fact", "trait-cannot-swim")], message
+        assert refined(message, []) == [], message
+    assert [c.key for c in extract("我会开车了")] == ["trait-does-not-drive"]

@@ -169,7 +169,13 @@ class RulesEngine:
             if taken_back:
                 content = statement(clause.text, clause.lang)
                 held_only = {IF_HELD: True} if denies(clause.text, clause.lang) else {}
-                return [replace(c, op="delete", content=content, extra={**c.extra, **held_only}) for c in taken_back]
+                # What the statement itself retired is not taken back by its negation: "I'm not single
+                # anymore" ends the status, it does not retire the partner "I'm single" would.
+                return [
+                    replace(c, op="delete", content=content, extra={**c.extra, **held_only})
+                    for c in taken_back
+                    if c.op != "delete"
+                ]
         return self._read(clause, previous)
 
     def _forget(self, clause: Clause) -> list[Candidate]:

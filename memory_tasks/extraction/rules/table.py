@@ -590,6 +590,11 @@ RULES: tuple[Rule, ...] = (
     # What the user cannot do, which a trip or a weekend plan must not assume: "I can't swim", 「我不会开车」.
     _r("trait", "en", r"^I (?:still |really )?(?P<item>can't swim|cannot swim|can't drive|cannot drive|don't drive|do not drive)(?: at all)?$", TRAIT),
     _r("trait", "zh", _ZH_ME + r"(?:完全|根本|一直|还)?(?P<item>不会游泳|不会开车)$", TRAIT),
+    # Learning it ends it: "I can swim now", 「我学会游泳了」.
+    _r("trait", "en", r"^I (?:can (?:finally )?swim now|(?:finally )?(?:learned|learnt) (?:how )?to swim)\b", slot_retirement("fact", "trait-cannot-swim", if_held=True)),
+    _r("trait", "en", r"^I (?:can (?:finally )?drive now|(?:finally )?(?:learned|learnt) (?:how )?to drive|drive now)\b", slot_retirement("fact", "trait-does-not-drive", if_held=True)),
+    _r("trait", "zh", _ZH_ME + r"(?:终于|已经)?(?:学)?会游泳了$", slot_retirement("fact", "trait-cannot-swim", if_held=True)),
+    _r("trait", "zh", _ZH_ME + r"(?:终于|已经)?(?:学)?会开车了$", slot_retirement("fact", "trait-does-not-drive", if_held=True)),
     # "My dog passed away", 「我的猫去世了」: the pet's fact is retired.
     _r("pet", "en", r"^(?:my|our) (?:old |little |beloved )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten|" + _EN_BREEDS + r")(?: \w+)? (?:passed away|died|is gone|ran away)\b", keyed_retirement("pet")),
     _r("pet", "zh", r"^我(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:去世|死|走丢|丢)了", keyed_retirement("pet")),
