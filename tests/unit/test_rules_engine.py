@@ -2658,3 +2658,14 @@ def test_learning_to_swim_or_drive_ends_what_the_user_could_not_do() -> None:
         assert refined(message, [cannot]) == [("delete", "fact", "trait-cannot-swim")], message
         assert refined(message, []) == [], message
     assert [c.key for c in extract("我会开车了")] == ["trait-does-not-drive"]
+
+
+def test_an_allergy_said_after_and_is_a_fact_of_its_own() -> None:
+    """R-READ-6 (fourteenth probe, long turns): "I'm vegetarian and allergic to nuts" stored "Is vegetarian
+    and allergic to nuts" under both `diet` and `allergy-tree-nut`; "I'm vegan and lactose intolerant"
+    lost the intolerance."""
+    assert [(c.key, c.content) for c in extract("I'm vegetarian and allergic to nuts.")] == [
+        ("diet", "Is vegetarian"),
+        ("allergy-tree-nut", "Is allergic to nuts"),
+    ]
+    assert [c.key for c in extract("I'm vegan and lactose intolerant.")] == ["diet", "health-lactose-intolerance"]

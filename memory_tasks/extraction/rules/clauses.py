@@ -76,12 +76,18 @@ _ZH_CLAUSE = re.compile(
 # A time word or a rule's imperative after "and" starts a clause of its own: "I live in Oslo and
 # today it's snowing" keeps the residence; "answer in English and keep it short" is two rules.
 _EN_TIME_WORD = r"today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend)|right now"
+# The part split off "I'm vegetarian and allergic to nuts", given back its subject.
+_EN_BARE_CONDITION = re.compile(
+    r"^and ((?:severely |very |also |mildly )?(?:allergic|lactose intolerant|gluten intolerant)\b)", re.IGNORECASE
+)
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since"
     r"|although|though|even|plus|also|what|how|any|good|"
     + _EN_TIME_WORD
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
     r"|\s+(?=and (?:I|I'm|I've|we|we're|my|" + _EN_TIME_WORD + r"|keep|don't|do not|never|avoid|please)\b)"
+    # "I'm vegetarian and allergic to nuts": an allergy after a diet is a fact of its own (`_EN_BARE_CONDITION`).
+    r"|\s+(?=and (?:(?:severely|very|also|mildly) )?(?:allergic|lactose intolerant|gluten intolerant)\b)"
     # "Update: I now work at Stripe": what follows a colon is a statement of its own.
     r"|\s*[:：]\s*(?=(?:I|I'm|I've|we|we're|my)\b)",
     re.IGNORECASE,
@@ -355,6 +361,8 @@ def split_clauses(message: str) -> list[Clause]:
         lang = _language(sentence)
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
+        if lang == "en":
+            parts = [_EN_BARE_CONDITION.sub(r"I'm \1", p) for p in parts]
         parts = _standing_words_carried(parts)
         tainted: str | None = None
         previous_subject = "self"
