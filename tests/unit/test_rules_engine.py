@@ -2669,3 +2669,30 @@ def test_an_allergy_said_after_and_is_a_fact_of_its_own() -> None:
         ("allergy-tree-nut", "Is allergic to nuts"),
     ]
     assert [c.key for c in extract("I'm vegan and lactose intolerant.")] == ["diet", "health-lactose-intolerance"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I love the energy, diversity, and awesome food of this city.",
+        "I love escaping to that world.",
+        "I love how you use it to tell your stories and teach people about trans folks.",
+        "Thanks Sam! Absolutely. Talking of memories, I want to show you this.",
+        "Wow, it was so special. Here I am and my mom.",
+    ],
+)
+def test_chit_chat_about_the_conversation_is_no_memory(message: str) -> None:
+    """R-TYPE-3 (fourteenth probe, LoCoMo chit-chat): 400 turns of LoCoMo read by the rules gave
+    `preference-energy`, `preference-diversity`, "Loves escaping to that world", "Loves teach people
+    about trans folks" (the list after a "how you…"), the goal "Wants to show you this" and the parent
+    fact "Mom" (a photo's caption)."""
+    assert extract(message) == []
+
+
+def test_a_project_item_stops_at_a_dash() -> None:
+    """R-WRITE-2 (fourteenth probe, LoCoMo chit-chat): "a big project lately - it's been tough…" was keyed
+    `project-big-project-lately-s-been`."""
+    assert only("I've been working on a big project lately - it's been tough but also really cool.").key == (
+        "project-big-project"
+    )
+    assert only("I'm building a budgeting app - it's in Flutter.").key == "project-budgeting-app"

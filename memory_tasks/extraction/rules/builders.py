@@ -170,7 +170,12 @@ def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
     return build
 
 
-_POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+# "I plan to launch it", "I want to show you this": the goal's object is in another clause, or the
+# wish is about the conversation.
+_POINTS_BACK = re.compile(
+    r"\b(?:it|them|you)\b|\b(?:this|that)\b(?! (?:year|month|week|summer|winter|spring|fall|autumn|weekend|time)\b)",
+    re.IGNORECASE,
+)
 # The first part of a goal, before a joined second one: its "it" has no antecedent in the clause,
 # a later part's may ("learn piano and play it for my daughter").
 _FIRST_PART = re.compile(r"^.*?(?=\s+(?:and|then)\s+|[,，]|$)", re.IGNORECASE)
@@ -286,7 +291,9 @@ _NO_PREDICATE = {
         r"^(?:my (?:" + _FAMILY_MEMBER + r") )?(?:is|isn't|is not|does|doesn't|does not|did|didn't|has|hasn't|"
         r"too|neither|not|either)(?: (?:too|either|as well|not))?[.!]*$"
         # "but my son hates it": the object is the sentence before.
-        r"|^my (?:" + _FAMILY_MEMBER + r") (?:\w+ ){1,2}(?:it|that|them|this|those)(?: (?:too|either|as well))?[.!]*$",
+        r"|^my (?:" + _FAMILY_MEMBER + r") (?:\w+ ){1,2}(?:it|that|them|this|those)(?: (?:too|either|as well))?[.!]*$"
+        # "Here I am and my mom": a family member named alone, saying nothing of them.
+        r"|^(?:and )?(?:my )?(?:" + _FAMILY_MEMBER + r")[.!]*$",
         re.IGNORECASE,
     ),
 }

@@ -33,7 +33,7 @@ _ZH_ITEM_TRIM = re.compile(
 _EN_ITEM_END = re.compile(
     r"\s+(?:anymore|any more|these days|lately|a lot|so much|very much|too|as well|now|at all|over .+|more than .+"
     r"|rather than .+|instead of .+|because .+|since .+|especially .+|after .+|when .+|last \w+|for good|for a while|completely|altogether|(?:a few |\w+ )?\w+ ago"
-    r"|in (?:high school|college|school|university))$",
+    r"|in (?:high school|college|school|university)|\s*(?:-|–|—)\s.*)$",
     re.IGNORECASE,
 )
 _EN_ITEM_ARTICLE = re.compile(r"^(?:a|an|the|some|my|any)\s+", re.IGNORECASE)
@@ -46,7 +46,11 @@ PRONOUN_ITEM = re.compile(
 DEICTIC_ITEM = re.compile(
     r"^(?:这|那|你|您|第[一二三四五六七八九十\d]+|上一|下一)|方案|回答|回复|答案|建议|选项|解释"
     r"|^(?:that|this|these|those|it|your|how|what|when|where|why|the (?:first|second|third|last|other|previous|next))\b"
-    r"|\b(?:option|idea|answer|reply|response|explanation|suggestion|version|one)s?$",
+    r"|\b(?:option|idea|answer|reply|response|explanation|suggestion|version|one)s?$"
+    # A place, a moment or a thing of the conversation ("escaping to that world", "the energy of this
+    # city"), not a lasting liking.
+    r"|\b(?:to|in|at|of|with|about|on|for|from) (?:that|this|these|those)\b"
+    r"|^(?:the )?(?:energy|vibe|vibes|atmosphere|feeling|way|fact|thought|diversity|moment|view)\b",
     re.IGNORECASE,
 )
 # The verbs a Chinese liking puts before its item (喜欢**看**书); table.py's preference rule reads them.
@@ -76,4 +80,6 @@ def split_items(item: str, lang: Lang) -> list[str]:
     pronoun ("I love you") and conversation-pointing ("I like that idea") items dropped."""
     parts = (_ZH_LIST if lang == "zh" else _EN_LIST).split(clean_item(item, lang))
     cleaned = [clean_item(p, lang) for p in parts]
+    if cleaned and DEICTIC_ITEM.search(cleaned[0]):
+        return []  # "how you use it to tell stories and teach people": the list goes on about the conversation
     return [p for p in cleaned if p and len(p) <= 40 and not PRONOUN_ITEM.match(p) and not DEICTIC_ITEM.search(p)]
