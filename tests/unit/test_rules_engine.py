@@ -2696,3 +2696,32 @@ def test_a_project_item_stops_at_a_dash() -> None:
         "project-big-project"
     )
     assert only("I'm building a budgeting app - it's in Flutter.").key == "project-budgeting-app"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I love the effects are so cool.",
+        "I love making it a better place.",
+        "I love having such a great time.",
+        "I love seeing them eat fruit.",
+        "I'm trying to stay upbeat and learn as much as I can.",
+        "I'm trying to channel my grief by spending more time with family.",
+        "I want to help make their lives better.",
+        "I studied hard and it showed me how resilient I can be.",
+    ],
+)
+def test_chit_chat_likings_and_moods_are_no_memory(message: str) -> None:
+    """R-TYPE-3 (fourteenth probe, 1,500 LoCoMo turns): each was stored ("Loves effects are so cool",
+    `food-fruit` "Loves seeing them eat fruit", the goal "Is trying to stay upbeat…", `education-major`
+    "Studied hard…"); a liking that is a clause or about the conversation's people, a mood and a study
+    habit are none."""
+    assert extract(message) == []
+
+
+def test_a_liking_with_an_intensifier_or_a_comment_after_it_is_kept() -> None:
+    """R-TYPE-2 (fourteenth probe): the chit-chat filter reads the liked item, not the sentence."""
+    assert only("I love Italian food so much.").key == "preference-italian-food"
+    assert only("I really like jazz, it's so relaxing.").key == "music-jazz"
+    assert only("I'm trying to stay fit.").memory_type == "goal"
+    assert only("I found out recently I'm allergic to cockroaches.").content.startswith("Found out")

@@ -173,7 +173,7 @@ def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
 # "I plan to launch it", "I want to show you this": the goal's object is in another clause, or the
 # wish is about the conversation.
 _POINTS_BACK = re.compile(
-    r"\b(?:it|them|you)\b|\b(?:this|that)\b(?! (?:year|month|week|summer|winter|spring|fall|autumn|weekend|time)\b)",
+    r"\b(?:it|them|their|you)\b|\b(?:this|that)\b(?! (?:year|month|week|summer|winter|spring|fall|autumn|weekend|time)\b)",
     re.IGNORECASE,
 )
 # The first part of a goal, before a joined second one: its "it" has no antecedent in the clause,

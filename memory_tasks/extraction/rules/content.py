@@ -82,4 +82,18 @@ def split_items(item: str, lang: Lang) -> list[str]:
     cleaned = [clean_item(p, lang) for p in parts]
     if cleaned and DEICTIC_ITEM.search(cleaned[0]):
         return []  # "how you use it to tell stories and teach people": the list goes on about the conversation
-    return [p for p in cleaned if p and len(p) <= 40 and not PRONOUN_ITEM.match(p) and not DEICTIC_ITEM.search(p)]
+    return [
+        p
+        for p in cleaned
+        if p
+        and len(p) <= 40
+        and not PRONOUN_ITEM.match(p)
+        and not DEICTIC_ITEM.search(p)
+        and not (lang == "en" and _EN_NOT_AN_ITEM.search(p))
+    ]
+
+
+# What a liked thing never holds in chit-chat: a clause ("the effects are so cool"), the conversation's
+# people or things ("seeing them eat fruit", "making it a better place"), an exclamation ("having such
+# a great time").
+_EN_NOT_AN_ITEM = re.compile(r"\b(?:is|are|was|were|it|them|they|their|our|us|such)\b", re.IGNORECASE)

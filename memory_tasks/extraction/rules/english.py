@@ -29,7 +29,7 @@ _EN_ADVERBS = frozenset(
 # coffee"); a regular past ends in -ed, except the base verbs below ("I need" -> "Needs").
 _EN_UNCHANGED = frozenset(
     "can cannot could would should will must might may shall ought quit was were had did went got gotten took made "
-    "said saw came knew thought told became left felt brought began kept held wrote stood heard meant met ran paid "
+    "said saw came knew thought told became left felt brought began kept held wrote stood heard meant met ran paid found "
     "sat spoke led grew lost fell sent built understood drew broke spent rose drove bought wore chose sought threw "
     "caught dealt won forgot forgave fought taught ate drank sang swam flew hid rode slept sold stole struck swore "
     "woke froze gave shook bit blew bent dug hung knelt lent lit slid spun stuck swept swung tore wept withdrew "

@@ -177,6 +177,12 @@ _EN_PROJECT_NOUNS = (
 _EN_OFTEN = (
     r"(?: (?:every \w+|on weekends|on \w+days|daily|at night|with (?:my )?friends|\w+ (?:a|per) (?:week|day|month)))?"
 )
+# What a "trying to" never is a goal: coping and moods ("stay upbeat", "channel my grief", "keep going").
+_EN_NOT_A_GOAL = (
+    r"(?:stay (?!fit|healthy|active|sober|in shape)|keep (?:going|up|reaching|moving|pushing|at it)|be (?:positive"
+    r"|patient|strong|there|more|better)|channel|cope|process|figure|get through|hang in|focus on the|remember"
+    r"|appreciate|cherish|enjoy|relax|take it|make the most)\b"
+)
 _EN_ADV = r"(?:(?:really|just|absolutely|also|totally|genuinely|honestly|do|still|kind of|sort of|mostly|usually|normally|typically|often|always|generally|definitely|truly|now|actually) )*"
 
 CAP = r"(?-i:[A-Z])"
@@ -413,7 +419,7 @@ RULES: tuple[Rule, ...] = (
     # Trying to conceive bears on drugs and drinks as a pregnancy does (not a goal like "trying to run").
     _r("goal", "zh", _ZH_ME + r"(?:在)?(?P<value>备孕)(?:中|了)?$", TRYING_TO_CONCEIVE),
     _r("goal", "en", r"^(?:I(?:'m| am)|we(?:'re| are)) (?:currently )?(?P<value>trying to (?:conceive|get pregnant|have a baby)|trying for a baby)\b", TRYING_TO_CONCEIVE),
-    _r("goal", "en", r"^I(?:'m| am) trying to (?P<item>.+)$", goal),
+    _r("goal", "en", r"^I(?:'m| am) trying to (?!" + _EN_NOT_A_GOAL + r")(?P<item>.+)$", goal),
     # "I'm thinking about learning Rust": a plan of the user's (not "thinking about dinner").
     _r("goal", "en", r"^I(?:'m| am|'ve been| have been) (?:seriously )?(?:thinking (?:about|of)|considering) (?P<item>(?:learning|moving to|switching to|changing|getting|buying|going back to|starting) .+)$", goal),
     _r("goal", "en", r"^I(?: want| plan| hope| intend| aim|'m planning| am planning|'d like| would like) to (?!know|ask|see|check|talk|say|understand|make sure|be sure|watch|eat|go to bed|sleep|try|find out|learn how|read|hear|share|tell)(?P<item>.+)$", goal),
@@ -662,7 +668,7 @@ RULES: tuple[Rule, ...] = (
     _r("birthday", "en", r"^I was born on (?P<value>.+)$", BIRTHDAY),
     _r("education-major", "zh", r"(?:学的是|读的是|专业是|(?:研究)?方向是)(?P<value>[^，。]+?)(?:专业)?$", EDUCATION),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前|还)?在(?P<value>读研|读博|读大学|读本科|读高中|读研究生)$", OCCUPATION_STATED),
-    _r("education-major", "en", r"^I (?:studied|majored in|have a degree in|did my degree in) (?P<value>[\w ]+)", EDUCATION),
+    _r("education-major", "en", r"^I (?:studied|majored in|have a degree in|did my degree in) (?!hard|a lot|all|abroad|for|late|together|with|at|in|on|every|so|really|pretty|my|it|them|there|here)(?P<value>[\w ]+)", EDUCATION),
     _r("education-major", "en", r"^I (?:have|hold|got|earned|did) an? (?:PhD|Ph\.D\.|doctorate|master's|masters|bachelor's|bachelors|MBA|degree|MSc|BSc|MA|BA)(?: degree)? in (?P<value>[\w ]{2,40})$", EDUCATION),
     _r("alma-mater", "en", r"^I (?:graduated|got my degree) from (?P<value>(?:the )?" + CAP + r"[\w&.'-]*(?: (?:of )?" + CAP + r"[\w&.'-]*){0,4})", ALMA_MATER),
     _r("alma-mater", "zh", r"^(?:我)?(?:是)?(?P<value>" + ZH_OR_LATIN + r"{2,10}?)(?:大学|学院)?(?:本科|硕士|研究生|博士)?毕业的?$", ALMA_MATER_ZH),
