@@ -2709,6 +2709,8 @@ def test_a_project_item_stops_at_a_dash() -> None:
         "I'm trying to channel my grief by spending more time with family.",
         "I want to help make their lives better.",
         "I studied hard and it showed me how resilient I can be.",
+        "I want to brag a little.",
+        "I'm also a big fan of scents like this.",
     ],
 )
 def test_chit_chat_likings_and_moods_are_no_memory(message: str) -> None:

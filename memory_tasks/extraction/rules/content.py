@@ -49,7 +49,7 @@ DEICTIC_ITEM = re.compile(
     r"|\b(?:option|idea|answer|reply|response|explanation|suggestion|version|one)s?$"
     # A place, a moment or a thing of the conversation ("escaping to that world", "the energy of this
     # city"), not a lasting liking.
-    r"|\b(?:to|in|at|of|with|about|on|for|from) (?:that|this|these|those)\b"
+    r"|\b(?:to|in|at|of|with|about|on|for|from|like) (?:that|this|these|those)\b"
     r"|^(?:the )?(?:energy|vibe|vibes|atmosphere|feeling|way|fact|thought|diversity|moment|view)\b",
     re.IGNORECASE,
 )

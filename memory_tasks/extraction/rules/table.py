@@ -422,7 +422,7 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "en", r"^I(?:'m| am) trying to (?!" + _EN_NOT_A_GOAL + r")(?P<item>.+)$", goal),
     # "I'm thinking about learning Rust": a plan of the user's (not "thinking about dinner").
     _r("goal", "en", r"^I(?:'m| am|'ve been| have been) (?:seriously )?(?:thinking (?:about|of)|considering) (?P<item>(?:learning|moving to|switching to|changing|getting|buying|going back to|starting) .+)$", goal),
-    _r("goal", "en", r"^I(?: want| plan| hope| intend| aim|'m planning| am planning|'d like| would like) to (?!know|ask|see|check|talk|say|understand|make sure|be sure|watch|eat|go to bed|sleep|try|find out|learn how|read|hear|share|tell)(?P<item>.+)$", goal),
+    _r("goal", "en", r"^I(?: want| plan| hope| intend| aim|'m planning| am planning|'d like| would like) to (?!know|ask|see|check|talk|say|understand|make sure|be sure|watch|eat|go to bed|sleep|try|find out|learn how|read|hear|share|tell|show|brag|savor|celebrate|vent|chat|catch up|thank|congratulate|hug|apologi[sz]e|update|remind|introduce)(?P<item>.+)$", goal),
     # ---- projects ------------------------------------------------------------------------
     _r("project", "zh", r"(?:最近|目前|现在|一直)?(?:正在|在)(?:开发|做|写|搭建|搞|维护|研发|设计|打造|装修)(?P<item>[^，。]+)$", project),
     _r("project", "en", r"^(?:I(?:'m| am)|we(?:'re| are)|our team is|my team is|I've been|we've been) (?:currently |also |still |now )?(?:building|developing|writing|working on|making|creating|renovating|remodeling|maintaining|designing|migrating|rewriting|launching) (?P<item>.+)$", project),
