@@ -2727,3 +2727,28 @@ def test_a_liking_with_an_intensifier_or_a_comment_after_it_is_kept() -> None:
     assert only("I really like jazz, it's so relaxing.").key == "music-jazz"
     assert only("I'm trying to stay fit.").memory_type == "goal"
     assert only("I found out recently I'm allergic to cockroaches.").content.startswith("Found out")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我爱死这首歌了",
+        "我很喜欢这种天气",
+        "我喜欢那种感觉",
+        "我爱喝这种茶",
+        "我妈刚给我打电话了",
+        "我们公司楼下新开了一家咖啡店",
+    ],
+)
+def test_chinese_chit_chat_about_here_and_now_is_no_memory(message: str) -> None:
+    """R-TYPE-3 (fourteenth probe, Chinese chit-chat): each was stored (a hash-keyed liking of 这首歌 or
+    这种天气, `drink-tea` for 「这种茶」, the parents' fact 「妈刚给我打电话了」, `business-coffee` for a café that
+    opened downstairs)."""
+    assert extract(message) == []
+
+
+def test_a_kind_described_a_habit_of_a_parent_and_the_users_own_business_are_kept() -> None:
+    """R-TYPE-2 (fourteenth probe): the here-and-now filters leave these."""
+    assert only("我喜欢那种安静的咖啡馆").key == "place-cafes"
+    assert only("我妈每周都给我打电话").key == "family-parents"
+    assert only("我和朋友开了一家咖啡店").key == "business-coffee"

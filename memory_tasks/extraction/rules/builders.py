@@ -299,11 +299,20 @@ _NO_PREDICATE = {
 }
 
 
+# A family member's one exchange with the user ("我妈刚给我打电话了", "my mom just called me"): news of the
+# day, not a fact about them.
+_ONE_OFF_EXCHANGE = re.compile(
+    r"(?:刚|刚才|刚刚)(?:给我|跟我|和我)(?:打(?:了个?)?电话|发(?:了)?(?:消息|微信|信息)|说了)|(?:刚|刚才|刚刚)(?:问|骂|叫)我"
+    r"|\bjust (?:called|texted|messaged|asked|told|yelled at) me\b",
+    re.IGNORECASE,
+)
+
+
 def family_fact(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A fact about a family member, appended under family-<group>; none when the clause only
     points back at what the sentence said before (`_NO_PREDICATE`)."""
     group = next((g for g in FAMILY if match.groupdict().get(g)), None) or clause.subject.partition(":")[2]
-    if not group or _NO_PREDICATE[clause.lang].match(clause.text):
+    if not group or _NO_PREDICATE[clause.lang].match(clause.text) or _ONE_OFF_EXCHANGE.search(clause.text):
         return []
     content = statement(clause.text, clause.lang)
     return [_candidate("append", "fact", f"family-{group}", content, clause, 4, LIFELONG_TTL_DAYS)]

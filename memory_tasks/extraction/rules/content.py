@@ -45,6 +45,7 @@ PRONOUN_ITEM = re.compile(
 # explained it") is a reaction to the current answer, not a lasting preference.
 DEICTIC_ITEM = re.compile(
     r"^(?:这|那|你|您|第[一二三四五六七八九十\d]+|上一|下一)|方案|回答|回复|答案|建议|选项|解释"
+    r"|[这那](?:首|个|种|部|本|家|件|次|位|款|样|些)|^(?:感觉|氛围|心情|状态)$"
     r"|^(?:that|this|these|those|it|your|how|what|when|where|why|the (?:first|second|third|last|other|previous|next))\b"
     r"|\b(?:option|idea|answer|reply|response|explanation|suggestion|version|one)s?$"
     # A place, a moment or a thing of the conversation ("escaping to that world", "the energy of this
@@ -78,6 +79,8 @@ def clean_item(item: str, lang: Lang) -> str:
 def split_items(item: str, lang: Lang) -> list[str]:
     """The items of a list ("爵士乐和古典音乐", "hiking and rock climbing"), each cleaned; empty,
     pronoun ("I love you") and conversation-pointing ("I like that idea") items dropped."""
+    if _ZH_THIS_ONE.match(item.strip()):
+        return []  # 「我很喜欢这种天气」: the weather of today, whatever 这种 is trimmed to
     parts = (_ZH_LIST if lang == "zh" else _EN_LIST).split(clean_item(item, lang))
     cleaned = [clean_item(p, lang) for p in parts]
     if cleaned and DEICTIC_ITEM.search(cleaned[0]):
@@ -93,6 +96,8 @@ def split_items(item: str, lang: Lang) -> list[str]:
     ]
 
 
+# A Chinese item that points at what is here and now: 这种天气, 这首歌, 这家店.
+_ZH_THIS_ONE = re.compile(r"^(?:很|太|真|特别)?这(?:种|个|首|部|本|家|件|样|些|次)")
 # What a liked thing never holds in chit-chat: a clause ("the effects are so cool"), the conversation's
 # people or things ("seeing them eat fruit", "making it a better place"), an exclamation ("having such
 # a great time").

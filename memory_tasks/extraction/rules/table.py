@@ -652,7 +652,8 @@ RULES: tuple[Rule, ...] = (
     _r("vehicle", "en", r"^I drive an? (?P<value>" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", Slot("fact", "vehicle")),
     # What one owns is a vehicle only when it is one: "I have a MacBook Pro" is a device.
     _r("vehicle", "en", r"^I (?:own|have) an? (?P<value>(?:(?:" + _CAR_MAKES + r")\b[\w-]*(?: [\w-]+){0,3}|(?:[\w-]+ ){0,2}(?:car|truck|SUV|pickup|minivan|van|motorcycle|motorbike|scooter)))$", Slot("fact", "vehicle")),
-    _r("business", "zh", r"(?:开了|经营|开着)(?:一家|一间|家|个)(?P<item>[^，。]*?(?:店|馆|公司|工作室|餐厅|诊所))", BUSINESS),
+    # The user's own business (「我自己开了个工作室」), not one that opened nearby (「我们公司楼下新开了一家咖啡店」).
+    _r("business", "zh", r"^(?:我|我们|本人)(?:自己|和[^，。]{1,3}|跟[^，。]{1,3}|在[^，。]{2,6}|去年|今年|前年)*(?:开了|经营|开着)(?:一家|一间|家|个)(?P<item>[^，。]*?(?:店|馆|公司|工作室|餐厅|诊所))", BUSINESS),
     _r("business", "en", r"^I (?:run|own) an? (?:small |little |local )?(?P<item>[\w -]+?(?:shop|store|bakery|cafe|restaurant|company|business|studio|clinic|agency|bar|salon))\b", BUSINESS),
     _r("native-language", "zh", r"母语是(?P<value>[^，。]+)$", NATIVE_LANGUAGE),
     _r("native-language", "en", r"^my (?:native|first|mother) (?:language|tongue) is (?P<value>" + CAP + r"\w+)", NATIVE_LANGUAGE),
