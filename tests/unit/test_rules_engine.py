@@ -2738,6 +2738,8 @@ def test_a_liking_with_an_intensifier_or_a_comment_after_it_is_kept() -> None:
         "我爱喝这种茶",
         "我妈刚给我打电话了",
         "我们公司楼下新开了一家咖啡店",
+        "我老公出差了",
+        "I'm single this weekend, my wife is traveling.",
     ],
 )
 def test_chinese_chit_chat_about_here_and_now_is_no_memory(message: str) -> None:
@@ -2751,4 +2753,5 @@ def test_a_kind_described_a_habit_of_a_parent_and_the_users_own_business_are_kep
     """R-TYPE-2 (fourteenth probe): the here-and-now filters leave these."""
     assert only("我喜欢那种安静的咖啡馆").key == "place-cafes"
     assert only("我妈每周都给我打电话").key == "family-parents"
+    assert only("我老公经常出差").key == only("My husband travels a lot for work.").key == "family-partner"
     assert only("我和朋友开了一家咖啡店").key == "business-coffee"

@@ -299,11 +299,14 @@ _NO_PREDICATE = {
 }
 
 
-# A family member's one exchange with the user ("我妈刚给我打电话了", "my mom just called me"): news of the
-# day, not a fact about them.
+# A family member's one exchange with the user ("我妈刚给我打电话了", "my mom just called me") or where
+# they are right now: news of the day, not a fact about them.
 _ONE_OFF_EXCHANGE = re.compile(
     r"(?:刚|刚才|刚刚)(?:给我|跟我|和我)(?:打(?:了个?)?电话|发(?:了)?(?:消息|微信|信息)|说了)|(?:刚|刚才|刚刚)(?:问|骂|叫)我"
-    r"|\bjust (?:called|texted|messaged|asked|told|yelled at) me\b",
+    r"|\bjust (?:called|texted|messaged|asked|told|yelled at) me\b"
+    # … or where they are right now: "my wife is traveling", 「我老公出差了」.
+    r"|\b(?:is|are|'s) (?:traveling|travelling|away|out of town|on a trip|asleep|sleeping|at work|busy)\b"
+    r"|(?:出差|出门|睡觉|上班)了$|在(?:出差|睡觉|上班)$",
     re.IGNORECASE,
 )
 
