@@ -115,9 +115,8 @@ def _listed(head: str, item: str, lang: Lang) -> str:
     a verb of its own keeps it instead of the head's ("喜欢看" + "听音乐" -> "喜欢听音乐", not 看听)."""
     if lang != "zh":
         return f"{head} {item}"
-    own_verb = (item[:1] in ZH_ITEM_VERBS and not item.startswith(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB)) or item[
-        :1
-    ] in _ZH_ACTIVITY_VERBS
+    opens_with_item_verb = item[:1] in ZH_ITEM_VERBS and not item.startswith(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB)
+    own_verb = opens_with_item_verb or item[:1] in _ZH_ACTIVITY_VERBS
     if head[-1:] in ZH_ITEM_VERBS and own_verb:
         head = head[:-1]
     return f"{head}{item}"
@@ -155,13 +154,8 @@ def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
         for item in split_items(match.group("item"), clause.lang):
             key = key_of_verb(verb, item)
             if key:
-                memory_type = (
-                    key.split("-", 1)[0]
-                    if key.startswith(("goal-", "project-"))
-                    else "fact"
-                    if key.startswith("pet-")
-                    else "preference"
-                )
+                prefix = key.split("-", 1)[0]
+                memory_type = prefix if prefix in ("goal", "project") else "fact" if prefix == "pet" else "preference"
                 candidates.append(_candidate("delete", memory_type, key, content, clause, 3, item=item))
         if any(c.key in _DIETARY_KEYS for c in candidates) and not _TASTE.search(match.group(0)):
             candidates.append(_candidate("append", "fact", "diet", content, clause, 4))
