@@ -326,8 +326,8 @@ class QualityResult:
 
 def run_quality(locomo_path: Path, sweep: bool) -> QualityResult:
     from memory_tasks.db.clock import db_now
+    from memory_tasks.extraction.core import is_core_memory
     from memory_tasks.extraction.filters import is_noise_memory
-    from memory_tasks.memories.core import is_core_memory
     from memory_tasks.retrieval.rerank import RerankWeights, rerank
     from memory_tasks.retrieval.search import dense_candidates, find_memories, lexical_ranking, vector_search
 
@@ -829,7 +829,7 @@ def _render_quality(quality: QualityResult, settings) -> list[str]:
         "LoCoMo's memories all share one importance, confidence and age, so only similarity and lexical move "
         f"the ranking here. {quality.noise_hidden} facts are hidden by the read-time noise filter in every path. "
         f"{quality.core_memories} facts are core memories (allergies, diets, medical conditions; "
-        f"`memories/core.py`): the final path injects up to {settings.LONG_TERM_MEMORY_CORE_LIMIT} of them into "
+        f"`extraction/core.py`): the final path injects up to {settings.LONG_TERM_MEMORY_CORE_LIMIT} of them into "
         "every answer of their user, whatever the question, as the product does.",
         "",
         "recall@6 by split (issue 13.5: tuned on conversations 0-4, reported on 5-9):",

@@ -47,7 +47,7 @@ def memory_json(memory: LongTermMemory | Row[Any]) -> dict[str, Any]:
         "importance": memory.importance,
         "confidence": round(memory.confidence, 4),
         "is_active": memory.is_active,
-        # Injected before every reply whatever the question (R-READ-6, memories/core.py).
+        # Injected before every reply whatever the question (R-READ-6, extraction/core.py).
         "is_core": memory.is_core,
         "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
         "vector_status": memory.vector_status,

@@ -156,7 +156,7 @@ class LongTermMemory(Base):
     # workers, a late retry) end where processing them in order would (R-PIPE-7).
     stated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Injected before every reply whatever the question (R-READ-6): a standing constraint or
-    # a safety fact, decided when the row is written (memories/core.py).
+    # a safety fact, decided when the row is written (extraction/core.py).
     is_core: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default=text("false"))
     # When the user last said again what the row holds (R-WRITE-3): a confirmation refreshes
     # the expiry and this time, never the text, the revision or the vector.

@@ -14,6 +14,7 @@ from typing import Literal
 
 from config.settings import Settings
 from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.extraction.core import is_core_memory
 from memory_tasks.extraction.filters import drop_reason, window_reminder_reason
 from memory_tasks.extraction.outcomes import Outcome, dropped
 
@@ -90,7 +91,16 @@ def screen(
         else:
             _log_drop(candidate, refused.reason, stage, message_id)
             drops.append(dropped(candidate, refused.reason, stage))
-    admitted.sort(key=lambda c: (c.op == "delete", c.importance * c.confidence), reverse=True)
+    # Under the cap a retraction goes first, then a core memory (an allergy, a reply rule: R-READ-6),
+    # then the rest by importance and confidence, so a long introduction never loses its allergy to a taste.
+    admitted.sort(
+        key=lambda c: (
+            c.op == "delete",
+            is_core_memory(c.memory_type, c.target_key, c.content),
+            c.importance * c.confidence,
+        ),
+        reverse=True,
+    )
     cap = settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS
     for candidate in admitted[cap:]:
         reason = f"over the write cap (LONG_TERM_MEMORY_MAX_WRITE_ITEMS={cap})"

@@ -7,7 +7,7 @@ the due rows; `store.expire` makes expiry durable: the row is deactivated, marke
 index sync removes its vector, its revision bumped, and a history row with source=expiry
 records what was lost.
 
-Core memories (R-READ-6: standing constraints and safety facts, `memories/core.py`) never
+Core memories (R-READ-6: standing constraints and safety facts, `extraction/core.py`) never
 expire: an allergy said once a year ago must still reach every reply. The sweep skips them
 and every read of live memories counts them live whatever their `expires_at`.
 

@@ -28,7 +28,7 @@ repeat never rewords a memory, saying a burst of statements again, in any order,
 the active memories byte-identical.
 
 Core memories (R-READ-6) are decided here too: every row written gets `is_core` from
-`memories.core.is_core_memory`; consolidation's `rewrite` and `merge_into` never clear it.
+`extraction.core.is_core_memory`; consolidation's `rewrite` and `merge_into` never clear it.
 
 `note_statement` and `repoint_merges` are bookkeeping that changes neither the text nor the
 visibility of any memory, so they bump nothing and leave no history. Outside this module only
@@ -59,9 +59,9 @@ from memory_tasks import metrics
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, MemoryHistory, VectorStatus
 from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, Candidate
+from memory_tasks.extraction.core import is_core_memory
 from memory_tasks.extraction.filters import is_noise_memory
 from memory_tasks.extraction.types import ExistingMemory
-from memory_tasks.memories.core import is_core_memory
 from memory_tasks.text import has_han
 
 logger = logging.getLogger(__name__)

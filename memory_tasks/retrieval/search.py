@@ -10,7 +10,7 @@ user's rows Milvus may not show yet -> rerank -> top RETRIEVE_LIMIT. When the em
 Milvus is off or failing, the user's valid memories are ranked lexically instead, within
 LONG_TERM_MEMORY_LEXICAL_BUDGET_MS.
 
-Core memories (R-READ-6: standing constraints and safety facts, `memories/core.py`) are in
+Core memories (R-READ-6: standing constraints and safety facts, `extraction/core.py`) are in
 every answer of every mode: up to LONG_TERM_MEMORY_CORE_LIMIT of them, the most relevant
 first, take their place whatever the question, and relevance fills the rest of the limit
 (`with_core_block`). The hits stay ordered by score; `format_memory_block` shows the core

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_tasks.memories.core import is_core_memory
+from memory_tasks.extraction.core import is_core_memory
 from memory_tasks.retrieval.prompt import CORE_HEADER, HEADER, RELEVANT_HEADER, format_memory_block
 from memory_tasks.retrieval.search import Hit, with_core_block
 

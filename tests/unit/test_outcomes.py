@@ -49,6 +49,21 @@ def test_the_gate_says_why_it_drops_each_candidate() -> None:
     ]
 
 
+def test_the_write_cap_never_cuts_a_core_memory_for_a_taste() -> None:
+    """R-PIPE-3, R-READ-6 (fourteenth probe): a long introduction with more than the cap's candidates lost
+    its reply rule ("please keep your answers short", importance 3) to likings of the same importance
+    listed before it; an allergy of importance 2 would have gone the same way."""
+    candidates = [
+        _candidate("sport-hiking", "Loves hiking", importance=4),
+        _candidate("food-sushi", "Loves sushi", importance=4),
+        _candidate("reply-style", "Please keep your answers short"),
+        _candidate("allergy-peanut", "Is allergic to peanuts", memory_type="fact", importance=2),
+    ]
+    screening = screen(candidates, SETTINGS, stage="extract")
+    assert [c.key for c in screening.admitted] == ["reply-style", "allergy-peanut"]
+    assert [o.key for o in screening.dropped] == ["sport-hiking", "food-sushi"]
+
+
 def test_the_rules_say_which_clauses_they_do_not_read_and_why() -> None:
     """Issue 17 item 2: a clause under a short time window is a drop naming the window; the lasting
     clause beside it is not reported as dropped."""

@@ -13,11 +13,11 @@ from bench.eval_extraction import DEFAULT_DATA, evaluate, load_turns
 from config.settings import DEFAULT_NOISE_KEY_PATTERNS, Settings
 from memory_tasks.demo import SAMPLE_CONVERSATION
 from memory_tasks.extraction.candidates import Candidate, coerce_candidate
+from memory_tasks.extraction.core import is_core_memory
 from memory_tasks.extraction.rules import RulesEngine
 from memory_tasks.extraction.rules.english import third_person
 from memory_tasks.extraction.rules.keys import preference_key
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
-from memory_tasks.memories.core import is_core_memory
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "data" / "extraction_scenarios.jsonl"
 ENGINE = RulesEngine(DEFAULT_NOISE_KEY_PATTERNS)

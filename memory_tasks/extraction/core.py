@@ -1,7 +1,9 @@
 """Which memories are core (R-READ-6): injected before every reply, whatever the question.
 
 Two kinds, decided when a memory is written (`store.write_row`) and stored in
-`long_term_memories.is_core`, so retrieval reads a flag instead of re-classifying:
+`long_term_memories.is_core`, so retrieval reads a flag instead of re-classifying; the gate
+asks it of candidates too, so a core one is never cut by the write cap (`gate.screen`).
+It lives with the candidates it classifies, below the write model that stores its answer:
 - standing constraints: every `constraint` memory (reply language, length, format, style,
   code language, "下雨时提醒我带伞" — rules the user asked the assistant to follow from now on)
   and every memory under a `reply-…` key, whatever its type;
