@@ -2755,3 +2755,14 @@ def test_a_kind_described_a_habit_of_a_parent_and_the_users_own_business_are_kep
     assert only("我妈每周都给我打电话").key == "family-parents"
     assert only("我老公经常出差").key == only("My husband travels a lot for work.").key == "family-partner"
     assert only("我和朋友开了一家咖啡店").key == "business-coffee"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I'm gluten intolerant.", "I have a gluten intolerance.", "我麸质不耐受", "I'm vegan and gluten intolerant."],
+)
+def test_a_gluten_intolerance_is_a_core_health_fact(message: str) -> None:
+    """R-READ-6 (fourteenth probe): "I'm gluten intolerant" and "I have a gluten intolerance" stored nothing."""
+    [intolerance] = [c for c in extract(message) if c.key.startswith("health-")]
+    assert intolerance.key == "health-gluten-intolerance"
+    assert is_core_memory(intolerance.memory_type, intolerance.key, intolerance.content)

@@ -27,7 +27,7 @@ _DIET_ALLOWS = {
     "en": re.compile(r"^I (?:(?:do|still|also|sometimes|occasionally|can) )*(?:eat|drink|have)\b", re.IGNORECASE),
 }
 # The facts whose "but" clause can say what is still allowed ("…but I can have yogurt").
-_ALLOWANCE_OF = ("health-lactose", "allergy-", "sensitivity-")
+_ALLOWANCE_OF = ("health-lactose", "health-gluten", "allergy-", "sensitivity-")
 # What keeps a liking from being had any more: "but my stomach can't handle it anymore",
 # 「但是现在胃受不了了」. Kept in the liking's content, which alone would say the opposite of now.
 _LIKING_LIMITED = {

@@ -264,6 +264,18 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("pollen", "allergen", ("花粉", "pollen")),
     ("lactose-intolerance", "health", ("乳糖不耐受", "乳糖不耐", "lactose intolerant", "lactose intolerance")),
     (
+        "gluten-intolerance",
+        "health",
+        (
+            "麸质不耐受",
+            "麸质不耐",
+            "gluten intolerant",
+            "gluten-intolerant",
+            "gluten intolerance",
+            "intolerant to gluten",
+        ),
+    ),
+    (
         "hypertension",
         "health",
         ("高血压", "血压高", "血压偏高", "血压有点高", "血压比较高", "hypertension", "high blood pressure"),
