@@ -2766,3 +2766,22 @@ def test_a_gluten_intolerance_is_a_core_health_fact(message: str) -> None:
     [intolerance] = [c for c in extract(message) if c.key.startswith("health-")]
     assert intolerance.key == "health-gluten-intolerance"
     assert is_core_memory(intolerance.memory_type, intolerance.key, intolerance.content)
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("I can't take aspirin.", "sensitivity-aspirin"),
+        ("我不能吃阿司匹林", "sensitivity-aspirin"),
+        ("我对青霉素过敏，不能用头孢", "sensitivity-cephalosporins"),
+        ("我对布洛芬过敏", "allergy-ibuprofen"),
+    ],
+)
+def test_a_drug_the_user_must_not_take_is_a_core_fact(message: str, key: str) -> None:
+    """R-READ-6 (fourteenth probe): "I can't take aspirin" stored nothing, 「不能用头孢」 was a taste
+    (`preference-<hash>`, not core) and 「布洛芬」 a hash key."""
+    [drug] = [c for c in extract(message) if c.key == key]
+    assert drug.memory_type == "fact"
+    assert is_core_memory(drug.memory_type, drug.key, drug.content)
+    assert all(c.memory_type != "preference" for c in extract(message))
+    assert extract("I can't take the day off.") == []

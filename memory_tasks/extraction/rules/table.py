@@ -270,6 +270,11 @@ _EN_SUBSTANCES = (
     r"(?i:caffeine|coffee|espresso|green tea|tea|alcohol|red wine|white wine|wine|beer|dairy|milk|lactose|gluten|MSG"
     r"|sugar|spicy food|chocolate|cheese|onions?|garlic|soy)"
 )
+# Drugs a user may be told never to take.
+_EN_DRUGS = (
+    r"(?i:aspirin|ibuprofen|advil|NSAIDs|penicillin|amoxicillin|codeine|sulfa drugs|cephalosporins|opioids|morphine)"
+)
+_ZH_DRUGS = r"头孢(?:类)?|青霉素|阿莫西林|布洛芬|阿司匹林|磺胺(?:类)?(?:药物?)?|可待因|吗啡|非甾体抗炎药"
 _ZH_SUBSTANCES = r"咖啡因|咖啡|浓茶|茶|红酒|啤酒|白酒|酒|牛奶|奶制品|乳制品|辣的|辣|味精|巧克力|冰的|甜食"
 # 「我有乳糖不耐受，喝牛奶会拉肚子」: the reaction after a condition or an allergy is that one's, not another fact.
 _EXPLAINED = ("health-", "allergy-", "sensitivity-")
@@ -324,6 +329,8 @@ RULES: tuple[Rule, ...] = (
     # A home bought is the house goal reached, and where the user lives now.
     _r("home", "en", r"^(?:I|we) (?:just |finally |recently )?(?:bought|purchased|closed on) (?P<value>(?:a|our|my) (?:first |new )?(?P<item>house|home|apartment|flat|condo)\b.*)$", slots(HOME, goal_reached)),
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年)?(?P<value>(?P<item>买了?(?:房子?|新房|公寓)))了?$", slots(HOME, goal_reached)),
+    # A drug the user must not take is a core sensitivity, not a taste (before the dislike, which would read it).
+    _r("pref", "zh", r"^(?:我)?(?:也|都|绝对)?(?:不能|不可以|不宜|禁止)(?:吃|用|服用|打|输)(?P<item>" + _ZH_DRUGS + r")", SENSITIVITY),
     _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|吃不了|喝不了|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
     # "I don't eat kiwi because I'm allergic to it": the food avoided is the allergen, not a taste
     # (in the preference group, before the dislike, so that one does not read it too).
@@ -583,6 +590,8 @@ RULES: tuple[Rule, ...] = (
     # list of substances, so "This song makes me sick" or 「他让我头疼」 are none.
     _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r")(?: always| usually| really)? (?:makes|gives) me (?:feel )?(?:jittery|sick|nauseous|dizzy|anxious|shaky|a headache|headaches|a migraine|migraines|heartburn|a stomachache|stomachaches|bloated|palpitations|insomnia)\b", SENSITIVITY, not_after=_EXPLAINED),
     _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r") (?:always |usually |really )?(?:upsets|hurts|bothers|messes with|ruins) my (?:stomach|gut|sleep)\b", SENSITIVITY, not_after=_EXPLAINED),
+    # A drug the user must not take (「我对青霉素过敏，不能用头孢」, "I can't take aspirin"): core, as an allergy is.
+    _r("sensitivity", "en", r"^I (?:can't|cannot|can not|must not|mustn't|shouldn't) (?:take|have|be given) (?P<item>" + _EN_DRUGS + r")\b", SENSITIVITY),
     # "I can't have caffeine after 2pm": a restriction of the body's, whatever the hour (to eat or drink it is a dislike).
     _r("sensitivity", "en", r"^I (?:can't|cannot|can not) (?:have|tolerate|handle|digest) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY, not_after=_EXPLAINED),
     _r("sensitivity", "en", r"^I (?:always |usually |often )?get (?:a migraine|migraines|a headache|headaches|heartburn|sick|a rash|hives|a stomachache|stomachaches|palpitations|jittery) (?:from|after|when I (?:eat|drink|have)) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY, not_after=_EXPLAINED),
