@@ -2785,3 +2785,22 @@ def test_a_drug_the_user_must_not_take_is_a_core_fact(message: str, key: str) ->
     assert is_core_memory(drug.memory_type, drug.key, drug.content)
     assert all(c.memory_type != "preference" for c in extract(message))
     assert extract("I can't take the day off.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我忌口牛肉", "diet-beef"),
+        ("我忌辛辣", "diet-spicy-food"),
+        ("我血糖高", "health-high-blood-sugar"),
+        ("我有点低血糖", "health-hypoglycemia"),
+        ("我胆固醇高", "health-high-cholesterol"),
+    ],
+)
+def test_a_food_kept_from_and_a_blood_reading_are_core_facts(message: str, key: str) -> None:
+    """R-READ-6 (fourteenth probe): 「我忌口牛肉」, 「我血糖高」, 「我胆固醇高」 stored nothing; 「低血糖」 was a hash key."""
+    candidate = only(message)
+    assert candidate.key == key
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    for passing in ("我最近忌口", "我很忌讳这个"):
+        assert extract(passing) == [], passing

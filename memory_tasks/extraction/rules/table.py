@@ -518,6 +518,8 @@ RULES: tuple[Rule, ...] = (
     # product or a dish (「低盐酱油卖完了」, 「少盐的菜更好吃」).
     _r("diet", "zh", r"^(?P<lead>(?:我|医生(?:让|要|叫)我)" + _ZH_NOWADAYS + _ZH_MUST + r"(?:吃得?)?|" + _ZH_NOWADAYS + _ZH_MUST_WORD + r"(?:吃得?)?|" + _ZH_NOWADAYS + r"吃得?)?(?P<value>少油少盐|少盐少油|少吃盐|低盐|少盐)(?(lead)(?!的)|(?:饮食)?$)", Slot("fact", "diet-low-salt")),
     _r("diet", "en", r"^I(?:'m on | am on | (?:need to |have to |must |should )?(?:eat |keep |follow |be on )?)(?:a )?(?P<value>low[- ](?:sodium|salt))\b", Slot("fact", "diet-low-salt")),
+    # 「我忌口牛肉」: a food the user must keep from (忌口), core as a doctor's order is.
+    _r("diet", "zh", _ZH_ME + r"(?:要|得|需要)?忌(?:口)?(?!讳)(?P<item>(?!这|那)[^，。口]{1,8}?)(?:了)?$", DOCTORS_ORDER),
     # A doctor's order about food or drink (「医生让我少吃糖」, "My doctor told me to avoid salt"): a core restriction.
     _r("diet", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:少吃|别吃|不要吃|不能吃|忌|戒掉?|少喝|别喝|不要喝|不能喝)(?P<item>[^，。]{1,8}?)(?:了)?$", DOCTORS_ORDER),
     _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on)|limit|eat less) (?P<value>salt|sodium)\b", Slot("fact", "diet-low-salt")),
@@ -551,7 +553,7 @@ RULES: tuple[Rule, ...] = (
     # A condition said as the organ or the reading: 「我心脏不好」, 「我血脂高」, 「我血压高」.
     _r("health", "zh", _ZH_ME + r"(?:有点|有些|一直)?(?P<item>痛风|哮喘|贫血|低血糖|高血压|糖尿病|腰椎间盘突出|腰间盘突出|椎间盘突出)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>乙肝|丙肝)(?:病毒)?携带者$", HEALTH),
-    _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高)$", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高|血糖(?:有点|偏|比较)?高|胆固醇(?:有点|偏|比较)?高|低血糖)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
     _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant to (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
