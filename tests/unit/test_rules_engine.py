@@ -2804,3 +2804,29 @@ def test_a_food_kept_from_and_a_blood_reading_are_core_facts(message: str, key: 
     assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
     for passing in ("我最近忌口", "我很忌讳这个"):
         assert extract(passing) == [], passing
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("Please remember that I'm allergic to eggs.", "allergy-egg", "Is allergic to eggs"),
+        ("Don't forget I'm vegan.", "diet", "Is vegan"),
+        ("别忘了我是素食者", "diet", "是素食者"),
+        ("提醒一下，我怀孕了", "health-pregnancy", "怀孕了"),
+    ],
+)
+def test_a_fact_said_as_a_reminder_to_the_assistant_is_stored_without_the_reminder(
+    message: str, key: str, content: str
+) -> None:
+    """R-READ-6 (fourteenth probe): "Don't forget I'm vegan" stored nothing; "Please remember that I'm
+    allergic to eggs" and 「别忘了我是素食者」 kept the lead in the memory's text."""
+    candidate = only(message)
+    assert (candidate.key, candidate.content) == (key, content)
+
+
+def test_what_every_suggestion_must_leave_out_after_a_condition_is_a_standing_rule() -> None:
+    """R-READ-6 (fourteenth probe): "FYI I'm pregnant, so no alcohol or raw fish suggestions please" kept the
+    pregnancy and dropped the rule."""
+    pregnancy, rule = extract("FYI I'm pregnant, so no alcohol or raw fish suggestions please.")
+    assert pregnancy.key == "health-pregnancy"
+    assert (rule.memory_type, rule.content) == ("constraint", "No alcohol or raw fish suggestions please")

@@ -103,10 +103,12 @@ _EN_ADVERB_FIRST = re.compile(
 )
 _ZH_DISCOURSE = re.compile(
     r"^(?:其实|对了|另外|顺便说一下|顺便|哦|噢|嗯|啊|还有|而且|但是|不过|可是|所以|因为|请记住|记住|记得|你要记住|告诉你|跟你说"
+    r"|别忘了|不要忘了|提醒一下(?=[，,])|说一下(?=[，,])"
     r"|补充一下|话说|总之|反正|然后|哈哈)[，,、\s]*"
 )
 _EN_DISCOURSE = re.compile(
     r"^(?:also|actually|oh|btw|by the way|fyi|just so you know|remember(?: that)?|please note(?: that)?|note(?: that)?"
+    r"|please remember(?: that)?|(?:don't|do not|never) forget(?: that)?|keep in mind(?: that)?|just remember(?: that)?"
     r"|for the record|and|but|so|well|honestly|anyway|plus|ps|now|I think|I guess|maybe|probably|perhaps"
     # A correction's lead: "Sorry, I meant I work at Amazon", "Correction: my daughter is 7".
     r"|sorry|oops|correction|to correct myself|I meant(?: to say)?(?: that)?|what I meant (?:is|was)(?: that)?)\b[,:\s]+",

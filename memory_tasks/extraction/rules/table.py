@@ -761,6 +761,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
+    # "…so no alcohol or raw fish suggestions please": what every suggestion must leave out.
+    _r("constraint", "en", r"^(?:so )?(?:please )?no (?P<value>[\w ,-]+?) (?:suggestions|recommendations|recipes)(?: please)?$", standing_rule, standing=True),
     # How the assistant talks, said without "always": "Don't sugarcoat things", "Stop apologizing so much",
     # "Please don't give me medical advice" (a closed list: "don't give me the answer yet" is a one-off).
     _r("constraint", "en", r"^(?:please )?(?:don't|do not|stop|never|no need to) (?:sugarcoat(?:ing)?|apologi[sz](?:e|ing)|say(?:ing)? sorry|lectur(?:e|ing)|moraliz(?:e|ing)|hedg(?:e|ing)|rambl(?:e|ing)|repeat(?:ing)? yourself|over-?explain(?:ing)?|be(?:ing)? so formal|flatter(?:ing)? me|tell(?:ing)? me what I want to hear)\b.*$", standing_rule, standing=True),
