@@ -2830,3 +2830,13 @@ def test_what_every_suggestion_must_leave_out_after_a_condition_is_a_standing_ru
     pregnancy, rule = extract("FYI I'm pregnant, so no alcohol or raw fish suggestions please.")
     assert pregnancy.key == "health-pregnancy"
     assert (rule.memory_type, rule.content) == ("constraint", "No alcohol or raw fish suggestions please")
+
+
+def test_an_allergy_in_a_clause_about_someone_else_is_theirs() -> None:
+    """R-READ-6 (fourteenth probe): "I have a toddler who's allergic to milk" stored the user's core
+    `allergy-milk`; it is the child's, a family fact (core by its words, so it still reaches every reply)."""
+    [child] = extract("I have a toddler who's allergic to milk.")
+    assert (child.key, child.content) == ("family-children", "Has a toddler who's allergic to milk")
+    assert is_core_memory(child.memory_type, child.key, child.content)
+    assert extract("My friend who is allergic to nuts is coming.") == []
+    assert [c.key for c in extract("I'm allergic to cats and dogs.")] == ["allergy-cat", "allergy-dog"]

@@ -530,7 +530,8 @@ RULES: tuple[Rule, ...] = (
     # 「我酒精过敏」, 「我海鲜过敏」: said without 对 (not 「我是过敏体质」 or 「我不过敏」).
     _r("allergy", "zh", _ZH_ME + r"(?:从小|一直|天生)?(?:就)?(?P<item>(?!是|很|也|不|有|会|容易)[^，。对的我]{1,6}?)(?:也|都|有点|严重)?(?<!不)过敏(?:的)?$", ALLERGY),
     _r("allergy", "zh", r"有(?!点|些)(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
-    _r("allergy", "en", r"allerg(?:ic|y|ies) to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
+    # Not someone else's: "I have a toddler who's allergic to milk" (a relative clause names its own subject).
+    _r("allergy", "en", r"^(?!.*\b(?:who|that|which)(?:'s| is| are)\s+(?:\w+ )?allerg)(?:.*?)allerg(?:ic|y|ies) to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     # "a peanut allergy", "peanut and shellfish allergies", "a peanut allergy and a shellfish allergy".
     _r("allergy", "en", r"^I(?: have| have got|'ve got| got) (?:an? )?(?P<item>[\w-]+(?: [\w-]+)?(?:(?: allerg(?:y|ies))?,?(?: and)? (?:an? )?[\w-]+(?: [\w-]+)?)*) allerg(?:y|ies)\b", ALLERGY),
     # Medication taken for a long time (a cold's 感冒药 is not): a chronic drug by name, or any
@@ -650,7 +651,7 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^(?:we're|we are|my (?:wife|partner) is) (?:currently )?expecting (?:our |a |another )?(?:first |second |third |fourth |\w+ )?(?P<children>child|baby|kid|twins)\b", family_fact),
     # Married or engaged: the partner's fact, and a divorced or single status said before is over.
     _r("family", "en", r"^I(?:'m| am| (?:just |recently )?got) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
-    _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | named | at home| now)))\b", family_fact),
+    _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | who's | named | at home| now)))\b", family_fact),
     _r("family", "en", r"^I(?:'m| am) (?:a )?(?:single|new|first-time) (?P<children>mom|dad|mother|father|parent)\b", family_fact),
     _r("family", "en", r"^(?:we|I) (?:just |recently |finally )?had (?P<children>a baby|a baby (?:girl|boy)|twins|a (?:son|daughter))\b", family_fact),
     _r("household", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) (?P<value>alone|by myself|on my own|with (?:\w+ )?(?:roommates?|housemates?|flatmates?|friends?))$", HOUSEHOLD),
