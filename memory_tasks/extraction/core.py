@@ -50,8 +50,20 @@ _KEY_WORDS = re.compile(r"[-_]")
 _CORE_KEY = re.compile(r"^(?:reply|diet|allergy|health|medical|medication|sensitivity)(?:[-_]|$)")
 
 
+# Types that never state a safety fact: a taste, a goal, a project.
+NOT_SAFETY_TYPES = frozenset({"preference", "goal", "project"})
+
+
+def is_core_key(key: str) -> bool:
+    """True when the key alone names a standing rule or a safety slot (`reply-language`, `allergy-peanut`)."""
+    return _CORE_KEY.match(key) is not None or _SAFETY.search(_KEY_WORDS.sub(" ", key)) is not None
+
+
+def has_safety_words(content: str) -> bool:
+    """True when the text says a safety matter in words ("Is allergic to peanuts", 「有糖尿病」)."""
+    return _SAFETY.search(content) is not None
+
+
 def is_core_memory(memory_type: str, key: str, content: str) -> bool:
     """True when the memory must reach every reply: a standing constraint or a safety fact."""
-    if memory_type == "constraint" or _CORE_KEY.match(key):
-        return True
-    return _SAFETY.search(_KEY_WORDS.sub(" ", key)) is not None or _SAFETY.search(content) is not None
+    return memory_type == "constraint" or is_core_key(key) or has_safety_words(content)

@@ -59,7 +59,7 @@ from memory_tasks import metrics
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, MemoryHistory, VectorStatus
 from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, Candidate
-from memory_tasks.extraction.core import is_core_memory
+from memory_tasks.extraction.core import NOT_SAFETY_TYPES, is_core_memory
 from memory_tasks.extraction.filters import is_noise_memory
 from memory_tasks.extraction.types import ExistingMemory
 from memory_tasks.text import has_han
@@ -488,10 +488,6 @@ def says_the_same(stored: str, stated: str, restates: Restates | None = None) ->
     return comparable(stored) == comparable(stated) or (restates is not None and restates(stored, stated))
 
 
-# Types that never state a safety fact: a taste, a goal, a project.
-_NOT_SAFETY_TYPES = frozenset({"preference", "goal", "project"})
-
-
 def _would_rewrite_a_safety_fact(live: LongTermMemory, candidate: Candidate) -> bool:
     """True when `candidate` would overwrite or append to the core fact `live` (an allergy, a condition,
     a diet) while being a taste, goal or project: "Loves peanut butter" that a model's refinement
@@ -500,7 +496,7 @@ def _would_rewrite_a_safety_fact(live: LongTermMemory, candidate: Candidate) -> 
         candidate.op != "delete"
         and live.is_core
         and live.memory_type == "fact"
-        and candidate.memory_type in _NOT_SAFETY_TYPES
+        and candidate.memory_type in NOT_SAFETY_TYPES
         and not candidate.target_key.startswith(f"{candidate.memory_type}-")
     )
 

@@ -350,3 +350,55 @@ def test_a_core_memory_survives_merges_and_merges_only_into_a_core_one() -> None
     assert (actions[2].kind, actions[2].into_id) == ("merge", 1)  # the better-supported non-core row merges away
     assert actions[1].kind in ("keep", "normalize")
     assert actions[3].kind == "keep" and actions[4].kind == "keep"
+
+
+ALLERGY = row(1, "allergy-peanut", "fact", "Is allergic to peanuts", is_core=True)
+
+
+@pytest.mark.parametrize(
+    "proposal",
+    [
+        Decision(1, "normalize", memory_type="preference", content="Loves peanut butter", reason="taste"),
+        Decision(1, "normalize", content="Loves peanuts", reason="reworded"),
+        Decision(1, "normalize", key="food-peanut", reason="tidier key"),
+        Decision(1, "normalize", memory_type="goal", reason="retyped"),
+    ],
+    ids=["into-a-taste", "loses-its-words", "ordinary-key", "into-a-goal"],
+)
+def test_a_model_normalize_cannot_turn_an_allergy_into_something_else(proposal: Decision) -> None:
+    """R-READ-6: consolidation's reviewer may tidy a safety fact, never take what makes it core."""
+    assert by_id(plan([ALLERGY], Scripted(proposal)))[1].kind == "keep"
+
+
+def test_a_model_may_still_reword_an_allergy_that_stays_an_allergy() -> None:
+    """R-READ-6: the guard refuses only changes that lose the safety fact; a tidier wording is taken."""
+    proposal = Decision(1, "normalize", content="Allergic to peanuts (anaphylaxis)", reason="detail")
+    action = by_id(plan([ALLERGY], Scripted(proposal)))[1]
+    assert action.kind == "normalize" and action.changes["content"] == "Allergic to peanuts (anaphylaxis)"
+
+
+def test_a_taste_is_not_renamed_onto_an_allergys_key() -> None:
+    """R-READ-6: the rename would merge the two and put the taste's text on the allergy; both stay as they are."""
+    rows = [ALLERGY, row(2, "preference-peanut-butter", "preference", "Loves peanut butter", updated_at=days(-1))]
+    actions = by_id(plan(rows, Scripted(Decision(2, "normalize", key="allergy-peanut", reason="same food"))))
+    assert actions[1].kind == "keep" and actions[2].kind == "keep"
+
+
+def test_a_merge_keeps_the_allergys_text_when_the_merged_text_drops_it() -> None:
+    """R-READ-6: a review merge into a core memory may absorb a row, not rewrite the allergy away."""
+    rows = [ALLERGY, row(2, "peanut-allergy-note", "fact", "Allergic to peanuts.", is_core=True)]
+    merge = Decision(2, "merge", into_id=1, content="Likes peanuts", reason="same subject")
+    actions = by_id(plan(rows, Scripted(merge)))
+    assert (actions[2].kind, actions[2].into_id) == ("merge", 1)
+    assert "content" not in actions[1].changes
+
+
+def test_a_newer_value_on_an_allergys_key_does_not_replace_it_with_a_taste() -> None:
+    """R-READ-6 with R-PIPE-5: rows ending on one key merge, and the newest value wins unless it is not a safety fact."""
+    rows = [
+        replace(ALLERGY, updated_at=days(-30)),
+        row(2, "Allergy Peanut", "preference", "Loves peanut butter", is_core=True, updated_at=days(-1)),
+    ]
+    actions = by_id(plan(rows))
+    assert (actions[2].kind, actions[2].into_id) == ("merge", 1)
+    assert "content" not in actions[1].changes and "memory_type" not in actions[1].changes

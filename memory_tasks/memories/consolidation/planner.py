@@ -5,8 +5,10 @@ the hard filters), review (the reviewer's proposals, validated), finalize (rows 
 one key are merged, near-duplicates are merged). Only the reviewer may call a model.
 
 Core memories (R-READ-6: standing constraints, safety facts) are never planned away: they
-do not expire, the hard filters and the reviewer cannot delete them, and they merge only into
-another core memory (they may absorb others). A rewrite keeps the flag (`apply`).
+do not expire, the hard filters and the reviewer cannot delete them, they merge only into
+another core memory (they may absorb others), and no change may take from them what makes them
+core (`_keeps_it_core`): a model's normalize, a merged text or a newer value of their key is
+refused when it would turn an allergy into a taste. A rewrite keeps the flag (`apply`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import KEY_PATTERN, MAX_KEY_CHARS
+from memory_tasks.extraction.core import NOT_SAFETY_TYPES, has_safety_words, is_core_key
 from memory_tasks.extraction.types import Decision, ExistingMemory, Reviewer
 from memory_tasks.memories.consolidation.normalizers import Fields, admissible
 from memory_tasks.memories.consolidation.plan import ACTION_ORDER, REWRITABLE, Action, Plan
@@ -82,6 +85,23 @@ class _Draft:
         return (self.row.is_core, *base)
 
 
+def _keeps_it_core(row: ExistingMemory, proposed: Fields) -> bool:
+    """False when `proposed` would take from the core memory `row` what makes it core.
+
+    That is a safety fact or a rule turned into a taste, goal or project, a core key renamed to
+    an ordinary one, or content that loses the safety words it had ("Is allergic to peanuts" ->
+    "Loves peanuts"); the write path refuses the same (`store.apply_candidate`). Rows that are
+    not core may change freely.
+    """
+    if not row.is_core:
+        return True
+    return not (
+        (proposed.memory_type in NOT_SAFETY_TYPES and row.memory_type not in NOT_SAFETY_TYPES)
+        or (is_core_key(row.key) and not is_core_key(proposed.key))
+        or (has_safety_words(row.content) and not has_safety_words(proposed.content))
+    )
+
+
 def _later(a: datetime | None, b: datetime | None, none_wins: bool) -> datetime | None:
     if a is None or b is None:
         return None if none_wins else (a or b)
@@ -130,7 +150,10 @@ def _apply_decisions(drafts: dict[int, _Draft], decisions: Sequence[Decision], p
     """Apply the reviewer's valid proposals; anything invalid is logged and ignored (the row is kept).
 
     Deletes and normalizations first, then merges, so a merge never targets a deleted row.
+    A row that is not core may not be renamed onto a core memory's key, where the two would
+    merge: a taste stays beside the allergy of its food, as on the write path.
     """
+    core_keys = frozenset(d.fields.key for d in drafts.values() if d.row.is_core)
     seen: set[int] = set()
     merges: list[Decision] = []
     for decision in decisions:
@@ -143,6 +166,8 @@ def _apply_decisions(drafts: dict[int, _Draft], decisions: Sequence[Decision], p
         elif decision.verdict == "delete":
             draft.fate = "delete"
             draft.reasons.append(f"review: {decision.reason}".rstrip(": "))
+        elif decision.verdict == "normalize" and decision.key in core_keys and not draft.row.is_core:
+            logger.info("review rename onto a core key ignored", extra={"memory_id": decision.memory_id})
         elif decision.verdict == "normalize":
             _propose(draft, decision.key, decision.memory_type, decision.content, decision.reason, patterns)
         elif decision.verdict == "merge":
@@ -168,9 +193,12 @@ def _apply_decisions(drafts: dict[int, _Draft], decisions: Sequence[Decision], p
 def _propose(
     draft: _Draft, key: str | None, memory_type: str | None, content: str | None, reason: str, patterns: Iterable[str]
 ) -> None:
-    """Take a reviewer's new fields when the result is admissible; otherwise keep the draft's."""
+    """Take a reviewer's new fields when the result is admissible and keeps a core memory core;
+    otherwise keep the draft's."""
     proposed = Fields(key or draft.fields.key, memory_type or draft.fields.memory_type, content or draft.fields.content)
     conformed = admissible(proposed, patterns)
+    if not isinstance(conformed, str) and not _keeps_it_core(draft.row, conformed):
+        conformed = "it would no longer be a core memory"
     if isinstance(conformed, str):
         logger.info("review change refused", extra={"memory_id": draft.row.id, "reason": conformed})
         return
@@ -201,7 +229,8 @@ def _resolve_keys(drafts: Sequence[_Draft]) -> None:
     A row never moves onto the current key of another surviving row that moves away
     (that would need the renames done in a particular order); it takes a free key instead.
     The row already holding a key keeps it (else the best-supported row), and the newest
-    content among them wins, as a newer value for one key overwrites (R-PIPE-5).
+    content among them wins, as a newer value for one key overwrites (R-PIPE-5), unless it
+    would take from a core survivor what makes it core.
     """
     keep = [d for d in drafts if d.fate == "keep"]
     vacated = {d.row.key for d in keep if d.fields.key != d.row.key}
@@ -221,10 +250,13 @@ def _resolve_keys(drafts: Sequence[_Draft]) -> None:
         for draft in group:
             if draft is not survivor:
                 _merge(draft, survivor, f"same key {key!r} as #{survivor.row.id}")
-        if newest is not survivor and newest.fields.content != survivor.fields.content:
-            survivor.fields = replace(
-                survivor.fields, content=newest.fields.content, memory_type=newest.fields.memory_type
-            )
+        newest_value = replace(survivor.fields, content=newest.fields.content, memory_type=newest.fields.memory_type)
+        if (
+            newest is not survivor
+            and newest.fields.content != survivor.fields.content
+            and _keeps_it_core(survivor.row, newest_value)
+        ):
+            survivor.fields = newest_value
             survivor.reasons.append(f"newest value from #{newest.row.id}")
 
 
