@@ -226,15 +226,16 @@ class Harness:
     def measured(self, run: PhaseRun, fresh_cache: bool = True) -> Iterator[None]:
         """Counters, model calls and CPU of the block, attributed to `run`.
 
-        With `fresh_cache` the phase starts with an empty embedding cache and counts repeated
-        embeddings from zero: phases share LoCoMo's texts, and each must embed them as new
-        users' texts would be.
+        With `fresh_cache` the phase starts with empty embedding caches (PostgreSQL's, and the
+        vector LRU of this process and of every worker process) and counts repeated embeddings
+        from zero: phases share LoCoMo's texts, and each must embed them as new users' texts would be.
         """
         before_counts = pipeline_probe.read_counts(self.redis, self.probe_key)
         if fresh_cache:
             with session_scope() as session:
                 session.execute(text("TRUNCATE embedding_cache"))
             self.redis.delete(self.probe_key + pipeline_probe.SEEN_SUFFIX)
+            pipeline_probe.new_cache_epoch(self.redis, self.probe_key)
             self.local_seen = pipeline_probe.LocalSeen()
         before_cpu = self._cpu_now()
         window_started = time.monotonic()
@@ -1372,7 +1373,8 @@ def _render_method() -> list[str]:
         f"{IDLE_SAMPLE_SEC:.0f} s after the warm-up: broker polling, heartbeats, the bench's event receiver and "
         "RSS sampler) times each phase's wall time. The split by process shows where the chain's extra "
         "CPU goes (the bench process enqueues the turns, as a chat server does, and receives the task events). "
-        "Every phase starts with an empty embedding cache (the phases share LoCoMo's texts), except the profile.",
+        "Every phase starts with empty embedding caches (PostgreSQL's, and the vector LRU of the bench process and of "
+        "every worker process, `bench.pipeline_probe`; the phases share LoCoMo's texts), except the profile.",
         "- **Ceilings**: the turns/s the burst's own costs allow at most: the cores ÷ the CPU seconds per turn of "
         "every stack process (Milvus included) and the bench, and each worker's pool slots ÷ its task seconds per "
         "turn (wall time: a model call's wait, and the CPU a task waited for on a busy machine, count).",

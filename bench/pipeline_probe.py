@@ -10,6 +10,10 @@ Three things are counted in every process that installs the probe:
 - `embed_repeats`: texts the model had already embedded before for the same model and side
   (passage or query), in any process of the run.
 
+Before each task it empties the process's vector LRU (`vectors.index.PROCESS_VECTORS`) when
+the bench has started a new cache epoch (`new_cache_epoch`): phases of one mode share
+LoCoMo's texts, and a worker must not find in memory the vectors an earlier phase made.
+
 It also records which extraction run took each turn's debounce window (`claim_window`'s
 answers, the run id being the extraction task's id) in the Redis hash
 BENCH_PROBE_KEY + WINDOWS_SUFFIX, so the bench knows when a turn became retrievable when
@@ -30,13 +34,14 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from celery.signals import task_postrun
+from celery.signals import task_postrun, task_prerun
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from memory_tasks import pipeline
 from memory_tasks.db.windows import Window
 from memory_tasks.vectors import embedders
+from memory_tasks.vectors.index import PROCESS_VECTORS
 
 COUNTERS = ("sql", "embed_requests", "embed_texts", "embed_repeats")
 PROBE_URL_VAR = "BENCH_PROBE_URL"
@@ -45,6 +50,8 @@ PROBE_KEY_VAR = "BENCH_PROBE_KEY"
 SEEN_SUFFIX = ":seen"
 # {message id: id of the extraction run whose window took it}.
 WINDOWS_SUFFIX = ":windows"
+# A counter the bench raises when a phase starts with empty embedding caches.
+EPOCH_SUFFIX = ":cache-epoch"
 
 
 class Counts:
@@ -135,6 +142,26 @@ def _redis(pid: int) -> Any:
     return redis.Redis.from_url(os.environ[PROBE_URL_VAR])
 
 
+def new_cache_epoch(client: Any, key: str) -> None:
+    """Start a new cache epoch for the workers reporting under `key`, and empty this process's vector LRU."""
+    client.incr(key + EPOCH_SUFFIX)
+    PROCESS_VECTORS.clear()
+
+
+_epoch_seen: list[bytes | None] = [None]
+
+
+def _forget_vectors_of_earlier_phases(**_: Any) -> None:
+    """Before a task: empty the vector LRU when the bench started a new cache epoch since the last task.
+
+    One Redis GET per task (~0.1 ms), which the in-process loop does not pay.
+    """
+    epoch = _redis(os.getpid()).get(os.environ[PROBE_KEY_VAR] + EPOCH_SUFFIX)
+    if epoch != _epoch_seen[0]:
+        PROCESS_VECTORS.clear()
+        _epoch_seen[0] = epoch
+
+
 def _report(sender: Any = None, **_: Any) -> None:
     """After a task: add its counts to the run's Redis hash, per task name."""
     counts, digests = LOCAL.take()
@@ -169,6 +196,7 @@ def __getattr__(name: str) -> Any:
         from memory_tasks.celery_app import app
 
         install()
+        task_prerun.connect(_forget_vectors_of_earlier_phases, weak=False)
         task_postrun.connect(_report, weak=False)
         return app
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,8 +6,10 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from bench import pipeline_probe
 from bench.bench_pipeline import (
     ModeResult,
     PhaseRun,
@@ -26,6 +28,7 @@ from bench.pipeline_stack import ChainTracker, TaskRecord
 from config.settings import Settings
 from memory_tasks.extraction.llm_engine import LLMEngine
 from memory_tasks.extraction.types import TurnContext
+from memory_tasks.vectors.index import PROCESS_VECTORS
 
 LOCOMO = {
     "conversation": {
@@ -273,3 +276,37 @@ def test_the_pipeline_section_is_replaced_in_place_or_appended() -> None:
     assert replace_section("# Benchmarks\n\n## Retrieval\nA\n", new) == (
         "# Benchmarks\n\n## Retrieval\nA\n\n## Pipeline on LoCoMo\nnew\n"
     )
+
+
+class _EpochRedis:
+    """The two Redis commands the cache epoch uses, in memory."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, int] = {}
+
+    def incr(self, key: str) -> None:
+        self.values[key] = self.values.get(key, 0) + 1
+
+    def get(self, key: str) -> bytes | None:
+        return str(self.values[key]).encode() if key in self.values else None
+
+
+def test_a_worker_forgets_the_vectors_of_an_earlier_phase_but_keeps_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12 (Celery overhead): a phase's chain must embed LoCoMo's texts as new, not find the
+    vectors an earlier phase of the same texts left in the worker's memory."""
+    client = _EpochRedis()
+    monkeypatch.setenv(pipeline_probe.PROBE_KEY_VAR, "bench:test")
+    monkeypatch.setattr(pipeline_probe, "_redis", lambda _pid: client)
+    monkeypatch.setattr(pipeline_probe, "_epoch_seen", [None])
+    key = ("model", 1, "digest")
+    PROCESS_VECTORS.put(key, np.zeros(3, dtype=np.float32))
+    pipeline_probe._forget_vectors_of_earlier_phases()  # no new epoch: the phase's own vectors stay
+    assert PROCESS_VECTORS.get(key) is not None
+    client.incr("bench:test" + pipeline_probe.EPOCH_SUFFIX)  # the bench starts a phase
+    pipeline_probe._forget_vectors_of_earlier_phases()
+    assert PROCESS_VECTORS.get(key) is None
+    PROCESS_VECTORS.put(key, np.zeros(3, dtype=np.float32))
+    pipeline_probe._forget_vectors_of_earlier_phases()  # the same epoch: made in this phase, kept
+    assert PROCESS_VECTORS.get(key) is not None
+    pipeline_probe.new_cache_epoch(client, "bench:test")  # the bench process empties its own too
+    assert PROCESS_VECTORS.get(key) is None
