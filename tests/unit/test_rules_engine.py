@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -2275,6 +2276,58 @@ def test_an_allergy_denied_is_taken_back_only_when_held(message: str, key: str) 
     held = ExistingMemory(1, key, "fact", "Is allergic")
     assert refined(message, [held]) == [("delete", "fact", key)]
     assert refined(message, []) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm not vegetarian.",
+        "I'm not vegan, I eat meat.",
+        "我不是素食者",
+        "我不吃素",
+        "我从来不吃素",
+        "其实我不是素食者",
+    ],
+)
+def test_a_diet_denied_is_taken_back_only_when_held(message: str) -> None:
+    """R-READ-6 (session 22 probe): 「我不是素食者」 and 「我不吃素」 were stored as the core memory `diet`
+    "不是素食者" / "不吃素" (with a taste `preference-h…` beside it), injected before every reply as if
+    the user kept a diet. A denied diet takes back a held one and is no memory otherwise."""
+    held = ExistingMemory(1, "diet", "fact", "Is vegetarian")
+    assert refined(message, [held]) == [("delete", "fact", "diet")]
+    assert refined(message, []) == []
+
+
+def test_a_dish_the_user_does_not_eat_is_no_diet() -> None:
+    """R-READ-6: 「我不吃素菜」 (no vegetable dishes) held 吃素 and was stored as the core `diet` fact."""
+    assert [(c.memory_type, c.key) for c in extract("我不吃素菜")] == [("preference", "food-vegetables")]
+    assert [(c.memory_type, c.key) for c in extract("我吃素")] == [("fact", "diet")]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我是回族，不吃猪肉", "diet-pork", "不吃猪肉（宗教原因）"),
+        ("我不吃猪肉，我是回族", "diet-pork", "不吃猪肉（宗教原因）"),
+        ("我是穆斯林，所以不吃猪肉", "diet-pork", "不吃猪肉（宗教原因）"),
+        ("我不吃牛肉，因为信仰", "diet-beef", "不吃牛肉（宗教原因）"),
+        ("I don't eat pork, I'm Muslim.", "diet-pork", "Doesn't eat pork for religious reasons"),
+        ("Because I'm Hindu, I don't eat beef.", "diet-beef", "Doesn't eat beef for religious reasons"),
+        ("I don't eat pork for religious reasons.", "diet-pork", "Doesn't eat pork for religious reasons"),
+    ],
+)
+def test_a_food_avoided_for_a_faith_is_a_core_restriction_and_the_faith_is_not_stored(
+    message: str, key: str, content: str
+) -> None:
+    """R-READ-6 / R-TYPE-3 (session 22 probe): 「我不吃猪肉，我是回族」 kept only the taste `food-pork`
+    "不吃猪肉", a memory that is not core and can be outweighed; a food avoided for a faith is as binding
+    as a doctor's order. The faith is not a memory of its own, nor named in the restriction."""
+    candidate = only(message)
+    assert (candidate.op, candidate.memory_type, candidate.key, candidate.content) == ("upsert", "fact", key, content)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    assert not re.search("回族|穆斯林|Muslim|Hindu", candidate.content)
+    assert extract("我是回族") == [] and extract("I'm Muslim.") == []
+    assert [(c.memory_type, c.key) for c in extract("我是回族，喜欢吃牛肉面")] == [("preference", "food-beef")]
 
 
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:

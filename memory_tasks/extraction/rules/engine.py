@@ -46,6 +46,24 @@ _ALLERGY_REASON = {
     ),
     "en": re.compile(r"^(?:because |since |as )?I(?:'m| am) allergic(?: to (?:it|them))?$", re.IGNORECASE),
 }
+# A clause naming only the faith behind a food the user does not eat, before or after it:
+# 「我是回族，不吃猪肉」, 「我不吃牛肉，因为信仰」, "I don't eat pork, I'm Muslim". The faith itself is
+# not stored (R-TYPE-3); the avoidance becomes a religious restriction (`_becomes_religious`).
+_FAITH = {
+    "zh": re.compile(
+        r"^(?:我|我们家)?(?:是|信)?(?:回族|回民|穆斯林|伊斯兰教?(?:徒)?|犹太(?:人|教徒?)|印度教(?:徒)?|"
+        r"宗教|信仰)(?:的)?(?:原因|关系)?$"
+    ),
+    "en": re.compile(
+        r"^(?:because |since |as )?(?:I(?:'m| am) (?:a |an )?(?:Muslim|Jewish|Hindu|Jain|Sikh)|"
+        r"(?:of |for )?(?:my )?(?:religion|faith|religious reasons))$",
+        re.IGNORECASE,
+    ),
+}
+# A food or drink the user does not have, as the dislike rules word it; and the words that say why is religious.
+_AVOIDANCE = re.compile(r"^(?:不吃|不喝|不碰|Doesn't (?:eat|drink|touch)\b|Never (?:eats|drinks)\b)", re.IGNORECASE)
+_RELIGIOUS = re.compile(r"宗教|信仰|\breligio\w*|\bfaith\b", re.IGNORECASE)
+_FOR_RELIGION = {"zh": "（宗教原因）", "en": " for religious reasons"}
 # A value said to be wrong after the right one: ", not 6", 「，不是广州」.
 _CORRECTED_VALUE = {
     "zh": re.compile(r"^(?:而)?不是[^，。]{1,12}$"),
@@ -85,10 +103,10 @@ class RulesEngine:
         by_key: dict[str, Candidate] = {}
         reported: set[str] = set()  # keys whose statement so far was reported from before
         previous: list[Candidate] = []  # what the previous clause of the same sentence yielded
-        sentence = -1
+        sentence, faith_said = -1, False
         for clause in split_clauses(message):
             if clause.sentence != sentence:
-                previous, sentence = [], clause.sentence
+                previous, sentence, faith_said = [], clause.sentence, False
             if clause.name:
                 _name_subject(previous, clause)
                 continue
@@ -135,6 +153,15 @@ class RulesEngine:
             ):
                 _becomes_allergy(previous[-1], by_key, statement(clause.text, clause.lang), clause.lang)
                 continue
+            if not found and _FAITH[clause.lang].match(clause.text):
+                faith_said = True  # 「我是回族，不吃猪肉」: the food that follows is avoided for it
+                for candidate in previous:  # 「我不吃牛肉，因为信仰」: the food before is
+                    if _is_avoidance(candidate):
+                        _becomes_religious(candidate, by_key, clause.lang)
+                continue
+            for candidate in found:
+                if _is_avoidance(candidate) and (faith_said or _RELIGIOUS.search(candidate.content)):
+                    _becomes_religious(candidate, by_key, clause.lang)
             if not found and clause.continues and previous and previous[-1].key.startswith(("pet-", "family-")):
                 # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」: the clause goes on about the pet or person.
                 previous[-1].content = f"{previous[-1].content}，{statement(clause.text, clause.lang)}"[:1000]
@@ -332,6 +359,30 @@ def _becomes_allergy(candidate: Candidate, by_key: dict[str, Candidate], reason:
     candidate.key = f"allergy-{item_slug(candidate.extra[ITEM])}"
     joiner, reason = ("，", reason) if lang == "zh" else ("; ", _lower_first(reason))
     candidate.content = f"{candidate.content}{joiner}{reason}"[:1000]
+    by_key.setdefault(candidate.key, candidate)
+
+
+def _is_avoidance(candidate: Candidate) -> bool:
+    """True for a food or drink the user does not have, read as a taste ("不吃猪肉", "Doesn't eat pork")."""
+    return (
+        candidate.memory_type == "preference"
+        and candidate.op == "upsert"
+        and bool(candidate.extra.get(ITEM))
+        and bool(_AVOIDANCE.match(candidate.content))
+    )
+
+
+def _becomes_religious(candidate: Candidate, by_key: dict[str, Candidate], lang: str) -> None:
+    """Turn the avoidance `candidate` ("不吃猪肉") into the religious restriction its sentence says it
+    is: `diet-<item>`, a lifelong core fact as a doctor's order is, its content saying why without
+    naming the faith ("不吃猪肉（宗教原因）", "Doesn't eat pork for religious reasons")."""
+    if by_key.get(candidate.key) is candidate:
+        del by_key[candidate.key]
+    candidate.memory_type, candidate.importance, candidate.ttl_days = "fact", 5, LIFELONG_TTL_DAYS
+    candidate.reason = "rules: fact stated by the user"
+    candidate.key = f"diet-{item_slug(candidate.extra[ITEM])}"
+    if not _RELIGIOUS.search(candidate.content):
+        candidate.content = f"{candidate.content}{_FOR_RELIGION[lang]}"[:1000]
     by_key.setdefault(candidate.key, candidate)
 
 

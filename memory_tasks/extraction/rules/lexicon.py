@@ -28,6 +28,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("meat", "food", ("肉", "吃肉", "荤", "荤菜", "meat")),
     ("barbecue", "food", ("烤肉", "烧烤", "撸串", "barbecue", "bbq")),
     ("fruit", "food", ("水果", "fruit", "fruits")),
+    ("vegetables", "food", ("蔬菜", "青菜", "素菜", "vegetables", "veggies")),
     ("noodles", "food", ("面条", "面", "拉面", "noodles", "ramen")),
     ("dumplings", "food", ("饺子", "dumplings")),
     ("breakfast", "food", ("早饭", "早餐", "breakfast")),

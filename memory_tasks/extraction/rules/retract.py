@@ -34,9 +34,10 @@ _ZH_RETRACTIONS = (
     (re.compile(r"^(?:我)?(?:现在|已经|早就|目前)?对(?P<rest>.+?)(?:已经|早就)?(?:不再|不)过敏了$"), "我对{rest}过敏"),
 )
 
-# An allergy denied ("Actually I'm not allergic to penicillin", 「其实我对青霉素不过敏」): it takes back
-# an allergy the user holds (a misdiagnosis), and is no memory otherwise (`denies`); it is never
-# stored as an allergy whose content says the opposite.
+# An allergy or a diet denied ("Actually I'm not allergic to penicillin", 「其实我对青霉素不过敏」,
+# 「我不是素食者」, 「我不吃素」): it takes back an allergy or diet the user holds (a misdiagnosis, a
+# wrong guess), and is no memory otherwise (`denies`); it is never stored as an allergy or a diet
+# whose content says the opposite.
 _DENIALS = {
     "en": (
         (
@@ -53,9 +54,19 @@ _DENIALS = {
             ),
             "I have {rest}",
         ),
+        (
+            re.compile(
+                r"^(?:actually,? )?I(?:'m| am) (?:actually )?not (?:a |an )?"
+                r"(?P<rest>vegetarian|vegan|pescatarian|pescetarian)(?: after all| either)?$",
+                re.IGNORECASE,
+            ),
+            "I'm {rest}",
+        ),
     ),
     "zh": (
         (re.compile(r"^(?:其实|实际上)?(?:我)?(?:其实)?对(?P<rest>.+?)(?:并|其实)?不过敏(?:的)?$"), "我对{rest}过敏"),
+        (re.compile(r"^(?:其实|实际上)?(?:我)?(?:其实|并|从来)?不是(?P<rest>素食(?:主义)?者|吃素的)$"), "我是{rest}"),
+        (re.compile(r"^(?:其实|实际上)?(?:我)?(?:其实|并|从来)?不吃(?P<rest>素)(?:的)?$"), "我吃{rest}"),
     ),
 }
 
@@ -70,7 +81,7 @@ def positive_form(text: str, lang: Lang) -> str | None:
 
 
 def denies(text: str, lang: Lang) -> bool:
-    """True when `text` denies an allergy rather than retiring one: only a held allergy is taken back."""
+    """True when `text` denies an allergy or a diet rather than retiring one: only a held one is taken back."""
     return any(pattern.match(text) for pattern, _ in _DENIALS[lang])
 
 

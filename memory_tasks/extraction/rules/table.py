@@ -507,8 +507,9 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "en", r"^I (?:just |recently )?(?:got|was|have been|'ve been) (?:laid off|fired|let go)\b", slot_retirement("fact", "employer")),
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年)?(?:被裁员?|被辞退|被开除|失业)了", slot_retirement("fact", "employer")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
-    # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」).
-    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?P<value>吃素|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
+    # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」),
+    # nor a dish the user does not eat (「我不吃素菜」).
+    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
