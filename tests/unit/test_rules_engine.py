@@ -2330,6 +2330,33 @@ def test_a_food_avoided_for_a_faith_is_a_core_restriction_and_the_faith_is_not_s
     assert [(c.memory_type, c.key) for c in extract("我是回族，喜欢吃牛肉面")] == [("preference", "food-beef")]
 
 
+@pytest.mark.parametrize(
+    ("message", "op", "key"),
+    [
+        ("I quit smoking.", "delete", "habit-smoking"),
+        ("I started smoking again.", "upsert", "habit-smoking"),
+        ("我又开始抽烟了", "upsert", "habit-smoking"),
+        ("我抽烟", "upsert", "habit-smoking"),
+        ("I smoke.", "upsert", "habit-smoking"),
+        ("我最近又开始喝酒了", "upsert", "drink-alcohol"),
+        ("I've started drinking coffee again.", "upsert", "drink-coffee"),
+        ("I recently started running.", "upsert", "sport-running"),
+        ("我最近开始跑步了", "upsert", "sport-running"),
+        ("I stopped running.", "delete", "sport-running"),
+        ("I took up yoga.", "upsert", "sport-yoga"),
+        ("I quit going to the gym.", "delete", "sport-gym"),
+    ],
+)
+def test_a_habit_taken_up_again_lands_where_giving_it_up_retired_it(message: str, op: str, key: str) -> None:
+    """R-WRITE-2 (session 22 probe): "I started smoking again", 「我又开始抽烟了」, "I smoke", 「我最近开始跑步了」
+    stored nothing, so a smoker who once said "I quit smoking" stayed a non-smoker in memory; "I stopped
+    running" retired nothing. A habit started or given up uses the key of the activity."""
+    candidate = only(message)
+    assert (candidate.op, candidate.memory_type, candidate.key) == (op, "preference", key)
+    for started_something_else in ("I started a new book.", "I started a new job.", "我开始上班了"):
+        assert [c.key for c in extract(started_something_else) if c.memory_type == "preference"] == []
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

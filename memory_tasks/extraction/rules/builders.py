@@ -385,6 +385,10 @@ _FREQUENCY_EN = re.compile(
 _REMINDER_ASKED = re.compile(r"提醒我|\bremind me\b", re.IGNORECASE)
 
 
+# Lexicon categories whose items are things one does or has regularly.
+_HABIT_CATEGORIES = ("sport", "music", "habit", "drink", "food")
+
+
 def habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A habit: a frequency word plus an activity the LEXICON knows ("周末我一般去爬山"); a
     reminder the user asks for at such times is not one."""
@@ -392,10 +396,23 @@ def habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
         return []
     if not (_FREQUENCY_ZH if clause.lang == "zh" else _FREQUENCY_EN).search(clause.text):
         return []
-    entries = [(s, c) for s, c in lexicon_entries(clause.text) if c in ("sport", "music", "habit", "drink", "food")]
+    entries = [(s, c) for s, c in lexicon_entries(clause.text) if c in _HABIT_CATEGORIES]
     if not entries:
         return []
     slug, category = entries[0]
+    content = statement(clause.text, clause.lang)
+    return [_candidate("upsert", "preference", f"{category}-{slug}", content, clause, 3)]
+
+
+def habit_taken_up(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A habit the user has, started or took up again ("I started smoking again", 「我最近开始跑步了」,
+    "I smoke"): an activity the LEXICON knows in `item`, under its key, so it lands where "I quit
+    smoking" retired it. The object names it when a verb is an item too ("drinking coffee": coffee).
+    Nothing for anything else started ("I started a new book")."""
+    entries = [(s, c) for s, c in lexicon_entries(match.group("item")) if c in _HABIT_CATEGORIES]
+    if not entries:
+        return []
+    slug, category = entries[-1]
     content = statement(clause.text, clause.lang)
     return [_candidate("upsert", "preference", f"{category}-{slug}", content, clause, 3)]
 

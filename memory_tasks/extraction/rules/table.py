@@ -20,6 +20,7 @@ from memory_tasks.extraction.rules.builders import (
     goal,
     goal_reached,
     habit,
+    habit_taken_up,
     keyed_fact,
     keyed_retirement,
     per_item,
@@ -317,6 +318,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I no longer (?P<verb>" + _RETIRE_VERBS_EN + r") (?P<item>.+)$", _retire_any),
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?:eating|drinking|using|playing|watching|smoking|reading|taking|doing) (?P<item>(?!last \w+$|\w+ ago$|for good$|completely$|altogether$).+)$", _retire_preference),
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>smoking|drinking|caffeine|coffee|sugar|alcohol|meat)(?: for good| completely| altogether)?(?: last \w+| \w+ ago| years ago)?$", _retire_preference),
+    # A sport given up: "I stopped running", "I quit going to the gym" (where "I started running" lands).
+    _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>(?:going )?(?:running|jogging|swimming|cycling|biking|hiking|climbing|bouldering|skiing|surfing|to the gym|the gym|yoga|pilates|working out))(?: for good| completely| altogether)?(?: last \w+| \w+ ago)?$", _retire_preference),
     # A habit given up; "I don't eat meat anymore" stays a dietary statement (the dislike rule below).
     _r("pref", "en", r"^I (?:(?:don't|do not) (?=\w+ any ?more$)|no longer )(?P<item>smoke|drink)(?: any ?more)?$", _retire_habit),
     _r("pref", "en", r"^I(?:'m| am) (?:no longer|not) (?:planning|going|trying|aiming) to (?P<item>.+?)(?: anymore| any more)?$", _retire_goal),
@@ -400,6 +403,12 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"volunteer (?:at|with|for) (?:an? |the |my )?(?P<item>[\w' -]{3,40}?)(?: (?:on weekends|every \w+|once a \w+|\w+ (?:a|per) (?:week|month)))?$", _pref),
     # "I always fly economy", "I prefer an aisle seat": how the user travels.
     _r("pref", "en", r"^I " + _EN_ADV + r"fly (?P<item>economy|business class|business|first class|premium economy)\b", _pref),
+    # A habit started, taken up again or simply had: 「我又开始抽烟了」, 「我最近开始跑步了」, "I started smoking
+    # again", "I recently took up yoga", 「我抽烟」, "I smoke" (`habit_taken_up`: a lexicon activity only).
+    _r("pref", "zh", _ZH_ME + r"(?:最近|现在|已经|这几天|这段时间|上个月|今年)?(?:又|重新|也)?(?:开始|恢复)(?:每天|天天|经常|坚持)?(?P<item>[^，。]{1,6}?)了?$", habit_taken_up),
+    _r("pref", "zh", r"^我(?:还|也|平时|一直|每天|天天)?(?P<item>抽烟|吸烟)(?:的)?$", habit_taken_up),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun|took up|taken up|picked up|got back into|gotten back into) (?P<item>[a-z][\w -]{1,30}?)(?: again| regularly| every (?:day|morning|week)| recently)?$", habit_taken_up),
+    _r("pref", "en", r"^I (?:still |also )?(?P<item>smoke)(?: cigarettes| a lot| every day| daily)?$", habit_taken_up),
     _r("pref", "zh", r".+", habit),
     _r("pref", "zh", r"(?:换成|改用|改喝|改吃|转用|换用)了?(?P<item>[^，。]+)$", _pref),
     _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!(?:" + _EN_CHRONIC_MEDS + r")\b).+)$", _pref),
