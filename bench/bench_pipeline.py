@@ -677,7 +677,9 @@ def run_mode(
         phases: dict[str, PhaseRun] = {"loop": PhaseRun("loop", recorded["loop"])}
         harness.run_loop(phases["loop"])
         phases["one at a time"] = PhaseRun("one at a time", [])
-        harness.run_one_at_a_time(phases["one at a time"], sample, USER_BASES["one at a time"])
+        harness.run_one_at_a_time(
+            phases["one at a time"], sample[: args.one_at_a_time_turns], USER_BASES["one at a time"]
+        )
         phases["all at once"] = PhaseRun("all at once", recorded["all at once"])
         harness.run_burst(phases["all at once"])
         for name in ("loop", "one at a time", "all at once"):
@@ -1219,7 +1221,10 @@ def _render_modes(results: list[ModeResult]) -> list[str]:
         lambda r: f"{overhead(r)['wall one at a time']:.2f}× (loop {overhead(r)['loop ms per turn']:.0f} ms)",
     )
     row("Celery overhead: wall per turn, all at once / loop", lambda r: f"{overhead(r)['wall all at once']:.2f}×")
-    row("overhead sample: turns", lambda r: str(r.phases["loop"].turns))
+    row(
+        "overhead sample: turns, loop and all at once / one at a time",
+        lambda r: f"{r.phases['loop'].turns} / {r.phases['one at a time'].turns}",
+    )
     return [*lines, ""]
 
 
@@ -1365,7 +1370,8 @@ def _render_method() -> list[str]:
         "database, which also include enqueue_turn's claim update.",
         "- **Celery overhead**: the same turns, for fresh users each time, (1) through extract_stage → "
         "refine_stage → upsert_stage → embed_memories → sync_vectors in one loop in the bench process, (2) through "
-        "the chain one turn at a time, (3) through the chain all at once. CPU is the user + system time of the "
+        "the chain one turn at a time (the sample's first turns only: each waits for its chain), (3) through the "
+        "chain all at once. CPU is the user + system time of the "
         "worker processes, PostgreSQL, Redis and the bench process (which serves the stub model in every variant); "
         "Milvus is left out, its background work does not depend on the turns. The target is judged on CPU per "
         "turn, what the chain costs a 2-core host in capacity; wall-time ratios are shown too. *Above the idle "
@@ -1422,8 +1428,16 @@ def main(argv: list[str] | None = None) -> int:
         help="LoCoMo conversations in the burst (default 10): N for every mode, or per mode: offline=10,slow=2",
     )
     parser.add_argument("--max-turns", type=int, default=None, help="at most this many turns per conversation")
-    # 40 turns left the ratio's run-to-run spread (±0.5) as large as the changes it was to judge.
-    parser.add_argument("--overhead-turns", type=int, default=120, help="turns of each Celery-overhead variant")
+    # 40 turns left the ratio's run-to-run spread (±0.5) as large as the changes it was to judge; at
+    # 120 the offline ratio was 1.76× on one run and 1.21× at 400 on the next (the loop costs ~7 ms
+    # a turn offline, so a phase's fixed costs weigh on a small sample).
+    parser.add_argument(
+        "--overhead-turns", type=int, default=400, help="turns of the loop and of the chain all at once"
+    )
+    # One turn at a time waits for each chain: 400 turns at 800 ms a model call would take ~8 minutes.
+    parser.add_argument(
+        "--one-at-a-time-turns", type=int, default=120, help="the first turns of the sample run one at a time"
+    )
     parser.add_argument("--warmup-turns", type=int, default=12)
     parser.add_argument("--paced-turns", type=int, default=80, help="turns of the paced run")
     parser.add_argument(
@@ -1461,7 +1475,7 @@ def main(argv: list[str] | None = None) -> int:
             + "; ".join(f"{r.mode} {r.ran}" for r in results)
             + "".join(f"; {mode} FAILED ({error[:300]})" for mode, error in failed.items())
             + (f" (at most {args.max_turns} turns of each conversation)" if args.max_turns else "")
-            + f". Overhead sample {args.overhead_turns} turns, paced run {min(args.paced_turns, len(turns[0]))} "
+            + f". Overhead sample {args.overhead_turns} turns ({args.one_at_a_time_turns} one at a time), paced run {min(args.paced_turns, len(turns[0]))} "
             f"turns at {args.paced_load:.0%} of the burst's throughput. Load average (1 min) "
             f"{load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end."
         )
