@@ -518,3 +518,19 @@ def test_a_taste_aimed_at_a_safety_facts_key_is_kept_beside_it(db) -> None:
         apply_candidate(session, ctx, Candidate("upsert", "goal", "allergy-peanut", "Wants to outgrow it"))
         apply_candidate(session, ctx, Candidate("delete", "preference", "allergy-peanut", ""))
     assert {m["memory_key"] for m in list_memories(1117)} == {"food-peanut-butter", "goal-peanut"}
+
+
+def test_a_drink_taken_up_again_takes_its_part_out_of_the_diet(db) -> None:
+    """R-READ-6, R-WRITE-2 (session 22 scenarios): after 「我戒酒了」 and 「最近又开始喝酒了」 the core diet fact
+    still said 戒酒 on every reply. The part leaves the diet; another part stays; the drink is a habit again."""
+    for turn in ("我戒酒了", "我不吃猪肉了", "最近又开始喝酒了"):
+        _through_the_write_path(1118, turn)
+    assert {(m["memory_key"], m["content"]) for m in list_memories(1118)} == {
+        ("diet", "不吃猪肉了"),
+        ("drink-alcohol", "最近又开始喝酒了"),
+    }
+    for turn in ("I quit drinking.", "I started drinking again."):
+        _through_the_write_path(1119, turn)
+    assert [(m["memory_key"], m["content"]) for m in list_memories(1119)] == [
+        ("drink-alcohol", "Started drinking again")
+    ]

@@ -1796,13 +1796,25 @@ def test_a_goal_with_its_year_or_learning_to_do_it_keys_by_what_it_is_about() ->
 
 
 @pytest.mark.parametrize(
-    "message", ["我已经生了", "宝宝出生了", "我生完孩子了", "I had the baby.", "I gave birth last week."]
+    "message",
+    [
+        "我已经生了",
+        "宝宝出生了",
+        "我生完孩子了",
+        "I had the baby.",
+        "I gave birth last week.",
+        # Session 22 probe: said of the baby, these retired nothing.
+        "The baby was born last week, it's a girl.",
+        "Our son was just born.",
+        "The baby arrived early.",
+    ],
 )
 def test_a_birth_retires_the_pregnancy(message: str) -> None:
     """R-WRITE-2, R-READ-6: a pregnancy is core and core memories never expire, so without this a
-    mother would be treated as pregnant on every reply for good."""
+    mother would be treated as pregnant on every reply for good. A child born years ago ends nothing."""
     assert ("delete", "health-pregnancy") in [(c.op, c.key) for c in extract(message)]
-    assert "health-pregnancy" not in [c.key for c in extract("我女儿生了")]
+    for not_a_birth_now in ("我女儿生了", "My son was born in 2019.", "My daughter is here to visit."):
+        assert "health-pregnancy" not in [c.key for c in extract(not_a_birth_now)], not_a_birth_now
 
 
 @pytest.mark.parametrize(
@@ -2355,6 +2367,34 @@ def test_a_habit_taken_up_again_lands_where_giving_it_up_retired_it(message: str
     assert (candidate.op, candidate.memory_type, candidate.key) == (op, "preference", key)
     for started_something_else in ("I started a new book.", "I started a new job.", "我开始上班了"):
         assert [c.key for c in extract(started_something_else) if c.memory_type == "preference"] == []
+
+
+@pytest.mark.parametrize(
+    ("diet", "message", "written"),
+    [
+        ("戒酒", "最近又开始喝酒了", ("delete", "diet", None)),
+        ("戒酒；不吃猪肉了", "我又开始喝酒了", ("upsert", "diet", "不吃猪肉了")),
+        (
+            "Quit drinking; Stopped eating red meat",
+            "I started drinking again.",
+            ("upsert", "diet", "Stopped eating red meat"),
+        ),
+        ("Is vegetarian", "I started drinking again.", None),
+    ],
+)
+def test_a_drink_taken_up_again_leaves_the_diet_that_gave_it_up(
+    diet: str, message: str, written: tuple[str, str, str | None] | None
+) -> None:
+    """R-READ-6 (session 22 scenarios): 「我戒酒了」 appends 戒酒 to the core `diet` fact; after 「最近又开始喝酒了」
+    the diet still said the user keeps from alcohol, on every reply. The part that gave it up leaves the
+    diet (the whole fact when nothing else is in it); a diet that never named the drink is left alone."""
+    held = [ExistingMemory(1, "diet", "fact", diet)]
+    refined_candidates = ENGINE.refine(extract(message), held)
+    diet_changes = [
+        (c.op, c.key, c.content if c.op == "upsert" else None) for c in refined_candidates if c.key == "diet"
+    ]
+    assert diet_changes == ([written] if written else [])
+    assert ("upsert", "drink-alcohol") in [(c.op, c.key) for c in refined_candidates]
 
 
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:

@@ -37,6 +37,9 @@ ITEM = "item"
 # Candidate.extra field of a delete that only follows from another statement ("I just got married"
 # ends a single status): refine drops it when the user holds nothing under its key.
 IF_HELD = "if_held"
+# Marks a habit the user started or took up again (`habit_taken_up`): refine takes the diet part
+# that gave it up out of the `diet` fact.
+TAKEN_UP = "taken_up"
 
 
 def _candidate(
@@ -124,7 +127,7 @@ def _listed(head: str, item: str, lang: Lang) -> str:
 
 # Foods and drinks whose giving up is a dietary restriction, not a change of taste: "I don't eat
 # meat anymore", 「我戒酒了」 (a diet the assistant must respect when it suggests a meal or a bar).
-_DIETARY_KEYS = frozenset(
+DIETARY_KEYS = frozenset(
     {
         "food-meat",
         "food-red-meat",
@@ -143,7 +146,7 @@ _TASTE = re.compile(r"\b(?:like|love|enjoy|fan)\b|喜欢|爱|迷", re.IGNORECASE
 def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
     """op=delete on the key the positive statement used; `key_of_verb(verb, item)` picks it.
 
-    Giving up a food or drink of `_DIETARY_KEYS` also appends the statement to the `diet` fact:
+    Giving up a food or drink of `DIETARY_KEYS` also appends the statement to the `diet` fact:
     the old preference is retired, and the restriction is kept (and surfaces as core).
     """
 
@@ -157,7 +160,7 @@ def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
                 prefix = key.split("-", 1)[0]
                 memory_type = prefix if prefix in ("goal", "project") else "fact" if prefix == "pet" else "preference"
                 candidates.append(_candidate("delete", memory_type, key, content, clause, 3, item=item))
-        if any(c.key in _DIETARY_KEYS for c in candidates) and not _TASTE.search(match.group(0)):
+        if any(c.key in DIETARY_KEYS for c in candidates) and not _TASTE.search(match.group(0)):
             candidates.append(_candidate("append", "fact", "diet", content, clause, 4))
         return candidates
 
@@ -414,7 +417,9 @@ def habit_taken_up(match: re.Match[str], clause: Clause) -> list[Candidate]:
         return []
     slug, category = entries[-1]
     content = statement(clause.text, clause.lang)
-    return [_candidate("upsert", "preference", f"{category}-{slug}", content, clause, 3)]
+    taken_up = _candidate("upsert", "preference", f"{category}-{slug}", content, clause, 3)
+    taken_up.extra[TAKEN_UP] = True
+    return [taken_up]
 
 
 def timed_habit(match: re.Match[str], clause: Clause) -> list[Candidate]:

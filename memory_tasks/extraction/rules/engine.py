@@ -9,7 +9,7 @@ from dataclasses import replace
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import drop_reason, is_trivial
-from memory_tasks.extraction.rules.builders import IF_HELD, ITEM, LIFELONG_TTL_DAYS
+from memory_tasks.extraction.rules.builders import DIETARY_KEYS, IF_HELD, ITEM, LIFELONG_TTL_DAYS, TAKEN_UP
 from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, split_clauses
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug, liking_key
@@ -260,9 +260,13 @@ class RulesEngine:
         type, and is dropped when no existing memory is the one it names (nothing is guessed); a
         retirement that only follows from another statement (`IF_HELD`) when its key is not held.
         An avoidance an allergy now explains is retired (`_avoidances_an_allergy_explains`), and one a
-        held allergy already explains is dropped, so the two statements end the same in either order."""
+        held allergy already explains is dropped, so the two statements end the same in either order.
+        A food or drink taken up again leaves the `diet` fact (`_diet_without_what_was_taken_up`)."""
         existing_keys = {memory.key for memory in existing}
-        refined = [*_avoidances_an_allergy_explains(candidates, existing)]
+        refined = [
+            *_avoidances_an_allergy_explains(candidates, existing),
+            *_diet_without_what_was_taken_up(candidates, existing),
+        ]
         for candidate in candidates:
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
@@ -286,6 +290,33 @@ _AVOIDANCE = re.compile(
     r"不能|不可以|不吃|不喝|不碰|吃不了|喝不了|不敢吃|\b(?:can't|cannot|can not|doesn't|does not|don't|never|avoids?)\b",
     re.IGNORECASE,
 )
+
+
+# The parts of an appended fact: 「戒酒；不吃猪肉」, "Quit drinking; Doesn't eat red meat".
+_PARTS = re.compile(r"\s*[；;]\s*")
+# 戒 before a one-character item (「戒酒」, 「戒烟」), which the lexicon reads only said alone.
+_GAVE_UP_ZH = re.compile(r"戒(?:掉了?)?")
+
+
+def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+    """The held `diet` fact without the parts a food or drink taken up again ends: 「我戒酒了」 appended
+    戒酒 to it, and 「最近又开始喝酒了」 takes that part out, so no core memory says the user keeps from what
+    they have again. A delete when nothing else is left, else an upsert of the other parts; nothing
+    when no part names the item (「是素食者」 is left to the user to take back)."""
+    diet = next((m for m in existing if m.key == "diet" and m.memory_type == "fact"), None)
+    taken_up = [c for c in candidates if c.op == "upsert" and c.extra.get(TAKEN_UP) and c.key in DIETARY_KEYS]
+    if diet is None or not taken_up:
+        return []
+    items = {candidate.key.partition("-")[2] for candidate in taken_up}
+    parts = [part for part in _PARTS.split(diet.content) if part]
+    kept = [part for part in parts if not items & {slug for slug, _ in lexicon_entries(_GAVE_UP_ZH.sub("", part))}]
+    if len(kept) == len(parts):
+        return []
+    reason = "rules: a food or drink taken up again is no longer kept from"
+    ended = replace(taken_up[0], memory_type="fact", key="diet", importance=4, reason=reason, extra={})
+    if not kept:
+        return [replace(ended, op="delete")]
+    return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept))]
 
 
 def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bool:

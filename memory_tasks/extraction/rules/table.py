@@ -580,6 +580,8 @@ RULES: tuple[Rule, ...] = (
     # A birth or a loss ends a pregnancy (core memories never expire: only this retires it).
     _r("health", "zh", r"^(?:我)?(?:已经|刚|刚刚)?(?:生了|生完(?:孩子|宝宝|娃)?了|生(?:了)?(?:孩子|宝宝|娃)了|流产了)$|^(?:我的?)?(?:宝宝|孩子|娃)(?:已经|刚|刚刚)?出生了$", slot_retirement("fact", "health-pregnancy"), family=True),
     _r("health", "en", r"^I (?:just |recently |finally )?(?:had (?:the|my|our) baby|gave birth|lost (?:the|my|our) baby|had a miscarriage)\b", slot_retirement("fact", "health-pregnancy")),
+    # "The baby was born last week", "Our daughter was just born": a birth now, not "My son was born in 2019".
+    _r("health", "en", r"^(?:the|my|our) (?:new )?(?:baby|babies|twins|baby (?:boy|girl)|little one) (?:was|were|is|are|has been) (?:just |finally |safely )?(?:born|here)\b|^(?:the|my|our) (?:baby|twins) (?:arrived|came)\b|^(?:the|my|our) (?:son|daughter|boy|girl) (?:was|were) (?:just born|born (?:today|yesterday|last night|this morning|last week|on \w+day))\b", slot_retirement("fact", "health-pregnancy"), family=True),
     # A pregnancy matters to every food, drug and exercise suggestion.
     _r("health", "zh", _ZH_ME + r"(?P<value>怀孕|怀孕了|在孕期|是(?:一[个名])?孕妇|怀了?(?:宝宝|孩子|二胎|二宝|三胎|双胞胎))(?:[一二三四五六七八九十\d]+个?(?:月|周))?了?$", PREGNANCY),
     _r("health", "en", r"^I(?:'m| am) (?:currently |now )?(?:(?:\d+|a few|\w+) (?:weeks?|months?) )?(?P<value>pregnant|expecting (?:a baby|twins))\b", PREGNANCY),
