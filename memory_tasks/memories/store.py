@@ -175,12 +175,22 @@ _NUMBER = re.compile(
 )
 
 
+# Words that place a number in time without changing what it counts: 「女儿今年5岁」 and 「女儿6岁了」,
+# "Daughter is 6" and "Daughter is now 7" say the same thing of another age.
+_TIME_FILLER = re.compile(r"今年|现在|已经|目前|马上|刚刚?|了|啦|\b(?:now|already|just)\b", re.IGNORECASE)
+
+
+def _number_shape(sentence: str) -> str:
+    """`sentence` with its numbers as "#" and its time fillers gone, as `comparable` compares it."""
+    return _NUMBER.sub("#", comparable(_TIME_FILLER.sub("", sentence)))
+
+
 def _renumbered_part(parts: list[str], sentence: str) -> int | None:
     """The index of the one part of `parts` that `sentence` says again with other numbers, or None."""
-    shape = _NUMBER.sub("#", comparable(sentence))
+    shape = _number_shape(sentence)
     if "#" not in shape:
         return None
-    same = [i for i, part in enumerate(parts) if _NUMBER.sub("#", comparable(part)) == shape]
+    same = [i for i, part in enumerate(parts) if _number_shape(part) == shape]
     return same[0] if len(same) == 1 else None
 
 

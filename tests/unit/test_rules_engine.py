@@ -2397,6 +2397,38 @@ def test_a_drink_taken_up_again_leaves_the_diet_that_gave_it_up(
     assert ("upsert", "drink-alcohol") in [(c.op, c.key) for c in refined_candidates]
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Actually, give me detailed answers from now on.",
+        "Please give me detailed answers.",
+        "I prefer longer, more detailed explanations.",
+        "Please write shorter replies.",
+    ],
+)
+def test_a_kind_of_answer_asked_for_lands_on_the_reply_style_slot(message: str) -> None:
+    """R-READ-6 (session 22 scenarios): after "Keep your answers short please" (`reply-style`), "Actually, give
+    me detailed answers from now on" became a second standing rule `rule-detailed-answers`, so both
+    "short" and "detailed" reached every reply; "Please give me detailed answers" stored nothing. A kind
+    of answer asked for is the reply style, whose newer value replaces the older."""
+    candidate = only(message)
+    assert (candidate.op, candidate.key) == ("upsert", "reply-style")
+    assert only("Keep your answers short please.").key == "reply-style"
+    assert [c.key for c in extract("I like short stories.")] == ["preference-short-stories"]
+
+
+def test_a_return_home_after_a_move_is_the_residence_again() -> None:
+    """R-WRITE-2 (session 22 scenarios): "I moved to Portland" then "Actually I'm back in Seattle now" kept
+    Portland; 「我搬回北京了」 stored nothing. Being back in a named place, or moving back, is the residence."""
+    assert (only("Actually I'm back in Seattle now.").key, only("Actually I'm back in Seattle now.").content) == (
+        "residence-city",
+        "Lives in Seattle",
+    )
+    assert only("我搬回北京了").content == "住在北京"
+    for not_a_move in ("I'm back in the office.", "I'm back in town.", "I'm back in Paris for a conference."):
+        assert extract(not_a_move) == [], not_a_move
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

@@ -92,4 +92,7 @@ def test_a_sentence_said_again_with_another_number_replaces_the_old_one() -> Non
     assert append_content("Son is 5; Daughter is 5", "Son is 6") == "Son is 6; Daughter is 5"
     # Two parts of that shape: which one is meant is unknown, so the sentence is added.
     assert append_content("Is 5; Is 6", "Is 7") == "Is 5; Is 6; Is 7"
+    # Session 22 scenarios: 今年 / 了 / "now" place the age in time and left both ages.
+    assert append_content("女儿今年5岁", "女儿6岁了") == "女儿6岁了"
+    assert append_content("Has two kids; Daughter is 6", "Daughter is now 7") == "Has two kids; Daughter is now 7"
     assert append_content("Has a cat named Luna", "Has a dog named Max") == "Has a cat named Luna; Has a dog named Max"

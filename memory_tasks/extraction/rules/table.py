@@ -158,7 +158,10 @@ _EN_CHRONIC_MEDS = (
 )
 # The styles an answer can have, as a reply-style preference names them.
 _ZH_STYLES = r"简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉|随意|随便|轻松|活泼|严肃|客气|亲切|耐心"
-_EN_STYLES = r"concise|brief|short|succinct|direct|detailed|simple|straightforward|formal|casual|plain|clear|in-depth"
+_EN_STYLES = (
+    r"concise|brief|short|shorter|succinct|direct|detailed|thorough|simple|straightforward|formal|casual|plain|clear"
+    r"|in-depth|long|longer"
+)
 # Settings a liking is said in (「我坐飞机喜欢…」): closed, so 「我女儿喜欢…」 stays another person's.
 _ZH_SETTINGS = r"坐飞机|坐高铁|坐火车|坐车|出差|旅行|旅游|出门|开车|睡觉|写代码|工作|学习|看书|跑步|健身|吃饭|点外卖|喝咖啡|听歌|周末"
 # A goal's year said before the wish (「我今年想…」), and the goal itself: not asked of the
@@ -451,11 +454,13 @@ RULES: tuple[Rule, ...] = (
     _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:已经|现在|目前|一直)?" + AT + r"(?P<value>" + ZH + r"{2,10}?)住了?(?:[一二三四五六七八九十两几好多\d]+年多?|很多年|很久|好久)了?$", RESIDENCE_ZH),
     # "我家在成都": home is a residence when it names a city ("我家在三楼" does not).
     _r("residence-city", "zh", r"^(?:我家|我的家)(?:现在|目前|一直)?(?:在|住在)(?P<value>" + ZH + r"{2,10}?)(?:这边|那边)?$", RESIDENCE_HOME_ZH),
-    _r("residence-city", "zh", r"搬(?:到|去|来)了?(?P<value>" + ZH + r"{2,10}?|[A-Z][\w .'-]{1,30})(?:了|啦|住)?$", RESIDENCE_ZH),
+    _r("residence-city", "zh", r"搬(?:到|去|来|回)了?(?P<value>" + ZH + r"{2,10}?|[A-Z][\w .'-]{1,30})(?:了|啦|住)?$", RESIDENCE_ZH),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live|reside) (?:in|near|outside)(?: (?:a|the) (?:suburb|outskirts|small town|village) (?:of|near|outside))? " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I'm|I am|we're|we are) (?:currently |now )?(?:based|living|located) in " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I'm|I am) in " + _EN_PLACE + r" now$", RESIDENCE_EN),
+    # "I'm back in Seattle now" after a move away: home again (not "I'm back in the office").
+    _r("residence-city", "en", r"^(?:I'm|I am|we're|we are) (?:now )?(?:back|living back|back home) in " + _EN_PLACE + r"(?: now| for good| again)?$", RESIDENCE_EN),
     _r("residence-city", "en", r"^I(?:'m| am)? (?:work|working) remotely from " + _EN_PLACE, RESIDENCE_EN),
     _r("hometown", "zh", r"(?:老家|家乡|祖籍)(?:在|是)(?P<value>[^，。]{2,12}?)(?:的|人)?$", HOMETOWN),
     _r("hometown", "zh", r"^(?:我)?是(?P<value>(?!个|一个|好|坏|普通|外地|本地|年轻|老实|打工|上班|文化|有钱|穷)" + ZH + r"{2,6}?)人$", HOMETOWN),
@@ -734,7 +739,9 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?(?:always )?explain (?:things|everything|stuff|concepts|it all)(?: to me)? (?:like|as if|as though) I(?:'m| am| was| were) (?:a |an )?(?P<value>complete beginner|beginner|newbie|novice|five|5|five-year-old|child|kid|expert)\b", REPLY_LEVEL, standing=True),
     _r("constraint", "zh", r"(?:把我当|当我是)成?(?:一个|个)?(?P<value>初学者|小白|新手|外行|专家|小孩)", REPLY_LEVEL, standing=True),
     # "I prefer short answers", "I like concise, direct answers": a kind of answer is a reply style.
-    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|love|want|appreciate) (?P<value>" + _EN_STYLES + r")(?:(?:,| and| but)+ (?:" + _EN_STYLES + r"))* (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
+    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|love|want|appreciate) (?:more )?(?P<value>" + _EN_STYLES + r")(?:(?:,| and| but)+ (?:more )?(?:" + _EN_STYLES + r"))* (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
+    # "Give me detailed answers from now on", "Please write shorter replies": the same slot, asked for.
+    _r("constraint", "en", r"^(?:actually,? )?(?:please )?(?:always )?(?:give me|write me|write|send me|I(?:'d| would) like) (?:more |much more |a bit more )?(?P<value>" + _EN_STYLES + r")(?:(?:,| and)+ (?:more )?(?:" + _EN_STYLES + r"))* (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"^(?:请|要|尽量|再|都)?(?P<value>" + _ZH_STYLES + r")(?:一点|一些|些)?(?:吧)?$", REPLY_STYLE_AFTER_RULE, standing=True, after="reply-"),
     _r("constraint", "en", r"\b(?:be|keep (?:it|(?:your )?(?:answers|replies|responses))|(?:answers?|responses?) (?:should be|that are))\b (?:more |a bit more |very |extra |really )?(?P<value>concise|brief|short|succinct|direct|formal|casual|detailed|thorough|friendly|blunt|straightforward)\b", REPLY_STYLE, standing=True),
     # "我不喜欢太长的回复", "回复别太长", "别太啰嗦", "I don't like long answers": a length rule said as a dislike.
