@@ -2429,6 +2429,43 @@ def test_a_return_home_after_a_move_is_the_residence_again() -> None:
         assert extract(not_a_move) == [], not_a_move
 
 
+def test_a_partner_ends_a_single_status_and_a_break_up_ends_the_partner_only_when_held() -> None:
+    """R-WRITE-2 (session 22 scenarios): "I'm single" then "I have a girlfriend now, her name is Mia" kept
+    "Is single" beside the girlfriend; 「我有女朋友」 and 「我们分手了」, "We broke up" stored nothing, so a partner
+    stayed for good. A partner now ends the single status held; a break-up ends the partner held."""
+    single = ExistingMemory(1, "relationship-status", "fact", "Is single")
+    partner = ExistingMemory(2, "family-partner", "fact", "Has a girlfriend")
+    for message in ("I have a girlfriend now, her name is Mia.", "我有女朋友了", "我有男朋友"):
+        assert ("delete", "fact", "relationship-status") in refined(message, [single]), message
+        assert ("append", "fact", "family-partner") in refined(message, []), message
+    for message in ("We broke up.", "我们分手了", "我和女朋友分手了", "I broke up with my boyfriend."):
+        assert refined(message, [partner]) == [("delete", "fact", "family-partner")], message
+        assert refined(message, []) == [], message
+    assert extract("I broke up with the band.") == []
+    assert [c.key for c in extract("My sister has a boyfriend.")] == ["family-siblings"]
+
+
+def test_a_job_change_and_a_place_left_end_what_they_name() -> None:
+    """R-WRITE-2 (session 22 scenarios): 「我跳槽到腾讯了」 kept 阿里 as the employer; 「我已经不在字节了」 stored
+    nothing (a company or a city?). A job change is the employer; a place left ends the employer, city
+    or work city held that names it, and nothing else."""
+    assert only("我跳槽到腾讯了").content == "在腾讯工作"
+    employer = ExistingMemory(1, "employer", "fact", "在字节工作")
+    city = ExistingMemory(2, "residence-city", "fact", "住在北京")
+    assert refined("我已经不在字节了", [employer, city]) == [("delete", "fact", "employer")]
+    assert refined("我现在不在北京了", [employer, city]) == [("delete", "fact", "residence-city")]
+    assert refined("我已经不在上海了", [employer, city]) == []
+    assert extract("我不在家了") == []
+
+
+def test_a_liking_said_after_a_time_word_before_i_is_read() -> None:
+    """R-WRITE-2 (session 22 scenarios): 「我讨厌香菜」 then 「其实现在我挺喜欢香菜的」 kept the dislike: a time or
+    discourse word before 我 hid the liking. It is read, and its content keeps the time word without 我."""
+    candidate = only("其实现在我挺喜欢香菜的")
+    assert (candidate.key, candidate.content) == ("food-cilantro", "现在挺喜欢香菜的")
+    assert only("最近我在学吉他").content == "最近在学吉他"
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

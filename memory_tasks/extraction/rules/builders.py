@@ -37,6 +37,10 @@ ITEM = "item"
 # Candidate.extra field of a delete that only follows from another statement ("I just got married"
 # ends a single status): refine drops it when the user holds nothing under its key.
 IF_HELD = "if_held"
+# Candidate.extra field of a delete that names what it ends only by a word that may be one slot's or
+# another's (「我已经不在字节了」: a company or a city?): refine keeps it only where the memory held
+# under its key names `ITEM`.
+IF_NAMED = "if_named"
 # Marks a habit the user started or took up again (`habit_taken_up`): refine takes the diet part
 # that gave it up out of the `diet` fact.
 TAKEN_UP = "taken_up"
@@ -446,6 +450,21 @@ def keyed_retirement(prefix: str) -> Build:
         item = clean_item(match.group("item"), clause.lang)
         content = statement(clause.text, clause.lang)
         return [_candidate("delete", "fact", f"{prefix}-{item_slug(item)}", content, clause, 3, item=item)]
+
+    return build
+
+
+def named_retirement(*keys: str) -> Build:
+    """op=delete on each fact slot of `keys`, kept by refine only where the held memory names the
+    matched `item` (`IF_NAMED`): 「我已经不在字节了」 ends the employer 「在字节工作」, 「我已经不在北京了」 the city 「住在北京」."""
+
+    def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
+        item = match.group("item")
+        content = statement(clause.text, clause.lang)
+        deletes = [_candidate("delete", "fact", key, content, clause, 3, item=item) for key in keys]
+        for delete in deletes:
+            delete.extra[IF_NAMED] = True
+        return deletes
 
     return build
 

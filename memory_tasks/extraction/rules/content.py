@@ -21,7 +21,9 @@ def statement(text: str, lang: Lang) -> str:
     text = text.strip(" ，,。.!！")
     if lang == "zh":
         # A clause cut from "…，也不能吃海鲜" keeps no leading 也: alone it means nothing.
-        text = re.sub(r"^也(?=\S)", "", re.sub(r"^我(?:的(?=[^，,]))?(?![们家])", "", text))
+        # 「现在我挺喜欢香菜的」: a time word said before 我 stays, 我 goes.
+        text = re.sub(r"^((?:其实|现在|最近|目前|如今|平时)*)我(?:的(?=[^，,]))?(?![们家])", r"\1", text)
+        text = re.sub(r"^也(?=\S)", "", text)
         return _ZH_TRAILING.sub("", text).strip()
     return third_person(text)
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import drop_reason, is_trivial
-from memory_tasks.extraction.rules.builders import DIETARY_KEYS, IF_HELD, ITEM, LIFELONG_TTL_DAYS, TAKEN_UP
+from memory_tasks.extraction.rules.builders import DIETARY_KEYS, IF_HELD, IF_NAMED, ITEM, LIFELONG_TTL_DAYS, TAKEN_UP
 from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, split_clauses
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug, liking_key
@@ -270,6 +270,8 @@ class RulesEngine:
         for candidate in candidates:
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
+            if candidate.extra.get(IF_NAMED) and not _held_and_named(candidate, existing):
+                continue  # 「我已经不在字节了」 ends the employer 「在字节工作」, not a city held
             if candidate.op != "delete" or candidate.key in existing_keys:
                 refined.append(candidate)
                 continue
@@ -317,6 +319,12 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
     if not kept:
         return [replace(ended, op="delete")]
     return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept))]
+
+
+def _held_and_named(candidate: Candidate, existing: list[ExistingMemory]) -> bool:
+    """True when the user holds a memory under the candidate's key whose content names its item."""
+    item = str(candidate.extra.get(ITEM) or "")
+    return bool(item) and any(m.key == candidate.key and item in m.content for m in existing)
 
 
 def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bool:

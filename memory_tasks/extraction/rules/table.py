@@ -23,6 +23,7 @@ from memory_tasks.extraction.rules.builders import (
     habit_taken_up,
     keyed_fact,
     keyed_retirement,
+    named_retirement,
     per_item,
     project,
     retirement,
@@ -150,7 +151,9 @@ _EN_STANDING = (
 )
 
 _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该)*"
-_ZH_ME = r"^(?:我|本人)?" + _ZH_ADV
+# The user as subject, with the adverbs around it: 「我平时…」, and a time or discourse word said before
+# 我 (「其实现在我挺喜欢香菜的」, 「最近我…」).
+_ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时|其实现在)+(?=我))?(?:我|本人)?" + _ZH_ADV
 _ZH_CHRONIC_MEDS = r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|抗凝药|华法林|优甲乐|甲状腺素|他汀|避孕药|抗癫痫药"
 _EN_CHRONIC_MEDS = (
     r"metformin|insulin|blood thinners|warfarin|antidepressants|statins|levothyroxine|birth control|an inhaler"
@@ -520,6 +523,10 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", r"^(?:我)?(?:已经|刚刚?|前几天|前段时间|昨天|上周|上个?星期|上个?月|去年|今年)?(?:已经|刚刚?)?(?:辞职|离职|裸辞)了", slot_retirement("fact", "employer")),
     _r("employer", "en", r"^I (?:just |recently )?(?:got|was|have been|'ve been) (?:laid off|fired|let go)\b", slot_retirement("fact", "employer")),
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年)?(?:被裁员?|被辞退|被开除|失业)了", slot_retirement("fact", "employer")),
+    # A new employer said as a job change: 「我跳槽到腾讯了」.
+    _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年|今年)?跳槽(?:到|去)了?(?P<value>[^，。\s]{2,10}?)(?:了|啦)?$", EMPLOYER_ZH),
+    # 「我已经不在字节了」: no longer at a place the user's employer or city named (`named_retirement`).
+    _r("employer", "zh", r"^(?:我)?(?:现在|已经|早就|目前)?不在(?P<item>[^，。\s]{2,10}?)了$", named_retirement("employer", "residence-city", "work-city")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
     # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」),
     # nor a dish the user does not eat (「我不吃素菜」).
@@ -660,12 +667,19 @@ RULES: tuple[Rule, ...] = (
     _r("family", "zh", r"^我是(?:家里的)?(?P<siblings>独生子|独生女)", family_fact),
     _r("family", "zh", r"^我是(?:一个|个|一名)?单亲(?P<children>妈妈|爸爸|家庭)", family_fact),
     _r("family", "en", r"^I(?:'m| am) (?:an )?(?P<siblings>only child)\b", family_fact),
+    # "I have a girlfriend now, her name is Mia" is about her from its second half on (family=True).
+    _r("family", "en", r"^I (?:now |finally )?(?:have|'ve got|have got|got) an? (?:new )?(?P<partner>girlfriend|boyfriend)\b", slots(family_fact, _ENDS_STATUS), family=True),
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
     _r("family", "zh", r".+", family_fact, family=True),  # a clause continuing a family member ("是一名医生")
     _r("family", "en", r".+", family_fact, family=True),
     _r("family", "en", r"^I have (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children|boys|girls|teenagers|teens|toddlers|stepkids|stepchildren)\b", family_fact),
     # "We're expecting our second child in March": a child on the way (the user's own pregnancy is a core fact above).
     _r("family", "en", r"^(?:we're|we are|my (?:wife|partner) is) (?:currently )?expecting (?:our |a |another )?(?:first |second |third |fourth |\w+ )?(?P<children>child|baby|kid|twins)\b", family_fact),
+    # A partner now, and a break-up: 「我有女朋友了」, "I have a girlfriend now" end a single status said
+    # before; 「我们分手了」, "We broke up" end the partner held (nothing when none is).
+    _r("family", "zh", r"^(?:我)?(?:现在|已经|终于)?有(?:了)?(?P<partner>女朋友|男朋友|对象)了?$", slots(family_fact, _ENDS_STATUS)),
+    _r("relationship", "en", r"^(?:we|I)(?:'ve| have)? (?:just |recently |finally )?(?:broke up|broken up|split up)\b(?! with (?:the|this|that|a|an) )", _ENDS_PARTNER),
+    _r("relationship", "zh", r"^(?:我们|我)?(?:(?:和|跟)(?:我的?)?(?:女朋友|男朋友|对象|女友|男友))?(?:已经|刚|刚刚|上个月|上周|去年|前几天)?分手了?$", _ENDS_PARTNER),
     # Married or engaged: the partner's fact, and a divorced or single status said before is over.
     _r("family", "en", r"^I(?:'m| am| (?:just |recently )?got) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
     _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | who's | named | at home| now)))\b", family_fact),
