@@ -2466,6 +2466,37 @@ def test_a_liking_said_after_a_time_word_before_i_is_read() -> None:
     assert only("最近我在学吉他").content == "最近在学吉他"
 
 
+def test_a_standing_rule_taken_back_or_switched_back_reaches_its_slot() -> None:
+    """R-READ-6 (session 22 scenarios): 「以后回答都用英文」 then 「还是用中文吧」 kept English for every reply;
+    "Please don't use emojis" then "Emojis are fine now, go ahead" kept the ban. A language said with
+    以后 / 还是 alone is the reply language; emojis allowed end the ban held (nothing when none is)."""
+    for message in ("还是用中文吧", "以后还是用中文"):
+        candidate = only(message)
+        assert (candidate.op, candidate.key, candidate.content) == ("upsert", "reply-language", "回复用中文"), message
+    assert extract("用中文吧") == [] and extract("这份文档还是用中文吧") == []
+    ban = ExistingMemory(1, "reply-emoji", "constraint", "Please don't use emojis")
+    for message in ("Emojis are fine now, go ahead.", "You can use emojis again.", "可以用表情了"):
+        assert refined(message, [ban]) == [("delete", "constraint", "reply-emoji")], message
+        assert refined(message, []) == [], message
+
+
+def test_a_diet_quit_a_new_wake_up_time_living_alone_and_a_time_lead_are_read() -> None:
+    """R-WRITE-2, R-READ-6 (session 22 scenarios): "I quit keto" kept the core diet "Is on a keto diet" (and
+    retired a `preference-keto` nobody held); 「最近改成七点起了」 kept six o'clock; "I live alone now" and
+    "These days I mostly write Rust" stored nothing."""
+    keto = ExistingMemory(1, "diet", "fact", "Is on a keto diet")
+    vegetarian = ExistingMemory(1, "diet", "fact", "Is vegetarian")
+    for message in ("I quit keto, it was too hard.", "I'm off keto now."):
+        assert refined(message, [keto]) == [("delete", "fact", "diet")], message
+        assert refined(message, [vegetarian]) == [], message
+    assert (only("最近改成七点起了").key, only("最近改成七点起了").content) == (
+        "preference-wake-up",
+        "最近改成七点起了",
+    )
+    assert (only("I live alone now.").key, only("I live alone now.").content) == ("household", "Lives alone now")
+    assert (only("These days I mostly write Rust.").key) == "preference-rust"
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

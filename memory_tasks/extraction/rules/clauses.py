@@ -110,6 +110,8 @@ _EN_DISCOURSE = re.compile(
     r"^(?:also|actually|oh|btw|by the way|fyi|just so you know|remember(?: that)?|please note(?: that)?|note(?: that)?"
     r"|please remember(?: that)?|(?:don't|do not|never) forget(?: that)?|keep in mind(?: that)?|just remember(?: that)?"
     r"|for the record|and|but|so|well|honestly|anyway|plus|ps|now|I think|I guess|maybe|probably|perhaps"
+    # A time lead before the subject: "These days I mostly write Rust", "Lately, I drink tea".
+    r"|these days|lately"
     # A correction's lead: "Sorry, I meant I work at Amazon", "Correction: my daughter is 7".
     r"|sorry|oops|correction|to correct myself|I meant(?: to say)?(?: that)?|what I meant (?:is|was)(?: that)?)\b[,:\s]+",
     re.IGNORECASE,

@@ -383,7 +383,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", _ZH_ME + r"(?P<item>睡得(?:很|特别|比较|挺|超)?晚|很晚才?睡|早睡早起)觉?$", _pref),
     # 「我每天早上六点起床」, 「我一般晚上一点才睡」: the routine at a clock time, keyed as the English one is
     # (preference-wake-up, preference-bedtime); a day named (「明天」, 「今天」) is a plan, not a routine.
-    _r("pref", "zh", _ZH_ME + r"(?:每天|每晚|天天)?都?(?:早上|早晨|晚上|凌晨|半夜|夜里|中午)?(?:\d{1,2}|[一二三四五六七八九十两]{1,3})(?:点|:[0-5]\d)(?:半|多|左右|一刻|[0-5]?\d分?)?(?:左右|前|以前|之前|后|以后)?(?:就|才|准时|按时)?(?P<item>起床|起|上床睡觉|睡觉|睡)$", timed_habit),
+    _r("pref", "zh", _ZH_ME + r"(?:改成|改为|变成|换成)?(?:每天|每晚|天天)?都?(?:早上|早晨|晚上|凌晨|半夜|夜里|中午)?(?:\d{1,2}|[一二三四五六七八九十两]{1,3})(?:点|:[0-5]\d)(?:半|多|左右|一刻|[0-5]?\d分?)?(?:左右|前|以前|之前|后|以后)?(?:就|才|准时|按时)?(?P<item>起床|起|上床睡觉|睡觉|睡)了?$", timed_habit),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*)", _pref),
     # "I write Go at work", 「我主要写Go」, 「我是写Java的」: the language one works in ("I write a blog" names none).
     _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING + r")\b(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
@@ -528,6 +528,9 @@ RULES: tuple[Rule, ...] = (
     # 「我已经不在字节了」: no longer at a place the user's employer or city named (`named_retirement`).
     _r("employer", "zh", r"^(?:我)?(?:现在|已经|早就|目前)?不在(?P<item>[^，。\s]{2,10}?)了$", named_retirement("employer", "residence-city", "work-city")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
+    # A named diet ended: "I quit keto", "I'm off keto now" end the diet held that names it (`named_retirement`).
+    _r("diet", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:quit|stopped|gave up|given up|dropped|came off|went off|ended) (?:doing |the |my )?(?P<item>keto|paleo|low[- ]carb|vegan|vegetarian|pescatarian)(?: diet)?\b", named_retirement("diet")),
+    _r("diet", "en", r"^I(?:'m| am) (?:now )?off (?:the )?(?P<item>keto|paleo|low[- ]carb)(?: diet)?\b", named_retirement("diet")),
     # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」),
     # nor a dish the user does not eat (「我不吃素菜」).
     _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
@@ -685,7 +688,7 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | who's | named | at home| now)))\b", family_fact),
     _r("family", "en", r"^I(?:'m| am) (?:a )?(?:single|new|first-time) (?P<children>mom|dad|mother|father|parent)\b", family_fact),
     _r("family", "en", r"^(?:we|I) (?:just |recently |finally )?had (?P<children>a baby|a baby (?:girl|boy)|twins|a (?:son|daughter))\b", family_fact),
-    _r("household", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) (?P<value>alone|by myself|on my own|with (?:\w+ )?(?:roommates?|housemates?|flatmates?|friends?))$", HOUSEHOLD),
+    _r("household", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) (?P<value>alone|by myself|on my own|with (?:\w+ )?(?:roommates?|housemates?|flatmates?|friends?))(?: now)?$", HOUSEHOLD),
     _r("household", "zh", r"^我(?:现在|目前|一直|还)?(?P<value>一个人住|独居|(?:和|跟)(?:室友|朋友|同学|同事)(?:一起)?(?:合租|住))", HOUSEHOLD),
     # Who the user lives with: 「我和父母住在一起」, "I live with my parents" (a family fact, not a city).
     _r("family", "zh", r"^我(?:现在|目前|一直|还)?(?:和|跟)(?:我的?)?(?:(?P<parents>父母|爸妈|爸爸妈妈)|(?P<partner>男朋友|女朋友|对象|老公|老婆))(?:一起)?住", family_fact),
@@ -728,6 +731,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?:不用|别用|不要用|不再用)(?:" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|跟我说|和我说|说话|聊)", slot_retirement("constraint", "reply-language"), standing=True),
     # 「…，用英文」 right after a reply rule: the language that rule switches to.
     _r("constraint", "zh", r"^(?:请|要|就|改|换成?|还是|都)?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")(?:吧|了|就行|就好)?$", REPLY_LANGUAGE_AFTER_RULE, standing=True, after="reply-"),
+    # 「以后还是用中文」, 「还是用中文吧」 said alone: the language of the conversation from now on (or back to it).
+    _r("constraint", "zh", r"^(?:(?:以后|今后|之后|从现在开始)(?:还是|都|就|请)*|还是)(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")(?:吧|了|就行|就好)?$", REPLY_LANGUAGE_AFTER_RULE, standing=True),
     _r("constraint", "en", r"\b(?:stop|don't|do not|no more) (?:reply(?:ing)?|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing))(?: to me)? in \w+,? (?:and )?(?:use|reply in|answer in|respond in|switch to|write in) (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|聊天|交流)[^，。]{0,10}?(?<!不)(?<!别)(?<!不要)(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", REPLY_LANGUAGE, standing=True),
     _r("constraint", "en", r"\b(?:reply|respond|answer|write back|talk to me|speak to me|communicate)(?: to me| me)? (?:only |always )?in (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
@@ -764,6 +769,9 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"\b(?:don't|do not|never) (?:like|want|need|enjoy|give me|write) (?:\w+ )?(?P<value>long|lengthy|wordy|verbose|rambling)(?: \w+)? (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
     _r("constraint", "en", r"\b(?:don't|do not|never) make (?:your |the )?(?:answers|replies|responses) (?:too |so |very )?(?P<value>long|lengthy|wordy|verbose)\b", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"(?:不要|别|不用|少|禁止|不许|不准)(?:在回复里|在回答里|在回复中)?(?:用|加|带|放|使用|发)?(?:任何)?(?P<value>表情符号|表情包|表情|emoji|颜文字)", REPLY_EMOJI, standing=True),
+    # "Emojis are fine now", 「可以用表情了」: the rule against them is over (before the rule itself is read).
+    _r("constraint", "en", r"^(?:emojis? (?:are|is) (?:fine|ok|okay|allowed|welcome)|(?:you can|feel free to|go ahead and) (?:use|add) emojis?)(?: now| again)?\b", slot_retirement("constraint", "reply-emoji", if_held=True), standing=True),
+    _r("constraint", "zh", r"^(?:现在|以后)?(?:可以|能)(?:用|加|发)(?:表情符号|表情|emoji)了?$|^(?:表情符号|表情|emoji)(?:可以用|能用|没关系)了?$", slot_retirement("constraint", "reply-emoji", if_held=True), standing=True),
     _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
     _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
