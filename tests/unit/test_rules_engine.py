@@ -2497,6 +2497,32 @@ def test_a_diet_quit_a_new_wake_up_time_living_alone_and_a_time_lead_are_read() 
     assert (only("These days I mostly write Rust.").key) == "preference-rust"
 
 
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我转行做产品经理了", "occupation", "职业：产品经理"),
+        ("公司把我调到广州了", "work-city", "在广州工作"),
+        ("我被调到广州了", "work-city", "在广州工作"),
+        ("我搬家了，现在走路十分钟就到公司", "commute", "现在走路十分钟就到公司"),
+        ("我一周健身三次", "sport-gym", "一周健身三次"),
+    ],
+)
+def test_a_change_of_career_city_or_commute_and_a_weekly_habit_are_read(message: str, key: str, content: str) -> None:
+    """R-WRITE-2 (session 22 scenarios): each stored nothing, so 程序员, 深圳 and a one-hour commute stayed
+    after the user said they changed, and 「我一周健身三次」 (a week's count, not 每周) was no habit."""
+    candidate = only(message)
+    assert (candidate.op, candidate.key, candidate.content) == ("upsert", key, content)
+    assert extract("我把他调到广州了") == [] and extract("一周前我去健身房了") == []
+
+
+def test_an_exam_sat_reaches_the_goal_of_preparing_for_it() -> None:
+    """R-WRITE-2 (session 22 scenarios): 「我在备考雅思」 then 「雅思考完了，7分」 kept the goal for good."""
+    ielts = ExistingMemory(1, "goal-ielts", "goal", "在备考雅思")
+    for message in ("雅思考完了，7分", "我考完雅思了", "我雅思考过了"):
+        assert refined(message, [ielts]) == [("delete", "goal", "goal-ielts")], message
+        assert refined(message, []) == [], message
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

@@ -380,7 +380,9 @@ def zh_known_city(value: str) -> str | None:
     return value if _CITIES.search(value) else None
 
 
-_FREQUENCY_ZH = re.compile(r"每天|每晚|每周|每个?月|每年|平时|平常|一般|通常|经常|常常|周末|工作日")
+_FREQUENCY_ZH = re.compile(
+    r"每天|每晚|每周|每个?月|每年|平时|平常|一般|通常|经常|常常|周末|工作日|(?:(?:一|每)(?:个)?(?:星期|礼拜)|一周)(?![前后]|以[前后]|之[前后])"
+)
 _FREQUENCY_EN = re.compile(
     r"\b(?:every (?:day|morning|evening|night|week|weekend)|daily|weekly|\w+ times a (?:day|week|month)|on weekends"
     r"|usually|often|regularly)\b",

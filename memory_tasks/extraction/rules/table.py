@@ -335,6 +335,9 @@ RULES: tuple[Rule, ...] = (
     # A goal reached ends it: "I finished my first marathon!", "I passed the N1", 「我考过N1了」.
     _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)(?![\w' -]*? (?:on|in|at|with|from|for|about|of|to) )[\w' -]{2,40}?)(?: exam| test)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
+    # 「我考完雅思了」, 「雅思考完了」, 「我雅思考过了」: an exam sat is the goal of preparing for it reached.
+    _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?考完了?(?P<item>[^，。]{1,10}?)(?:了|啦)$", goal_reached),
+    _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也)?考(?:完|过)了$", goal_reached),
     # A home bought is the house goal reached, and where the user lives now.
     _r("home", "en", r"^(?:I|we) (?:just |finally |recently )?(?:bought|purchased|closed on) (?P<value>(?:a|our|my) (?:first |new )?(?P<item>house|home|apartment|flat|condo)\b.*)$", slots(HOME, goal_reached)),
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年)?(?P<value>(?P<item>买了?(?:房子?|新房|公寓)))了?$", slots(HOME, goal_reached)),
@@ -475,6 +478,8 @@ RULES: tuple[Rule, ...] = (
     _r("nationality", "en", r"^I(?:'m| am) (?P<value>" + _DEMONYMS + r")$", Slot("fact", "nationality", {"zh": "国籍：{value}", "en": "Is {value}"}, ttl_days=LIFELONG_TTL_DAYS)),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还)?(?:是|当)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
     _r("occupation", "zh", r"职业是(?P<value>[^，。]+)$", OCCUPATION),
+    # 「我转行做产品经理了」: a new occupation said as a change of career.
+    _r("occupation", "zh", r"^(?:我)?(?:已经|去年|今年|最近)?转行(?:做|当|成|去做|去当)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?是做(?P<value>[^，。]+?)的$", OCCUPATION),
     _r("occupation", "zh", AT + r"[^，。\s]{2,10}?(?:做|当)(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?)\b", OCCUPATION),
@@ -497,6 +502,8 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", EMPLOYER_OR_KIND_ZH),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
     _r("work-city", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", WORK_CITY_ZH),
+    # 「公司把我调到广州了」, 「我被调到广州了」: a transfer is the new work city.
+    _r("work-city", "zh", r"^(?:公司|单位|领导)?(?:把我|我被|我)(?:调|派|外派)(?:到|去)了?(?P<value>" + ZH + r"{2,6}?)(?:工作|上班)?了$", WORK_CITY_ZH),
     _r("work-city", "zh", r"^(?:我)?(?:现在|目前|也|还)?" + AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", WORK_CITY_ZH),
     # 「我家在杭州，公司在上海」: where the user's company is, a known city.
     _r("work-city", "zh", r"^(?:我的?|我们)?(?:公司|单位)(?:在|位于)(?P<value>" + ZH + r"{2,10}?)$", WORK_CITY_ZH),
@@ -694,6 +701,8 @@ RULES: tuple[Rule, ...] = (
     _r("family", "zh", r"^我(?:现在|目前|一直|还)?(?:和|跟)(?:我的?)?(?:(?P<parents>父母|爸妈|爸爸妈妈)|(?P<partner>男朋友|女朋友|对象|老公|老婆))(?:一起)?住", family_fact),
     _r("family", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) with my (?:(?P<parents>parents|mom|mother|dad|father)|(?P<partner>girlfriend|boyfriend|partner|wife|husband))\b", family_fact),
     _r("commute", "zh", r"(?P<value>开车|(?:坐|搭|乘)?地铁|(?:坐|搭|乘)?公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
+    # 「现在走路十分钟就到公司」: how long the way to work takes now, said by the way there.
+    _r("commute", "zh", r"(?P<value>(?:开车|走路|步行|骑车|骑电动车|坐地铁|地铁|坐公交|公交)(?:只要|要|大概)?[一二三四五六七八九十两半几\d]+(?:个)?(?:多|半)?(?:小时|钟头|分钟)(?:左右)?)(?:就)?(?:能)?到(?:公司|单位)", COMMUTE),
     _r("commute", "zh", r"^(?:我)?(?:每天|平时|一般)?(?:上下班)?通勤(?:要|得|大概|差不多|单程|来回)*(?P<value>[一二三四五六七八九十两半几\d]+(?:个)?(?:多|半)?(?:小时|钟头|分钟)(?:左右)?)", COMMUTE),
     _r("commute", "en", r"^(?:my )?commute (?:is|takes)(?: me)? (?:about |around |over |almost |nearly )?(?P<value>(?:an?|\d+|one|two|three|half an) (?:hours?|minutes?|mins?))\b", COMMUTE),
     _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
