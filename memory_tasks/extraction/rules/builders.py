@@ -38,8 +38,8 @@ ITEM = "item"
 # ends a single status): refine drops it when the user holds nothing under its key.
 IF_HELD = "if_held"
 # Candidate.extra field of a delete that names what it ends only by a word that may be one slot's or
-# another's (「我已经不在字节了」: a company or a city?): refine keeps it only where the memory held
-# under its key names `ITEM`.
+# another's (「我已经不在字节了」: a company or a city?): the key, or key prefix ("pet-"), of the memory
+# it may end; refine keeps it only where a memory held there names `ITEM`.
 IF_NAMED = "if_named"
 # Marks a habit the user started or took up again (`habit_taken_up`): refine takes the diet part
 # that gave it up out of the `diet` fact.
@@ -458,14 +458,19 @@ def keyed_retirement(prefix: str) -> Build:
 
 def named_retirement(*keys: str) -> Build:
     """op=delete on each fact slot of `keys`, kept by refine only where the held memory names the
-    matched `item` (`IF_NAMED`): 「我已经不在字节了」 ends the employer 「在字节工作」, 「我已经不在北京了」 the city 「住在北京」."""
+    matched `item` (`IF_NAMED`): 「我已经不在字节了」 ends the employer 「在字节工作」, 「我已经不在北京了」 the city
+    「住在北京」. A key ending in "-" stands for any key of that prefix: "Rex died" ends whichever `pet-…`
+    memory names Rex (the candidate's own key, `pet-rex`, is only a placeholder)."""
 
     def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
         item = match.group("item")
         content = statement(clause.text, clause.lang)
-        deletes = [_candidate("delete", "fact", key, content, clause, 3, item=item) for key in keys]
-        for delete in deletes:
-            delete.extra[IF_NAMED] = True
+        deletes = []
+        for key in keys:
+            own_key = f"{key}{item_slug(item)}" if key.endswith("-") else key
+            delete = _candidate("delete", "fact", own_key, content, clause, 3, item=item)
+            delete.extra[IF_NAMED] = key
+            deletes.append(delete)
         return deletes
 
     return build

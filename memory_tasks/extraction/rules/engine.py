@@ -270,8 +270,12 @@ class RulesEngine:
         for candidate in candidates:
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
-            if candidate.extra.get(IF_NAMED) and not _held_and_named(candidate, existing):
-                continue  # 「我已经不在字节了」 ends the employer 「在字节工作」, not a city held
+            if candidate.extra.get(IF_NAMED):
+                # 「我已经不在字节了」 ends the employer 「在字节工作」, not a city held; "Rex died" the pet named Rex.
+                named = _named_memory(candidate, existing)
+                if named is not None:
+                    refined.append(replace(candidate, reuse_key=named.key, memory_type=named.memory_type))
+                continue
             if candidate.op != "delete" or candidate.key in existing_keys:
                 refined.append(candidate)
                 continue
@@ -321,10 +325,16 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
     return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept))]
 
 
-def _held_and_named(candidate: Candidate, existing: list[ExistingMemory]) -> bool:
-    """True when the user holds a memory under the candidate's key whose content names its item."""
-    item = str(candidate.extra.get(ITEM) or "")
-    return bool(item) and any(m.key == candidate.key and item in m.content for m in existing)
+def _named_memory(candidate: Candidate, existing: list[ExistingMemory]) -> ExistingMemory | None:
+    """The memory held under the candidate's `IF_NAMED` key (or key prefix, "pet-") whose content names
+    its item, or None."""
+    where, item = str(candidate.extra[IF_NAMED]), str(candidate.extra.get(ITEM) or "")
+    held = [
+        m
+        for m in existing
+        if (m.key == where or (where.endswith("-") and m.key.startswith(where))) and item and item in m.content
+    ]
+    return held[0] if len(held) == 1 else None
 
 
 def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bool:

@@ -333,7 +333,9 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?:I|we)(?:'ve| have)? (?:(?:stopped|quit) (?:working on|building|developing)|abandoned|shelved|dropped|gave up on|given up on) (?:the |my |our )(?P<item>[\w' -]*?\b(?:" + _EN_PROJECT_NOUNS + r"))(?: project)?$", _retire_project),
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
     # A goal reached ends it: "I finished my first marathon!", "I passed the N1", 「我考过N1了」.
-    _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)(?![\w' -]*? (?:on|in|at|with|from|for|about|of|to) )[\w' -]{2,40}?)(?: exam| test)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
+    _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)(?![\w' -]*? (?:on|in(?! (?:under |about |just under )?\d)|at|with|from|for|about|of|to) )[\w' -]{2,40}?)(?: exam| test)?(?: in (?:under |about |just under )?\d[\d:.]*(?: hours?| minutes?| mins?)?)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
+    # "I'm fluent in French now": the language goal reached (the language spoken is read below).
+    _r("pref", "en", r"^I(?:'m| am) (?:now |finally )?(?:fluent|conversational) in (?P<item>" + _LANGUAGES_EN + r")\b", goal_reached),
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
     # 「我考完雅思了」, 「雅思考完了」, 「我雅思考过了」: an exam sat is the goal of preparing for it reached.
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?考完了?(?P<item>[^，。]{1,10}?)(?:了|啦)$", goal_reached),
@@ -374,6 +376,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOL + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
     # 「我用 Python 写后端」: the tool one works with, not a one-off (「我用Python写了个脚本」).
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOL + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
+    # "I've actually started to enjoy running": a taste changed, under the liking's key.
+    _r("pref", "en", r"^I(?:'ve| have)? " + _EN_ADV + r"(?:started|begun|began|come|grown|learned|learnt) to (?:enjoy|like|love) (?P<item>[\w' -]{2,40})$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers|replies|responses|explanations)(?: in (?:\w+ )?\w+)?$)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard |lifelong )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,3}) fan$", _pref),
@@ -492,6 +496,8 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?the (?P<value>(?:[\w-]+ ){0,2}?(?:co-founder|cofounder|founder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)))(?: (?:of|at) .+)?$", OCCUPATION),
     _r("occupation", "en", r"\b(?:work|working|freelance|freelancing)(?: (?:at|for) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
+    # "I retired last year": the occupation now (as 「我退休了」).
+    _r("occupation", "en", r"^I (?:just |finally |recently |officially )?(?P<value>retired)(?: (?:last \w+|this \w+|in \d{4}|\w+ (?:years?|months?) ago|early))?$", OCCUPATION_STATED),
     _r("occupation", "en", r"^I(?:'m| am) (?:now |recently |happily |semi-)?(?P<value>retired|unemployed|between jobs|self-employed|a stay-at-home (?:dad|mom|mum|parent)|a full-time (?:mom|mum|dad|parent))\b", OCCUPATION_STATED),
     _r("occupation", "zh", _ZH_ME + r"(?P<value>退休了|已经退休|是(?:一名|一个)?全职(?:妈妈|爸爸|太太|主妇)|待业(?:中)?)$", OCCUPATION_STATED),
     # "I teach high school math", 「我教高中数学」 (not "I teach my son to swim").
@@ -515,6 +521,8 @@ RULES: tuple[Rule, ...] = (
     _r("work-schedule", "zh", r"^(?:我|我们公司|我们)?(?:现在|一直|平时|每天)?(?:是|都是|实行|要)?(?P<value>朝九晚五|996|大小周|单休|双休)(?:制)?$", WORK_SCHEDULE),
     _r("work-location", "en", r"^I " + _EN_ADV + r"(?:work|am working|'m working)? ?(?P<value>from home|remotely|fully remote|hybrid)(?: now| these days| full-time| most days| every day)?$", WORK_LOCATION),
     _r("work-location", "en", r"^I(?:'m| am) (?P<value>fully remote|remote|a remote worker)$", WORK_LOCATION),
+    # "I'm back in the office full-time now": no longer from home.
+    _r("work-location", "en", r"^I(?:'m| am)? (?:now )?(?:back (?:in|at|to)|work (?:in|from)|working (?:in|from)) (?P<value>the office)(?: full[- ]time| every day| five days a week)?(?: now| again)?$", WORK_LOCATION),
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     # "I'm a student at MIT", 「我在清华读书」: a school, not an employer.
@@ -533,6 +541,9 @@ RULES: tuple[Rule, ...] = (
     # A new employer said as a job change: 「我跳槽到腾讯了」.
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年|今年)?跳槽(?:到|去)了?(?P<value>[^，。\s]{2,10}?)(?:了|啦)?$", EMPLOYER_ZH),
     # 「我已经不在字节了」: no longer at a place the user's employer or city named (`named_retirement`).
+    # A pet named in its death: "Rex died last week", 「豆豆去世了」 end the pet memory that names it.
+    _r("pet", "en", r"^(?P<item>" + CAP + r"[\w'-]*) (?:died|passed away|passed|was put down|was put to sleep)\b", named_retirement("pet-")),
+    _r("pet", "zh", r"^(?:我家|我的)?(?P<item>[^，。我你他她它这那]{2,4}?)(?:去世|死|走|没)了$", named_retirement("pet-")),
     _r("employer", "zh", r"^(?:我)?(?:现在|已经|早就|目前)?不在(?P<item>[^，。\s]{2,10}?)了$", named_retirement("employer", "residence-city", "work-city")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
     # A named diet ended: "I quit keto", "I'm off keto now" end the diet held that names it (`named_retirement`).
