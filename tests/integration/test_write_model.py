@@ -534,3 +534,13 @@ def test_a_drink_taken_up_again_takes_its_part_out_of_the_diet(db) -> None:
     assert [(m["memory_key"], m["content"]) for m in list_memories(1119)] == [
         ("drink-alcohol", "Started drinking again")
     ]
+
+
+def test_a_second_drug_allergy_is_kept_beside_the_first(db) -> None:
+    """R-READ-6, R-PIPE-4 (session 22 scenarios): 「医生说我对阿莫西林也过敏」 after 「我对青霉素过敏」 was a
+    `confirm` of the penicillin allergy: similarity took the two drug allergies for one, the wording-hash key
+    of an allergen outside the lexicon left it to similarity, and the amoxicillin allergy was lost."""
+    for turn in ("我对青霉素过敏", "医生说我对阿莫西林也过敏", "医生说我对碘伏也过敏"):
+        _through_the_write_path(1120, turn)
+    contents = sorted(m["content"] for m in list_memories(1120))
+    assert contents == ["对碘伏也过敏", "对阿莫西林也过敏", "对青霉素过敏"], contents

@@ -14,6 +14,9 @@ from memory_tasks.memories.values import state_different_values
         ("food-sichuan-cuisine", "food-cantonese-cuisine", True),
         ("food-thai", "food-thai-cuisine", False),  # one item contains the other: similarity decides
         ("preference-h1a2b3c4", "preference-h9f8e7d6", False),  # wording hashes say nothing
+        # ...except in a safety category, where two memories of one allergen beat one lost allergy (session 22).
+        ("allergy-hf3f4b9f", "allergy-penicillin", True),
+        ("sensitivity-h1a2b3c4", "sensitivity-h9f8e7d6", True),
         ("drink-preference", "food-preference", False),  # other categories: similarity decides
         ("residence-city", "residence-city", False),
     ],

@@ -2559,6 +2559,21 @@ def test_a_pet_named_in_its_death_ends_the_pet_memory_that_names_it() -> None:
     assert extract("他走了") == []
 
 
+def test_a_pregnancy_denied_and_a_medication_stopped_end_only_what_is_held() -> None:
+    """R-READ-6 (session 22 scenarios): 「我怀孕了」 then 「不好意思，我搞错了，没怀孕」 kept the core pregnancy on every
+    reply; 「我已经停药了」 and "I stopped my medication" kept the medication. A pregnancy denied ends one held
+    (nothing otherwise); a medication stopped without its name ends the one medication held, and none of two."""
+    pregnancy = ExistingMemory(1, "health-pregnancy", "fact", "怀孕了")
+    for message in ("不好意思，我搞错了，没怀孕", "I'm not pregnant after all."):
+        assert refined(message, [pregnancy]) == [("delete", "fact", "health-pregnancy")], message
+        assert refined(message, []) == [], message
+    pills = ExistingMemory(2, "medication-antidepressants", "fact", "在吃抗抑郁药")
+    insulin = ExistingMemory(3, "medication-insulin", "fact", "Takes insulin")
+    for message in ("我已经停药了", "I stopped my medication."):
+        assert refined(message, [pills]) == [("delete", "fact", "medication-antidepressants")], message
+        assert refined(message, [pills, insulin]) == [], message
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

@@ -326,13 +326,14 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
 
 
 def _named_memory(candidate: Candidate, existing: list[ExistingMemory]) -> ExistingMemory | None:
-    """The memory held under the candidate's `IF_NAMED` key (or key prefix, "pet-") whose content names
-    its item, or None."""
+    """The one memory held under the candidate's `IF_NAMED` key (or key prefix, "pet-") whose content
+    names its item, or, for a candidate naming no item (「我已经停药了」), the one memory held there;
+    None when there is none or more than one."""
     where, item = str(candidate.extra[IF_NAMED]), str(candidate.extra.get(ITEM) or "")
     held = [
         m
         for m in existing
-        if (m.key == where or (where.endswith("-") and m.key.startswith(where))) and item and item in m.content
+        if (m.key == where or (where.endswith("-") and m.key.startswith(where))) and item in m.content
     ]
     return held[0] if len(held) == 1 else None
 

@@ -257,6 +257,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("japanese-food", "food", ("日料", "日本料理", "日本菜", "japanese food", "japanese cuisine")),
     ("raw-food", "food", ("生的", "生", "生食", "raw food", "raw fish")),
     ("penicillin", "medicine", ("青霉素", "penicillin")),
+    ("amoxicillin", "medicine", ("阿莫西林", "amoxicillin")),
+    ("morphine", "medicine", ("吗啡", "morphine")),
     ("aspirin", "medicine", ("阿司匹林", "aspirin")),
     ("ibuprofen", "medicine", ("布洛芬", "ibuprofen", "advil")),
     ("cephalosporins", "medicine", ("头孢", "头孢类", "cephalosporins", "cephalosporin")),

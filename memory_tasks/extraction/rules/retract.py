@@ -34,9 +34,9 @@ _ZH_RETRACTIONS = (
     (re.compile(r"^(?:我)?(?:现在|已经|早就|目前)?对(?P<rest>.+?)(?:已经|早就)?(?:不再|不)过敏了$"), "我对{rest}过敏"),
 )
 
-# An allergy or a diet denied ("Actually I'm not allergic to penicillin", 「其实我对青霉素不过敏」,
-# 「我不是素食者」, 「我不吃素」): it takes back an allergy or diet the user holds (a misdiagnosis, a
-# wrong guess), and is no memory otherwise (`denies`); it is never stored as an allergy or a diet
+# An allergy, a diet or a pregnancy denied ("Actually I'm not allergic to penicillin", 「其实我对青霉素不过敏」,
+# 「我不是素食者」, 「我不吃素」, 「我搞错了，没怀孕」): it takes back one the user holds (a misdiagnosis, a
+# wrong guess, a false test), and is no memory otherwise (`denies`); it is never stored as a core fact
 # whose content says the opposite.
 _DENIALS = {
     "en": (
@@ -62,11 +62,19 @@ _DENIALS = {
             ),
             "I'm {rest}",
         ),
+        # "I'm not pregnant after all": a pregnancy said by mistake (a false positive test).
+        (
+            re.compile(
+                r"^(?:actually,? )?I(?:'m| am) (?:actually )?not (?P<rest>pregnant)(?: after all)?$", re.IGNORECASE
+            ),
+            "I'm {rest}",
+        ),
     ),
     "zh": (
         (re.compile(r"^(?:其实|实际上)?(?:我)?(?:其实)?对(?P<rest>.+?)(?:并|其实)?不过敏(?:的)?$"), "我对{rest}过敏"),
         (re.compile(r"^(?:其实|实际上)?(?:我)?(?:其实|并|从来)?不是(?P<rest>素食(?:主义)?者|吃素的)$"), "我是{rest}"),
         (re.compile(r"^(?:其实|实际上)?(?:我)?(?:其实|并|从来)?不吃(?P<rest>素)(?:的)?$"), "我吃{rest}"),
+        (re.compile(r"^(?:其实|实际上)?(?:我)?(?:其实|并)?(?:没|没有)(?P<rest>怀孕)(?:了|啦)?$"), "我{rest}了"),
     ),
 }
 
@@ -81,7 +89,7 @@ def positive_form(text: str, lang: Lang) -> str | None:
 
 
 def denies(text: str, lang: Lang) -> bool:
-    """True when `text` denies an allergy or a diet rather than retiring one: only a held one is taken back."""
+    """True when `text` denies an allergy, a diet or a pregnancy rather than retiring one: only a held one is taken back."""
     return any(pattern.match(text) for pattern, _ in _DENIALS[lang])
 
 

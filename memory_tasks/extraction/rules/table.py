@@ -541,6 +541,9 @@ RULES: tuple[Rule, ...] = (
     # A new employer said as a job change: 「我跳槽到腾讯了」.
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年|今年)?跳槽(?:到|去)了?(?P<value>[^，。\s]{2,10}?)(?:了|啦)?$", EMPLOYER_ZH),
     # 「我已经不在字节了」: no longer at a place the user's employer or city named (`named_retirement`).
+    # 「我已经停药了」, "I stopped my medication": the one medication held ends (with two held, which is unknown).
+    _r("medication", "zh", r"^(?:我)?(?:已经|现在|最近|上个月|上周)?(?P<item>)(?:停药|断药)了$", named_retirement("medication-")),
+    _r("medication", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:stopped|quit|came off|went off) (?:taking )?(?P<item>)my (?:medication|meds|medicine|pills)\b", named_retirement("medication-")),
     # A pet named in its death: "Rex died last week", 「豆豆去世了」 end the pet memory that names it.
     _r("pet", "en", r"^(?P<item>" + CAP + r"[\w'-]*) (?:died|passed away|passed|was put down|was put to sleep)\b", named_retirement("pet-")),
     _r("pet", "zh", r"^(?:我家|我的)?(?P<item>[^，。我你他她它这那]{2,4}?)(?:去世|死|走|没)了$", named_retirement("pet-")),
