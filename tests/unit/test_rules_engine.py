@@ -2574,6 +2574,29 @@ def test_a_pregnancy_denied_and_a_medication_stopped_end_only_what_is_held() -> 
         assert refined(message, [pills, insulin]) == [], message
 
 
+def test_a_car_changed_a_taste_worn_out_a_goal_dropped_and_an_opposite_habit_end_the_old_memory() -> None:
+    """R-WRITE-2 (session 22 scenarios): each kept the old memory: 「把特斯拉卖了，换了辆比亚迪」 (the car), 「奶茶喝腻了」
+    (the liking), 「钢琴学了半年放弃了」 (the goal), 「最近开始早睡早起了」 (「是夜猫子」, kept beside early rising)."""
+    assert (only("把特斯拉卖了，换了辆比亚迪").key, only("把特斯拉卖了，换了辆比亚迪").content) == (
+        "vehicle",
+        "换了辆比亚迪",
+    )
+    tesla = ExistingMemory(1, "vehicle", "fact", "开的是特斯拉")
+    assert refined("我把特斯拉卖了", [tesla]) == [("delete", "fact", "vehicle")]
+    assert refined("我把房子卖了", [tesla]) == []
+    assert extract("我换了辆新车") == []
+    milk_tea = ExistingMemory(2, "drink-milk-tea", "preference", "喜欢喝奶茶")
+    assert ("delete", "preference", "drink-milk-tea") in refined("奶茶喝腻了，现在喜欢喝柠檬茶", [milk_tea])
+    piano = ExistingMemory(3, "goal-piano", "goal", "在学钢琴")
+    assert refined("钢琴学了半年放弃了", [piano]) == [("delete", "goal", "goal-piano")]
+    night_owl = ExistingMemory(4, "habit-staying-up-late", "preference", "是夜猫子")
+    assert refined("最近开始早睡早起了", [night_owl]) == [
+        ("upsert", "preference", "habit-early-rising"),
+        ("delete", "preference", "habit-staying-up-late"),
+    ]
+    assert refined("最近开始早睡早起了", []) == [("upsert", "preference", "habit-early-rising")]
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

@@ -413,6 +413,10 @@ def habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "preference", f"{category}-{slug}", content, clause, 3)]
 
 
+# Habits one cannot keep at once: 「最近开始早睡早起了」 ends 「是夜猫子」.
+_OPPOSITE_HABITS = {"habit-early-rising": "habit-staying-up-late", "habit-staying-up-late": "habit-early-rising"}
+
+
 def habit_taken_up(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A habit the user has, started or took up again ("I started smoking again", 「我最近开始跑步了」,
     "I smoke"): an activity the LEXICON knows in `item`, under its key, so it lands where "I quit
@@ -425,7 +429,12 @@ def habit_taken_up(match: re.Match[str], clause: Clause) -> list[Candidate]:
     content = statement(clause.text, clause.lang)
     taken_up = _candidate("upsert", "preference", f"{category}-{slug}", content, clause, 3)
     taken_up.extra[TAKEN_UP] = True
-    return [taken_up]
+    opposite = _OPPOSITE_HABITS.get(taken_up.key)
+    if opposite is None:
+        return [taken_up]
+    ends = _candidate("delete", "preference", opposite, content, clause, 3)
+    ends.extra[IF_HELD] = True
+    return [taken_up, ends]
 
 
 def timed_habit(match: re.Match[str], clause: Clause) -> list[Candidate]:

@@ -317,6 +317,10 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"不(?P<verb>喜欢|爱|吃|喝|用|玩|听|看|抽|碰)(?P<item>[^，。]+?)了$", _retire_any),
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?(?:不做|不写|不开发|停掉|放弃)了?(?P<item>[^，。]+?)(?:这个)?项目了?$", _retire_project),
     _r("pref", "zh", r"放弃了?(?P<item>[^，。]+?)了?$", _retire_goal),
+    # 「钢琴学了半年放弃了」: the goal named before its time given up.
+    _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,6}?)(?:学了|练了|坚持了)[^，。]{0,6}?(?:就|还是|最后)?放弃了$", _retire_goal),
+    # 「奶茶喝腻了」: a liking worn out.
+    _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,8}?)(?:喝|吃|玩|看|听)腻了$", _retire_preference),
     # 「我不熬夜了」: the habit's own verb is the item (「不再熬夜了」 is read above).
     _r("pref", "zh", r"不(?:怎么)?(?P<item>熬夜|晚睡)了$", _retire_preference),
     _r("pref", "zh", r"戒(?:掉了?)?(?P<item>" + ZH_OR_LATIN + r"{1,6}?)(?=[\d一二三四五六七八九十两几好多]|了|$)", _retire_preference),
@@ -721,6 +725,9 @@ RULES: tuple[Rule, ...] = (
     _r("commute", "en", r"^(?:my )?commute (?:is|takes)(?: me)? (?:about |around |over |almost |nearly )?(?P<value>(?:an?|\d+|one|two|three|half an) (?:hours?|minutes?|mins?))\b", COMMUTE),
     _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
     _r("vehicle", "zh", r"^(?:我)?(?:开的是|开一辆|的车是)(?P<value>[^，。]+)$", Slot("fact", "vehicle")),
+    # 「换了辆比亚迪」, 「新买了一辆理想」: the car now; 「把特斯拉卖了」 ends the car held that names it.
+    _r("vehicle", "zh", r"^(?:我)?(?:刚|最近|去年|今年)?(?:换了|新买了|买了|提了)(?:一)?辆(?:新车，?)?(?P<value>(?!新车$|车$)[^，。]{2,12})$", Slot("fact", "vehicle")),
+    _r("vehicle", "zh", r"^(?:我)?(?:已经|刚)?把(?P<item>[^，。]{2,8}?)(?:卖了|卖掉了|处理掉了)$", named_retirement("vehicle")),
     _r("vehicle", "en", r"^I drive an? (?P<value>" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", Slot("fact", "vehicle")),
     # What one owns is a vehicle only when it is one: "I have a MacBook Pro" is a device.
     _r("vehicle", "en", r"^I (?:own|have) an? (?P<value>(?:(?:" + _CAR_MAKES + r")\b[\w-]*(?: [\w-]+){0,3}|(?:[\w-]+ ){0,2}(?:car|truck|SUV|pickup|minivan|van|motorcycle|motorbike|scooter)))$", Slot("fact", "vehicle")),
