@@ -177,12 +177,14 @@ _NUMBER = re.compile(
 
 # Words that place a number in time without changing what it counts: 「女儿今年5岁」 and 「女儿6岁了」,
 # "Daughter is 6" and "Daughter is now 7" say the same thing of another age.
-_TIME_FILLER = re.compile(r"今年|现在|已经|目前|马上|刚刚?|了|啦|\b(?:now|already|just)\b", re.IGNORECASE)
+_TIME_FILLER = re.compile(r"今年|现在|已经|目前|马上|刚刚?|满|了|啦|\b(?:now|already|just)\b", re.IGNORECASE)
+# "My son just turned 6" says what "Son is 5" says, a year on.
+_TURNED = re.compile(r"\bturned\b", re.IGNORECASE)
 
 
 def _number_shape(sentence: str) -> str:
     """`sentence` with its numbers as "#" and its time fillers gone, as `comparable` compares it."""
-    return _NUMBER.sub("#", comparable(_TIME_FILLER.sub("", sentence)))
+    return _NUMBER.sub("#", comparable(_TIME_FILLER.sub("", _TURNED.sub("is", sentence))))
 
 
 def _renumbered_part(parts: list[str], sentence: str) -> int | None:

@@ -2597,6 +2597,18 @@ def test_a_car_changed_a_taste_worn_out_a_goal_dropped_and_an_opposite_habit_end
     assert refined("最近开始早睡早起了", []) == [("upsert", "preference", "habit-early-rising")]
 
 
+def test_a_weight_lost_reaches_the_goal_naming_it_and_a_time_word_is_no_item() -> None:
+    """R-WRITE-2 (session 22 scenarios): "I want to lose 10 kg this year" then "I've lost 10 kg, goal achieved!"
+    kept the goal; "I sold my guitar, I don't play anymore" stored `preference-anymore` "Doesn't play anymore"."""
+    goal = ExistingMemory(1, "goal-lose-10-kg", "goal", "Wants to lose 10 kg this year")
+    other = ExistingMemory(2, "goal-marathon", "goal", "Wants to run 10 km under an hour")
+    assert refined("I've lost 10 kg, goal achieved!", [goal, other]) == [("delete", "goal", "goal-lose-10-kg")]
+    assert refined("I've lost 3 kg.", [goal]) == []
+    zh_goal = ExistingMemory(3, "goal-weight-loss", "goal", "想今年减重5公斤")
+    assert refined("我已经瘦了5公斤", [zh_goal]) == [("delete", "goal", "goal-weight-loss")]
+    assert [c.key for c in extract("I sold my guitar, I don't play anymore.")] == []
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

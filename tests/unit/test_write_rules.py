@@ -95,4 +95,6 @@ def test_a_sentence_said_again_with_another_number_replaces_the_old_one() -> Non
     # Session 22 scenarios: 今年 / 了 / "now" place the age in time and left both ages.
     assert append_content("女儿今年5岁", "女儿6岁了") == "女儿6岁了"
     assert append_content("Has two kids; Daughter is 6", "Daughter is now 7") == "Has two kids; Daughter is now 7"
+    assert append_content("Son is 5", "Son just turned 6") == "Son just turned 6"
+    assert append_content("儿子5岁", "儿子满6岁了") == "儿子满6岁了"
     assert append_content("Has a cat named Luna", "Has a dog named Max") == "Has a cat named Luna; Has a dog named Max"

@@ -41,7 +41,10 @@ _EN_ITEM_END = re.compile(
 _EN_ITEM_ARTICLE = re.compile(r"^(?:a|an|the|some|my|any)\s+", re.IGNORECASE)
 # "一点都不能吃": the verb is no item (a clause that goes on about the previous one's item).
 PRONOUN_ITEM = re.compile(
-    r"^(?:你|您|他|她|它|这|那|吃|喝|用|玩|看|听|it|you|him|her|them|that|this|those|these|one|to)$", re.IGNORECASE
+    r"^(?:你|您|他|她|它|这|那|吃|喝|用|玩|看|听|it|you|him|her|them|that|this|those|these|one|to"
+    # "I don't play anymore": a time word left where the object would be.
+    r"|anymore|any more|now|again|today|lately)$",
+    re.IGNORECASE,
 )
 # An item that points at the conversation ("这个回答", "第二个方案", "that idea", "how you
 # explained it") is a reaction to the current answer, not a lasting preference.

@@ -330,10 +330,12 @@ def _named_memory(candidate: Candidate, existing: list[ExistingMemory]) -> Exist
     names its item, or, for a candidate naming no item (「我已经停药了」), the one memory held there;
     None when there is none or more than one."""
     where, item = str(candidate.extra[IF_NAMED]), str(candidate.extra.get(ITEM) or "")
+    names = _item_pattern(item) if item else None  # "Japan" is no part of "Japanese"
     held = [
         m
         for m in existing
-        if (m.key == where or (where.endswith("-") and m.key.startswith(where))) and item in m.content
+        if (m.key == where or (where.endswith("-") and m.key.startswith(where)))
+        and (not item or (names is not None and names.search(m.content)))
     ]
     return held[0] if len(held) == 1 else None
 

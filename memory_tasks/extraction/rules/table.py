@@ -548,6 +548,9 @@ RULES: tuple[Rule, ...] = (
     # 「我已经停药了」, "I stopped my medication": the one medication held ends (with two held, which is unknown).
     _r("medication", "zh", r"^(?:我)?(?:已经|现在|最近|上个月|上周)?(?P<item>)(?:停药|断药)了$", named_retirement("medication-")),
     _r("medication", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:stopped|quit|came off|went off) (?:taking )?(?P<item>)my (?:medication|meds|medicine|pills)\b", named_retirement("medication-")),
+    # "I've lost 10 kg", 「我已经瘦了5公斤」: the goal that names the amount is reached.
+    _r("pref", "en", r"^I(?:'ve| have)? (?:finally |just |already )?(?:lost|dropped|shed) (?P<item>\d+(?:\.\d+)? ?(?:kg|kgs|kilos|kilograms|pounds|lbs))\b", named_retirement("goal-")),
+    _r("pref", "zh", r"^(?:我)?(?:已经|终于|总共)?(?:瘦了|减了|减掉了)(?P<item>\d+(?:\.\d+)?(?:斤|公斤|kg))", named_retirement("goal-")),
     # A pet named in its death: "Rex died last week", 「豆豆去世了」 end the pet memory that names it.
     _r("pet", "en", r"^(?P<item>" + CAP + r"[\w'-]*) (?:died|passed away|passed|was put down|was put to sleep)\b", named_retirement("pet-")),
     _r("pet", "zh", r"^(?:我家|我的)?(?P<item>[^，。我你他她它这那]{2,4}?)(?:去世|死|走|没)了$", named_retirement("pet-")),
