@@ -2195,11 +2195,12 @@ def test_a_family_members_liking_without_its_object_is_not_stored() -> None:
     ],
 )
 def test_schooling_household_and_what_the_user_cannot_do_are_facts(message: str, key: str, content: str) -> None:
-    """R-TYPE-2 (fourteenth probe): each stored nothing. A graduation said with a time alone names no school."""
+    """R-TYPE-2 (fourteenth probe): each stored nothing. A graduation said with a time alone names no school
+    (with nothing held it writes nothing; session 22: it ends a school or a student's occupation held)."""
     candidate = only(message)
     assert (candidate.memory_type, candidate.key, candidate.content) == ("fact", key, content)
     for passing in ("我刚毕业", "我去年毕业的", "I graduated last year."):
-        assert extract(passing) == [], passing
+        assert refined(passing, []) == [], passing
 
 
 @pytest.mark.parametrize(
@@ -2607,6 +2608,31 @@ def test_a_weight_lost_reaches_the_goal_naming_it_and_a_time_word_is_no_item() -
     zh_goal = ExistingMemory(3, "goal-weight-loss", "goal", "想今年减重5公斤")
     assert refined("我已经瘦了5公斤", [zh_goal]) == [("delete", "goal", "goal-weight-loss")]
     assert [c.key for c in extract("I sold my guitar, I don't play anymore.")] == []
+
+
+def test_a_graduation_a_new_business_a_job_left_and_a_pet_rehomed_end_what_they_end() -> None:
+    """R-WRITE-2 (session 22 probe): each stored nothing, so the old memory stayed: "I graduated last month" /
+    「我研究生毕业了」 (the school, a student's occupation), "I started my own company" / 「我辞职创业了」 (the
+    employer), "I don't work there anymore", "We had to rehome our cat"."""
+    school = ExistingMemory(1, "school", "fact", "Studies at MIT")
+    student = ExistingMemory(2, "occupation", "fact", "Is a student")
+    nurse = ExistingMemory(3, "occupation", "fact", "Occupation: nurse")
+    assert refined("I graduated last month.", [school, student]) == [
+        ("delete", "fact", "school"),
+        ("delete", "fact", "occupation"),
+    ]
+    assert refined("I graduated last month.", [nurse]) == []
+    assert refined("我研究生毕业了", [ExistingMemory(4, "occupation", "fact", "是研究生，学生")]) == [
+        ("delete", "fact", "occupation")
+    ]
+    employer = ExistingMemory(5, "employer", "fact", "Works at Stripe")
+    for message in ("I started my own company.", "我辞职创业了"):
+        assert refined(message, [employer]) == [("upsert", "fact", "occupation"), ("delete", "fact", "employer")]
+    assert refined("I don't work there anymore.", [employer]) == [("delete", "fact", "employer")]
+    assert extract("I started my own blog.") == []
+    cat = ExistingMemory(6, "pet-cat", "fact", "Has a cat named Luna")
+    for message in ("We had to rehome our cat.", "I gave my cat to my sister."):
+        assert refined(message, [cat]) == [("delete", "fact", "pet-cat")], message
 
 
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:

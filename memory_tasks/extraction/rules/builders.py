@@ -465,19 +465,20 @@ def keyed_retirement(prefix: str) -> Build:
     return build
 
 
-def named_retirement(*keys: str) -> Build:
+def named_retirement(*keys: str, item: str | None = None) -> Build:
     """op=delete on each fact slot of `keys`, kept by refine only where the held memory names the
     matched `item` (`IF_NAMED`): 「我已经不在字节了」 ends the employer 「在字节工作」, 「我已经不在北京了」 the city
     「住在北京」. A key ending in "-" stands for any key of that prefix: "Rex died" ends whichever `pet-…`
-    memory names Rex (the candidate's own key, `pet-rex`, is only a placeholder)."""
+    memory names Rex (the candidate's own key, `pet-rex`, is only a placeholder). A fixed `item` is what
+    the memory must name whatever the match ("I graduated" ends an occupation naming "student")."""
 
     def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
-        item = match.group("item")
+        named = item if item is not None else match.group("item")
         content = statement(clause.text, clause.lang)
         deletes = []
         for key in keys:
-            own_key = f"{key}{item_slug(item)}" if key.endswith("-") else key
-            delete = _candidate("delete", "fact", own_key, content, clause, 3, item=item)
+            own_key = f"{key}{item_slug(named)}" if key.endswith("-") else key
+            delete = _candidate("delete", "fact", own_key, content, clause, 3, item=named)
             delete.extra[IF_NAMED] = key
             deletes.append(delete)
         return deletes

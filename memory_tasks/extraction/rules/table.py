@@ -551,6 +551,18 @@ RULES: tuple[Rule, ...] = (
     # "I've lost 10 kg", 「我已经瘦了5公斤」: the goal that names the amount is reached.
     _r("pref", "en", r"^I(?:'ve| have)? (?:finally |just |already )?(?:lost|dropped|shed) (?P<item>\d+(?:\.\d+)? ?(?:kg|kgs|kilos|kilograms|pounds|lbs))\b", named_retirement("goal-")),
     _r("pref", "zh", r"^(?:我)?(?:已经|终于|总共)?(?:瘦了|减了|减掉了)(?P<item>\d+(?:\.\d+)?(?:斤|公斤|kg))", named_retirement("goal-")),
+    # A graduation now ends the school and a student's occupation held (not another occupation); one
+    # from a named school or in a year past is the alma mater below, and ends nothing.
+    _r("occupation", "en", r"^I(?:'ve| have)? (?:just |finally |recently |officially )?graduated(?: last \w+| this \w+| today| yesterday| recently)?$", slots(slot_retirement("fact", "school", if_held=True), named_retirement("occupation", item="student"))),
+    _r("occupation", "zh", r"^(?:我)?(?:已经|终于|刚|刚刚|今年|去年)?(?:大学|研究生|博士|硕士|本科|高中)?毕业了$", slots(slot_retirement("fact", "school", if_held=True), named_retirement("occupation", item="学生"))),
+    # "I don't work there anymore": the employer held ends.
+    _r("employer", "en", r"^I (?:(?:don't|do not) work there (?:anymore|any more)|no longer work there)$", slot_retirement("fact", "employer", if_held=True)),
+    # "I started my own company", 「我辞职创业了」: working for oneself now, the employer held ends.
+    _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|founded|launched) (?P<value>my own (?:company|business|startup))\b", slots(OCCUPATION_STATED, slot_retirement("fact", "employer", if_held=True))),
+    _r("occupation", "zh", r"^(?:我)?(?:现在|已经|去年|今年)?(?:辞职|出来)?(?:自己)?(?P<value>创业)了$", slots(OCCUPATION_STATED, slot_retirement("fact", "employer", if_held=True))),
+    # "We had to rehome our cat", "I gave my dog to my sister": the pet is no longer the user's.
+    _r("pet", "en", r"^(?:I|we)(?:'ve| have)? (?:had to )?(?:rehome[d]?|gave away|given away|give away) (?:my|our|the) (?:old |little )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|puppy|kitten)\b", keyed_retirement("pet")),
+    _r("pet", "en", r"^(?:I|we) gave (?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|puppy|kitten) (?:away|to)\b", keyed_retirement("pet")),
     # A pet named in its death: "Rex died last week", 「豆豆去世了」 end the pet memory that names it.
     _r("pet", "en", r"^(?P<item>" + CAP + r"[\w'-]*) (?:died|passed away|passed|was put down|was put to sleep)\b", named_retirement("pet-")),
     _r("pet", "zh", r"^(?:我家|我的)?(?P<item>[^，。我你他她它这那]{2,4}?)(?:去世|死|走|没)了$", named_retirement("pet-")),
