@@ -564,7 +564,7 @@ RULES: tuple[Rule, ...] = (
     _r("pet", "en", r"^(?:I|we)(?:'ve| have)? (?:had to )?(?:rehome[d]?|gave away|given away|give away) (?:my|our|the) (?:old |little )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|puppy|kitten)\b", keyed_retirement("pet")),
     _r("pet", "en", r"^(?:I|we) gave (?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|puppy|kitten) (?:away|to)\b", keyed_retirement("pet")),
     # A pet named in its death: "Rex died last week", 「豆豆去世了」 end the pet memory that names it.
-    _r("pet", "en", r"^(?P<item>" + CAP + r"[\w'-]*) (?:died|passed away|passed|was put down|was put to sleep)\b", named_retirement("pet-")),
+    _r("pet", "en", r"^(?!(?:I|We|He|She|It|They|My|Our|His|Her|Their|You)\b)(?P<item>" + CAP + r"[\w'-]+) (?:died|passed away|passed on|was put down|was put to sleep)\b", named_retirement("pet-")),
     _r("pet", "zh", r"^(?:我家|我的)?(?P<item>[^，。我你他她它这那]{2,4}?)(?:去世|死|走|没)了$", named_retirement("pet-")),
     _r("employer", "zh", r"^(?:我)?(?:现在|已经|早就|目前)?不在(?P<item>[^，。\s]{2,10}?)了$", named_retirement("employer", "residence-city", "work-city")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
