@@ -2558,6 +2558,8 @@ def test_a_pet_named_in_its_death_ends_the_pet_memory_that_names_it() -> None:
     assert refined("豆豆去世了", [doudou]) == [("delete", "fact", "pet-dog")]
     assert refined("Rex died last week.", [grandpa]) == []
     assert extract("他走了") == []
+    # LoCoMo: "I … passed" is no pet's death.
+    assert not [c for c in extract("I passed the adoption agency interviews last Friday!") if c.key.startswith("pet-")]
 
 
 def test_a_pregnancy_denied_and_a_medication_stopped_end_only_what_is_held() -> None:
