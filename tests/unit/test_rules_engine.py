@@ -2637,6 +2637,20 @@ def test_a_graduation_a_new_business_a_job_left_and_a_pet_rehomed_end_what_they_
         assert refined(message, [cat]) == [("delete", "fact", "pet-cat")], message
 
 
+def test_chinese_life_changes_end_or_replace_the_old_memory() -> None:
+    """R-WRITE-2 (session 22 probe): 「我把猫送人了」, 「我们家狗狗走丢了」 kept the pet; 「我被提拔为经理了」 kept the
+    old title; 「我考上研究生了」 retired a hashed goal, not 「我在准备考研」's `goal-grad-school-exam`."""
+    assert refined("我把猫送人了", [ExistingMemory(1, "pet-cat", "fact", "养了一只猫")]) == [
+        ("delete", "fact", "pet-cat")
+    ]
+    assert refined("我们家狗狗走丢了", [ExistingMemory(2, "pet-dog", "fact", "养了一只狗")]) == [
+        ("delete", "fact", "pet-dog")
+    ]
+    assert (only("我被提拔为经理了").key, only("我被提拔为经理了").content) == ("occupation", "职业：经理")
+    exam = ExistingMemory(3, "goal-grad-school-exam", "goal", "在准备考研")
+    assert refined("我考上研究生了", [exam]) == [("delete", "goal", "goal-grad-school-exam")]
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

@@ -387,7 +387,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("jlpt-n3", "exam", ("n3", "jlpt n3", "日语三级")),
     ("ielts", "exam", ("雅思", "ielts")),
     ("toefl", "exam", ("托福", "toefl")),
-    ("grad-school-exam", "exam", ("考研",)),
+    # 「考上研究生了」 reaches 「我在准备考研」.
+    ("grad-school-exam", "exam", ("考研", "研究生考试", "研究生")),
     (
         "drivers-license",
         "exam",

@@ -486,6 +486,8 @@ RULES: tuple[Rule, ...] = (
     _r("nationality", "en", r"^I(?:'m| am) (?P<value>" + _DEMONYMS + r")$", Slot("fact", "nationality", {"zh": "国籍：{value}", "en": "Is {value}"}, ttl_days=LIFELONG_TTL_DAYS)),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还)?(?:是|当)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
     _r("occupation", "zh", r"职业是(?P<value>[^，。]+)$", OCCUPATION),
+    # 「我被提拔为经理了」, 「我升职成主管了」: the new title.
+    _r("occupation", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|今年)?(?:被)?(?:提拔|升职|晋升|升)(?:为|成|到|成了)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     # 「我转行做产品经理了」: a new occupation said as a change of career.
     _r("occupation", "zh", r"^(?:我)?(?:已经|去年|今年|最近)?转行(?:做|当|成|去做|去当)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?是做(?P<value>[^，。]+?)的$", OCCUPATION),
@@ -685,7 +687,9 @@ RULES: tuple[Rule, ...] = (
     _r("trait", "zh", _ZH_ME + r"(?:终于|已经)?(?:学)?会开车了$", slot_retirement("fact", "trait-does-not-drive", if_held=True)),
     # "My dog passed away", 「我的猫去世了」: the pet's fact is retired.
     _r("pet", "en", r"^(?:my|our) (?:old |little |beloved )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten|" + _EN_BREEDS + r")(?: \w+)? (?:passed away|died|is gone|ran away)\b", keyed_retirement("pet")),
-    _r("pet", "zh", r"^我(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:去世|死|走丢|丢)了", keyed_retirement("pet")),
+    _r("pet", "zh", r"^(?:我|我们)(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:去世|死|走丢|丢)了", keyed_retirement("pet")),
+    # 「我把猫送人了」: the pet given away.
+    _r("pet", "zh", r"^(?:我|我们)?(?:已经)?把(?:我的|我家的?|家里的)?(?P<item>" + _ZH_PETS + r")(?:送人|送走|送给[^，。]{1,6})了", keyed_retirement("pet")),
     _r("pet", "zh", r"(?<![没不])(?<!没有)(?<!不再)(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?![毛皮屑]?过敏)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten)(?:'s name is|'s called| is called| is named) " + CAP, PET),
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
