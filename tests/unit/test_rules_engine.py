@@ -2651,6 +2651,23 @@ def test_chinese_life_changes_end_or_replace_the_old_memory() -> None:
     assert refined("我考上研究生了", [exam]) == [("delete", "goal", "goal-grad-school-exam")]
 
 
+def test_a_standing_rule_lifted_ends_the_one_rule_naming_what_is_allowed_again() -> None:
+    """R-READ-6 (session 22 probe): "You can mention my ex again, I'm over it", "You can suggest alcohol again",
+    "Spoilers are fine now", 「可以剧透了」 stored nothing, so the rule stayed in every reply. A rule lifted ends the
+    one `rule-…` / `reply-…` memory that names what is allowed again; nothing when none does."""
+    ex = ExistingMemory(1, "rule-ex", "constraint", "Please don't mention my ex")
+    alcohol = ExistingMemory(2, "rule-alcohol", "constraint", "Please don't ever recommend alcohol to me")
+    spoilers = ExistingMemory(3, "reply-spoilers", "constraint", "No spoilers please")
+    zh_spoilers = ExistingMemory(4, "reply-spoilers", "constraint", "别给我剧透")
+    rules = [ex, alcohol, spoilers]
+    assert refined("You can mention my ex again, I'm over it.", rules) == [("delete", "constraint", "rule-ex")]
+    assert refined("You can suggest alcohol again.", rules) == [("delete", "constraint", "rule-alcohol")]
+    assert refined("Spoilers are fine now.", rules) == [("delete", "constraint", "reply-spoilers")]
+    assert refined("可以剧透了", [zh_spoilers]) == [("delete", "constraint", "reply-spoilers")]
+    assert refined("Everything is fine now.", rules) == []
+    assert refined("You can suggest a restaurant again.", rules) == []
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

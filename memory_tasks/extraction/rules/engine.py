@@ -330,7 +330,8 @@ def _named_memory(candidate: Candidate, existing: list[ExistingMemory]) -> Exist
     names its item, or, for a candidate naming no item (「我已经停药了」), the one memory held there;
     None when there is none or more than one."""
     where, item = str(candidate.extra[IF_NAMED]), str(candidate.extra.get(ITEM) or "")
-    names = _item_pattern(item) if item else None  # "Japan" is no part of "Japanese"
+    # As a whole word ("Japan" is no part of "Japanese"; "ex" is a word of "don't mention my ex").
+    names = _item_pattern(item) if has_han(item) else re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.I)
     held = [
         m
         for m in existing

@@ -821,6 +821,11 @@ RULES: tuple[Rule, ...] = (
     # "Emojis are fine now", 「可以用表情了」: the rule against them is over (before the rule itself is read).
     _r("constraint", "en", r"^(?:emojis? (?:are|is) (?:fine|ok|okay|allowed|welcome)|(?:you can|feel free to|go ahead and) (?:use|add) emojis?)(?: now| again)?\b", slot_retirement("constraint", "reply-emoji", if_held=True), standing=True),
     _r("constraint", "zh", r"^(?:现在|以后)?(?:可以|能)(?:用|加|发)(?:表情符号|表情|emoji)了?$|^(?:表情符号|表情|emoji)(?:可以用|能用|没关系)了?$", slot_retirement("constraint", "reply-emoji", if_held=True), standing=True),
+    # A standing rule lifted: "You can mention my ex again", "Spoilers are fine now", 「可以剧透了」 end the one rule
+    # held (`rule-…` or `reply-…`) that names what is allowed again, and nothing when no rule does.
+    _r("constraint", "en", r"^(?:you can|you may|feel free to|it's (?:ok|okay|fine) to|go ahead and) (?:\w+ )?(?:mention|bring up|suggest|recommend|talk about|use|include|give me|send me) (?:my |me )?(?P<item>[\w' -]{2,30}?)(?: again| now| to me)*(?:,.*)?$", named_retirement("rule-", "reply-"), standing=True),
+    _r("constraint", "en", r"^(?P<item>(?!(?:it|that|this|everything|anything|all|things)\b)[\w' -]{3,30}?) (?:is|are) (?:fine|ok|okay|allowed) (?:now|again|with me)\b", named_retirement("rule-", "reply-"), standing=True),
+    _r("constraint", "zh", r"^(?:以后|现在)?(?:可以|能)(?:给我|跟我|帮我)?(?P<item>[^，。]{2,8}?)了$", named_retirement("rule-", "reply-"), standing=True),
     _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
     _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
