@@ -466,11 +466,13 @@ def keyed_retirement(prefix: str) -> Build:
 
 
 def named_retirement(*keys: str, item: str | None = None) -> Build:
-    """op=delete on each fact slot of `keys`, kept by refine only where the held memory names the
-    matched `item` (`IF_NAMED`): 「我已经不在字节了」 ends the employer 「在字节工作」, 「我已经不在北京了」 the city
-    「住在北京」. A key ending in "-" stands for any key of that prefix: "Rex died" ends whichever `pet-…`
-    memory names Rex (the candidate's own key, `pet-rex`, is only a placeholder). A fixed `item` is what
-    the memory must name whatever the match ("I graduated" ends an occupation naming "student")."""
+    """op=delete on each key of `keys`, kept by refine only where the one memory held there names the
+    matched `item` (`IF_NAMED`; refine gives the delete that memory's key and type): 「我已经不在字节了」
+    ends the employer 「在字节工作」, 「我已经不在北京了」 the city 「住在北京」. A key ending in "-" stands for any
+    key of that prefix: "Rex died" ends whichever `pet-…` memory names Rex (the candidate's own key,
+    `pet-rex`, is only a placeholder). A fixed `item` is what the memory must name whatever the match
+    ("I graduated" ends an occupation naming "student"); an empty one ends the one memory held there
+    (「我已经停药了」 and a single `medication-…`)."""
 
     def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
         named = item if item is not None else match.group("item")

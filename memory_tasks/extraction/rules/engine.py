@@ -60,8 +60,7 @@ _FAITH = {
         re.IGNORECASE,
     ),
 }
-# A food or drink the user does not have, as the dislike rules word it; and the words that say why is religious.
-_AVOIDANCE = re.compile(r"^(?:不吃|不喝|不碰|Doesn't (?:eat|drink|touch)\b|Never (?:eats|drinks)\b)", re.IGNORECASE)
+# The words that say an avoidance is religious.
 _RELIGIOUS = re.compile(r"宗教|信仰|\breligio\w*|\bfaith\b", re.IGNORECASE)
 _FOR_RELIGION = {"zh": "（宗教原因）", "en": " for religious reasons"}
 # A value said to be wrong after the right one: ", not 6", 「，不是广州」.
@@ -416,7 +415,8 @@ def _becomes_allergy(candidate: Candidate, by_key: dict[str, Candidate], reason:
 
 
 def _is_avoidance(candidate: Candidate) -> bool:
-    """True for a food or drink the user does not have, read as a taste ("不吃猪肉", "Doesn't eat pork")."""
+    """True for a food or drink the user does not have, read as a taste: content that opens with an
+    avoidance (`_AVOIDANCE`: "不吃猪肉", "Doesn't eat pork")."""
     return (
         candidate.memory_type == "preference"
         and candidate.op == "upsert"
