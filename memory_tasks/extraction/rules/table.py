@@ -548,8 +548,8 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年|今年)?跳槽(?:到|去)了?(?P<value>[^，。\s]{2,10}?)(?:了|啦)?$", EMPLOYER_ZH),
     # 「我已经不在字节了」: no longer at a place the user's employer or city named (`named_retirement`).
     # 「我已经停药了」, "I stopped my medication": the one medication held ends (with two held, which is unknown).
-    _r("medication", "zh", r"^(?:我)?(?:已经|现在|最近|上个月|上周)?(?P<item>)(?:停药|断药)了$", named_retirement("medication-")),
-    _r("medication", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:stopped|quit|came off|went off) (?:taking )?(?P<item>)my (?:medication|meds|medicine|pills)\b", named_retirement("medication-")),
+    _r("medication", "zh", r"^(?:我)?(?:已经|现在|最近|上个月|上周)?(?:停药|断药)了$", named_retirement("medication-", item="")),
+    _r("medication", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:stopped|quit|came off|went off) (?:taking )?my (?:medication|meds|medicine|pills)\b", named_retirement("medication-", item="")),
     # "I've lost 10 kg", 「我已经瘦了5公斤」: the goal that names the amount is reached.
     _r("pref", "en", r"^I(?:'ve| have)? (?:finally |just |already )?(?:lost|dropped|shed) (?P<item>\d+(?:\.\d+)? ?(?:kg|kgs|kilos|kilograms|pounds|lbs))\b", named_retirement("goal-")),
     _r("pref", "zh", r"^(?:我)?(?:已经|终于|总共)?(?:瘦了|减了|减掉了)(?P<item>\d+(?:\.\d+)?(?:斤|公斤|kg))", named_retirement("goal-")),
