@@ -2668,6 +2668,22 @@ def test_a_standing_rule_lifted_ends_the_one_rule_naming_what_is_allowed_again()
     assert refined("You can suggest a restaurant again.", rules) == []
 
 
+def test_a_drivers_license_reaches_learning_to_drive_and_a_new_shift_replaces_the_old() -> None:
+    """R-WRITE-2 (session 22 scenarios): "I'm learning to drive" (goal-drive) was never reached by "I got my
+    driver's license!" (no adverb: nothing; with one: goal-drivers-license); "I switched to day shifts" kept
+    "Works night shifts" and added a `preference-day-shifts`."""
+    for learning in ("I'm learning to drive.", "我在学车"):
+        assert only(learning).key == "goal-drivers-license", learning
+    goal = ExistingMemory(1, "goal-drivers-license", "goal", "Is learning to drive")
+    for reached in ("I got my driver's license!", "我拿到驾照了"):
+        assert refined(reached, [goal]) == [("delete", "goal", "goal-drivers-license")], reached
+    assert (only("I switched to day shifts.").key, only("I switched to day shifts.").content) == (
+        "work-schedule",
+        "Switched to day shifts",
+    )
+    assert only("I'm on nights now.").key == "work-schedule"
+
+
 def test_a_goal_reached_retires_the_goal_only_when_held() -> None:
     """R-WRITE-2 (fourteenth probe): "I finished my marathon last week!" left the marathon goal live for
     good. A goal reached retires it; something finished that is no goal held retires nothing, and

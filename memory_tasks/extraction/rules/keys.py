@@ -192,6 +192,11 @@ _EN_GOAL_LEAD = re.compile(
 )
 
 
+# A goal said as a verb whose reaching is said as a thing: "I'm learning to drive" is reached by "I got
+# my driver's license" (the lexicon's drivers-license; "drive" alone is no item: "I drive to work").
+_GOAL_OF_VERB = {"drive": "drivers-license"}
+
+
 def goal_key(item: str) -> str:
     """`goal-<slug>` of the goal's object ("考N1" and "通过N1" are both goal-jlpt-n1). A LEXICON item
     whose name starts with a leading verb is found with the verb (考研 is not 研; "run a marathon"
@@ -199,6 +204,8 @@ def goal_key(item: str) -> str:
     lead = _ZH_GOAL_LEAD if has_han(item) else _EN_GOAL_LEAD
     core = re.split(r"\s+(?:before|by|within|in the next|this year|next year|so that|so|because)\b", item)[0]
     target = lead.sub("", core) or item
+    if target.lower() in _GOAL_OF_VERB:
+        return "goal-" + _GOAL_OF_VERB[target.lower()]
     entries = lexicon_entries(canonical_english(target)) or lexicon_entries(canonical_english(core))
     return "goal-" + (entries[0][0] if entries else item_slug(target))
 

@@ -392,7 +392,9 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "drivers-license",
         "exam",
-        ("驾照", "驾驶证", "driver's license", "drivers license", "driving license", "driving test"),
+        # 「我在学车」 and "I'm learning to drive" are the goal a driver's license reaches.
+        ("驾照", "驾驶证", "学开车", "学车", "driver's license", "drivers license", "driving license", "driving test")
+        + ("learn to drive", "learning to drive"),
     ),
     ("japanese", "language", ("日语", "日文", "japanese")),
     ("spanish", "language", ("西班牙语", "spanish")),

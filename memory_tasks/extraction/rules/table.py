@@ -338,6 +338,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
     # A goal reached ends it: "I finished my first marathon!", "I passed the N1", 「我考过N1了」.
     _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)(?![\w' -]*? (?:on|in(?! (?:under |about |just under )?\d)|at|with|from|for|about|of|to) )[\w' -]{2,40}?)(?: exam| test)?(?: in (?:under |about |just under )?\d[\d:.]*(?: hours?| minutes?| mins?)?)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
+    # "I got my driver's license!": the license is the goal, however it was got.
+    _r("pref", "en", r"^I(?:'ve| have)? (?:finally |just |recently )?(?:got|gotten|earned|passed) (?:my )?(?P<item>driver'?s licen[cs]e|driving licen[cs]e|driving test)\b", goal_reached),
     # "I'm fluent in French now": the language goal reached (the language spoken is read below).
     _r("pref", "en", r"^I(?:'m| am) (?:now |finally )?(?:fluent|conversational) in (?P<item>" + _LANGUAGES_EN + r")\b", goal_reached),
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
@@ -428,7 +430,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:still |also )?(?P<item>smoke)(?: cigarettes| a lot| every day| daily)?$", habit_taken_up),
     _r("pref", "zh", r".+", habit),
     _r("pref", "zh", r"(?:换成|改用|改喝|改吃|转用|换用)了?(?P<item>[^，。]+)$", _pref),
-    _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!(?:" + _EN_CHRONIC_MEDS + r")\b).+)$", _pref),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!(?:" + _EN_CHRONIC_MEDS + r")\b)(?!(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?\b).+)$", _pref),
     _r("pref", "en", r".+", habit),
     # ---- goals (a final 了 after 准备/打算 is an action about to happen: "我准备去睡觉了") ----
     _r("goal", "zh", r"(?:我的)?(?:长期)?(?:目标|梦想|心愿|愿望|计划)(?:是|就是)(?P<item>[^，。]+)$", goal),
@@ -522,6 +524,9 @@ RULES: tuple[Rule, ...] = (
     _r("work-city", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working)(?: as an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))? in " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("work-city", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:in|based in) " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("work-schedule", "en", r"^I (?:usually |mostly |always |often |currently |now )?work (?P<value>night shifts?|nights|the night shift|rotating shifts|shifts|weekends|early shifts|late shifts)\b", WORK_SCHEDULE),
+    # "I switched to day shifts", "I'm on nights now": the new schedule replaces the old.
+    _r("work-schedule", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:switched|moved|changed|went back) to (?P<value>(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?)\b", WORK_SCHEDULE),
+    _r("work-schedule", "en", r"^I(?:'m| am) (?:now )?on (?P<value>(?:the )?(?:day|night|early|late) shifts?|nights)(?: now)?$", WORK_SCHEDULE),
     _r("work-schedule", "zh", _ZH_ME + r"(?:经常|常年|长期)?(?:上|值|倒|是)(?P<value>夜班|大夜班|晚班|倒班|三班倒|两班倒)", WORK_SCHEDULE),
     _r("work-schedule", "en", r"^I (?:usually |normally |mostly |typically )?work (?:from )?(?P<value>\d{1,2}(?::\d\d)?\s*(?:am|pm)? ?(?:to|-|until|till) ?\d{1,2}(?::\d\d)?\s*(?:am|pm)?)(?: on weekdays| every day| most days)?$", WORK_SCHEDULE),
     _r("work-schedule", "zh", r"^(?:我|我们公司|我们)?(?:现在|一直|平时|每天)?(?:是|都是|实行|要)?(?P<value>朝九晚五|996|大小周|单休|双休)(?:制)?$", WORK_SCHEDULE),
