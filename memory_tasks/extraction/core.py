@@ -47,7 +47,8 @@ _SAFETY = re.compile(rf"\b(?:{_SAFETY_EN})|{_SAFETY_ZH}", re.IGNORECASE)
 _KEY_WORDS = re.compile(r"[-_]")
 # Keys that name a standing rule or a safety slot whatever type the extractor chose
 # ("reply-style" often arrives as a preference; "diet", "health-diabetes" as facts).
-_CORE_KEY = re.compile(r"^(?:reply|diet|allergy|health|medical|medication|sensitivity)(?:[-_]|$)")
+CORE_KEY_CATEGORIES = ("reply", "diet", "allergy", "health", "medical", "medication", "sensitivity")
+_CORE_KEY = re.compile(rf"^(?:{'|'.join(CORE_KEY_CATEGORIES)})(?:[-_]|$)")
 
 
 # Types that never state a safety fact: a taste, a goal, a project.

@@ -29,6 +29,7 @@ from config.settings import get_settings
 from memory_tasks import metrics
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.extraction.core import CORE_KEY_CATEGORIES
 from memory_tasks.memories.corpus import CorpusRow, UserMemories, user_memories
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
 from memory_tasks.memories.store import WriteContext, comparable, merge_into
@@ -73,23 +74,23 @@ _KEY_SPLIT = re.compile(r"[-_]")
 # Rules-engine keys for items outside its lexicon end in a hash of the wording, so two such
 # keys say nothing about whether their items differ.
 _WORDING_HASH = re.compile(r"^h[0-9a-f]{7}$")
-# Safety slots keep two memories when unsure: 对阿莫西林过敏 (a hashed item) merged into 对青霉素过敏 by
+# Core slots keep two memories when unsure: 对阿莫西林过敏 (a hashed item) merged into 对青霉素过敏 by
 # similarity lost an allergy, where two memories of one allergen only repeat it (R-READ-6).
-_SAFETY_CATEGORIES = frozenset({"allergy", "sensitivity", "medication", "diet", "health"})
+_CORE_CATEGORIES = frozenset(CORE_KEY_CATEGORIES)
 
 
 def keys_name_different_items(key_a: str, key_b: str) -> bool:
     """True when two keys of one category name different items (pet-cat vs pet-dog).
 
     Similarity cannot tell 养了一只猫 from 养了一只狗 (cosine 0.95); the keys can. Keys of
-    different categories, wording hashes (except in a safety category: `_SAFETY_CATEGORIES`), or
+    different categories, wording hashes (except in a core category: `extraction.core.CORE_KEY_CATEGORIES`), or
     one item contained in the other (food-thai vs food-thai-cuisine) leave the decision to similarity.
     """
     category_a, *items_a = _KEY_SPLIT.split(key_a)
     category_b, *items_b = _KEY_SPLIT.split(key_b)
     if category_a != category_b or not items_a or not items_b:
         return False
-    if category_a not in _SAFETY_CATEGORIES and any(_WORDING_HASH.match(token) for token in (*items_a, *items_b)):
+    if category_a not in _CORE_CATEGORIES and any(_WORDING_HASH.match(token) for token in (*items_a, *items_b)):
         return False
     # Synonyms and plurals as one word: food-italian-cuisine and food-italian-food name one item.
     set_a, set_b = key_items(items_a), key_items(items_b)

@@ -329,8 +329,9 @@ def _named_memory(candidate: Candidate, existing: list[ExistingMemory]) -> Exist
     names its item, or, for a candidate naming no item (「我已经停药了」), the one memory held there;
     None when there is none or more than one."""
     where, item = str(candidate.extra[IF_NAMED]), str(candidate.extra.get(ITEM) or "")
-    # As a whole word ("Japan" is no part of "Japanese"; "ex" is a word of "don't mention my ex").
-    names = _item_pattern(item) if has_han(item) else re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.I)
+    # As a whole word ("Japan" is no part of "Japanese"); the key already narrows the search, so a
+    # two-letter item will do ("ex" in "don't mention my ex").
+    names = _item_pattern(item, min_latin=2)
     held = [
         m
         for m in existing
@@ -384,13 +385,13 @@ def _retired_memory(candidate: Candidate, existing: list[ExistingMemory], *, any
     return hits[0] if len(hits) == 1 else None
 
 
-def _item_pattern(item: str) -> re.Pattern[str] | None:
+def _item_pattern(item: str, min_latin: int = 3) -> re.Pattern[str] | None:
     """What finds `item` in a memory's content: a Chinese item of two characters or more anywhere,
-    a Latin one of three letters or more as whole words; None for a shorter item (too vague)."""
+    a Latin one of `min_latin` letters or more as whole words; None for a shorter item (too vague)."""
     item = item.strip()
     if has_han(item):
         return re.compile(re.escape(item)) if len(item) >= 2 else None
-    if len(item) < 3:
+    if len(item) < min_latin:
         return None
     return re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.IGNORECASE)
 
@@ -401,17 +402,23 @@ def _add_contrast(candidate: Candidate, contrast: str, lang: str) -> None:
     candidate.content = f"{candidate.content}{joiner}{_lower_first(contrast)}"[:1000]
 
 
-def _becomes_allergy(candidate: Candidate, by_key: dict[str, Candidate], reason: str, lang: str) -> None:
-    """Turn the avoidance `candidate` ("不能吃海鲜") into the allergy its next clause gives as the
-    reason ("会过敏"): `allergy-<item>`, a lifelong core fact, its content both clauses."""
+def _becomes_lifelong_fact(candidate: Candidate, by_key: dict[str, Candidate], prefix: str, content: str) -> None:
+    """Turn the avoidance `candidate` into the lifelong core fact `<prefix>-<item>` with `content`,
+    under its new key in `by_key`."""
     if by_key.get(candidate.key) is candidate:
         del by_key[candidate.key]
     candidate.memory_type, candidate.importance, candidate.ttl_days = "fact", 5, LIFELONG_TTL_DAYS
     candidate.reason = "rules: fact stated by the user"
-    candidate.key = f"allergy-{item_slug(candidate.extra[ITEM])}"
-    joiner, reason = ("，", reason) if lang == "zh" else ("; ", _lower_first(reason))
-    candidate.content = f"{candidate.content}{joiner}{reason}"[:1000]
+    candidate.key = f"{prefix}-{item_slug(candidate.extra[ITEM])}"
+    candidate.content = content[:1000]
     by_key.setdefault(candidate.key, candidate)
+
+
+def _becomes_allergy(candidate: Candidate, by_key: dict[str, Candidate], reason: str, lang: str) -> None:
+    """Turn the avoidance `candidate` ("不能吃海鲜") into the allergy its next clause gives as the
+    reason ("会过敏"): `allergy-<item>`, a lifelong core fact, its content both clauses."""
+    joiner, reason = ("，", reason) if lang == "zh" else ("; ", _lower_first(reason))
+    _becomes_lifelong_fact(candidate, by_key, "allergy", f"{candidate.content}{joiner}{reason}")
 
 
 def _is_avoidance(candidate: Candidate) -> bool:
@@ -429,14 +436,9 @@ def _becomes_religious(candidate: Candidate, by_key: dict[str, Candidate], lang:
     """Turn the avoidance `candidate` ("不吃猪肉") into the religious restriction its sentence says it
     is: `diet-<item>`, a lifelong core fact as a doctor's order is, its content saying why without
     naming the faith ("不吃猪肉（宗教原因）", "Doesn't eat pork for religious reasons")."""
-    if by_key.get(candidate.key) is candidate:
-        del by_key[candidate.key]
-    candidate.memory_type, candidate.importance, candidate.ttl_days = "fact", 5, LIFELONG_TTL_DAYS
-    candidate.reason = "rules: fact stated by the user"
-    candidate.key = f"diet-{item_slug(candidate.extra[ITEM])}"
-    if not _RELIGIOUS.search(candidate.content):
-        candidate.content = f"{candidate.content}{_FOR_RELIGION[lang]}"[:1000]
-    by_key.setdefault(candidate.key, candidate)
+    said_why = _RELIGIOUS.search(candidate.content)
+    content = candidate.content if said_why else f"{candidate.content}{_FOR_RELIGION[lang]}"
+    _becomes_lifelong_fact(candidate, by_key, "diet", content)
 
 
 def _name_subject(previous: list[Candidate], clause: Clause) -> None:

@@ -153,7 +153,7 @@ _EN_STANDING = (
 _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该)*"
 # The user as subject, with the adverbs around it: 「我平时…」, and a time or discourse word said before
 # 我 (「其实现在我挺喜欢香菜的」, 「最近我…」).
-_ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时|其实现在)+(?=我))?(?:我|本人)?" + _ZH_ADV
+_ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时)+(?=我))?(?:我|本人)?" + _ZH_ADV
 _ZH_CHRONIC_MEDS = r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|抗凝药|华法林|优甲乐|甲状腺素|他汀|避孕药|抗癫痫药"
 _EN_CHRONIC_MEDS = (
     r"metformin|insulin|blood thinners|warfarin|antidepressants|statins|levothyroxine|birth control|an inhaler"
