@@ -141,8 +141,9 @@ def append_content(existing: str, addition: str) -> str:
 
     Returns `existing` unchanged when every sentence is already there, so a repeated
     append (a redelivered task, a user saying it twice) adds nothing. A sentence that says
-    what one of `existing` says with another number replaces it: "Daughter is 7" after
-    "Daughter is 6", 「有两个孩子」 after 「有一个孩子」 (a child grows, a count changes).
+    what one of `existing` says with another number or school stage replaces it: "Daughter is 7"
+    after "Daughter is 6", 「有两个孩子」 after 「有一个孩子」, 「女儿上小学了」 after 「女儿上幼儿园」 (a child
+    grows, a count changes).
     """
     known = comparable(existing)
     new_parts = [
@@ -182,9 +183,22 @@ _TIME_FILLER = re.compile(r"今年|现在|已经|目前|马上|刚刚?|满|了|�
 _TURNED = re.compile(r"\bturned\b", re.IGNORECASE)
 
 
+# A child's school stage, which moves on as an age does: 「女儿上小学了」 after 「女儿上幼儿园」, "Son started
+# middle school" after "Son is in 5th grade" (the verb before it is part of the stage: 上/读/is in/started).
+_SCHOOL_STAGE = re.compile(
+    r"(?:在读|在上|读|上|念)?(?:幼儿园|托儿所|小学|初中|高中|中学|大学|研究生|[初高][一二三]|大[一二三四]|[一二三四五六]年级)"
+    r"|\b(?:is in|is at|goes to|attends|started|starts|is starting|will start|began|entered|in) (?:\w+ )?"
+    r"(?:daycare|preschool|pre-k|kindergarten|(?:elementary|primary|middle|junior high|high) school|college|university"
+    r"|(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade)\b",
+    re.IGNORECASE,
+)
+
+
 def _number_shape(sentence: str) -> str:
-    """`sentence` with its numbers as "#" and its time fillers gone, as `comparable` compares it."""
-    return _NUMBER.sub("#", comparable(_TIME_FILLER.sub("", _TURNED.sub("is", sentence))))
+    """`sentence` with its numbers and school stages as "#" and its time fillers gone, as
+    `comparable` compares it."""
+    staged = _SCHOOL_STAGE.sub("#", _TURNED.sub("is", sentence))
+    return _NUMBER.sub("#", comparable(_TIME_FILLER.sub("", staged)))
 
 
 def _renumbered_part(parts: list[str], sentence: str) -> int | None:

@@ -3247,3 +3247,94 @@ def test_an_allergy_in_a_clause_about_someone_else_is_theirs() -> None:
     assert is_core_memory(child.memory_type, child.key, child.content)
     assert extract("My friend who is allergic to nuts is coming.") == []
     assert [c.key for c in extract("I'm allergic to cats and dogs.")] == ["allergy-cat", "allergy-dog"]
+
+
+def test_a_company_or_city_left_ends_the_one_memory_that_names_it() -> None:
+    """R-WRITE-2 (sixteenth probe): "I left Boston" and 「我从字节离职了」 kept the city and the employer. Leaving a
+    named place ends the employer, home city or work city that names it, and nothing that does not."""
+    boston = ExistingMemory(1, "residence-city", "fact", "Lives in Boston")
+    google = ExistingMemory(2, "employer", "fact", "Works at Google")
+    bytedance = ExistingMemory(3, "employer", "fact", "在字节工作")
+    beijing = ExistingMemory(4, "residence-city", "fact", "住在北京")
+    assert refined("I left Boston.", [boston, google]) == [("delete", "fact", "residence-city")]
+    assert refined("I left Google last year.", [boston, google]) == [("delete", "fact", "employer")]
+    assert refined("我从字节离职了", [bytedance, beijing]) == [("delete", "fact", "employer")]
+    assert refined("我离开北京了", [bytedance, beijing]) == [("delete", "fact", "residence-city")]
+    assert refined("I left Sarah.", [boston, google]) == []
+
+
+def test_a_condition_got_over_ends_its_health_fact_and_a_reading_back_to_normal_rewrites_it() -> None:
+    """R-READ-6 (sixteenth probe): 「胃好了，又能吃辣了」 kept the core 「胃不好」 and 「不能吃辣」; "I've recovered from
+    asthma" kept the asthma; 「我血压已经正常了」 kept 「有高血压」 on every reply. A condition got over ends the one
+    health fact naming it (a body part in one character will do); a reading back to normal rewrites it in
+    place, still a health fact; a cold, 「病好了」 or 「饭好了」 end nothing."""
+    stomach = ExistingMemory(1, "health-stomach-problems", "fact", "胃不好")
+    spicy = ExistingMemory(2, "food-spicy-food", "preference", "不能吃辣")
+    asthma = ExistingMemory(3, "health-asthma", "fact", "Has asthma")
+    pressure = ExistingMemory(4, "health-hypertension", "fact", "有高血压")
+    rice = ExistingMemory(5, "health-diabetes", "fact", "饭后血糖高")
+    assert sorted(refined("胃好了，又能吃辣了", [stomach, spicy])) == [
+        ("delete", "fact", "health-stomach-problems"),
+        ("upsert", "preference", "food-spicy-food"),
+    ]
+    assert refined("I've recovered from asthma.", [asthma, stomach]) == [("delete", "fact", "health-asthma")]
+    assert refined("My asthma is gone now.", [asthma]) == [("delete", "fact", "health-asthma")]
+    [(op, memory_type, key)] = refined("我血压已经正常了", [pressure, stomach])
+    assert (op, memory_type, key) == ("upsert", "fact", "health-hypertension")
+    pressure_en = ExistingMemory(6, "health-hypertension", "fact", "Has high blood pressure")
+    assert refined("My blood pressure is back to normal now.", [pressure_en]) == [
+        ("upsert", "fact", "health-hypertension")
+    ]
+    assert refined("我血压已经正常了", [stomach]) == []
+    for message in ("我的病好了", "我的感冒好了", "饭好了", "I got over the flu."):
+        assert refined(message, [stomach, asthma, rice]) == [], message
+
+
+def test_what_the_user_switched_from_ends_where_one_memory_names_it() -> None:
+    """R-WRITE-2 (sixteenth probe): "I switched from VS Code to Neovim" kept "Uses VS Code" beside the new editor.
+    The thing switched from ends where one memory names it; when two do (the phone and the fruit of 苹果),
+    nothing is guessed; said again, the switch does not end its own memory."""
+    vscode = ExistingMemory(1, "preference-vs-code", "preference", "Uses VS Code")
+    assert sorted(refined("I switched from VS Code to Neovim.", [vscode])) == [
+        ("delete", "preference", "preference-vs-code"),
+        ("upsert", "preference", "preference-neovim"),
+    ]
+    iphone = ExistingMemory(2, "device-iphone", "preference", "用的是苹果手机")
+    apple = ExistingMemory(3, "food-apple", "preference", "喜欢吃苹果")
+    assert sorted(refined("我从苹果换成安卓了", [iphone])) == [
+        ("delete", "preference", "device-iphone"),
+        ("upsert", "preference", "device-android"),
+    ]
+    assert refined("我从苹果换成安卓了", [iphone, apple]) == [("upsert", "preference", "device-android")]
+    switched = ExistingMemory(4, "preference-neovim", "preference", "Switched from VS Code to Neovim")
+    assert refined("I switched from VS Code to Neovim.", [switched]) == [("upsert", "preference", "preference-neovim")]
+
+
+def test_a_trip_taken_ends_the_wish_to_make_it_but_not_a_wish_to_move_there() -> None:
+    """R-WRITE-2 (sixteenth probe): "I went to Japan last month" kept "Wants to visit Japan"; 「我一直想去冰岛看极光」
+    stored nothing. A travel wish said in Chinese is a goal (an errand is not), and a trip taken ends the one
+    goal naming the place unless that goal is to live, work or study there."""
+    japan = ExistingMemory(1, "goal-japan", "goal", "Wants to visit Japan")
+    canada = ExistingMemory(2, "goal-move-canada", "goal", "Wants to move to Canada")
+    for message in ("I went to Japan last month.", "I finally went to Japan!", "I just got back from Japan."):
+        assert refined(message, [japan, canada]) == [("delete", "goal", "goal-japan")], message
+    assert refined("I just got back from Canada.", [japan, canada]) == []
+    assert [c.memory_type for c in extract("我一直想去冰岛看极光")] == ["goal"]
+    assert [c.memory_type for c in extract("我想去日本旅游")] == ["goal"]
+    iceland = ExistingMemory(3, "goal-iceland", "goal", "一直想去冰岛看极光")
+    assert refined("我终于去了冰岛", [iceland]) == [("delete", "goal", "goal-iceland")]
+    assert refined("我刚从冰岛回来", [iceland]) == [("delete", "goal", "goal-iceland")]
+    for errand in ("我想去超市", "我想去超市看看", "I went to the store."):
+        assert extract(errand) == [], errand
+
+
+def test_a_divorce_under_way_is_the_status_and_keeps_the_partner() -> None:
+    """R-WRITE-2 (sixteenth probe): "We're getting divorced" and 「我们在闹离婚」 stored nothing, and 「我们离婚了」
+    nothing either. A divorce under way or a separation is the relationship status (the partner stays until
+    it is done); 「我们离婚了」 ends the partner as 「我离婚了」 does."""
+    for message in ("We're getting divorced.", "I filed for divorce.", "我们在闹离婚", "我们分居了"):
+        assert [(c.op, c.key) for c in extract(message)] == [("upsert", "relationship-status")], message
+    assert [(c.op, c.key) for c in extract("我们离婚了")] == [
+        ("upsert", "relationship-status"),
+        ("delete", "family-partner"),
+    ]

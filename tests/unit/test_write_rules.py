@@ -98,3 +98,17 @@ def test_a_sentence_said_again_with_another_number_replaces_the_old_one() -> Non
     assert append_content("Son is 5", "Son just turned 6") == "Son just turned 6"
     assert append_content("儿子5岁", "儿子满6岁了") == "儿子满6岁了"
     assert append_content("Has a cat named Luna", "Has a dog named Max") == "Has a cat named Luna; Has a dog named Max"
+
+
+def test_a_childs_new_school_stage_replaces_the_old_one() -> None:
+    """R-WRITE-2 (sixteenth probe): 「我女儿上幼儿园」 then 「我女儿上小学了」 left 「女儿上幼儿园；女儿上小学了」 in
+    family-children; a school stage moves on as an age does. Another child's stage is added beside it."""
+    assert append_content("女儿上幼儿园；儿子今年5岁", "女儿上小学了") == "女儿上小学了；儿子今年5岁"
+    assert append_content("女儿读初二", "女儿上高一了") == "女儿上高一了"
+    assert append_content("Son is in 5th grade", "Son started middle school") == "Son started middle school"
+    assert (
+        append_content("Daughter started kindergarten; Son is 7", "Daughter is in first grade now")
+        == "Daughter is in first grade now; Son is 7"
+    )
+    assert append_content("女儿上幼儿园", "儿子上小学了") == "女儿上幼儿园；儿子上小学了"
+    assert append_content("女儿在北京上大学", "女儿毕业了") == "女儿在北京上大学；女儿毕业了"

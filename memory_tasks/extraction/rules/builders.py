@@ -39,8 +39,12 @@ ITEM = "item"
 IF_HELD = "if_held"
 # Candidate.extra field of a delete that names what it ends only by a word that may be one slot's or
 # another's (「我已经不在字节了」: a company or a city?): the key, or key prefix ("pet-"), of the memory
-# it may end; refine keeps it only where a memory held there names `ITEM`.
+# it may end, or a list of them; refine keeps it only where one memory held there names `ITEM`.
 IF_NAMED = "if_named"
+# Candidate.extra field of an `IF_NAMED` candidate: a pattern (a string, so the payload stays JSON)
+# of what the memory it may end must not say: a trip taken ends "Wants to visit Japan", not "Wants
+# to move to Japan".
+UNLESS_NAMED = "unless_named"
 # Marks a habit the user started or took up again (`habit_taken_up`): refine takes the diet part
 # that gave it up out of the `diet` fact.
 TAKEN_UP = "taken_up"
@@ -465,25 +469,45 @@ def keyed_retirement(prefix: str) -> Build:
     return build
 
 
-def named_retirement(*keys: str, item: str | None = None) -> Build:
+def named_retirement(*keys: str, item: str | None = None, unless: str | None = None, one_of: bool = False) -> Build:
     """op=delete on each key of `keys`, kept by refine only where the one memory held there names the
     matched `item` (`IF_NAMED`; refine gives the delete that memory's key and type): 「我已经不在字节了」
     ends the employer 「在字节工作」, 「我已经不在北京了」 the city 「住在北京」. A key ending in "-" stands for any
     key of that prefix: "Rex died" ends whichever `pet-…` memory names Rex (the candidate's own key,
     `pet-rex`, is only a placeholder). A fixed `item` is what the memory must name whatever the match
     ("I graduated" ends an occupation naming "student"); an empty one ends the one memory held there
-    (「我已经停药了」 and a single `medication-…`)."""
+    (「我已经停药了」 and a single `medication-…`). A memory that says `unless` (a pattern) is not the one.
+    `one_of`: one delete, of the one memory naming the item under any of `keys` (what the user
+    switched from is one thing: 「从苹果换成安卓」 ends the phone, or the fruit liked, never both)."""
+    return _on_named_memory("delete", keys, item, unless, importance=3, one_of=one_of)
+
+
+def named_restatement(*keys: str, item: str | None = None, importance: int = 5) -> Build:
+    """op=upsert of the statement on the one memory held under `keys` that names the matched `item`,
+    as `named_retirement` finds it; nothing when there is none. The new state of what that memory
+    said, kept where it was: 「我血压已经正常了」 rewrites 「有高血压」 (still a health fact: the reading may
+    be the medication's), where a delete would lose the condition and a new key would keep both."""
+    return _on_named_memory("upsert", keys, item, None, importance=importance)
+
+
+def _on_named_memory(
+    op: Op, keys: tuple[str, ...], item: str | None, unless: str | None, importance: int, one_of: bool = False
+) -> Build:
+    where: list[str | list[str]] = [list(keys)] if one_of else list(keys)
 
     def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
         named = item if item is not None else match.group("item")
         content = statement(clause.text, clause.lang)
-        deletes = []
-        for key in keys:
+        found = []
+        for keys_of_one in where:
+            key = keys_of_one[0] if isinstance(keys_of_one, list) else keys_of_one
             own_key = f"{key}{item_slug(named)}" if key.endswith("-") else key
-            delete = _candidate("delete", "fact", own_key, content, clause, 3, item=named)
-            delete.extra[IF_NAMED] = key
-            deletes.append(delete)
-        return deletes
+            candidate = _candidate(op, "fact", own_key, content, clause, importance, item=named)
+            candidate.extra[IF_NAMED] = keys_of_one
+            if unless:
+                candidate.extra[UNLESS_NAMED] = unless
+            found.append(candidate)
+        return found
 
     return build
 

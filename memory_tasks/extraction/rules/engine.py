@@ -9,7 +9,15 @@ from dataclasses import replace
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import drop_reason, is_trivial
-from memory_tasks.extraction.rules.builders import DIETARY_KEYS, IF_HELD, IF_NAMED, ITEM, LIFELONG_TTL_DAYS, TAKEN_UP
+from memory_tasks.extraction.rules.builders import (
+    DIETARY_KEYS,
+    IF_HELD,
+    IF_NAMED,
+    ITEM,
+    LIFELONG_TTL_DAYS,
+    TAKEN_UP,
+    UNLESS_NAMED,
+)
 from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, split_clauses
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug, liking_key
@@ -266,13 +274,16 @@ class RulesEngine:
             *_avoidances_an_allergy_explains(candidates, existing),
             *_diet_without_what_was_taken_up(candidates, existing),
         ]
+        written = {c.key for c in candidates if c.op != "delete"}
         for candidate in candidates:
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
             if candidate.extra.get(IF_NAMED):
                 # 「我已经不在字节了」 ends the employer 「在字节工作」, not a city held; "Rex died" the pet named Rex.
+                # Not a memory the same turn writes: "I switched from iPhone to Android" said again
+                # finds "Switched from iPhone to Android" naming the iPhone.
                 named = _named_memory(candidate, existing)
-                if named is not None:
+                if named is not None and named.key not in written:
                     refined.append(replace(candidate, reuse_key=named.key, memory_type=named.memory_type))
                 continue
             if candidate.op != "delete" or candidate.key in existing_keys:
@@ -325,18 +336,22 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
 
 
 def _named_memory(candidate: Candidate, existing: list[ExistingMemory]) -> ExistingMemory | None:
-    """The one memory held under the candidate's `IF_NAMED` key (or key prefix, "pet-") whose content
-    names its item, or, for a candidate naming no item (「我已经停药了」), the one memory held there;
-    None when there is none or more than one."""
-    where, item = str(candidate.extra[IF_NAMED]), str(candidate.extra.get(ITEM) or "")
+    """The one memory held under the candidate's `IF_NAMED` key (or key prefix, "pet-", or any of a
+    list) whose content names its item and does not say its `UNLESS_NAMED`, or, for a candidate
+    naming no item (「我已经停药了」), the one memory held there; None when there is none or more than one."""
+    where, item = candidate.extra[IF_NAMED], str(candidate.extra.get(ITEM) or "")
+    keys = where if isinstance(where, list) else [where]
     # As a whole word ("Japan" is no part of "Japanese"); the key already narrows the search, so a
-    # two-letter item will do ("ex" in "don't mention my ex").
-    names = _item_pattern(item, min_latin=2)
+    # two-letter item will do ("ex" in "don't mention my ex"), and one Chinese character (「胃好了」
+    # and the health fact 「胃不好」).
+    names = _item_pattern(item, min_latin=2, min_han=1)
+    unless = candidate.extra.get(UNLESS_NAMED)
     held = [
         m
         for m in existing
-        if (m.key == where or (where.endswith("-") and m.key.startswith(where)))
+        if any(m.key == key or (key.endswith("-") and m.key.startswith(key)) for key in keys)
         and (not item or (names is not None and names.search(m.content)))
+        and not (unless and re.search(unless, m.content, re.IGNORECASE))
     ]
     return held[0] if len(held) == 1 else None
 
@@ -385,12 +400,13 @@ def _retired_memory(candidate: Candidate, existing: list[ExistingMemory], *, any
     return hits[0] if len(hits) == 1 else None
 
 
-def _item_pattern(item: str, min_latin: int = 3) -> re.Pattern[str] | None:
-    """What finds `item` in a memory's content: a Chinese item of two characters or more anywhere,
-    a Latin one of `min_latin` letters or more as whole words; None for a shorter item (too vague)."""
+def _item_pattern(item: str, min_latin: int = 3, min_han: int = 2) -> re.Pattern[str] | None:
+    """What finds `item` in a memory's content: a Chinese item of `min_han` characters or more
+    anywhere, a Latin one of `min_latin` letters or more as whole words; None for a shorter item
+    (too vague)."""
     item = item.strip()
     if has_han(item):
-        return re.compile(re.escape(item)) if len(item) >= 2 else None
+        return re.compile(re.escape(item)) if len(item) >= min_han else None
     if len(item) < min_latin:
         return None
     return re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.IGNORECASE)

@@ -23,6 +23,7 @@ from memory_tasks.extraction.rules.builders import (
     habit_taken_up,
     keyed_fact,
     keyed_retirement,
+    named_restatement,
     named_retirement,
     per_item,
     project,
@@ -150,9 +151,11 @@ _EN_STANDING = (
     r"(?:whenever|every time|each time|from now on|going forward|in (?:the )?future|always|by default|unless)"
 )
 
-_ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该)*"
+_ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该|又|终于|重新)*"
 # The user as subject, with the adverbs around it: 「我平时…」, and a time or discourse word said before
 # 我 (「其实现在我挺喜欢香菜的」, 「最近我…」).
+# Body parts a health fact names in one character or two (「胃不好」, 「腰疼」): what 「胃好了」 got over.
+_ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时)+(?=我))?(?:我|本人)?" + _ZH_ADV
 _ZH_CHRONIC_MEDS = r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|抗凝药|华法林|优甲乐|甲状腺素|他汀|避孕药|抗癫痫药"
 _EN_CHRONIC_MEDS = (
@@ -215,6 +218,20 @@ _EN_EMPLOYER_OF_A_KIND = r"(?P<value>" + _EN_KIND_OF_EMPLOYER + r")"
 _EN_NEW_EMPLOYER = r"(?P<value>" + _EN_KIND_OF_EMPLOYER + r"|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
 
 _pref = per_item("preference", liking_key, 3)
+# The keys of what one uses or has and may switch away from (liking_key's lexicon categories).
+# A travel wish is not a wish to live, work or study there.
+_TRIP_TAKEN = named_retirement(
+    "goal-",
+    unless=r"搬|移民|定居|工作|留学|读书|上学|\b(?:move|moving|live|living|relocate|relocating|work|working|study|studying|settle|settling)\b",
+)
+# Places one travels to, said alone (「我想去冰岛」): countries and regions, not errands (「我想去超市」).
+_ZH_TRAVEL_PLACES = (
+    r"日本|韩国|泰国|越南|新加坡|马来西亚|印尼|巴厘岛|马尔代夫|迪拜|土耳其|埃及|印度|尼泊尔|美国|加拿大|墨西哥|巴西"
+    r"|英国|法国|德国|意大利|西班牙|葡萄牙|瑞士|希腊|冰岛|挪威|瑞典|芬兰|丹麦|荷兰|奥地利|俄罗斯|澳大利亚|澳洲|新西兰"
+    r"|欧洲|北欧|非洲|南极|北极|西藏|新疆|云南|海南|三亚|大理|丽江|拉萨|桂林|张家界|九寨沟|内蒙古|青海|敦煌|台湾|香港|澳门"
+    r"|东京|大阪|京都|首尔|曼谷|清迈|巴黎|伦敦|罗马|纽约"
+)
+_SWITCHED_FROM = ("preference-", "device-", "app-", "drink-", "food-")
 _retire_any = retirement(retired_key)
 _retire_goal = retirement(lambda verb, item: goal_key(item))
 _retire_preference = retirement(lambda verb, item: preference_key(item))
@@ -357,6 +374,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never) (?:eat|drink|have|touch) (?P<item>[\w -]+?),? (?:because|since|as) I(?:'m| am) allergic\b", ALLERGY),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
+    # "I can eat spicy food again": what the user could not eat held before is over (the same key).
+    _r("pref", "en", r"^I can (?:now |finally )?(?:eat|have|drink) (?P<item>[\w' -]{2,40}?)(?: again| now)+$", _pref),
     # 「我最喜欢的颜色是蓝色」, 「我喜欢的运动是游泳」 (not a person: 「我喜欢的人是她」).
     _r("pref", "zh", r"最?(?:喜欢|爱)的(?P<kind>(?!人|那个人|男生|女生)[^，。是]{1,6})是(?P<item>[^，。]+)$", favorite_of_kind),
     # 「我喜欢的是川菜」: what is liked comes after 的是 (「我最喜欢的是这个」 points at the conversation).
@@ -430,9 +449,22 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:still |also )?(?P<item>smoke)(?: cigarettes| a lot| every day| daily)?$", habit_taken_up),
     _r("pref", "zh", r".+", habit),
     _r("pref", "zh", r"(?:换成|改用|改喝|改吃|转用|换用)了?(?P<item>[^，。]+)$", _pref),
+    # What the user switched from ends where a memory names it: "I switched from VS Code to Neovim"
+    # ends "Uses VS Code", 「我从苹果换成安卓了」 the phone held (its own group: the rules below read the new one).
+    _r("switch", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:switched|moved over|changed|moved) from (?P<item>[\w' .+#-]{2,30}?) to \S", named_retirement(*_SWITCHED_FROM, one_of=True)),
+    _r("switch", "zh", _ZH_ME + r"(?:已经|刚|最近)?从(?P<item>[^，。]{2,12}?)(?:换成|换到|改用|转用|换用|切换到|转到)了?\S", named_retirement(*_SWITCHED_FROM, one_of=True)),
     _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!(?:" + _EN_CHRONIC_MEDS + r")\b)(?!(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?\b).+)$", _pref),
     _r("pref", "en", r".+", habit),
     # ---- goals (a final 了 after 准备/打算 is an action about to happen: "我准备去睡觉了") ----
+    # A trip taken ends the wish to make it (「想去日本旅游」), not a wish to move or work there.
+    _r("goal", "en", r"^I (?:finally |just |recently )(?:went|got|made it|traveled|travelled|flew|visited)(?: (?:to|back to))? (?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,2})(?: (?:last|this) \w+| \w+ ago| at last| recently| finally)?$", _TRIP_TAKEN),
+    _r("goal", "en", r"^I (?:went|traveled|travelled|flew) to (?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,2}) (?:last (?:week|month|weekend|summer|winter|spring|fall|autumn)|this (?:summer|winter|spring|fall|autumn|year|month)|\w+ (?:days|weeks) ago|recently)$", _TRIP_TAKEN),
+    _r("goal", "en", r"^I(?:'m| am| just got| just came| got) (?:just )?back from (?:my trip to |a trip to )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,2})\b", _TRIP_TAKEN),
+    _r("goal", "zh", _ZH_ME + r"(?:终于|刚|刚刚|上个月|上周|前几天|前段时间|今年|这次|国庆|五一|春节|暑假|寒假)+(?:去了|去过了|去成了)(?:一趟|一次|趟)?(?P<item>" + ZH + r"{2,8}?)(?:了|玩|旅游|旅行|一趟)?了?$", _TRIP_TAKEN),
+    _r("goal", "zh", _ZH_ME + r"(?:刚|刚刚|终于)?从(?P<item>" + ZH + r"{2,8}?)(?:旅游|旅行|玩)?回来了?$", _TRIP_TAKEN),
+    # 「我一直想去日本旅游」: a trip wished for, named as a trip (「我想去超市」 is an errand).
+    _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?|好|真的|超)?想(?:要)?去(?:一?趟|一次)?(?P<item>" + ZH + r"{2,8}?)(?:旅游|旅行|玩一?趟?|玩玩|度假|自驾游?|看极光|看樱花|滑雪|潜水)$", goal),
+    _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?|好|真的|超)?想(?:要)?去(?:一?趟|一次)?(?P<item>" + _ZH_TRAVEL_PLACES + r")(?:看看|走走|转转)?$", goal),
     _r("goal", "zh", r"(?:我的)?(?:长期)?(?:目标|梦想|心愿|愿望|计划)(?:是|就是)(?P<item>[^，。]+)$", goal),
     _r("goal", "zh", r"(?<![不没])(?:在|正在)?(?:准备|备考|冲刺)(?:考(?![研公]))?(?P<item>[^，。]+)(?<!了)$", goal),
     _r("goal", "zh", r"(?<![不没])(?:打算|计划|决定|立志)(?:在)?(?P<item>[^，。]+)(?<!了)$", goal),
@@ -574,6 +606,11 @@ RULES: tuple[Rule, ...] = (
     _r("pet", "en", r"^(?!(?:I|We|He|She|It|They|My|Our|His|Her|Their|You)\b)(?P<item>" + CAP + r"[\w'-]+) (?:died|passed away|passed on|was put down|was put to sleep)\b", named_retirement("pet-")),
     _r("pet", "zh", r"^(?:我家|我的)?(?P<item>[^，。我你他她它这那]{2,4}?)(?:去世|死|走|没)了$", named_retirement("pet-")),
     _r("employer", "zh", r"^(?:我)?(?:现在|已经|早就|目前)?不在(?P<item>[^，。\s]{2,10}?)了$", named_retirement("employer", "residence-city", "work-city")),
+    # "I left Boston", 「我离开字节了」, 「我从腾讯离职了」: the employer or city held that names it ends
+    # ("I left Sarah" names neither and ends nothing).
+    _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently |finally |already )?(?:left|quit|moved away from|moved out of) (?P<item>" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*){0,3})(?: (?:last|this) \w+| \w+ ago| for good| behind| recently)?$", named_retirement("employer", "residence-city", "work-city")),
+    _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|今年|上个月|上周|早就)?(?:离开|搬离|搬出|离职)了?(?P<item>[^，。\s]{2,10}?)了?$", named_retirement("employer", "residence-city", "work-city")),
+    _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|今年|上个月|上周|早就)?从(?P<item>[^，。\s]{2,10}?)(?:离职|辞职|搬走|搬出来|搬出去)了$", named_retirement("employer", "residence-city", "work-city")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
     # A named diet ended: "I quit keto", "I'm off keto now" end the diet held that names it (`named_retirement`).
     _r("diet", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:quit|stopped|gave up|given up|dropped|came off|went off|ended) (?:doing |the |my )?(?P<item>keto|paleo|low[- ]carb|vegan|vegetarian|pescatarian)(?: diet)?\b", named_retirement("diet")),
@@ -639,6 +676,14 @@ RULES: tuple[Rule, ...] = (
     # A mobility or hearing aid (core: it bears on every place and plan suggested), not a tool one likes.
     _r("health", "zh", _ZH_ME + r"(?:平时|一直|现在|出门)?(?:要)?(?:坐|用|戴|拄着?)(?P<item>轮椅|助听器|拐杖)", HEALTH),
     _r("health", "en", r"^I(?: " + _EN_ADV + r"(?:use|need|rely on)|(?:'m| am) in) (?:an? )?(?P<item>wheelchair|hearing aids?|cane|walker|crutches)\b(?! umbrella)", HEALTH),
+    # A condition got over: 「我的胃病好了」, 「哮喘已经治好了」, "My back pain is gone", "I've recovered from
+    # anemia" end the one health fact that names it (「胃不好」); not 「病好了」 or a cold, which name none.
+    _r("health", "zh", r"^(?:我的?)?(?P<item>" + _ZH_BODY_PARTS + r"|(?!病|感冒|身体|伤|的|我)" + ZH + r"{2,6}?)(?:病|伤|疼|痛|的毛病|的问题)?(?:已经|终于|也|都|基本|完全|早就)*(?:好了|治好了|痊愈了|康复了|治愈了|根治了|没事了)$", named_retirement("health-")),
+    _r("health", "en", r"^my (?P<item>(?!cold|flu|illness)[a-z][\w' -]{2,30}?) (?:is|are|has|have) (?:completely |finally |now |totally |fully |all )*(?:gone|cured|healed|resolved|cleared up|gone away|in remission)(?: now| for good)?$", named_retirement("health-")),
+    _r("health", "en", r"^I(?:'ve| have)? (?:fully |completely |finally )?(?:recovered from|beat|beaten|got over|gotten over|overcome|overcame) (?:my |the )?(?P<item>(?!a cold|the flu|it\b|that\b)[\w' -]{3,30}?)(?: now| at last| for good)?$", named_retirement("health-")),
+    # A reading back to normal: 「我血压已经正常了」 rewrites 「有高血压」 (it may be the medication's doing).
+    _r("health", "zh", r"^(?:我的?)?(?P<item>血压|血糖|血脂|胆固醇|尿酸|甲功)(?:现在|已经|终于|也|都|基本)*(?:正常|恢复正常|降下来|控制住|稳定|达标)了$", named_restatement("health-")),
+    _r("health", "en", r"^my (?P<item>blood pressure|blood sugar|cholesterol|uric acid)(?: levels?)? (?:is|are|has|have) (?:now |finally |been |back |to |come |down )*(?:normal|under control|stable|fine)(?: now| again)?$", named_restatement("health-")),
     # A birth or a loss ends a pregnancy (core memories never expire: only this retires it).
     _r("health", "zh", r"^(?:我)?(?:已经|刚|刚刚)?(?:生了|生完(?:孩子|宝宝|娃)?了|生(?:了)?(?:孩子|宝宝|娃)了|流产了)$|^(?:我的?)?(?:宝宝|孩子|娃)(?:已经|刚|刚刚)?出生了$", slot_retirement("fact", "health-pregnancy"), family=True),
     _r("health", "en", r"^I (?:just |recently |finally )?(?:had (?:the|my|our) baby|gave birth|lost (?:the|my|our) baby|had a miscarriage)\b", slot_retirement("fact", "health-pregnancy")),
@@ -707,7 +752,11 @@ RULES: tuple[Rule, ...] = (
     # "My wife is a doctor" leaves no wife). Engaged and married are the partner's fact (below).
     _r("relationship", "en", r"^I(?:'m| am) (?:now |recently |currently |still |happily )?(?P<value>divorced|single|widowed|a widow|a widower)(?: now| again)?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
     _r("relationship", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:got|gotten) (?P<value>divorced)\b", slots(RELATIONSHIP, _ENDS_PARTNER)),
-    _r("relationship", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|前年|上个月)?(?P<value>离婚|离异|丧偶)(?:[一二三四五六七八九十两几\d]+年)?(?:多)?了?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
+    _r("relationship", "zh", r"^(?:我们|我)?(?:已经|刚|刚刚|去年|前年|上个月)?(?P<value>离婚|离异|丧偶)(?:[一二三四五六七八九十两几\d]+年)?(?:多)?了?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
+    # A divorce under way is the status now; the partner stays until it is done ("I'm divorced").
+    _r("relationship", "en", r"^(?:I'm|I am|we're|we are) (?:now |currently |officially )?(?P<value>(?:getting|going to get|about to get) divorced|going through (?:a|my|the) divorce|in the (?:middle|process) of (?:a|my|our|the) divorce|separated)\b", RELATIONSHIP),
+    _r("relationship", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?P<value>filed for (?:a )?divorce|separated)\b", RELATIONSHIP),
+    _r("relationship", "zh", r"^(?:我们|我)?(?:(?:和|跟)(?:我的?)?(?:老公|老婆|丈夫|妻子|爱人|先生|太太))?(?:已经|最近|现在)?(?P<value>(?:在|正在)?(?:闹|办)离婚|(?:在|正在|准备|打算|要)离婚|分居)(?:了|呢|中)?$", RELATIONSHIP),
     _r("relationship", "zh", r"^(?:我)?(?:现在|目前|还|一直|还是)?(?:是)?(?P<value>单身)(?:狗|一个人)?(?:呢|了)?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
     _r("family", "zh", r"^(?:我的?|我家)?(?:" + _FAMILY_WORDS + r")", family_fact, family=True),
     _r("family", "zh", r"有[一二两三四五\d]+个(?P<children>孩子|女儿|儿子)", family_fact),
