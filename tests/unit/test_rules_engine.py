@@ -3338,3 +3338,62 @@ def test_a_divorce_under_way_is_the_status_and_keeps_the_partner() -> None:
         ("upsert", "relationship-status"),
         ("delete", "family-partner"),
     ]
+
+
+def test_a_titles_or_saints_full_stop_does_not_end_the_sentence() -> None:
+    """R-WRITE-2 (sixteenth probe): "I'm a nurse at St. Mary's hospital" stored the employer "Works at St"."""
+    assert [(c.key, c.content) for c in extract("I work at St. Mary's Hospital.")] == [
+        ("employer", "Works at St. Mary's Hospital")
+    ]
+    assert [c.key for c in extract("I'm vegetarian. I live in Oslo.")] == ["diet", "residence-city"]
+
+
+def test_quitting_nursing_ends_a_nurses_job_or_breastfeeding_whichever_is_held() -> None:
+    """R-WRITE-2 (sixteenth probe): "I quit nursing last year and now I teach yoga" retired breastfeeding (which the
+    user never held) and lost the yoga: "nursing" is a nurse's job as often, and "and now I …" is a statement
+    of its own."""
+    nurse = ExistingMemory(1, "occupation", "fact", "Occupation: nurse")
+    breastfeeding = ExistingMemory(2, "health-breastfeeding", "fact", "Is breastfeeding")
+    assert refined("I quit nursing last year.", [nurse]) == [("delete", "fact", "occupation")]
+    assert refined("I quit nursing last year.", [breastfeeding]) == [("delete", "fact", "health-breastfeeding")]
+    assert refined("I quit nursing last year.", []) == []
+    assert [(c.op, c.key, c.content) for c in extract("I quit nursing last year and now I teach yoga.")] == [
+        ("delete", "health-breastfeeding", "Quit nursing last year"),
+        ("upsert", "occupation", "Teaches yoga"),
+    ]
+
+
+def test_a_lasting_time_lead_goes_after_the_statement() -> None:
+    """R-TYPE-2 (sixteenth probe): "Next year I want to run a full marathon" and "Next I want to do a full
+    marathon" stored nothing. A lasting time lead is read after the statement and kept in it; a near one
+    (R-TYPE-3) still is no memory."""
+    assert [(c.key, c.content) for c in extract("Next year I want to run a full marathon.")] == [
+        ("goal-marathon", "Wants to run a full marathon next year")
+    ]
+    assert [c.key for c in extract("Next, I want to do a full marathon.")] == ["goal-marathon"]
+    assert [c.content for c in extract("Someday I want to live in Japan.")] == ["Wants to live in Japan someday"]
+    assert extract("Next week I'm flying to Paris.") == []
+
+
+def test_a_pet_lost_ends_the_pet_memory_that_names_it() -> None:
+    """R-WRITE-2 (sixteenth probe): 「咪咪上个月走丢了」 after 「我养了一只猫叫咪咪」 kept the cat."""
+    mimi = ExistingMemory(1, "pet-cat", "fact", "养了一只猫叫咪咪")
+    luna = ExistingMemory(2, "pet-cat", "fact", "Has a cat named Luna")
+    assert refined("咪咪上个月走丢了", [mimi]) == [("delete", "fact", "pet-cat")]
+    assert refined("Luna went missing.", [luna]) == [("delete", "fact", "pet-cat")]
+    assert refined("钥匙不见了", [mimi]) == []
+
+
+def test_an_exam_said_passed_reaches_the_goal_held_for_it() -> None:
+    """R-WRITE-2 (sixteenth probe): 「N2过了！」 after 「准备考N2」 kept the goal (「我考过了N2」 already ended it)."""
+    n2 = ExistingMemory(1, "goal-jlpt-n2", "goal", "准备考N2")
+    assert refined("N2过了！", [n2]) == [("delete", "goal", "goal-jlpt-n2")]
+    assert refined("我雅思通过了", [n2]) == []
+
+
+def test_a_role_changed_to_is_the_occupation_and_a_home_moved_into_is_the_home() -> None:
+    """R-WRITE-2 (sixteenth probe): 「我现在改做后端了」 and "We moved into a house with a garden" stored nothing."""
+    assert [(c.key, c.content) for c in extract("我现在改做后端了")] == [("occupation", "职业：后端")]
+    assert [(c.key, c.content) for c in extract("我转做后端了")] == [("occupation", "职业：后端")]
+    assert [(c.op, c.key) for c in extract("We moved into a house with a garden.")] == [("upsert", "home")]
+    assert [(c.op, c.key) for c in extract("我们搬进了新房子")] == [("upsert", "home")]

@@ -68,7 +68,10 @@ _QUOTED = re.compile(r"“(?P<a>[^”]*)”|\"(?P<b>[^\"]*)\"|「(?P<c>[^」]*)�
 # A semicolon between two letters is no sentence end ("TL;DR").
 _SENTENCE = re.compile(r"(?:[^。！？!?；;\n]|;(?=\S))+(?:(?:[。！？!?；\n]|;(?=\s|$))+|$)")
 # An English full stop ends a sentence unless it follows a single capital ("Ursula K. Le Guin").
-_EN_FULL_STOP = re.compile(r"(?<=[^A-Z\s]\.)\s+|(?<=\b[a-z]\.)\s+|(?<=[a-z]{2}\.)\s+")
+# Nor a title's or a saint's ("Dr. Lee", "St. Mary's Hospital").
+_EN_FULL_STOP = re.compile(
+    r"(?:(?<=[^A-Z\s]\.)|(?<=\b[a-z]\.)|(?<=[a-z]{2}\.))(?<!\b(?:Dr|Mr|Ms|St|Mt|Jr|Sr)\.)(?<!\bMrs\.)(?<!\bProf\.)\s+"
+)
 # "我不抽烟也不喝酒" is two statements; "一点也不", "从来也不" are one.
 _ZH_CLAUSE = re.compile(
     rf"[，,]|(?:^|(?<=[{HAN}]))(?=但是|不过(?!敏)|可是|所以|而且)|(?<=[{HAN}])(?<![点些来都我])(?=也不|也没)"
@@ -85,7 +88,9 @@ _EN_CLAUSE = re.compile(
     r"|although|though|even|plus|also|what|how|any|good|"
     + _EN_TIME_WORD
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
-    r"|\s+(?=and (?:I|I'm|I've|we|we're|my|" + _EN_TIME_WORD + r"|keep|don't|do not|never|avoid|please)\b)"
+    r"|\s+(?=and (?:(?:now|then|since then) (?=I\b|I'm|I've|we\b|my\b))?(?:I|I'm|I've|we|we're|my|"
+    + _EN_TIME_WORD
+    + r"|keep|don't|do not|never|avoid|please)\b)"
     # "I'm vegetarian and allergic to nuts": an allergy after a diet is a fact of its own (`_EN_BARE_CONDITION`).
     r"|\s+(?=and (?:(?:severely|very|also|mildly) )?(?:allergic|lactose intolerant|gluten intolerant)\b)"
     # "Update: I now work at Stripe": what follows a colon is a statement of its own.
@@ -96,6 +101,13 @@ _EN_CLAUSE = re.compile(
 # rules read it ("我平时爱喝可乐", "I normally don't drink").
 _ZH_ADVERB_FIRST = re.compile(
     r"^(?P<adv>平时|平常|一般|通常|其实|本来|从小|向来|每天|周末)(?:的时候)?[，,]?我(?![们家])"
+)
+# "Next year I want to run a marathon": a lasting time lead goes after the statement, where the rules
+# read it ("I want to run a marathon next year"); a near one (next week, tomorrow) stays first.
+_EN_TIME_FIRST = re.compile(
+    r"^(?P<when>next (?:year|summer|spring|fall|autumn|winter)|this year|someday|some day|one day|eventually"
+    r"|in the (?:long run|future)),? (?P<rest>(?:I|we)\b.+)$",
+    re.IGNORECASE,
 )
 _EN_ADVERB_FIRST = re.compile(
     r"^(?P<adv>usually|normally|generally|typically|often|always|sometimes|mostly|nowadays),? (?P<me>I(?:'m| am)?) ",
@@ -110,6 +122,8 @@ _EN_DISCOURSE = re.compile(
     r"^(?:also|actually|oh|btw|by the way|fyi|just so you know|remember(?: that)?|please note(?: that)?|note(?: that)?"
     r"|please remember(?: that)?|(?:don't|do not|never) forget(?: that)?|keep in mind(?: that)?|just remember(?: that)?"
     r"|for the record|and|but|so|well|honestly|anyway|plus|ps|now|I think|I guess|maybe|probably|perhaps"
+    # "Next, I want to…": what comes next, not when (not "Next week I'm…").
+    r"|next(?=,? I\b)"
     # A time lead before the subject: "These days I mostly write Rust", "Lately, I drink tea".
     r"|these days|lately"
     # A correction's lead: "Sorry, I meant I work at Amazon", "Correction: my daughter is 7".
@@ -279,6 +293,7 @@ def _strip_discourse(text: str, lang: Lang) -> str:
         previous, text = text, pattern.sub("", text, count=1).strip()
     if lang == "zh":
         return _ZH_ADVERB_FIRST.sub(lambda m: f"我{m.group('adv')}", text)
+    text = _EN_TIME_FIRST.sub(lambda m: f"{m.group('rest')} {m.group('when').lower()}", text)
     return _EN_ADVERB_FIRST.sub(lambda m: f"{m.group('me')} {m.group('adv').lower()} ", text)
 
 

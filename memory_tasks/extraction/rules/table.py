@@ -363,9 +363,14 @@ RULES: tuple[Rule, ...] = (
     # 「我考完雅思了」, 「雅思考完了」, 「我雅思考过了」: an exam sat is the goal of preparing for it reached.
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?考完了?(?P<item>[^，。]{1,10}?)(?:了|啦)$", goal_reached),
     _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也)?考(?:完|过)了$", goal_reached),
+    # 「N2过了！」, 「我雅思通过了」, 「驾照拿到了」: the goal held under that item is reached (nothing when none is).
+    _r("pref", "zh", r"^(?:我)?(?:的)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也|顺利)*(?:过了|通过了|拿到了|拿下了)$", goal_reached),
     # A home bought is the house goal reached, and where the user lives now.
     _r("home", "en", r"^(?:I|we) (?:just |finally |recently )?(?:bought|purchased|closed on) (?P<value>(?:a|our|my) (?:first |new )?(?P<item>house|home|apartment|flat|condo)\b.*)$", slots(HOME, goal_reached)),
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年)?(?P<value>(?P<item>买了?(?:房子?|新房|公寓)))了?$", slots(HOME, goal_reached)),
+    # Moved into a home (rented or bought): the home now, no goal of buying one reached.
+    _r("home", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?moved into (?P<value>(?:a|our|my) (?:first |new |own )?(?:(?:big|bigger|small|smaller|little) )?(?:house|home|apartment|flat|condo|studio)\b.*)$", HOME),
+    _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年|上个月)?(?P<value>搬进了?(?:新家|新房子?|自己的房子|新公寓|一套[^，。]{0,6}))了?$", HOME),
     # A drug the user must not take is a core sensitivity, not a taste (before the dislike, which would read it).
     _r("pref", "zh", r"^(?:我)?(?:也|都|绝对)?(?:不能|不可以|不宜|禁止)(?:吃|用|服用|打|输)(?P<item>" + _ZH_DRUGS + r")", SENSITIVITY),
     _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|吃不了|喝不了|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
@@ -523,7 +528,7 @@ RULES: tuple[Rule, ...] = (
     # 「我被提拔为经理了」, 「我升职成主管了」: the new title.
     _r("occupation", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|今年)?(?:被)?(?:提拔|升职|晋升|升)(?:为|成|到|成了)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     # 「我转行做产品经理了」: a new occupation said as a change of career.
-    _r("occupation", "zh", r"^(?:我)?(?:已经|去年|今年|最近)?转行(?:做|当|成|去做|去当)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
+    _r("occupation", "zh", r"^(?:我)?(?:现在|已经|去年|今年|最近)?(?:转行|改行|转|改)(?:做|当|成|去做|去当)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?是做(?P<value>[^，。]+?)的$", OCCUPATION),
     _r("occupation", "zh", AT + r"[^，。\s]{2,10}?(?:做|当)(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?)\b", OCCUPATION),
@@ -603,8 +608,8 @@ RULES: tuple[Rule, ...] = (
     _r("pet", "en", r"^(?:I|we)(?:'ve| have)? (?:had to )?(?:rehome[d]?|gave away|given away|give away) (?:my|our|the) (?:old |little )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|puppy|kitten)\b", keyed_retirement("pet")),
     _r("pet", "en", r"^(?:I|we) gave (?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|puppy|kitten) (?:away|to)\b", keyed_retirement("pet")),
     # A pet named in its death: "Rex died last week", 「豆豆去世了」 end the pet memory that names it.
-    _r("pet", "en", r"^(?!(?:I|We|He|She|It|They|My|Our|His|Her|Their|You)\b)(?P<item>" + CAP + r"[\w'-]+) (?:died|passed away|passed on|was put down|was put to sleep)\b", named_retirement("pet-")),
-    _r("pet", "zh", r"^(?:我家|我的)?(?P<item>[^，。我你他她它这那]{2,4}?)(?:去世|死|走|没)了$", named_retirement("pet-")),
+    _r("pet", "en", r"^(?!(?:I|We|He|She|It|They|My|Our|His|Her|Their|You)\b)(?P<item>" + CAP + r"[\w'-]+) (?:died|passed away|passed on|was put down|was put to sleep|went missing|ran away|got lost|is missing)\b", named_retirement("pet-")),
+    _r("pet", "zh", r"^(?:我家|我的)?(?P<item>[^，。我你他她它这那]{2,4}?)(?:上个月|上周|前几天|前段时间|昨天|去年|已经)?(?:去世|死|走|没|走丢|丢|跑丢|丢失|不见)了$", named_retirement("pet-")),
     _r("employer", "zh", r"^(?:我)?(?:现在|已经|早就|目前)?不在(?P<item>[^，。\s]{2,10}?)了$", named_retirement("employer", "residence-city", "work-city")),
     # "I left Boston", 「我离开字节了」, 「我从腾讯离职了」: the employer or city held that names it ends
     # ("I left Sarah" names neither and ends nothing).
@@ -694,7 +699,9 @@ RULES: tuple[Rule, ...] = (
     _r("health", "en", r"^I(?:'m| am) (?:currently |now )?(?:(?:\d+|a few|\w+) (?:weeks?|months?) )?(?P<value>pregnant|expecting (?:a baby|twins))\b", PREGNANCY),
     # Breastfeeding bears on every drug and drink suggested, as a pregnancy does; weaning ends it.
     _r("health", "zh", r"^(?:我|宝宝|孩子|娃)?(?:已经|刚|刚刚|终于)?(?:断奶|断母乳)了$", slot_retirement("fact", "health-breastfeeding"), family=True),
-    _r("health", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:stopped|finished|quit) (?:breastfeeding|breast-feeding|nursing)\b", slot_retirement("fact", "health-breastfeeding")),
+    _r("health", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:stopped|finished|quit) (?:breastfeeding|breast-feeding)\b", slot_retirement("fact", "health-breastfeeding")),
+    # "I quit nursing" is a nurse's job or breastfeeding: it ends whichever is held.
+    _r("health", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:stopped|finished|quit|left) nursing\b", slots(slot_retirement("fact", "health-breastfeeding", if_held=True), named_retirement("occupation", item="nurse"))),
     _r("health", "zh", _ZH_ME + r"(?:在|正在|还在)?(?P<value>哺乳期|母乳喂养|喂母乳|喂奶)(?:中|阶段)?(?:呢|了)?$", BREASTFEEDING),
     _r("health", "en", r"^I(?:'m| am) (?:currently |still |now )?(?P<value>breastfeeding|breast-feeding)\b", BREASTFEEDING),
     _r("trait", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>左撇子|急性子|慢性子|路痴|社恐)", TRAIT),
