@@ -3397,3 +3397,46 @@ def test_a_role_changed_to_is_the_occupation_and_a_home_moved_into_is_the_home()
     assert [(c.key, c.content) for c in extract("我转做后端了")] == [("occupation", "职业：后端")]
     assert [(c.op, c.key) for c in extract("We moved into a house with a garden.")] == [("upsert", "home")]
     assert [(c.op, c.key) for c in extract("我们搬进了新房子")] == [("upsert", "home")]
+
+
+def test_an_amount_a_day_is_a_habit_and_a_habit_quit_entirely_is_retired() -> None:
+    """R-TYPE-2 (sixteenth probe): "I drink about three cups of coffee a day" stored nothing and "I quit caffeine
+    entirely" retired nothing."""
+    assert [(c.key, c.content) for c in extract("I drink about three cups of coffee a day.")] == [
+        ("drink-coffee", "Drinks about three cups of coffee a day")
+    ]
+    assert [(c.op, c.key) for c in extract("I quit caffeine entirely.")] == [("delete", "drink-caffeine")]
+    assert extract("I need it done a day early.") == []
+
+
+def test_a_language_picked_up_is_a_goal_and_a_reason_after_a_comma_is_no_item() -> None:
+    """R-TYPE-2 (sixteenth probe): "I'm also picking up some Portuguese" stored nothing; "I gave up on Spanish, too
+    hard" also retired `goal-hard`, which would end any memory naming "hard"."""
+    assert [c.key for c in extract("I'm also picking up some Portuguese.")] == ["goal-portuguese"]
+    assert [c.key for c in extract("I'm also learning Spanish.")] == ["goal-spanish"]
+    assert [(c.op, c.key) for c in extract("I gave up on Spanish, too hard.")] == [("delete", "goal-spanish")]
+
+
+def test_a_format_asked_against_replaces_the_format_rule() -> None:
+    """R-READ-6 (sixteenth probe): after "Please always answer in bullet points", "No more bullet points" and
+    "Bullet points are annoying now, just write normally" stored nothing, so every reply kept the bullets."""
+    bullets = ExistingMemory(1, "reply-format", "constraint", "Please always answer in bullet points")
+    for message in (
+        "No more bullet points.",
+        "Stop using bullet points.",
+        "Bullet points are annoying now, just write normally.",
+    ):
+        assert refined(message, [bullets]) == [("upsert", "constraint", "reply-format")], message
+    assert [c.content for c in extract("Bullet points are annoying now, just write normally.")] == [
+        "Just write normally"
+    ]
+
+
+def test_a_city_settled_in_is_the_residence() -> None:
+    """R-WRITE-2 (sixteenth probe): 「我已经在深圳安顿下来了」 after 「下个月要搬去深圳了」 kept 「住在杭州」."""
+    for message, content in (
+        ("我已经在深圳安顿下来了", "住在深圳"),
+        ("我们在深圳定居了", "住在深圳"),
+        ("I've settled in Denver.", "Lives in Denver"),
+    ):
+        assert [(c.key, c.content) for c in extract(message)] == [("residence-city", content)], message

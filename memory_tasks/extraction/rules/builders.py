@@ -389,7 +389,7 @@ _FREQUENCY_ZH = re.compile(
 )
 _FREQUENCY_EN = re.compile(
     r"\b(?:every (?:day|morning|evening|night|week|weekend)|daily|weekly|\w+ times a (?:day|week|month)|on weekends"
-    r"|usually|often|regularly)\b",
+    r"|usually|often|regularly|(?:a|per|each) (?:day|week))\b",
     re.IGNORECASE,
 )
 

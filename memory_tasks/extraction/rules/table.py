@@ -344,7 +344,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:(?:really|just|honestly) )?(?:don't|do not|won't) (?P<verb>" + _RETIRE_VERBS_EN + r") (?P<item>.+?) (?:anymore|any more)$", _retire_any),
     _r("pref", "en", r"^I no longer (?P<verb>" + _RETIRE_VERBS_EN + r") (?P<item>.+)$", _retire_any),
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?:eating|drinking|using|playing|watching|smoking|reading|taking|doing) (?P<item>(?!last \w+$|\w+ ago$|for good$|completely$|altogether$).+)$", _retire_preference),
-    _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>smoking|drinking|caffeine|coffee|sugar|alcohol|meat)(?: for good| completely| altogether)?(?: last \w+| \w+ ago| years ago)?$", _retire_preference),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>smoking|drinking|caffeine|coffee|sugar|alcohol|meat)(?: for good| completely| altogether| entirely| cold turkey)?(?: last \w+| \w+ ago| years ago)?$", _retire_preference),
     # A sport given up: "I stopped running", "I quit going to the gym" (where "I started running" lands).
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>(?:going )?(?:running|jogging|swimming|cycling|biking|hiking|climbing|bouldering|skiing|surfing|to the gym|the gym|yoga|pilates|working out))(?: for good| completely| altogether)?(?: last \w+| \w+ ago)?$", _retire_preference),
     # A habit given up; "I don't eat meat anymore" stays a dietary statement (the dislike rule below).
@@ -487,7 +487,7 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) learning (?:how )?to (?P<item>.+)$", goal),
-    _r("goal", "en", r"^I(?:'m| am) (?:learning|studying) (?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
+    _r("goal", "en", r"^I(?:'m| am) (?:also |now |currently )?(?:learning|studying|picking up) (?:some )?(?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
     # Trying to conceive bears on drugs and drinks as a pregnancy does (not a goal like "trying to run").
     _r("goal", "zh", _ZH_ME + r"(?:在)?(?P<value>备孕)(?:中|了)?$", TRYING_TO_CONCEIVE),
     _r("goal", "en", r"^(?:I(?:'m| am)|we(?:'re| are)) (?:currently )?(?P<value>trying to (?:conceive|get pregnant|have a baby)|trying for a baby)\b", TRYING_TO_CONCEIVE),
@@ -515,6 +515,9 @@ RULES: tuple[Rule, ...] = (
     # "I'm back in Seattle now" after a move away: home again (not "I'm back in the office").
     _r("residence-city", "en", r"^(?:I'm|I am|we're|we are) (?:now )?(?:back|living back|back home) in " + _EN_PLACE + r"(?: now| for good| again)?$", RESIDENCE_EN),
     _r("residence-city", "en", r"^I(?:'m| am)? (?:work|working) remotely from " + _EN_PLACE, RESIDENCE_EN),
+    # "I've settled in Denver", 「我已经在深圳安顿下来了」, 「我们在深圳定居了」: the home city now.
+    _r("residence-city", "en", r"^(?:I|we)(?:'ve| have|'re| are|'m| am)? (?:finally |now |all |just )?settled (?:down )?in " + _EN_PLACE + r"(?: now)?$", RESIDENCE_EN),
+    _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:已经|终于|现在|目前)?在(?P<value>" + ZH + r"{2,10}?)(?:安顿下来|安家|定居|落户|扎根)了?$", RESIDENCE_ZH),
     _r("hometown", "zh", r"(?:老家|家乡|祖籍)(?:在|是)(?P<value>[^，。]{2,12}?)(?:的|人)?$", HOMETOWN),
     _r("hometown", "zh", r"^(?:我)?是(?P<value>(?!个|一个|好|坏|普通|外地|本地|年轻|老实|打工|上班|文化|有钱|穷)" + ZH + r"{2,6}?)人$", HOMETOWN),
     _r("hometown", "zh", r"(?:从小)?在(?P<value>" + ZH + r"{2,8}?)长大", GREW_UP),
@@ -891,6 +894,9 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\buse (?P<value>bullet points|bullets|numbered lists|tables|markdown|headings|code blocks)\b", REPLY_FORMAT, standing=True),
+    # "No more bullet points", "Just write normally": the format asked for before is over (its slot, the new word).
+    _r("constraint", "en", r"^(?:please )?(?:no (?:more )?|stop (?:using |with )?(?:the )?|enough (?:with )?(?:the )?|(?:drop|ditch) the )(?P<value>bullet points|bullets|numbered lists|tables|markdown|headings)\b", REPLY_FORMAT, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:just )?(?:write|answer|reply|respond)(?: to me)? (?P<value>normally|in (?:plain )?(?:paragraphs|prose|plain text|full sentences))(?: (?:again|from now on|please))*$", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\bformat (?:your )?(?:answers|replies|responses) (?:in|as|with) (?P<value>\w+(?: \w+)?)", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\b(?:answer|reply|respond|write)(?: to me)? (?:in|with|using|as) (?P<value>bullet points|bullets|numbered lists|tables|a table|markdown|headings)\b", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", _ZH_STANDING_FIRST + r"[^，。]*?(?:代码|示例|例子|样例)[^，。]{0,10}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
