@@ -3293,7 +3293,7 @@ def test_a_condition_got_over_ends_its_health_fact_and_a_reading_back_to_normal_
 def test_what_the_user_switched_from_ends_where_one_memory_names_it() -> None:
     """R-WRITE-2 (sixteenth probe): "I switched from VS Code to Neovim" kept "Uses VS Code" beside the new editor.
     The thing switched from ends where one memory names it; when two do (the phone and the fruit of 苹果),
-    nothing is guessed; said again, the switch does not end its own memory."""
+    the name guesses neither; said again, the switch does not end its own memory."""
     vscode = ExistingMemory(1, "preference-vs-code", "preference", "Uses VS Code")
     assert sorted(refined("I switched from VS Code to Neovim.", [vscode])) == [
         ("delete", "preference", "preference-vs-code"),
@@ -3305,7 +3305,12 @@ def test_what_the_user_switched_from_ends_where_one_memory_names_it() -> None:
         ("delete", "preference", "device-iphone"),
         ("upsert", "preference", "device-android"),
     ]
-    assert refined("我从苹果换成安卓了", [iphone, apple]) == [("upsert", "preference", "device-android")]
+    # Two memories name 苹果: the name guesses neither; the phone still ends, as a phone switched away from.
+    assert sorted(refined("我从苹果换成安卓了", [iphone, apple])) == [
+        ("delete", "preference", "device-iphone"),
+        ("upsert", "preference", "device-android"),
+    ]
+    assert [op for op, _, _ in refined("我从苹果换成华为了", [iphone, apple])] == ["upsert"]
     switched = ExistingMemory(4, "preference-neovim", "preference", "Switched from VS Code to Neovim")
     assert refined("I switched from VS Code to Neovim.", [switched]) == [("upsert", "preference", "preference-neovim")]
 
@@ -3440,3 +3445,36 @@ def test_a_city_settled_in_is_the_residence() -> None:
         ("I've settled in Denver.", "Lives in Denver"),
     ):
         assert [(c.key, c.content) for c in extract(message)] == [("residence-city", content)], message
+
+
+def test_a_device_switched_to_ends_the_one_it_replaces_only_when_held() -> None:
+    """R-WRITE-2 (sixteenth probe): 「我换Mac了」 after 「我习惯用Windows」 stored nothing, and "I switched to Android"
+    kept the iPhone beside it. A device switched to ends the one it replaces where held; one only had (「我也有
+    一台Mac」) ends nothing, and a job changed (「我换工作了」) is no device."""
+    windows = ExistingMemory(1, "device-windows", "preference", "习惯用Windows")
+    iphone = ExistingMemory(2, "device-iphone", "preference", "Uses an iPhone")
+    assert sorted(refined("我换Mac了", [windows])) == [
+        ("delete", "preference", "device-windows"),
+        ("upsert", "preference", "device-mac"),
+    ]
+    assert sorted(refined("I switched to Android.", [iphone])) == [
+        ("delete", "preference", "device-iphone"),
+        ("upsert", "preference", "device-android"),
+    ]
+    assert refined("I switched to Android.", []) == [("upsert", "preference", "device-android")]
+    assert extract("我换工作了") == []
+
+
+def test_new_tastes_and_ends_said_in_chinese() -> None:
+    """R-WRITE-2 (sixteenth probe): 「现在无辣不欢」 kept 「不喜欢吃辣」; 「我已经瘦到60公斤了」 kept the goal 「目标是瘦到60公斤」;
+    「我把记账App停掉了」 kept the project; 「我现在改打网球了」 and 「最近换了夜班」 stored nothing; 「改用支付宝了」 was a hashed key."""
+    spicy = ExistingMemory(1, "food-spicy-food", "preference", "不喜欢吃辣")
+    assert refined("现在无辣不欢", [spicy]) == [("upsert", "preference", "food-spicy-food")]
+    weight = ExistingMemory(2, "goal-weight-loss", "goal", "最近在减肥; 目标是瘦到60公斤")
+    assert refined("我已经瘦到60公斤了", [weight]) == [("delete", "goal", "goal-weight-loss")]
+    app = ExistingMemory(3, "project-app-h83f8175", "project", "在做一个记账App")
+    assert refined("我把记账App停掉了", [app]) == [("delete", "project", "project-app-h83f8175")]
+    assert [c.key for c in extract("我现在改打网球了")] == ["sport-tennis"]
+    assert [c.key for c in extract("最近换了夜班，白天睡觉")] == ["work-schedule"]
+    assert [c.key for c in extract("现在改用支付宝了")] == ["app-alipay"]
+    assert [c.key for c in extract("医生让我改打胰岛素")] == ["medication-insulin"]

@@ -441,6 +441,35 @@ def habit_taken_up(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [taken_up, ends]
 
 
+# Devices one uses one of: switching to one ends the other held ("I switched to a Mac" after "I use
+# Windows"), said only as a switch ("I also have a Mac" ends nothing).
+_SWITCHED_AWAY = {
+    "device-mac": ("device-windows", "device-linux"),
+    "device-windows": ("device-mac", "device-linux"),
+    "device-linux": ("device-mac", "device-windows"),
+    "device-iphone": ("device-android", "device-huawei-phone", "device-xiaomi-phone"),
+    "device-android": ("device-iphone",),
+    "device-huawei-phone": ("device-iphone", "device-xiaomi-phone"),
+    "device-xiaomi-phone": ("device-iphone", "device-huawei-phone"),
+}
+
+
+def switched_to(liking: Build) -> Build:
+    """What `liking` reads from a switch ("I switched to Android", 「我换Mac了」), and a delete, kept
+    only where held (`IF_HELD`), of each device it replaces (`_SWITCHED_AWAY`)."""
+
+    def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
+        found = liking(match, clause)
+        for candidate in list(found):
+            for replaced in _SWITCHED_AWAY.get(candidate.key, ()):
+                ends = _candidate("delete", "preference", replaced, candidate.content, clause, 3)
+                ends.extra[IF_HELD] = True
+                found.append(ends)
+        return found
+
+    return build
+
+
 def timed_habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A daily routine at a time ("I usually wake up at 5:30") under preference-<activity>."""
     activity = match.group("item").lower()

@@ -274,16 +274,17 @@ class RulesEngine:
             *_avoidances_an_allergy_explains(candidates, existing),
             *_diet_without_what_was_taken_up(candidates, existing),
         ]
-        written = {c.key for c in candidates if c.op != "delete"}
+        # Keys the turn writes, or ends by name, itself.
+        keyed = {c.key for c in candidates if c.op != "delete" or not c.extra.get(IF_NAMED)}
         for candidate in candidates:
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
             if candidate.extra.get(IF_NAMED):
                 # 「我已经不在字节了」 ends the employer 「在字节工作」, not a city held; "Rex died" the pet named Rex.
-                # Not a memory the same turn writes: "I switched from iPhone to Android" said again
-                # finds "Switched from iPhone to Android" naming the iPhone.
+                # Not a memory the same turn writes or ends by its key: "I switched from iPhone to
+                # Android" said again finds "Switched from iPhone to Android" naming the iPhone.
                 named = _named_memory(candidate, existing)
-                if named is not None and named.key not in written:
+                if named is not None and named.key not in keyed:
                     refined.append(replace(candidate, reuse_key=named.key, memory_type=named.memory_type))
                 continue
             if candidate.op != "delete" or candidate.key in existing_keys:

@@ -16,7 +16,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("cantonese-cuisine", "food", ("粤菜", "cantonese food")),
     ("thai-food", "food", ("泰国菜", "thai food")),
     ("hotpot", "food", ("火锅", "hotpot", "hot pot")),
-    ("spicy-food", "food", ("辣", "辣的", "吃辣", "辛辣", "spicy food", "spicy")),
+    ("spicy-food", "food", ("辣", "辣的", "吃辣", "辛辣", "无辣不欢", "spicy food", "spicy")),
     ("salty-food", "food", ("咸", "太咸", "salty food")),
     ("sweets", "food", ("甜食", "甜点", "甜品", "甜的", "甜", "sweets", "desserts", "sweet things")),
     ("cilantro", "food", ("香菜", "cilantro", "coriander")),
@@ -136,6 +136,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("flying", "travel", ("坐飞机", "飞机", "flying")),
     ("high-speed-rail", "travel", ("高铁", "high-speed rail", "bullet train")),
     ("wechat", "app", ("微信", "wechat")),
+    ("alipay", "app", ("支付宝", "alipay")),
     ("email", "app", ("邮件", "email")),
     # Where the user likes to sit on a plane or a train: one seat, so a window seat said after an
     # aisle seat replaces it, and 「靠窗的位置」 and "window seats" meet on one key.

@@ -31,6 +31,7 @@ from memory_tasks.extraction.rules.builders import (
     slot_retirement,
     slots,
     standing_rule,
+    switched_to,
     timed_habit,
     zh_alma_mater,
     zh_employer,
@@ -218,6 +219,7 @@ _EN_EMPLOYER_OF_A_KIND = r"(?P<value>" + _EN_KIND_OF_EMPLOYER + r")"
 _EN_NEW_EMPLOYER = r"(?P<value>" + _EN_KIND_OF_EMPLOYER + r"|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
 
 _pref = per_item("preference", liking_key, 3)
+_switched_to = switched_to(_pref)
 # The keys of what one uses or has and may switch away from (liking_key's lexicon categories).
 # A travel wish is not a wish to live, work or study there.
 _TRIP_TAKEN = named_retirement(
@@ -333,6 +335,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"不(?:打算|准备|考虑|想)再?(?P<item>[^，。]+?)了$", _retire_goal),
     _r("pref", "zh", r"不(?P<verb>喜欢|爱|吃|喝|用|玩|听|看|抽|碰)(?P<item>[^，。]+?)了$", _retire_any),
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?(?:不做|不写|不开发|停掉|放弃)了?(?P<item>[^，。]+?)(?:这个)?项目了?$", _retire_project),
+    # 「我把记账App停掉了」: the project named before the verb.
+    _r("pref", "zh", r"^(?:我|我们)?(?:已经)?把(?:那个|这个)?(?P<item>[^，。]+?)(?:项目)?(?:停掉|关掉|砍掉|放弃|停了|下线)了$", _retire_project),
     _r("pref", "zh", r"放弃了?(?P<item>[^，。]+?)了?$", _retire_goal),
     # 「钢琴学了半年放弃了」: the goal named before its time given up.
     _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,6}?)(?:学了|练了|坚持了)[^，。]{0,6}?(?:就|还是|最后)?放弃了$", _retire_goal),
@@ -453,12 +457,16 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun|took up|taken up|picked up|got back into|gotten back into) (?P<item>[a-z][\w -]{1,30}?)(?: again| regularly| every (?:day|morning|week)| recently)?$", habit_taken_up),
     _r("pref", "en", r"^I (?:still |also )?(?P<item>smoke)(?: cigarettes| a lot| every day| daily)?$", habit_taken_up),
     _r("pref", "zh", r".+", habit),
-    _r("pref", "zh", r"(?:换成|改用|改喝|改吃|转用|换用)了?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r")[^，。]+)$", _switched_to),
+    # 「我换Mac了」: a device or system switched to, said with a bare 换 (not 「我换工作了」).
+    _r("pref", "zh", r"^(?:我)?(?:已经|最近|现在|刚)?换(?:了)?(?P<item>[A-Za-z][\w ]{1,15}?|安卓|苹果手机|苹果电脑|华为手机|小米手机)了$", _switched_to),
+    # 「现在无辣不欢」: spicy food liked, whatever was said before.
+    _r("pref", "zh", _ZH_ME + r"(?:是)?(?:个)?(?P<item>无辣不欢)(?:的人)?$", _pref),
     # What the user switched from ends where a memory names it: "I switched from VS Code to Neovim"
     # ends "Uses VS Code", 「我从苹果换成安卓了」 the phone held (its own group: the rules below read the new one).
     _r("switch", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:switched|moved over|changed|moved) from (?P<item>[\w' .+#-]{2,30}?) to \S", named_retirement(*_SWITCHED_FROM, one_of=True)),
     _r("switch", "zh", _ZH_ME + r"(?:已经|刚|最近)?从(?P<item>[^，。]{2,12}?)(?:换成|换到|改用|转用|换用|切换到|转到)了?\S", named_retirement(*_SWITCHED_FROM, one_of=True)),
-    _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!(?:" + _EN_CHRONIC_MEDS + r")\b)(?!(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?\b).+)$", _pref),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!(?:" + _EN_CHRONIC_MEDS + r")\b)(?!(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?\b).+)$", _switched_to),
     _r("pref", "en", r".+", habit),
     # ---- goals (a final 了 after 准备/打算 is an action about to happen: "我准备去睡觉了") ----
     # A trip taken ends the wish to make it (「想去日本旅游」), not a wish to move or work there.
@@ -567,7 +575,7 @@ RULES: tuple[Rule, ...] = (
     # "I switched to day shifts", "I'm on nights now": the new schedule replaces the old.
     _r("work-schedule", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:switched|moved|changed|went back) to (?P<value>(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?)\b", WORK_SCHEDULE),
     _r("work-schedule", "en", r"^I(?:'m| am) (?:now )?on (?P<value>(?:the )?(?:day|night|early|late) shifts?|nights)(?: now)?$", WORK_SCHEDULE),
-    _r("work-schedule", "zh", _ZH_ME + r"(?:经常|常年|长期)?(?:上|值|倒|是)(?P<value>夜班|大夜班|晚班|倒班|三班倒|两班倒)", WORK_SCHEDULE),
+    _r("work-schedule", "zh", _ZH_ME + r"(?:经常|常年|长期)?(?:上|值|倒|是|换了|换成|改上|转)(?P<value>夜班|大夜班|晚班|倒班|三班倒|两班倒)", WORK_SCHEDULE),
     _r("work-schedule", "en", r"^I (?:usually |normally |mostly |typically )?work (?:from )?(?P<value>\d{1,2}(?::\d\d)?\s*(?:am|pm)? ?(?:to|-|until|till) ?\d{1,2}(?::\d\d)?\s*(?:am|pm)?)(?: on weekdays| every day| most days)?$", WORK_SCHEDULE),
     _r("work-schedule", "zh", r"^(?:我|我们公司|我们)?(?:现在|一直|平时|每天)?(?:是|都是|实行|要)?(?P<value>朝九晚五|996|大小周|单休|双休)(?:制)?$", WORK_SCHEDULE),
     _r("work-location", "en", r"^I " + _EN_ADV + r"(?:work|am working|'m working)? ?(?P<value>from home|remotely|fully remote|hybrid)(?: now| these days| full-time| most days| every day)?$", WORK_LOCATION),
@@ -597,7 +605,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:stopped|quit|came off|went off) (?:taking )?my (?:medication|meds|medicine|pills)\b", named_retirement("medication-", item="")),
     # "I've lost 10 kg", 「我已经瘦了5公斤」: the goal that names the amount is reached.
     _r("pref", "en", r"^I(?:'ve| have)? (?:finally |just |already )?(?:lost|dropped|shed) (?P<item>\d+(?:\.\d+)? ?(?:kg|kgs|kilos|kilograms|pounds|lbs))\b", named_retirement("goal-")),
-    _r("pref", "zh", r"^(?:我)?(?:已经|终于|总共)?(?:瘦了|减了|减掉了)(?P<item>\d+(?:\.\d+)?(?:斤|公斤|kg))", named_retirement("goal-")),
+    _r("pref", "zh", r"^(?:我)?(?:已经|终于|总共)?(?:瘦了|减了|减掉了|瘦到了?|减到了?)(?P<item>\d+(?:\.\d+)?(?:斤|公斤|kg))", named_retirement("goal-")),
     # A graduation now ends the school and a student's occupation held (not another occupation); one
     # from a named school or in a year past is the alma mater below, and ends nothing.
     _r("occupation", "en", r"^I(?:'ve| have)? (?:just |finally |recently |officially )?graduated(?: last \w+| this \w+| today| yesterday| recently)?$", slots(slot_retirement("fact", "school", if_held=True), named_retirement("occupation", item="student"))),
