@@ -2609,7 +2609,7 @@ def test_a_weight_lost_reaches_the_goal_naming_it_and_a_time_word_is_no_item() -
     assert refined("I've lost 3 kg.", [goal]) == []
     zh_goal = ExistingMemory(3, "goal-weight-loss", "goal", "想今年减重5公斤")
     assert refined("我已经瘦了5公斤", [zh_goal]) == [("delete", "goal", "goal-weight-loss")]
-    assert [c.key for c in extract("I sold my guitar, I don't play anymore.")] == []
+    assert refined("I sold my guitar, I don't play anymore.", []) == []
 
 
 def test_a_graduation_a_new_business_a_job_left_and_a_pet_rehomed_end_what_they_end() -> None:
@@ -2748,7 +2748,8 @@ def test_a_drug_the_doctor_switched_the_user_to_is_a_core_medication() -> None:
     """R-READ-6 (fourteenth probe, scenarios): "My doctor switched me to insulin" stored nothing, and
     "I switched to insulin" was a taste (`preference-insulin`)."""
     for message in ("My doctor switched me from metformin to insulin.", "医生让我改打胰岛素", "I switched to insulin."):
-        candidate = only(message)
+        # The drug switched from ends (test_a_drug_taken_off_or_switched_from_ends_its_medication).
+        [candidate] = [c for c in extract(message) if c.op == "upsert"]
         assert (candidate.memory_type, candidate.key) == ("fact", "medication-insulin"), message
         assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
     assert only("I switched to oat milk.").memory_type == "preference"
@@ -3478,3 +3479,43 @@ def test_new_tastes_and_ends_said_in_chinese() -> None:
     assert [c.key for c in extract("最近换了夜班，白天睡觉")] == ["work-schedule"]
     assert [c.key for c in extract("现在改用支付宝了")] == ["app-alipay"]
     assert [c.key for c in extract("医生让我改打胰岛素")] == ["medication-insulin"]
+
+
+def test_a_drug_taken_off_or_switched_from_ends_its_medication() -> None:
+    """R-READ-6 (sixteenth probe): "My doctor took me off metformin, I'm on insulin now" kept the core metformin
+    beside insulin on every reply, as did "switched me from metformin to insulin" and 「医生让我停了二甲双胍」."""
+    metformin = ExistingMemory(1, "medication-metformin", "fact", "Is on metformin")
+    for message in (
+        "My doctor took me off metformin.",
+        "I'm off metformin now.",
+        "医生让我停了二甲双胍",
+    ):
+        assert refined(message, [metformin]) == [("delete", "fact", "medication-metformin")], message
+    assert sorted(refined("My doctor switched me from metformin to insulin.", [metformin])) == [
+        ("delete", "fact", "medication-metformin"),
+        ("upsert", "fact", "medication-insulin"),
+    ]
+
+
+def test_remote_work_said_with_its_days_or_now_is_the_work_location() -> None:
+    """R-TYPE-2 (sixteenth probe): "I work from home on Mondays and Fridays" and "I'm fully remote now" stored nothing."""
+    assert [(c.key, c.content) for c in extract("I work from home on Mondays and Fridays.")] == [
+        ("work-location", "Works from home on Mondays and Fridays")
+    ]
+    assert [(c.key, c.content) for c in extract("I'm fully remote now.")] == [("work-location", "Is fully remote now")]
+
+
+def test_a_taste_come_around_to_and_an_instrument_learned_or_sold() -> None:
+    """R-WRITE-2 (sixteenth probe): "I've come around on mushrooms" kept "Hates mushrooms"; "I sold my guitar, I'm
+    learning piano now" kept "Plays guitar" and stored no piano. A thing sold ends the one memory naming it (a
+    car the vehicle held); "I got rid of my old TV" names none."""
+    mushrooms = ExistingMemory(1, "preference-mushrooms", "preference", "Hates mushrooms")
+    assert refined("I've come around on mushrooms.", [mushrooms]) == [("upsert", "preference", "preference-mushrooms")]
+    guitar = ExistingMemory(2, "music-guitar", "preference", "Plays guitar")
+    assert sorted(refined("I sold my guitar, I'm learning piano now.", [guitar])) == [
+        ("delete", "preference", "music-guitar"),
+        ("upsert", "goal", "goal-piano"),
+    ]
+    car = ExistingMemory(3, "vehicle", "fact", "Drives a Toyota Camry")
+    assert refined("I sold my car last month.", [car, guitar]) == [("delete", "fact", "vehicle")]
+    assert refined("I got rid of my old TV.", [car, guitar]) == []

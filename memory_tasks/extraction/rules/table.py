@@ -383,6 +383,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never) (?:eat|drink|have|touch) (?P<item>[\w -]+?),? (?:because|since|as) I(?:'m| am) allergic\b", ALLERGY),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
+    # "I've come around on mushrooms": a dislike gone, a liking now (the same key).
+    _r("pref", "en", r"^I(?:'ve| have)? (?:finally |actually )?(?:come|came) (?:a)?round (?:on|to) (?P<item>[\w' -]{2,40}?)$", _pref),
     # "I can eat spicy food again": what the user could not eat held before is over (the same key).
     _r("pref", "en", r"^I can (?:now |finally )?(?:eat|have|drink) (?P<item>[\w' -]{2,40}?)(?: again| now)+$", _pref),
     # 「我最喜欢的颜色是蓝色」, 「我喜欢的运动是游泳」 (not a person: 「我喜欢的人是她」).
@@ -495,6 +497,7 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) learning (?:how )?to (?P<item>.+)$", goal),
+    _r("goal", "en", r"^I(?:'m| am) (?:also |now |currently )?(?:learning|taking up) (?:the )?(?P<item>piano|guitar|violin|drums|cello|saxophone|flute|ukulele|bass guitar|swimming|coding|programming|photography|painting|drawing|calligraphy|chess|knitting|pottery)(?: now| these days| again)?$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:also |now |currently )?(?:learning|studying|picking up) (?:some )?(?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
     # Trying to conceive bears on drugs and drinks as a pregnancy does (not a goal like "trying to run").
     _r("goal", "zh", _ZH_ME + r"(?:在)?(?P<value>备孕)(?:中|了)?$", TRYING_TO_CONCEIVE),
@@ -578,8 +581,8 @@ RULES: tuple[Rule, ...] = (
     _r("work-schedule", "zh", _ZH_ME + r"(?:经常|常年|长期)?(?:上|值|倒|是|换了|换成|改上|转)(?P<value>夜班|大夜班|晚班|倒班|三班倒|两班倒)", WORK_SCHEDULE),
     _r("work-schedule", "en", r"^I (?:usually |normally |mostly |typically )?work (?:from )?(?P<value>\d{1,2}(?::\d\d)?\s*(?:am|pm)? ?(?:to|-|until|till) ?\d{1,2}(?::\d\d)?\s*(?:am|pm)?)(?: on weekdays| every day| most days)?$", WORK_SCHEDULE),
     _r("work-schedule", "zh", r"^(?:我|我们公司|我们)?(?:现在|一直|平时|每天)?(?:是|都是|实行|要)?(?P<value>朝九晚五|996|大小周|单休|双休)(?:制)?$", WORK_SCHEDULE),
-    _r("work-location", "en", r"^I " + _EN_ADV + r"(?:work|am working|'m working)? ?(?P<value>from home|remotely|fully remote|hybrid)(?: now| these days| full-time| most days| every day)?$", WORK_LOCATION),
-    _r("work-location", "en", r"^I(?:'m| am) (?P<value>fully remote|remote|a remote worker)$", WORK_LOCATION),
+    _r("work-location", "en", r"^I " + _EN_ADV + r"(?:work|am working|'m working)? ?(?P<value>from home|remotely|fully remote|hybrid)(?: now| these days| full-time| most days| every day| on \w+days?(?:,? (?:and )?\w+days?)*)?$", WORK_LOCATION),
+    _r("work-location", "en", r"^I(?:'m| am) (?:now )?(?P<value>fully remote|remote|a remote worker)(?: now| these days)?$", WORK_LOCATION),
     # "I'm back in the office full-time now": no longer from home.
     _r("work-location", "en", r"^I(?:'m| am)? (?:now )?(?:back (?:in|at|to)|work (?:in|from)|working (?:in|from)) (?P<value>the office)(?: full[- ]time| every day| five days a week)?(?: now| again)?$", WORK_LOCATION),
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
@@ -665,6 +668,11 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "zh", _ZH_ME + r"(?:长期|常年|每天(?:都)?(?:要)?|一直(?:在)?)(?:吃|服用|服)(?P<item>[^，。]{1,6}药)$", MEDICATION),
     # A drug the doctor moved the user to: "My doctor switched me to insulin", 「医生让我改打胰岛素」.
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved|put) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
+    # A drug ended: "My doctor took me off metformin", "I'm off metformin now", 「医生让我停了二甲双胍」; and the
+    # drug switched from ("switched me from metformin to insulin": the rule above keeps the new one).
+    _r("medication-ended", "en", r"^(?:(?:my |the )?doctor (?:took|has taken|'s taken) me|I(?:'m| am| came| went|'ve come| have come)) off (?:of )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", keyed_retirement("medication")),
+    _r("medication-ended", "en", r"^(?:(?:my |the )?doctor (?:switched|changed|moved) me|I(?:'ve| have)? (?:switched|moved|changed)) from (?P<item>" + _EN_CHRONIC_MEDS + r") to\b", keyed_retirement("medication")),
+    _r("medication-ended", "zh", r"^(?:我|医生让我|医生叫我)?(?:已经|现在)?(?:停了|停掉了|停用了|不用再吃|不用吃|换掉了)(?P<item>" + _ZH_CHRONIC_MEDS + r")了?$", keyed_retirement("medication")),
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
     _r("medication", "zh", r"^(?:医生)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
@@ -819,6 +827,9 @@ RULES: tuple[Rule, ...] = (
     # 「换了辆比亚迪」, 「新买了一辆理想」: the car now; 「把特斯拉卖了」 ends the car held that names it.
     _r("vehicle", "zh", r"^(?:我)?(?:刚|最近|去年|今年)?(?:换了|新买了|买了|提了)(?:一)?辆(?:新车，?)?(?P<value>(?!新车$|车$)[^，。]{2,12})$", Slot("fact", "vehicle")),
     _r("vehicle", "zh", r"^(?:我)?(?:已经|刚)?把(?P<item>[^，。]{2,8}?)(?:卖了|卖掉了|处理掉了)$", named_retirement("vehicle")),
+    # "I sold my car" ends the vehicle held; "I sold my guitar" the one thing held that names it.
+    _r("vehicle", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?sold (?:my|our) (?:old )?(?:car|truck|SUV|van|minivan|motorcycle|motorbike|scooter)\b", slot_retirement("fact", "vehicle", if_held=True)),
+    _r("vehicle", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?(?:sold|gave away|given away|got rid of) (?:my|our) (?:old )?(?P<item>[\w -]{3,20}?)(?: (?:last|this) \w+| \w+ ago)?$", named_retirement("music-", "sport-", *_SWITCHED_FROM, one_of=True)),
     _r("vehicle", "en", r"^I drive an? (?P<value>" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", Slot("fact", "vehicle")),
     # What one owns is a vehicle only when it is one: "I have a MacBook Pro" is a device.
     _r("vehicle", "en", r"^I (?:own|have) an? (?P<value>(?:(?:" + _CAR_MAKES + r")\b[\w-]*(?: [\w-]+){0,3}|(?:[\w-]+ ){0,2}(?:car|truck|SUV|pickup|minivan|van|motorcycle|motorbike|scooter)))$", Slot("fact", "vehicle")),
