@@ -211,6 +211,8 @@ class MemoryHistory(Base):
     memory_key: Mapped[str] = mapped_column(String(160), nullable=False)
     old_content: Mapped[str | None] = mapped_column(String(1000))
     new_content: Mapped[str | None] = mapped_column(String(1000))
+    # A confirmation's wording, when it differs from the text it confirmed (migration 0011).
+    stated_content: Mapped[str | None] = mapped_column(String(1000))
     detail: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = _now_default()
 

@@ -168,26 +168,54 @@ def _swaps_value(stored: str, stated: str) -> bool:
     周末打网球, "Lives in Berlin" / "Lives in Lisbon". Embeddings rate such pairs 0.97, above
     the merge threshold, yet the second is a new value (found by `make chaos`: an overwrite
     taken for a confirmation). A paraphrase of the predicate ("很喜欢川菜" / "特别爱吃川菜")
-    does not start alike, so the scorer decides it as before.
+    does not start alike, so the scorer decides it as before; nor is a verb of liking or
+    learning swapped for another a new value ("Is learning Korean" / "Is studying Korean").
     """
     if has_han(stored + stated):
         a, b = list(comparable(stored)), list(comparable(stated))
     else:
         a, b = _WORD.findall(stored.lower()), _WORD.findall(stated.lower())
     prefix, rest_a, rest_b = split_common_ends(a, b)
+    if _SOFT_VERBS.issuperset(rest_a) and _SOFT_VERBS.issuperset(rest_b):
+        return False
     return bool(prefix and rest_a and rest_b and not set(rest_a) & set(rest_b))
 
 
-def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str) -> bool:
+# Verbs that vary between restatements of one liking or one goal: no value of their own.
+_SOFT_VERBS = frozenset(
+    "like likes love loves enjoy enjoys adore adores prefer prefers learning studying learn learns study studies"
+    " practicing practising".split()
+)
+
+
+def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str, said_before: bool = False) -> bool:
     """True when `stated` is `stored` in other words: a confirmation, not a new value or detail.
 
     The scorer must rate them at or above its merge threshold (as sure as merging two
     memories) and `stated` must add no visible detail and not negate it (`_adds_detail`),
     nor put another value in the same frame (`_swaps_value`), which embeddings rate as alike.
+    Words the memory was already told in (`said_before`) bring no new detail, whatever the
+    scorer thinks of them: they confirm unless they state another value (`_states_another_value`).
     """
+    if said_before:
+        return not _states_another_value(stored, stated)
     if _adds_detail(stored, stated) or _swaps_value(stored, stated) or state_different_values(stored, stated):
         return False
     return float(scorer.matrix([stated], [stored])[0][0]) >= scorer.merge_threshold
+
+
+def _states_another_value(stored: str, stated: str) -> bool:
+    """True when the two texts differ in a value, whichever came first: a negation one lacks
+    (likes / hates), other numbers on both sides (6 / 7; a number on one side only is a detail),
+    another value in the same frame, other named values or languages."""
+    negations = [{match.lower() for match in _NEGATION.findall(text)} for text in (stored, stated)]
+    numbers = [set(_NUMBER.findall(text)) for text in (stored, stated)]
+    return (
+        negations[0] != negations[1]
+        or (all(numbers) and numbers[0] != numbers[1])
+        or _swaps_value(stored, stated)
+        or state_different_values(stored, stated)
+    )
 
 
 def _active_rows(session: Session, user_id: int, now: datetime, of_ids: Collection[int] | None = None) -> list[Row]:

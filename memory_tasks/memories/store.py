@@ -250,8 +250,10 @@ def _record_history(
     old: str | None,
     new: str | None,
     detail: str | None = None,
+    stated: str | None = None,
 ) -> None:
-    """Append one history row (R-DATA-6): what changed, from where, caused by which message."""
+    """Append one history row (R-DATA-6): what changed, from where, caused by which message;
+    `stated`, the words a confirmation came in when they are not the memory's."""
     metrics.count_write(op)
     session.add(
         MemoryHistory(
@@ -263,6 +265,7 @@ def _record_history(
             memory_key=key,
             old_content=old,
             new_content=new,
+            stated_content=stated,
             detail=detail,
         )
     )
@@ -453,7 +456,8 @@ def confirm(session: Session, ctx: WriteContext, memory: LongTermMemory, candida
     Its expiry moves forward, the stronger confidence and importance are kept, the statement
     time and `last_confirmed_at` are set, and when a message said it (`ctx.message_id`) one
     history row with op "confirm" records which (old and new content both the unchanged
-    text); a tool saving what is already there leaves no history, as before. Text, type and
+    text, and the words it was said in when they differ); a tool saving what is already there
+    leaves no history, as before. Text, type and
     key are unchanged, so the index has nothing to follow: no new revision, the vector status
     stays as it is. Returns False, changing nothing, when this message already wrote or
     confirmed the memory (a redelivered stage, or the same turn saying it twice).
@@ -477,6 +481,7 @@ def confirm(session: Session, ctx: WriteContext, memory: LongTermMemory, candida
             memory.content,
             memory.content,
             candidate.reason or None,
+            stated=candidate.content if comparable(candidate.content) != comparable(memory.content) else None,
         )
     return True
 
@@ -506,12 +511,28 @@ def repoint_merges(session: Session, from_id: int, to_id: int) -> None:
 
 # Whether a statement says nothing an active memory does not already say (beyond wording):
 # (stored content, stated content) -> bool. `dedup.says_nothing_new` binds the scorer.
-Restates = Callable[[str, str], bool]
+# (stored, stated, said before) -> whether `stated` repeats `stored`; "said before": `stated` is in
+# words this memory was already told in (`_told_before`).
+Restates = Callable[[str, str, bool], bool]
 
 
 def says_the_same(stored: str, stated: str, restates: Restates | None = None) -> bool:
     """True when `stated` repeats `stored`: equal up to spacing, punctuation and case, or `restates` says so."""
-    return comparable(stored) == comparable(stated) or (restates is not None and restates(stored, stated))
+    return comparable(stored) == comparable(stated) or (restates is not None and restates(stored, stated, False))
+
+
+def _told_before(session: Session, memory: LongTermMemory, stated: str, restates: Restates) -> bool:
+    """True when `memory` was already told `stated`, in these words (its history's texts and
+    confirmations), and `restates` finds no other value in them than the memory holds now: a
+    burst of paraphrases sent again leaves the text the first sending left, in any order (issue
+    13.1). "Lives in Boston" after a move to Denver is told before, and still a new value."""
+    wordings = session.execute(
+        select(MemoryHistory.new_content, MemoryHistory.stated_content).where(MemoryHistory.memory_id == memory.id)
+    ).all()
+    said = comparable(stated)
+    return any(said in (comparable(new or ""), comparable(told or "")) for new, told in wordings) and restates(
+        memory.content, stated, True
+    )
 
 
 def _would_rewrite_a_safety_fact(live: LongTermMemory, candidate: Candidate) -> bool:
@@ -599,7 +620,11 @@ def apply_candidate(
     if (
         live is not None
         and live.memory_type == candidate.memory_type
-        and (live.content == content or says_the_same(live.content, candidate.content, restates))
+        and (
+            live.content == content
+            or says_the_same(live.content, candidate.content, restates)
+            or (candidate.op == "upsert" and restates is not None and _told_before(session, live, content, restates))
+        )
     ):
         confirm(session, ctx, live, candidate)
         return AppliedChange(live.id, "confirm", changed=False)

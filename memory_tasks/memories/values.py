@@ -10,7 +10,8 @@ and these checks say when a pair that looks alike states different facts:
   Emacs, Italian / Greek) — a proper noun, language, brand or nationality is a slot's value;
 - a qualified statement: the words of one side are all in the other, which adds more
   ("Works as a nurse" / "Wife works as a nurse", "a marathon" / "a half marathon"): the
-  longer one is another fact or a new detail, never a restatement.
+  longer one is another fact or a new detail, never a restatement;
+- languages, in either script (以后回答用中文 / 以后用英文回答): a reply rule's value.
 
 Words are compared through the synonyms of `text.canonical_english` and a light plural fold
 ("documentaries" / "documentary"). In texts with Chinese only two narrower checks apply: the
@@ -67,12 +68,36 @@ def named_values(text: str) -> frozenset[str]:
     return frozenset(word.casefold() for word in found if word != "I")
 
 
+# Languages by what they are called in either script: a reply rule's value (以后回答用中文 /
+# 以后用英文回答 score 0.97, one frame reordered).
+_LANGUAGES = (
+    ("zh", r"中文|汉语|普通话|国语|\bChinese\b|\bMandarin\b"),
+    ("en", r"英文|英语|\bEnglish\b"),
+    ("ja", r"日文|日语|\bJapanese\b"),
+    ("ko", r"韩文|韩语|\bKorean\b"),
+    ("fr", r"法文|法语|\bFrench\b"),
+    ("de", r"德文|德语|\bGerman\b"),
+    ("es", r"西班牙语|西语|\bSpanish\b"),
+    ("yue", r"粤语|广东话|\bCantonese\b"),
+)
+_LANGUAGE_NAMES = [(code, re.compile(pattern, re.IGNORECASE)) for code, pattern in _LANGUAGES]
+
+
+def languages(text: str) -> frozenset[str]:
+    """The languages `text` names, as codes ("以后用英文回答" -> {"en"})."""
+    return frozenset(code for code, pattern in _LANGUAGE_NAMES if pattern.search(text))
+
+
 def state_different_values(a: str, b: str) -> bool:
-    """True when two English memory texts name different values or one qualifies the other.
+    """True when two English memory texts name different values or one qualifies the other, or
+    two texts in any script name different languages.
 
     For texts with Chinese only the narrower checks of the module docstring apply. False for
     texts that share their named values and neither of which only adds words to the other.
     """
+    languages_a, languages_b = languages(a), languages(b)
+    if languages_a and languages_b and languages_a != languages_b:
+        return True
     if has_han(a) or has_han(b):
         return _latin_words_differ(a, b) or _filler_swapped(a, b)
     names_a, names_b = named_values(a), named_values(b)

@@ -7,11 +7,13 @@ value or a new detail still overwrites.
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
 
+from memory_tasks import pipeline
 from memory_tasks.api import record_turn
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, MemoryHistory
@@ -144,3 +146,58 @@ def test_sending_a_burst_again_in_any_order_leaves_identical_memories(worker, db
     new_ops = _ops(user)[history_before:]
     assert [op for _, op, *_ in new_ops] == ["confirm"] * (2 * len(REPEAT_BURST))
     assert all(old == new for _, _, old, new in new_ops)
+
+
+# Each fact said two or three ways, as a chat user repeats themselves (none seen by the rules' tests).
+PARAPHRASE_BURST = [
+    "I'm a huge fan of Thai food.",
+    "I really enjoy Thai cuisine.",
+    "Thai dishes are my favorite.",
+    "I'm learning Korean.",
+    "I'm studying Korean.",
+    "Please keep your answers brief.",
+    "Keep replies short please.",
+    "我很喜欢吃日料",
+    "我特别爱吃日本料理",
+    "以后回答用中文",
+    "请用中文回复我",
+]
+
+
+def _told(user_id: int, texts: list[str]) -> None:
+    for text in texts:
+        pipeline.upsert_stage(pipeline.refine_stage(pipeline.extract_stage(record_turn(user_id, text))))
+
+
+def test_a_burst_of_paraphrases_sent_again_in_any_order_leaves_its_text(db) -> None:
+    """R-WRITE-3, issue 13.1 (sixteenth probe): each wording of a fact that scored below the merge threshold
+    rewrote the memory, so sending the burst again in another order left other texts (and new revisions,
+    re-embeddings). Words a memory was already told in now confirm it."""
+    user = 1404
+    _told(user, PARAPHRASE_BURST)
+    before = _active(user)
+    assert len(before) == 5  # one memory per fact
+    history_before = len(_ops(user))
+    for seed in (1, 2, 3):
+        shuffled = list(PARAPHRASE_BURST)
+        random.Random(seed).shuffle(shuffled)
+        _told(user, shuffled)
+        assert _active(user) == before, seed
+    assert {op for _, op, *_ in _ops(user)[history_before:]} == {"confirm"}
+
+
+def test_an_earlier_value_said_again_in_its_earlier_words_is_a_new_value(db) -> None:
+    """R-WRITE-3: words already told are a repeat only when they state no other value than the memory's now."""
+    user = 1405
+    _told(user, ["I'm vegetarian.", "I'm vegan now.", "I'm vegetarian."])
+    _told(user, ["I live in Boston.", "I live in Denver.", "I live in Boston."])
+    _told(user, ["I love coffee.", "I hate coffee.", "I love coffee."])
+    assert sorted(content for _, _, _, content, *_ in _active(user)) == [
+        "Is vegetarian",
+        "Lives in Boston",
+        "Loves coffee",
+    ]
+    # A model's free wording: one frame reordered, the languages are the value (the rules' is templated).
+    for text in ("以后回答用中文", "以后用英文回答", "以后回答用中文"):
+        _write(user, record_turn(user, text), Candidate("upsert", "constraint", "reply-language", text))
+        assert ("reply-language", text) in [(key, content) for _, key, _, content, *_ in _active(user)], text

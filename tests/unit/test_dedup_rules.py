@@ -59,10 +59,48 @@ class _AlwaysAlike:
         ("Lives in Berlin", "Lives in Lisbon", False),
         ("Plays tennis on weekends", "Plays rugby on weekends", False),
         ("喜欢川菜", "喜欢吃川菜", True),  # a character added, nothing swapped: similarity decides
+        # A verb of liking or learning swapped is no new value (sixteenth probe).
+        ("Is learning Korean", "Is studying Korean", True),
+        # Languages in either script (sixteenth probe): one frame reordered scores 0.97.
+        ("以后回答用中文", "以后用英文回答", False),
+        ("Reply in Chinese", "回复用中文", True),
     ],
 )
 def test_a_restatement_confirms_only_when_it_adds_nothing(stored: str, stated: str, confirms: bool) -> None:
     assert says_nothing_new(_AlwaysAlike(), stored, stated) is confirms
+
+
+class _NeverAlike(_AlwaysAlike):
+    """A scorer that rates every pair far apart: words said before must confirm without it."""
+
+    def matrix(self, texts_a, texts_b):
+        return np.full((len(texts_a), len(texts_b)), 0.5)
+
+
+@pytest.mark.parametrize(
+    ("stored", "stated", "confirms"),
+    [
+        # Paraphrases the memory was already told: a repeat, whatever the scorer or their length.
+        ("Thai dishes are a favorite", "Loves Thai food", True),
+        ("Loves Thai food", "Thai dishes are a favorite", True),
+        ("特别爱吃日本料理", "很喜欢吃日料", True),
+        ("Drinks 3 cups of coffee a day", "Drinks coffee every day", True),  # a detail dropped is no new value
+        # An earlier value said again in its earlier words is still a new value.
+        ("Is vegan now", "Is vegetarian", False),
+        ("Lives in Denver", "Lives in Boston", False),
+        ("Hates coffee", "Loves coffee", False),
+        ("Daughter is 7", "Daughter is 6", False),
+        ("以后用英文回答", "以后回答用中文", False),
+        ("住在上海", "住在北京", False),
+        ("Works day shifts", "Works night shifts", False),
+    ],
+)
+def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:
+    """R-WRITE-3, issue 13.1 (sixteenth probe): a burst of paraphrases sent again in another order rewrote the
+    memory to whichever wording came last (similarity below the merge threshold, or a longer text read as
+    detail), so its text depended on arrival order. Words the memory was already told in are a repeat
+    unless they state another value."""
+    assert says_nothing_new(_NeverAlike(), stored, stated, said_before=True) is confirms
 
 
 @pytest.mark.parametrize(

@@ -3519,3 +3519,10 @@ def test_a_taste_come_around_to_and_an_instrument_learned_or_sold() -> None:
     car = ExistingMemory(3, "vehicle", "fact", "Drives a Toyota Camry")
     assert refined("I sold my car last month.", [car, guitar]) == [("delete", "fact", "vehicle")]
     assert refined("I got rid of my old TV.", [car, guitar]) == []
+
+
+def test_a_language_studied_is_learned_not_a_major() -> None:
+    """R-WRITE-2 (sixteenth probe): "I'm studying Korean" stored `education-major` beside `goal-korean`."""
+    assert [c.key for c in extract("I'm studying Korean.")] == ["goal-korean"]
+    assert [c.key for c in extract("I'm majoring in Korean.")] == ["education-major"]
+    assert [c.key for c in extract("I'm studying biology.")] == ["education-major"]

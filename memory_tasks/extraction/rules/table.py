@@ -855,7 +855,8 @@ RULES: tuple[Rule, ...] = (
     _r("alma-mater", "en", r"^I (?:graduated|got my degree) from (?P<value>(?:the )?" + CAP + r"[\w&.'-]*(?: (?:of )?" + CAP + r"[\w&.'-]*){0,4})", ALMA_MATER),
     _r("alma-mater", "zh", r"^(?:我)?(?:是)?(?P<value>" + ZH_OR_LATIN + r"{2,10}?)(?:大学|学院)?(?:本科|硕士|研究生|博士)?毕业的?$", ALMA_MATER_ZH),
     _r("alma-mater", "zh", r"^(?:我)?(?:本科|硕士|研究生|博士)?毕业于(?P<value>[^，。]{2,12})$", ALMA_MATER),
-    _r("education-major", "en", r"^I(?:'m| am)? (?:study|studying|majoring in|major in) (?!for\b|to\b|hard\b|at\b)(?P<value>[a-z][\w ]{2,40})$", EDUCATION),
+    # "I'm studying Korean" is a language learned (a goal), "I'm majoring in Korean" the major.
+    _r("education-major", "en", r"^I(?:'m| am)? (?:(?:study|studying) (?!(?:" + _LANGUAGES_EN + r")$)|majoring in |major in )(?!for\b|to\b|hard\b|at\b)(?P<value>[a-z][\w ]{2,40})$", EDUCATION),
     # ---- constraints: the slots, then any other standing rule ----------------------------
     _r("constraint", "zh", r"(?:注释|commit)[^，。]{0,8}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", Slot("constraint", "code-comment-language"), standing=True),
     # Not after 不/别/不要/不再: 「以后不用中文回复了」 says which language not to use.
