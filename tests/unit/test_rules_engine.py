@@ -3526,3 +3526,21 @@ def test_a_language_studied_is_learned_not_a_major() -> None:
     assert [c.key for c in extract("I'm studying Korean.")] == ["goal-korean"]
     assert [c.key for c in extract("I'm majoring in Korean.")] == ["education-major"]
     assert [c.key for c in extract("I'm studying biology.")] == ["education-major"]
+
+
+def test_a_standing_rule_no_longer_needed_ends_the_rule_naming_it() -> None:
+    """R-READ-6 (sixteenth probe): 「不用先给结论了」 and 「不用附英文翻译了」 kept the standing rules on every reply."""
+    conclusion = ExistingMemory(1, "rule-conclusion-first", "constraint", "以后回答先给结论")
+    translation = ExistingMemory(2, "rule-english", "constraint", "以后每次回答都附上英文翻译")
+
+    def rules(message: str) -> list[tuple[str, str, str]]:
+        # 不用 is also read as "no longer use": a retraction of a taste no memory holds (recorded inactive).
+        return [r for r in refined(message, [conclusion, translation]) if r[1] == "constraint"]
+
+    assert rules("不用先给结论了") == [("delete", "constraint", "rule-conclusion-first")]
+    assert rules("不用附英文翻译了") == [("delete", "constraint", "rule-english")]
+    english = ExistingMemory(3, "rule-english", "constraint", "Always add English translations to your answers")
+    assert refined("You don't need to add English translations anymore.", [english]) == [
+        ("delete", "constraint", "rule-english")
+    ]
+    assert rules("不用担心了") == []
