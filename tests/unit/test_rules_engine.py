@@ -1706,7 +1706,8 @@ def test_the_computer_the_user_works_on_is_a_device() -> None:
 def test_what_the_user_does_studies_and_measures_in_is_kept(message: str, key: str, content: str) -> None:
     """R-TYPE-2 (eleventh probe, fifth round): each stored nothing. Teaching one's own child is no
     occupation, and a school is no employer ("I'm a student at MIT" was "Works at MIT")."""
-    candidate = only(message)
+    # Retired also ends an employer held (test_a_job_started_or_left_for_no_other_ends_or_sets_the_employer).
+    [candidate] = [c for c in extract(message) if c.op != "delete"]
     assert (candidate.key, candidate.content) == (key, content)
     assert extract("I teach my son to swim.") == []
     assert "Studies at MIT" in [c.content for c in extract("I'm a student at MIT.")]
@@ -3544,3 +3545,25 @@ def test_a_standing_rule_no_longer_needed_ends_the_rule_naming_it() -> None:
         ("delete", "constraint", "rule-english")
     ]
     assert rules("不用担心了") == []
+
+
+def test_a_job_started_or_left_for_no_other_ends_or_sets_the_employer() -> None:
+    """R-WRITE-2 (sixteenth probe): 「我刚入职字节」 stored nothing; 「我现在待业在家」, "I'm unemployed" and "I'm retired
+    now" kept the employer held; "I'm a freshman at UCLA" stored no school."""
+    employer = ExistingMemory(1, "employer", "fact", "Works at Stripe")
+    assert [(c.key, c.content) for c in extract("我刚入职字节")] == [("employer", "在字节工作")]
+    assert extract("我下周一入职腾讯") == []
+    for message in ("我现在待业在家", "I'm unemployed.", "I'm retired now."):
+        assert ("delete", "fact", "employer") in refined(message, [employer]), message
+    assert [(c.key, c.content) for c in extract("I'm a freshman at UCLA.")] == [("school", "Studies at UCLA")]
+    assert extract("I'm a senior at Google.") == []
+
+
+def test_a_second_child_born_is_a_child_and_ends_a_pregnancy_held() -> None:
+    """R-WRITE-2 (sixteenth probe; the fifteenth's "We just had our third baby!" left): no child, the pregnancy kept."""
+    pregnancy = ExistingMemory(1, "health-pregnancy", "fact", "Is pregnant")
+    assert sorted(refined("We just had our second child!", [pregnancy])) == [
+        ("append", "fact", "family-children"),
+        ("delete", "fact", "health-pregnancy"),
+    ]
+    assert refined("I had our first child in 2019.", [pregnancy]) == [("append", "fact", "family-children")]

@@ -557,7 +557,9 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     # "I retired last year": the occupation now (as 「我退休了」).
     _r("occupation", "en", r"^I (?:just |finally |recently |officially )?(?P<value>retired)(?: (?:last \w+|this \w+|in \d{4}|\w+ (?:years?|months?) ago|early))?$", OCCUPATION_STATED),
-    _r("occupation", "en", r"^I(?:'m| am) (?:now |recently |happily |semi-)?(?P<value>retired|unemployed|between jobs|self-employed|a stay-at-home (?:dad|mom|mum|parent)|a full-time (?:mom|mum|dad|parent))\b", OCCUPATION_STATED),
+    # Retired or out of work: the occupation now, and the employer held ends.
+    _r("occupation", "en", r"^I(?:'m| am) (?:now |recently |happily |currently )?(?P<value>retired|unemployed|between jobs|out of work)\b", slots(OCCUPATION_STATED, slot_retirement("fact", "employer", if_held=True))),
+    _r("occupation", "en", r"^I(?:'m| am) (?:now |recently |happily |semi-)?(?P<value>self-employed|a stay-at-home (?:dad|mom|mum|parent)|a full-time (?:mom|mum|dad|parent))\b", OCCUPATION_STATED),
     _r("occupation", "zh", _ZH_ME + r"(?P<value>退休了|已经退休|是(?:一名|一个)?全职(?:妈妈|爸爸|太太|主妇)|待业(?:中)?)$", OCCUPATION_STATED),
     # "I teach high school math", 「我教高中数学」 (not "I teach my son to swim").
     _r("occupation", "en", r"^I (?:currently )?teach (?!my |him |her |them |the kids |kids |children )(?P<value>[\w -]{2,40})$", OCCUPATION_STATED),
@@ -589,6 +591,9 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     # "I'm a student at MIT", 「我在清华读书」: a school, not an employer.
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,2}?student at " + _EN_NAME, SCHOOL),
+    # "I'm a freshman at UCLA", "I'm in my final year at MIT": the school the user is at (not "a senior at
+    # Google", a job's level).
+    _r("employer", "en", r"^I(?:'m| am) (?:an? (?:freshman|sophomore|first-year|second-year|third-year|fourth-year|final-year|grad student|PhD student|undergrad)|in my (?:first|second|third|fourth|final|last) year) at " + _EN_NAME, SCHOOL),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读书|上学|念书|读大学|读研究生|读研|读博)$", SCHOOL_ZH),
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I (?:just |recently )?joined " + _EN_NAME, EMPLOYER_EN),
@@ -600,8 +605,11 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", r"^(?:我)?(?:已经|刚刚?|前几天|前段时间|昨天|上周|上个?星期|上个?月|去年|今年)?(?:已经|刚刚?)?(?:辞职|离职|裸辞)了", slot_retirement("fact", "employer")),
     _r("employer", "en", r"^I (?:just |recently )?(?:got|was|have been|'ve been) (?:laid off|fired|let go)\b", slot_retirement("fact", "employer")),
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年)?(?:被裁员?|被辞退|被开除|失业)了", slot_retirement("fact", "employer")),
+    _r("employer", "zh", r"^(?:我)?(?:现在|目前|一直)?(?:在家)?待业(?:在家|中)?(?:了)?$", slot_retirement("fact", "employer", if_held=True)),
     # A new employer said as a job change: 「我跳槽到腾讯了」.
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年|今年)?跳槽(?:到|去)了?(?P<value>[^，。\s]{2,10}?)(?:了|啦)?$", EMPLOYER_ZH),
+    # 「我刚入职字节」: the employer now (「下周一入职腾讯」 is a plan of the week, none yet).
+    _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年|今年|最近)?入职(?:了)?(?P<value>[^，。\s]{2,10}?)(?:了|啦)?$", EMPLOYER_ZH),
     # 「我已经不在字节了」: no longer at a place the user's employer or city named (`named_retirement`).
     # 「我已经停药了」, "I stopped my medication": the one medication held ends (with two held, which is unknown).
     _r("medication", "zh", r"^(?:我)?(?:已经|现在|最近|上个月|上周)?(?:停药|断药)了$", named_retirement("medication-", item="")),
@@ -711,6 +719,7 @@ RULES: tuple[Rule, ...] = (
     # A birth or a loss ends a pregnancy (core memories never expire: only this retires it).
     _r("health", "zh", r"^(?:我)?(?:已经|刚|刚刚)?(?:生了|生完(?:孩子|宝宝|娃)?了|生(?:了)?(?:孩子|宝宝|娃)了|流产了)$|^(?:我的?)?(?:宝宝|孩子|娃)(?:已经|刚|刚刚)?出生了$", slot_retirement("fact", "health-pregnancy"), family=True),
     _r("health", "en", r"^I (?:just |recently |finally )?(?:had (?:the|my|our) baby|gave birth|lost (?:the|my|our) baby|had a miscarriage)\b", slot_retirement("fact", "health-pregnancy")),
+    _r("health", "en", r"^(?:we|I) (?:just |recently |finally )?had our (?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)) (?:child|baby|kid|son|daughter)\b(?!.*\b(?:in (?:19|20)\d\d|years? ago)\b)", slot_retirement("fact", "health-pregnancy", if_held=True)),
     # "The baby was born last week", "Our daughter was just born": a birth now, not "My son was born in 2019".
     _r("health", "en", r"^(?:the|my|our) (?:new )?(?:baby|babies|twins|baby (?:boy|girl)|little one) (?:was|were|is|are|has been) (?:just |finally |safely )?(?:born|here)\b|^(?:the|my|our) (?:baby|twins) (?:arrived|came)\b|^(?:the|my|our) (?:son|daughter|boy|girl) (?:was|were) (?:just born|born (?:today|yesterday|last night|this morning|last week|on \w+day))\b", slot_retirement("fact", "health-pregnancy"), family=True),
     # A pregnancy matters to every food, drug and exercise suggestion.
@@ -811,7 +820,7 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^I(?:'m| am| (?:just |recently )?got) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
     _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | who's | named | at home| now)))\b", family_fact),
     _r("family", "en", r"^I(?:'m| am) (?:a )?(?:single|new|first-time) (?P<children>mom|dad|mother|father|parent)\b", family_fact),
-    _r("family", "en", r"^(?:we|I) (?:just |recently |finally )?had (?P<children>a baby|a baby (?:girl|boy)|twins|a (?:son|daughter))\b", family_fact),
+    _r("family", "en", r"^(?:we|I) (?:just |recently |finally )?had (?P<children>a baby|a baby (?:girl|boy)|twins|a (?:son|daughter)|our (?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)) (?:child|baby|kid|son|daughter))\b", family_fact),
     _r("household", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) (?P<value>alone|by myself|on my own|with (?:\w+ )?(?:roommates?|housemates?|flatmates?|friends?))(?: now)?$", HOUSEHOLD),
     _r("household", "zh", r"^我(?:现在|目前|一直|还)?(?P<value>一个人住|独居|(?:和|跟)(?:室友|朋友|同学|同事)(?:一起)?(?:合租|住))", HOUSEHOLD),
     # Who the user lives with: 「我和父母住在一起」, "I live with my parents" (a family fact, not a city).
