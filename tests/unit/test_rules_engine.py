@@ -3567,3 +3567,20 @@ def test_a_second_child_born_is_a_child_and_ends_a_pregnancy_held() -> None:
         ("delete", "fact", "health-pregnancy"),
     ]
     assert refined("I had our first child in 2019.", [pregnancy]) == [("append", "fact", "family-children")]
+
+
+def test_offal_and_sleeping_in_have_readable_keys_in_both_languages() -> None:
+    """Issue 13.7 (sixteenth probe): 「我不吃内脏」 and 「我周末喜欢睡懒觉」 were hashed keys, apart from their English."""
+    assert [c.key for c in extract("我不吃内脏")] == [c.key for c in extract("I don't eat offal.")] == ["food-offal"]
+    assert [c.key for c in extract("我周末喜欢睡懒觉")] == ["habit-sleeping-in"]
+    assert [c.key for c in extract("I like to sleep in on weekends.")] == ["habit-sleeping-in"]
+    # A night-shift worker's sleep (the everyday set's en-e112).
+    assert "habit-sleeping-in" not in [
+        c.key for c in extract("I work night shifts, so I usually sleep in the morning.")
+    ]
+
+
+def test_a_liking_on_its_way_is_a_liking() -> None:
+    """R-TYPE-2 (sixteenth probe): "I've been getting into pottery lately" stored nothing."""
+    assert [c.key for c in extract("I've been getting into pottery lately.")] == ["preference-pottery"]
+    assert extract("I've been getting into trouble lately.") == extract("I've been getting into a new hobby.") == []

@@ -19,6 +19,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("spicy-food", "food", ("辣", "辣的", "吃辣", "辛辣", "无辣不欢", "spicy food", "spicy")),
     ("salty-food", "food", ("咸", "太咸", "salty food")),
     ("sweets", "food", ("甜食", "甜点", "甜品", "甜的", "甜", "sweets", "desserts", "sweet things")),
+    ("offal", "food", ("内脏", "下水", "动物内脏", "offal", "organ meat", "organ meats")),
     ("cilantro", "food", ("香菜", "cilantro", "coriander")),
     ("seafood", "food", ("海鲜", "seafood")),
     ("pork", "food", ("猪肉", "pork")),
@@ -71,6 +72,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         + ("staying up late", "night owl", "night person"),
     ),
     ("early-rising", "habit", ("早起", "早睡早起", "early bird", "early riser", "morning person")),
+    # Not "sleep in the morning" (when a night-shift worker sleeps).
+    ("sleeping-in", "habit", ("睡懒觉", "赖床", "sleeping in", "sleep in on")),
     # The daily routine at a time (「我每天早上六点起床」, "I usually wake up at 6"): `builders.timed_habit`
     # keys them preference-<slug> in both languages.
     ("wake-up", "routine", ("起床", "起", "wake up", "get up")),
