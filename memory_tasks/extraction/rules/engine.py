@@ -15,6 +15,7 @@ from memory_tasks.extraction.rules.builders import (
     IF_NAMED,
     ITEM,
     LIFELONG_TTL_DAYS,
+    SLOT_VALUE,
     TAKEN_UP,
     UNLESS_NAMED,
 )
@@ -231,7 +232,10 @@ class RulesEngine:
                 )
             ]
         # The request is what the history records, not the statement it was read as ("住在在哪").
-        return [replace(c, op="delete", content=content, extra={**c.extra, FORGET: True}) for c in named]
+        return [
+            replace(c, op="delete", content=content, extra={**_asked_value_dropped(c.extra), FORGET: True})
+            for c in named
+        ]
 
     def _read(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
         """The candidates of one readable clause: each rule in order, rules of a group never
@@ -279,6 +283,8 @@ class RulesEngine:
         for candidate in candidates:
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
+            if _ends_another_value(candidate, existing):
+                continue  # "I don't live in Paris anymore" keeps the Berlin held
             if candidate.extra.get(IF_NAMED):
                 # 「我已经不在字节了」 ends the employer 「在字节工作」, not a city held; "Rex died" the pet named Rex.
                 # Not a memory the same turn writes or ends by its key: "I switched from iPhone to
@@ -334,6 +340,29 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
     if not kept:
         return [replace(ended, op="delete")]
     return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept))]
+
+
+# A slot named by a question word in a forget request (「请把我住在哪里的信息删掉」): the slot, whatever its value.
+_ASKED_VALUE = re.compile(r"^(?:哪里|哪儿|哪|什么|啥|谁|where|what|which)$", re.IGNORECASE)
+
+
+def _asked_value_dropped(extra: dict[str, object]) -> dict[str, object]:
+    """`extra` without a `SLOT_VALUE` that is only a question word."""
+    value = extra.get(SLOT_VALUE)
+    if value is not None and _ASKED_VALUE.match(str(value)):
+        return {name: field for name, field in extra.items() if name != SLOT_VALUE}
+    return extra
+
+
+def _ends_another_value(candidate: Candidate, existing: list[ExistingMemory]) -> bool:
+    """True for a slot's statement taken back (`SLOT_VALUE`) whose key holds a memory that does not
+    name its value: "I don't live in Paris anymore" and the user's "Lives in Berlin"."""
+    value = candidate.extra.get(SLOT_VALUE)
+    if candidate.op != "delete" or not value:
+        return False
+    names = _item_pattern(str(value), min_latin=2, min_han=1)
+    held = next((m for m in existing if m.key == candidate.key), None)
+    return held is not None and (names is None or not names.search(held.content))
 
 
 def _named_memory(candidate: Candidate, existing: list[ExistingMemory]) -> ExistingMemory | None:
