@@ -3605,3 +3605,23 @@ def test_a_value_taken_back_or_forgotten_ends_the_slot_only_where_it_holds_that_
     # A forget request naming the slot by a question word forgets whatever it holds (the held-out set's zh-eh005).
     suzhou = ExistingMemory(4, "residence-city", "fact", "住在苏州")
     assert refined("请把我住在哪里的信息删掉。", [suzhou]) == [("delete", "fact", "residence-city")]
+
+
+def test_she_or_he_after_a_family_member_is_that_member() -> None:
+    """R-WRITE-2 (sixteenth probe; left since the fourteenth): 「我女儿今年5岁，她喜欢画画」 and, one turn after the
+    other, 「我女儿今年5岁」 / 「她喜欢画画」 lost the drawing; "She outgrew her egg allergy" after "My daughter Emma is
+    7" was lost too. A singular pronoun opening a clause, or the user's next turn, stands for the one family member
+    named just before, of its gender; not after a friend, nor across genders."""
+    assert [c.content for c in extract("我女儿今年5岁，她喜欢画画")] == ["女儿今年5岁；女儿喜欢画画"]
+    assert [c.content for c in extract("My daughter is 5. She loves drawing.")] == [
+        "Daughter is 5; Daughter loves drawing"
+    ]
+    assert [c.content for c in extract("My son is 5. She loves drawing.")] == ["Son is 5"]
+    assert [c.content for c in extract("My daughter is 5. My friend is a nurse. She loves drawing.")] == [
+        "Daughter is 5"
+    ]
+    after = TurnContext(message="她喜欢画画", recent=({"role": "user", "content": "我女儿今年5岁"},))
+    assert [(c.key, c.content) for c in ENGINE.extract(after)] == [("family-children", "女儿喜欢画画")]
+    burst = TurnContext(message="He just got promoted to partner.", earlier=("My husband is a lawyer.",))
+    assert [c.content for c in ENGINE.extract(burst)] == ["Husband is a lawyer", "Husband just got promoted to partner"]
+    assert extract("她喜欢画画") == []

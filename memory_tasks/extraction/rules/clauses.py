@@ -58,6 +58,7 @@ class Clause:
     continues: bool = False  # names no subject of its own: goes on about the previous clause's
     reported: bool = False  # said as a report of an earlier statement: a later statement of its slot wins
     contrast: bool = False  # opens with 但是 / "but": an exception to the previous clause ("…, but I eat fish")
+    member: str | None = None  # the family word its subject was named by ("女儿", "daughter"), for a "she" after it
 
     @property
     def confidence(self) -> float:
@@ -274,6 +275,37 @@ def forget_request(text: str, lang: Lang) -> str | None:
     return rest or None
 
 
+# A family member referred to by one person's pronoun: whom 她 / 他, "she" / "he" can stand for.
+_FEMALE = re.compile(
+    r"^(?:女儿|妈妈|母亲|老妈|妈|老婆|妻子|太太|女朋友|姐姐|妹妹|奶奶|外婆|姥姥"
+    r"|daughter|mom|mother|wife|girlfriend|sister|grandma|grandmother|granny)$",
+    re.IGNORECASE,
+)
+_MALE = re.compile(
+    r"^(?:儿子|爸爸|父亲|老爸|爸|老公|丈夫|男朋友|哥哥|弟弟|爷爷|外公|姥爷"
+    r"|son|dad|father|husband|boyfriend|brother|grandpa|grandfather)$",
+    re.IGNORECASE,
+)
+_ZH_PRONOUN = re.compile(r"^(?P<pronoun>她|他)(?![们])")
+_EN_PRONOUN = re.compile(r"^(?P<pronoun>she|he)(?P<is>'s| is)?\b", re.IGNORECASE)
+
+
+def _pronoun_resolved(text: str, lang: Lang, member: str | None) -> str | None:
+    """`text` with its leading "she" / 她 (or "he" / 他) put back as the family member it stands
+    for ("She loves drawing" after "My daughter is 5" -> "My daughter loves drawing"), or None when
+    `text` opens with no such pronoun or `member` is not one person of its gender."""
+    match = (_ZH_PRONOUN if lang == "zh" else _EN_PRONOUN).match(text)
+    if not match or not member:
+        return None
+    female = match.group("pronoun").lower() in ("她", "she")
+    if not (_FEMALE if female else _MALE).match(member):
+        return None
+    rest = text[match.end() :]
+    if lang == "zh":
+        return f"我{member}{rest}"
+    return f"My {member.lower()}{' is' if match.group('is') else ''}{rest}"
+
+
 def _subject(text: str, lang: Lang) -> str:
     """Whom the clause is about: "self", "family:<group>" or "other"."""
     match = (_ZH_SUBJECT if lang == "zh" else _EN_SUBJECT).match(text)
@@ -373,9 +405,25 @@ def _language(text: str) -> Lang:
     return "zh" if first is not None and HAN_CHAR.match(first.group()) else "en"
 
 
-def split_clauses(message: str) -> list[Clause]:
-    """The first MAX_CLAUSES clauses of `message`, each marked with whether and why it may not be read."""
+def family_member_last_named(clauses: list[Clause]) -> tuple[str, str] | None:
+    """(subject, family word) of the last clause of `clauses` about one family member named by a word
+    ("family:children", "女儿"): whom a "she" opening the user's next turn may mean."""
+    for clause in reversed(clauses):
+        if clause.subject == "other":
+            return None  # "…, my friend is a nurse": a "she" next is not the daughter
+        if clause.subject.startswith("family:") and clause.member:
+            return clause.subject, clause.member
+    return None
+
+
+def split_clauses(message: str, member_before: tuple[str, str] | None = None) -> list[Clause]:
+    """The first MAX_CLAUSES clauses of `message`, each marked with whether and why it may not be read.
+
+    `member_before`: the family member the user's turn before ended on (`family_member_last_named`),
+    whom a pronoun opening this turn refers to ("我女儿今年5岁" then "她喜欢画画").
+    """
     clauses: list[Clause] = []
+    member = member_before
     for sentence_index, (sentence, asked) in enumerate(_sentences(message)):
         lang = _language(sentence)
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
@@ -419,7 +467,17 @@ def split_clauses(message: str) -> list[Clause]:
                 or bool((_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(text))
             )
             clause.request = bool((_ZH_REQUEST if lang == "zh" else _EN_REQUEST).match(text))
+            resolved = _pronoun_resolved(text, lang, member[1] if member else None)
+            if resolved:
+                # 「她喜欢画画」 after 「我女儿…」: the daughter's, said of her by name.
+                text = clause.text = resolved
             named_subject = _subject(text, lang)
+            if named_subject == "other":
+                member = None  # "My friend …": a "she" after it is no longer the daughter
+            if named_subject.startswith("family:"):
+                word = (_ZH_SUBJECT if lang == "zh" else _EN_SUBJECT).match(text)
+                clause.member = word.group(named_subject.partition(":")[2]) if word else None
+                member = (named_subject, clause.member) if clause.member else member
             explicit = (
                 index == 0
                 or named_subject != "self"

@@ -19,7 +19,7 @@ from memory_tasks.extraction.rules.builders import (
     TAKEN_UP,
     UNLESS_NAMED,
 )
-from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, split_clauses
+from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, family_member_last_named, split_clauses
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug, liking_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
@@ -99,12 +99,19 @@ class RulesEngine:
 
     def extract(self, turn: TurnContext) -> list[Candidate]:
         """Candidates stated in the user's turns, turn by turn in their order (a later turn's
-        statement of a key follows the earlier one's, as if the turns came one by one); the
-        summary and recent turns are never read (rules cannot weigh context)."""
-        return [candidate for message in turn.user_turns for candidate in self._extract_one(message)]
+        statement of a key follows the earlier one's, as if the turns came one by one). The
+        summary and recent turns state nothing (rules cannot weigh context); the user's turn just
+        before only says whom a "she" opening the next one means (「我女儿今年5岁」, then 「她喜欢画画」)."""
+        found: list[Candidate] = []
+        member = _member_last_named([t["content"] for t in turn.recent if t.get("role") == "user"][-1:])
+        for message in turn.user_turns:
+            clauses = split_clauses(without_control_chars(message), member)
+            found.extend(self._extract_one(message, clauses))
+            member = family_member_last_named(clauses) or member
+        return found
 
-    def _extract_one(self, message: str) -> list[Candidate]:
-        """Candidates stated in one user turn."""
+    def _extract_one(self, message: str, clauses: list[Clause]) -> list[Candidate]:
+        """Candidates stated in one user turn, split into `clauses`."""
         message = without_control_chars(message)  # "\x1b[31m" is no part of a statement or a key
         if is_trivial(message):
             return []
@@ -112,7 +119,7 @@ class RulesEngine:
         reported: set[str] = set()  # keys whose statement so far was reported from before
         previous: list[Candidate] = []  # what the previous clause of the same sentence yielded
         sentence, faith_said = -1, False
-        for clause in split_clauses(message):
+        for clause in clauses:
             if clause.sentence != sentence:
                 previous, sentence, faith_said = [], clause.sentence, False
             if clause.name:
@@ -352,6 +359,11 @@ def _asked_value_dropped(extra: dict[str, object]) -> dict[str, object]:
     if value is not None and _ASKED_VALUE.match(str(value)):
         return {name: field for name, field in extra.items() if name != SLOT_VALUE}
     return extra
+
+
+def _member_last_named(messages: list[str]) -> tuple[str, str] | None:
+    """The family member the last of `messages` ended on (`family_member_last_named`), or None."""
+    return family_member_last_named(split_clauses(without_control_chars(messages[-1]))) if messages else None
 
 
 def _ends_another_value(candidate: Candidate, existing: list[ExistingMemory]) -> bool:
