@@ -3066,7 +3066,7 @@ def test_learning_to_swim_or_drive_ends_what_the_user_could_not_do() -> None:
     for message in ("I can swim now.", "我学会游泳了"):
         assert refined(message, [cannot]) == [("delete", "fact", "trait-cannot-swim")], message
         assert refined(message, []) == [], message
-    assert [c.key for c in extract("我会开车了")] == ["trait-does-not-drive"]
+    assert [c.key for c in extract("我会开车了")] == ["trait-does-not-drive", "goal-drivers-license"]  # both IF_HELD
 
 
 def test_an_allergy_said_after_and_is_a_fact_of_its_own() -> None:
@@ -3625,3 +3625,20 @@ def test_she_or_he_after_a_family_member_is_that_member() -> None:
     burst = TurnContext(message="He just got promoted to partner.", earlier=("My husband is a lawyer.",))
     assert [c.content for c in ENGINE.extract(burst)] == ["Husband is a lawyer", "Husband just got promoted to partner"]
     assert extract("她喜欢画画") == []
+
+
+def test_a_skill_learned_or_a_job_found_reaches_the_goal_held_for_it() -> None:
+    """R-WRITE-2 (sixteenth probe): 「我学会游泳了」 after 「我想学游泳」 and 「我找到新工作了」 after 「我明年想换工作」 kept the goals."""
+    swim_zh = ExistingMemory(1, "goal-swimming", "goal", "想学游泳")
+    swim_en = ExistingMemory(2, "goal-swim", "goal", "Wants to learn to swim")
+    assert refined("我学会游泳了", [swim_zh]) == [("delete", "goal", "goal-swimming")]
+    assert refined("I learned to swim!", [swim_en]) == [("delete", "goal", "goal-swim")]
+    license = ExistingMemory(3, "goal-drivers-license", "goal", "在学开车")
+    assert refined("我学会开车了", [license]) == [("delete", "goal", "goal-drivers-license")]
+    job = ExistingMemory(4, "goal-job-change", "goal", "明年想换工作")
+    assert refined("我找到新工作了", [job]) == [("delete", "goal", "goal-job-change")]
+    assert sorted(refined("I got a new job at Stripe.", [job])) == [
+        ("delete", "goal", "goal-job-change"),
+        ("upsert", "fact", "employer"),
+    ]
+    assert refined("我找到新工作了", []) == []

@@ -219,6 +219,13 @@ _EN_EMPLOYER_OF_A_KIND = r"(?P<value>" + _EN_KIND_OF_EMPLOYER + r")"
 _EN_NEW_EMPLOYER = r"(?P<value>" + _EN_KIND_OF_EMPLOYER + r"|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*)"
 
 _pref = per_item("preference", liking_key, 3)
+# The goals a skill learned reaches, under the keys each language gives them (「想学游泳」 goal-swimming,
+# "I want to learn to swim" goal-swim; learning to drive is the license, `keys._GOAL_OF_VERB`).
+_LEARNING_TO_SWIM = (
+    slot_retirement("goal", "goal-swimming", if_held=True),
+    slot_retirement("goal", "goal-swim", if_held=True),
+)
+_LEARNING_TO_DRIVE = slot_retirement("goal", "goal-drivers-license", if_held=True)
 _switched_to = switched_to(_pref)
 # The keys of what one uses or has and may switch away from (liking_key's lexicon categories).
 # A travel wish is not a wish to live, work or study there.
@@ -767,11 +774,14 @@ RULES: tuple[Rule, ...] = (
     # What the user cannot do, which a trip or a weekend plan must not assume: "I can't swim", 「我不会开车」.
     _r("trait", "en", r"^I (?:still |really )?(?P<item>can't swim|cannot swim|can't drive|cannot drive|don't drive|do not drive)(?: at all)?$", TRAIT),
     _r("trait", "zh", _ZH_ME + r"(?:完全|根本|一直|还)?(?P<item>不会游泳|不会开车)$", TRAIT),
-    # Learning it ends it: "I can swim now", 「我学会游泳了」.
-    _r("trait", "en", r"^I (?:can (?:finally )?swim now|(?:finally )?(?:learned|learnt) (?:how )?to swim)\b", slot_retirement("fact", "trait-cannot-swim", if_held=True)),
-    _r("trait", "en", r"^I (?:can (?:finally )?drive now|(?:finally )?(?:learned|learnt) (?:how )?to drive|drive now)\b", slot_retirement("fact", "trait-does-not-drive", if_held=True)),
-    _r("trait", "zh", _ZH_ME + r"(?:终于|已经)?(?:学)?会游泳了$", slot_retirement("fact", "trait-cannot-swim", if_held=True)),
-    _r("trait", "zh", _ZH_ME + r"(?:终于|已经)?(?:学)?会开车了$", slot_retirement("fact", "trait-does-not-drive", if_held=True)),
+    # Learning it ends it: "I can swim now", 「我学会游泳了」; a job found ends the job hunt (「我明年想换工作」).
+    _r("goal", "en", r"^I(?:'ve| have)? (?:finally |just )?(?:found|got|landed) (?:a |my )?(?:new )?job\b", slot_retirement("goal", "goal-job-change", if_held=True)),
+    _r("goal", "zh", _ZH_ME + r"(?:终于|已经|刚)?找到(?:了)?(?:新)?工作了$", slot_retirement("goal", "goal-job-change", if_held=True)),
+    # ... and the goal of learning it (「想学游泳」, "I want to learn to swim": goal-swimming).
+    _r("trait", "en", r"^I (?:can (?:finally )?swim now|(?:finally )?(?:learned|learnt) (?:how )?to swim)\b", slots(slot_retirement("fact", "trait-cannot-swim", if_held=True), *_LEARNING_TO_SWIM)),
+    _r("trait", "en", r"^I (?:can (?:finally )?drive now|(?:finally )?(?:learned|learnt) (?:how )?to drive|drive now)\b", slots(slot_retirement("fact", "trait-does-not-drive", if_held=True), _LEARNING_TO_DRIVE)),
+    _r("trait", "zh", _ZH_ME + r"(?:终于|已经)?(?:学)?会游泳了$", slots(slot_retirement("fact", "trait-cannot-swim", if_held=True), *_LEARNING_TO_SWIM)),
+    _r("trait", "zh", _ZH_ME + r"(?:终于|已经)?(?:学)?会开车了$", slots(slot_retirement("fact", "trait-does-not-drive", if_held=True), _LEARNING_TO_DRIVE)),
     # "My dog passed away", 「我的猫去世了」: the pet's fact is retired.
     _r("pet", "en", r"^(?:my|our) (?:old |little |beloved )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten|" + _EN_BREEDS + r")(?: \w+)? (?:passed away|died|is gone|ran away)\b", keyed_retirement("pet")),
     _r("pet", "zh", r"^(?:我|我们)(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:去世|死|走丢|丢)了", keyed_retirement("pet")),
