@@ -3625,6 +3625,16 @@ def test_she_or_he_after_a_family_member_is_that_member() -> None:
     burst = TurnContext(message="He just got promoted to partner.", earlier=("My husband is a lawyer.",))
     assert [c.content for c in ENGINE.extract(burst)] == ["Husband is a lawyer", "Husband just got promoted to partner"]
     assert extract("她喜欢画画") == []
+    # Through more than one turn: each pronoun reaches the son named two turns before.
+    chain = TurnContext(
+        message="他不爱吃青菜",
+        recent=(
+            {"role": "user", "content": "我有个儿子，今年上初一"},
+            {"role": "assistant", "content": "初一是个关键的时期。"},
+            {"role": "user", "content": "他最近迷上了篮球"},
+        ),
+    )
+    assert [(c.key, c.content) for c in ENGINE.extract(chain)] == [("family-children", "儿子不爱吃青菜")]
 
 
 def test_a_skill_learned_or_a_job_found_reaches_the_goal_held_for_it() -> None:

@@ -405,21 +405,23 @@ def _language(text: str) -> Lang:
     return "zh" if first is not None and HAN_CHAR.match(first.group()) else "en"
 
 
-def family_member_last_named(clauses: list[Clause]) -> tuple[str, str] | None:
-    """(subject, family word) of the last clause of `clauses` about one family member named by a word
-    ("family:children", "女儿"): whom a "she" opening the user's next turn may mean."""
-    for clause in reversed(clauses):
+def family_member_after(clauses: list[Clause], before: tuple[str, str] | None) -> tuple[str, str] | None:
+    """(subject, family word) of the one family member last named ("family:children", "女儿") once
+    `clauses` are said after `before`: whom a "she" opening the user's next turn may mean. A clause
+    about someone else (a friend) leaves no one; clauses about the user leave `before` as it was."""
+    member = before
+    for clause in clauses:
         if clause.subject == "other":
-            return None  # "…, my friend is a nurse": a "she" next is not the daughter
-        if clause.subject.startswith("family:") and clause.member:
-            return clause.subject, clause.member
-    return None
+            member = None  # "…, my friend is a nurse": a "she" next is not the daughter
+        elif clause.subject.startswith("family:") and clause.member:
+            member = (clause.subject, clause.member)
+    return member
 
 
 def split_clauses(message: str, member_before: tuple[str, str] | None = None) -> list[Clause]:
     """The first MAX_CLAUSES clauses of `message`, each marked with whether and why it may not be read.
 
-    `member_before`: the family member the user's turn before ended on (`family_member_last_named`),
+    `member_before`: the family member the user's turn before ended on (`family_member_after`),
     whom a pronoun opening this turn refers to ("我女儿今年5岁" then "她喜欢画画").
     """
     clauses: list[Clause] = []

@@ -19,7 +19,7 @@ from memory_tasks.extraction.rules.builders import (
     TAKEN_UP,
     UNLESS_NAMED,
 )
-from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, family_member_last_named, split_clauses
+from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, family_member_after, split_clauses
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug, liking_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
@@ -103,11 +103,13 @@ class RulesEngine:
         summary and recent turns state nothing (rules cannot weigh context); the user's turn just
         before only says whom a "she" opening the next one means (「我女儿今年5岁」, then 「她喜欢画画」)."""
         found: list[Candidate] = []
-        member = _member_last_named([t["content"] for t in turn.recent if t.get("role") == "user"][-1:])
+        member = None
+        for message in [t["content"] for t in turn.recent if t.get("role") == "user"][-_TURNS_A_PRONOUN_REACHES:]:
+            member = family_member_after(split_clauses(without_control_chars(message), member), member)
         for message in turn.user_turns:
             clauses = split_clauses(without_control_chars(message), member)
             found.extend(self._extract_one(message, clauses))
-            member = family_member_last_named(clauses) or member
+            member = family_member_after(clauses, member)
         return found
 
     def _extract_one(self, message: str, clauses: list[Clause]) -> list[Candidate]:
@@ -349,6 +351,9 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
     return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept))]
 
 
+# The user's recent turns a "she" may reach back through to the family member it means.
+_TURNS_A_PRONOUN_REACHES = 3
+
 # A slot named by a question word in a forget request (「请把我住在哪里的信息删掉」): the slot, whatever its value.
 _ASKED_VALUE = re.compile(r"^(?:哪里|哪儿|哪|什么|啥|谁|where|what|which)$", re.IGNORECASE)
 
@@ -359,11 +364,6 @@ def _asked_value_dropped(extra: dict[str, object]) -> dict[str, object]:
     if value is not None and _ASKED_VALUE.match(str(value)):
         return {name: field for name, field in extra.items() if name != SLOT_VALUE}
     return extra
-
-
-def _member_last_named(messages: list[str]) -> tuple[str, str] | None:
-    """The family member the last of `messages` ended on (`family_member_last_named`), or None."""
-    return family_member_last_named(split_clauses(without_control_chars(messages[-1]))) if messages else None
 
 
 def _ends_another_value(candidate: Candidate, existing: list[ExistingMemory]) -> bool:
