@@ -554,3 +554,13 @@ def test_a_value_taken_back_leaves_another_value_of_the_slot(db) -> None:
     assert [(m["memory_key"], m["content"]) for m in list_memories(1130)] == [("residence-city", "Lives in Berlin")]
     _through_the_write_path(1130, "I don't live in Berlin anymore.")
     assert list_memories(1130) == []
+
+
+def test_a_pronoun_in_the_next_turns_is_the_family_member_named_before(db) -> None:
+    """R-WRITE-2 (sixteenth probe): 「他最近迷上了篮球」 after 「我有个儿子…」 was lost, turn by turn through the
+    pipeline (the recent turns of the conversation say whom 他 means)."""
+    for turn in ("我有个儿子，今年上初一", "他最近迷上了篮球", "他不爱吃青菜"):
+        _through_the_write_path(1131, turn)
+    assert [(m["memory_key"], m["content"]) for m in list_memories(1131)] == [
+        ("family-children", "有个儿子；今年上初一；儿子最近迷上了篮球；儿子不爱吃青菜")
+    ]
