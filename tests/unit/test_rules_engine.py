@@ -3652,3 +3652,23 @@ def test_a_skill_learned_or_a_job_found_reaches_the_goal_held_for_it() -> None:
         ("upsert", "fact", "employer"),
     ]
     assert refined("我找到新工作了", []) == []
+
+
+def test_a_family_members_name_after_they_were_named_is_that_member() -> None:
+    """R-WRITE-2 (sixteenth probe): "Sarah just got a new job as a principal" after "My wife Sarah is a teacher"
+    was lost (a name across turns), as was 「小雨喜欢画画」 after 「我女儿…，她叫小雨」. A clause opening with the name
+    of the family member named before is said of that member; a friend's name is not."""
+    after = TurnContext(
+        message="Sarah just got a new job as a principal.",
+        recent=({"role": "user", "content": "My wife Sarah is a teacher."},),
+    )
+    assert [(c.key, c.content) for c in ENGINE.extract(after)] == [
+        ("family-partner", "Wife just got a new job as a principal")
+    ]
+    assert [c.content for c in extract("我女儿今年5岁，她叫小雨。小雨喜欢画画")] == [
+        "女儿今年5岁，叫小雨；女儿喜欢画画"
+    ]
+    assert [c.content for c in extract("My daughter is 5, her name is Mia. Mia loves drawing.")] == [
+        "Daughter is 5, named Mia; Daughter loves drawing"
+    ]
+    assert extract("My friend Sarah is a nurse. Sarah loves cats.") == []

@@ -59,6 +59,7 @@ class Clause:
     reported: bool = False  # said as a report of an earlier statement: a later statement of its slot wins
     contrast: bool = False  # opens with 但是 / "but": an exception to the previous clause ("…, but I eat fish")
     member: str | None = None  # the family word its subject was named by ("女儿", "daughter"), for a "she" after it
+    member_name: str | None = None  # that member's name said with the word ("My wife Sarah")
 
     @property
     def confidence(self) -> float:
@@ -86,7 +87,7 @@ _EN_BARE_CONDITION = re.compile(
 )
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since"
-    r"|although|though|even|plus|also|what|how|any|good|too|just|"
+    r"|although|though|even|plus|also|what|how|any|good|too|just|her name|his name|"
     + _EN_TIME_WORD
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
     r"|\s+(?=and (?:(?:now|then|since then) (?=I\b|I'm|I've|we\b|my\b))?(?:I|I'm|I've|we|we're|my|"
@@ -290,20 +291,35 @@ _ZH_PRONOUN = re.compile(r"^(?P<pronoun>她|他)(?![们])")
 _EN_PRONOUN = re.compile(r"^(?P<pronoun>she|he)(?P<is>'s| is)?\b", re.IGNORECASE)
 
 
-def _pronoun_resolved(text: str, lang: Lang, member: str | None) -> str | None:
-    """`text` with its leading "she" / 她 (or "he" / 他) put back as the family member it stands
-    for ("She loves drawing" after "My daughter is 5" -> "My daughter loves drawing"), or None when
-    `text` opens with no such pronoun or `member` is not one person of its gender."""
+# (subject, family word, name or None) of one family member: ("family:partner", "wife", "Sarah").
+Member = tuple[str, str, str | None]
+
+
+# "My wife Sarah", "our son Leo": the name said right after the family word.
+_EN_MEMBER_NAME = re.compile(r"^(?:my|our) (?:[\w-]+ )?(?P<word>[a-z]+) (?P<name>(?-i:[A-Z][a-z]+))\b", re.IGNORECASE)
+
+
+def _pronoun_resolved(text: str, lang: Lang, member: Member | None) -> str | None:
+    """`text` with its leading "she" / 她 (or "he" / 他), or the member's name, put back as the
+    family member it stands for ("She loves drawing" after "My daughter is 5" -> "My daughter loves
+    drawing"; "Sarah got a new job" after "My wife Sarah…" -> "My wife got a new job"), or None when
+    `text` opens with neither or `member` is not one person of the pronoun's gender."""
+    if not member:
+        return None
+    _, word, name = member
+    if name and re.match(rf"{re.escape(name)}" + ("" if lang == "zh" else r"(?:'s| is)?\b"), text):
+        rest = text[len(name) :]
+        return f"我{word}{rest}" if lang == "zh" else f"My {word.lower()}{rest}"
     match = (_ZH_PRONOUN if lang == "zh" else _EN_PRONOUN).match(text)
-    if not match or not member:
+    if not match:
         return None
     female = match.group("pronoun").lower() in ("她", "she")
-    if not (_FEMALE if female else _MALE).match(member):
+    if not (_FEMALE if female else _MALE).match(word):
         return None
     rest = text[match.end() :]
     if lang == "zh":
-        return f"我{member}{rest}"
-    return f"My {member.lower()}{' is' if match.group('is') else ''}{rest}"
+        return f"我{word}{rest}"
+    return f"My {word.lower()}{' is' if match.group('is') else ''}{rest}"
 
 
 def _subject(text: str, lang: Lang) -> str:
@@ -405,20 +421,22 @@ def _language(text: str) -> Lang:
     return "zh" if first is not None and HAN_CHAR.match(first.group()) else "en"
 
 
-def family_member_after(clauses: list[Clause], before: tuple[str, str] | None) -> tuple[str, str] | None:
-    """(subject, family word) of the one family member last named ("family:children", "女儿") once
-    `clauses` are said after `before`: whom a "she" opening the user's next turn may mean. A clause
-    about someone else (a friend) leaves no one; clauses about the user leave `before` as it was."""
+def family_member_after(clauses: list[Clause], before: Member | None) -> Member | None:
+    """The one family member last named ("family:children", "女儿", None) once `clauses` are said
+    after `before`: whom a "she" or a name opening the user's next turn may mean. A clause about
+    someone else (a friend) leaves no one; clauses about the user leave `before` as it was."""
     member = before
     for clause in clauses:
         if clause.subject == "other":
             member = None  # "…, my friend is a nurse": a "she" next is not the daughter
         elif clause.subject.startswith("family:") and clause.member:
-            member = (clause.subject, clause.member)
+            member = (clause.subject, clause.member, clause.member_name)
+        elif clause.name and member:
+            member = (member[0], member[1], clause.name)  # "…，她叫小雨": the member's name
     return member
 
 
-def split_clauses(message: str, member_before: tuple[str, str] | None = None) -> list[Clause]:
+def split_clauses(message: str, member_before: Member | None = None) -> list[Clause]:
     """The first MAX_CLAUSES clauses of `message`, each marked with whether and why it may not be read.
 
     `member_before`: the family member the user's turn before ended on (`family_member_after`),
@@ -452,6 +470,8 @@ def split_clauses(message: str, member_before: tuple[str, str] | None = None) ->
             name = (_ZH_NAME if lang == "zh" else _EN_NAME).match(text)
             if name and index > 0:
                 clause.name, clause.subject = name.group("name"), previous_subject
+                if member and previous_subject == member[0]:
+                    member = (member[0], member[1], clause.name)
                 clauses.append(clause)
                 continue
             reported = (_ZH_REPORTED if lang == "zh" else _EN_REPORTED).match(text)
@@ -469,7 +489,7 @@ def split_clauses(message: str, member_before: tuple[str, str] | None = None) ->
                 or bool((_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(text))
             )
             clause.request = bool((_ZH_REQUEST if lang == "zh" else _EN_REQUEST).match(text))
-            resolved = _pronoun_resolved(text, lang, member[1] if member else None)
+            resolved = _pronoun_resolved(text, lang, member)
             if resolved:
                 # 「她喜欢画画」 after 「我女儿…」: the daughter's, said of her by name.
                 text = clause.text = resolved
@@ -479,7 +499,12 @@ def split_clauses(message: str, member_before: tuple[str, str] | None = None) ->
             if named_subject.startswith("family:"):
                 word = (_ZH_SUBJECT if lang == "zh" else _EN_SUBJECT).match(text)
                 clause.member = word.group(named_subject.partition(":")[2]) if word else None
-                member = (named_subject, clause.member) if clause.member else member
+                said_name = _EN_MEMBER_NAME.match(text) if lang == "en" else None
+                if said_name and clause.member and said_name.group("word").lower() == clause.member.lower():
+                    clause.member_name = said_name.group("name")
+                elif resolved and member and member[2]:
+                    clause.member_name = member[2]  # the name goes on through "she"
+                member = (named_subject, clause.member, clause.member_name) if clause.member else member
             explicit = (
                 index == 0
                 or named_subject != "self"
