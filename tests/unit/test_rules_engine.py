@@ -3625,6 +3625,10 @@ def test_she_or_he_after_a_family_member_is_that_member() -> None:
     burst = TurnContext(message="He just got promoted to partner.", earlier=("My husband is a lawyer.",))
     assert [c.content for c in ENGINE.extract(burst)] == ["Husband is a lawyer", "Husband just got promoted to partner"]
     assert extract("她喜欢画画") == []
+    # Her / his: the member's.
+    assert [c.content for c in extract("My daughter is 5. Her favorite color is pink.")] == [
+        "Daughter is 5; Daughter's favorite color is pink"
+    ]
     # Through more than one turn: each pronoun reaches the son named two turns before.
     chain = TurnContext(
         message="他不爱吃青菜",

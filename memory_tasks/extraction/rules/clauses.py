@@ -288,7 +288,7 @@ _MALE = re.compile(
     re.IGNORECASE,
 )
 _ZH_PRONOUN = re.compile(r"^(?P<pronoun>她|他)(?![们])")
-_EN_PRONOUN = re.compile(r"^(?P<pronoun>she|he)(?P<is>'s| is)?\b", re.IGNORECASE)
+_EN_PRONOUN = re.compile(r"^(?:(?P<pronoun>she|he)(?P<is>'s| is)?|(?P<possessive>her|his))\b", re.IGNORECASE)
 
 
 # (subject, family word, name or None) of one family member: ("family:partner", "wife", "Sarah").
@@ -313,12 +313,14 @@ def _pronoun_resolved(text: str, lang: Lang, member: Member | None) -> str | Non
     match = (_ZH_PRONOUN if lang == "zh" else _EN_PRONOUN).match(text)
     if not match:
         return None
-    female = match.group("pronoun").lower() in ("她", "she")
-    if not (_FEMALE if female else _MALE).match(word):
+    pronoun = (match.groupdict().get("possessive") or match.group("pronoun")).lower()
+    if not (_FEMALE if pronoun in ("她", "she", "her") else _MALE).match(word):
         return None
     rest = text[match.end() :]
     if lang == "zh":
         return f"我{word}{rest}"
+    if match.groupdict().get("possessive"):
+        return f"My {word.lower()}'s{rest}"  # "Her favorite color is pink"
     return f"My {word.lower()}{' is' if match.group('is') else ''}{rest}"
 
 
