@@ -3676,3 +3676,15 @@ def test_a_family_members_name_after_they_were_named_is_that_member() -> None:
         "Daughter is 5, named Mia; Daughter loves drawing"
     ]
     assert extract("My friend Sarah is a nurse. Sarah loves cats.") == []
+
+
+def test_a_rash_after_a_food_and_a_food_the_medication_rules_out_are_core() -> None:
+    """R-READ-6 (sixteenth probe): 「我吃海鲜会起疹子」 and "I can't have grapefruit because of my medication" stored
+    nothing, so neither reached a reply suggesting food."""
+    rash = only("我吃海鲜会起疹子")
+    assert (rash.key, rash.content) == ("allergy-seafood", "吃海鲜会起疹子")
+    grapefruit = only("I can't have grapefruit because of my medication.")
+    assert grapefruit.key == "diet-grapefruit"
+    for candidate in (rash, grapefruit):
+        assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    assert [c.key for c in extract("I can't eat cheese with my meds.")] == ["diet-cheese"]

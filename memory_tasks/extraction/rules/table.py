@@ -388,6 +388,9 @@ RULES: tuple[Rule, ...] = (
     # "I don't eat kiwi because I'm allergic to it": the food avoided is the allergen, not a taste
     # (in the preference group, before the dislike, so that one does not read it too).
     _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never) (?:eat|drink|have|touch) (?P<item>[\w -]+?),? (?:because|since|as) I(?:'m| am) allergic\b", ALLERGY),
+    # "I can't have grapefruit because of my medication": a restriction the treatment sets (core, as a doctor's
+    # order; before the dislike, which would read it as a taste).
+    _r("pref", "en", r"^I (?:can't|cannot|can not|shouldn't|should not|must not|mustn't|am not allowed to) (?:have|eat|drink|take) (?P<item>[\w -]{2,30}?),? (?:because of|due to|with|while on) (?:my |the )?(?:medication|meds|medicine|pills|blood thinners|treatment|chemo|condition)\b", DOCTORS_ORDER),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
     # "I've come around on mushrooms": a dislike gone, a liking now (the same key).
@@ -758,6 +761,8 @@ RULES: tuple[Rule, ...] = (
     _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r") (?:always |usually |really )?(?:upsets|hurts|bothers|messes with|ruins) my (?:stomach|gut|sleep)\b", SENSITIVITY, not_after=_EXPLAINED),
     # A drug the user must not take (「我对青霉素过敏，不能用头孢」, "I can't take aspirin"): core, as an allergy is.
     _r("sensitivity", "en", r"^I (?:can't|cannot|can not|must not|mustn't|shouldn't) (?:take|have|be given) (?P<item>" + _EN_DRUGS + r")\b", SENSITIVITY),
+    # 「我吃海鲜会起疹子」: a rash or swelling after a food is an allergy's reaction (core), not a taste.
+    _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:吃|喝|碰)(?:了)?(?P<item>[^，。就会我]{1,6}?)(?:我)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:浑身|全身)?(?:起疹子|起红疹|长疹子|出疹子|起荨麻疹|嘴巴肿|嘴唇肿|喉咙肿|呼吸困难)", ALLERGY, not_after=_EXPLAINED),
     # "I can't have caffeine after 2pm": a restriction of the body's, whatever the hour (to eat or drink it is a dislike).
     _r("sensitivity", "en", r"^I (?:can't|cannot|can not) (?:have|tolerate|handle|digest) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY, not_after=_EXPLAINED),
     _r("sensitivity", "en", r"^I (?:always |usually |often )?get (?:a migraine|migraines|a headache|headaches|heartburn|sick|a rash|hives|a stomachache|stomachaches|palpitations|jittery) (?:from|after|when I (?:eat|drink|have)) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY, not_after=_EXPLAINED),
