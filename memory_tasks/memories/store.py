@@ -457,9 +457,8 @@ def confirm(session: Session, ctx: WriteContext, memory: LongTermMemory, candida
     time and `last_confirmed_at` are set, and when a message said it (`ctx.message_id`) one
     history row with op "confirm" records which (old and new content both the unchanged
     text, and the words it was said in when they differ); a tool saving what is already there
-    leaves no history, as before. Text, type and
-    key are unchanged, so the index has nothing to follow: no new revision, the vector status
-    stays as it is. Returns False, changing nothing, when this message already wrote or
+    leaves no history, as before. Text, type and key are unchanged, so the index has nothing to
+    follow: no new revision, the vector status stays as it is. Returns False, changing nothing, when this message already wrote or
     confirmed the memory (a redelivered stage, or the same turn saying it twice).
     """
     if ctx.message_id is not None and _stated_by(session, memory.id, ctx.message_id):
@@ -510,9 +509,8 @@ def repoint_merges(session: Session, from_id: int, to_id: int) -> None:
 
 
 # Whether a statement says nothing an active memory does not already say (beyond wording):
-# (stored content, stated content) -> bool. `dedup.says_nothing_new` binds the scorer.
-# (stored, stated, said before) -> whether `stated` repeats `stored`; "said before": `stated` is in
-# words this memory was already told in (`_told_before`).
+# (stored content, stated content, said before) -> bool, "said before" when `stated` is in words this
+# memory was already told in (`_told_before`). `dedup.says_nothing_new` binds the scorer.
 Restates = Callable[[str, str, bool], bool]
 
 

@@ -100,8 +100,8 @@ class RulesEngine:
     def extract(self, turn: TurnContext) -> list[Candidate]:
         """Candidates stated in the user's turns, turn by turn in their order (a later turn's
         statement of a key follows the earlier one's, as if the turns came one by one). The
-        summary and recent turns state nothing (rules cannot weigh context); the user's turn just
-        before only says whom a "she" opening the next one means (「我女儿今年5岁」, then 「她喜欢画画」)."""
+        summary and recent turns state nothing (rules cannot weigh context); the user's last few turns
+        before only say whom a "she" opening the next one means (「我女儿今年5岁」, then 「她喜欢画画」)."""
         found: list[Candidate] = []
         member = None
         for message in [t["content"] for t in turn.recent if t.get("role") == "user"][-_TURNS_A_PRONOUN_REACHES:]:
