@@ -139,6 +139,10 @@ _NEGATION = re.compile(
 )
 
 
+def _negations(text: str) -> set[str]:
+    return {match.lower() for match in _NEGATION.findall(text)}
+
+
 def _adds_detail(stored: str, stated: str) -> bool:
     """True when `stated` visibly says more than `stored`, or the opposite, whatever the scorer thinks.
 
@@ -147,9 +151,8 @@ def _adds_detail(stored: str, stated: str) -> bool:
     "Really loves Italian food", adds nothing), or half as long again.
     """
     stored_flat, stated_flat = comparable(stored), comparable(stated)
-    negations = {match.lower() for match in _NEGATION.findall(stored)}
     return bool(
-        negations != {match.lower() for match in _NEGATION.findall(stated)}
+        _negations(stored) != _negations(stated)
         or set(_NUMBER.findall(stated)) - set(_NUMBER.findall(stored))
         or _item_count(stated) > _item_count(stored)
         or (stated_flat.startswith(stored_flat) and stored_flat != stated_flat)
@@ -208,10 +211,9 @@ def _states_another_value(stored: str, stated: str) -> bool:
     """True when the two texts differ in a value, whichever came first: a negation one lacks
     (likes / hates), other numbers on both sides (6 / 7; a number on one side only is a detail),
     another value in the same frame, other named values or languages."""
-    negations = [{match.lower() for match in _NEGATION.findall(text)} for text in (stored, stated)]
     numbers = [set(_NUMBER.findall(text)) for text in (stored, stated)]
     return (
-        negations[0] != negations[1]
+        _negations(stored) != _negations(stated)
         or (all(numbers) and numbers[0] != numbers[1])
         or _swaps_value(stored, stated)
         or state_different_values(stored, stated)

@@ -472,9 +472,8 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             name = (_ZH_NAME if lang == "zh" else _EN_NAME).match(text)
             if name and index > 0:
                 clause.name, clause.subject = name.group("name"), previous_subject
-                if member and previous_subject == member[0]:
-                    member = (member[0], member[1], clause.name)
                 clauses.append(clause)
+                member = family_member_after([clause], member)
                 continue
             reported = (_ZH_REPORTED if lang == "zh" else _EN_REPORTED).match(text)
             if reported:
@@ -496,8 +495,6 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                 # 「她喜欢画画」 after 「我女儿…」: the daughter's, said of her by name.
                 text = clause.text = resolved
             named_subject = _subject(text, lang)
-            if named_subject == "other":
-                member = None  # "My friend …": a "she" after it is no longer the daughter
             if named_subject.startswith("family:"):
                 word = (_ZH_SUBJECT if lang == "zh" else _EN_SUBJECT).match(text)
                 clause.member = word.group(named_subject.partition(":")[2]) if word else None
@@ -506,7 +503,6 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                     clause.member_name = said_name.group("name")
                 elif resolved and member and member[2]:
                     clause.member_name = member[2]  # the name goes on through "she"
-                member = (named_subject, clause.member, clause.member_name) if clause.member else member
             explicit = (
                 index == 0
                 or named_subject != "self"
@@ -543,4 +539,5 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             )
             if text:
                 clauses.append(clause)
+                member = family_member_after([clause], member)
     return clauses

@@ -107,14 +107,14 @@ class RulesEngine:
         for message in [t["content"] for t in turn.recent if t.get("role") == "user"][-_TURNS_A_PRONOUN_REACHES:]:
             member = family_member_after(split_clauses(without_control_chars(message), member), member)
         for message in turn.user_turns:
-            clauses = split_clauses(without_control_chars(message), member)
+            message = without_control_chars(message)  # "\x1b[31m" is no part of a statement or a key
+            clauses = split_clauses(message, member)
             found.extend(self._extract_one(message, clauses))
             member = family_member_after(clauses, member)
         return found
 
     def _extract_one(self, message: str, clauses: list[Clause]) -> list[Candidate]:
-        """Candidates stated in one user turn, split into `clauses`."""
-        message = without_control_chars(message)  # "\x1b[31m" is no part of a statement or a key
+        """Candidates stated in one user turn (control characters taken out), split into `clauses`."""
         if is_trivial(message):
             return []
         by_key: dict[str, Candidate] = {}
