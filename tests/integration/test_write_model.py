@@ -564,3 +564,19 @@ def test_a_pronoun_in_the_next_turns_is_the_family_member_named_before(db) -> No
     assert [(m["memory_key"], m["content"]) for m in list_memories(1131)] == [
         ("family-children", "有个儿子；今年上初一；儿子最近迷上了篮球；儿子不爱吃青菜")
     ]
+
+
+def test_what_a_diet_allows_and_a_units_rule_said_later_land_on_the_memory_held(db) -> None:
+    """R-WRITE-2, R-READ-6 (seventeenth probe): 「不过我吃鸡蛋和牛奶」 the turn after 「我是素食主义者」 was lost, and
+    "Actually, use imperial" after "I prefer metric units" left both units memories. Turn by turn through the
+    pipeline, the diet takes in what it allows and the later units replace the earlier ones."""
+    for turn in ("我是素食主义者。", "不过我吃鸡蛋和牛奶。"):
+        _through_the_write_path(1132, turn)
+    assert [(m["memory_key"], m["content"], m["is_core"]) for m in list_memories(1132)] == [
+        ("diet", "是素食主义者，但吃鸡蛋和牛奶", True)
+    ]
+    for turn in ("I prefer metric units.", "Actually, use imperial, I'm in the US."):
+        _through_the_write_path(1133, turn)
+    assert [(m["memory_key"], m["memory_type"], m["content"]) for m in list_memories(1133)] == [
+        ("reply-units", "constraint", "Use imperial")
+    ]

@@ -3688,3 +3688,153 @@ def test_a_rash_after_a_food_and_a_food_the_medication_rules_out_are_core() -> N
     for candidate in (rash, grapefruit):
         assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
     assert [c.key for c in extract("I can't eat cheese with my meds.")] == ["diet-cheese"]
+
+
+def keyed(message: str, recent: tuple[str, ...] = ()) -> list[tuple[str, str, str, str]]:
+    """(op, memory_type, key, content) of what the engine reads from `message` after the user's `recent` turns."""
+    turn = TurnContext(message=message, recent=tuple({"role": "user", "content": text} for text in recent))
+    return [(c.op, c.memory_type, c.key, c.content) for c in ENGINE.extract(turn)]
+
+
+def test_a_standing_rule_asked_as_a_question_is_the_rule() -> None:
+    """R-TYPE-2 (seventeenth probe): "Can you keep answers under 200 words?", "Could you always answer in bullet
+    points?" and 「你能不能以后都用中文回答？」 stored nothing (questions are not statements). Asked for every answer
+    (a standing word, or answers in the plural) they are the rule; asked about this answer, or granting
+    something (「以后可以给我推荐辣的了」), or asking what the assistant will do, they are not."""
+    assert keyed("Can you keep answers under 200 words?") == [
+        ("upsert", "constraint", "reply-length", "Keep answers under 200 words")
+    ]
+    assert keyed("Could you always answer in bullet points?")[0][2] == "reply-format"
+    assert keyed("Would you always use metric units?")[0][2] == "reply-units"
+    for message in ("你能不能以后都用中文回答？", "以后能不能都用中文回答？", "可以以后都用中文回答吗？"):
+        assert keyed(message) == [("upsert", "constraint", "reply-language", "以后都用中文回答")], message
+    for message in ("Can you keep it short?", "以后你会记得吗？", "以后可以推荐什么？", "Will you always be here?"):
+        assert keyed(message) == [], message
+    assert [op for op, *_ in keyed("以后可以给我推荐辣的了")] == ["delete", "delete"]  # a rule lifted, as before
+
+
+def test_a_rule_lifted_with_what_it_allows_named_first_ends_the_rule() -> None:
+    """R-WRITE-2 (seventeenth probe): 「算了，辣的还是可以推荐的」 and 「其实辣的也可以推荐」 left the held rule
+    「以后别给我推荐辣的菜」 in place ("You can recommend spicy food again" and 「可以给我推荐辣的了」 ended it)."""
+    rule = ExistingMemory(1, "rule-spicy-food", "constraint", "以后别给我推荐辣的菜")
+    for message in ("算了，辣的还是可以推荐的。", "其实辣的也可以推荐。"):
+        assert refined(message, [rule]) == [("delete", "constraint", "rule-spicy-food")], message
+    assert refined("这个也可以推荐", [rule]) == []
+    assert refined("川菜也可以推荐", [rule]) == []  # no rule names it
+
+
+def test_another_allergen_after_an_allergy_is_an_allergy_of_its_own() -> None:
+    """R-READ-6 (seventeenth probe): 「我对花生过敏，芒果也不行」 and 「…，还有芒果」 lost the mango allergy, and
+    "Mangoes too." after "I'm allergic to peanuts." as well; a family member's "too" is not the user's."""
+    for message in ("我对花生过敏，芒果也不行。", "我对花生过敏，还有芒果。", "我对花生过敏，芒果也过敏。"):
+        assert [key for _, _, key, _ in keyed(message)] == ["allergy-peanut", "allergy-mango"], message
+    assert keyed("I'm allergic to peanuts. Mangoes too.")[1] == (
+        "upsert",
+        "fact",
+        "allergy-mango",
+        "Is allergic to mangoes",
+    )
+    for message in (
+        "我对花生过敏，老婆也不行",
+        "我对花生过敏，吃了也不行",
+        "我对花生过敏，其他都还好",
+        "I'm allergic to peanuts, my son as well.",
+        "I love peanuts. Mangoes too.",
+    ):
+        assert [key for _, _, key, _ in keyed(message)] in (["allergy-peanut"], ["food-peanut"]), message
+    assert [key for _, _, key, _ in keyed("我不抽烟也不喝酒")] == ["habit-smoking", "drink-alcohol"]
+
+
+def test_a_statement_taken_back_as_a_joke_is_not_kept() -> None:
+    """R-WRITE-2 (seventeenth probe): "I don't like sushi. Just kidding, I love it." stored "Doesn't like
+    sushi". A joke ends what the clause before it said; an "it" right after is the item it named."""
+    assert keyed("I don't like sushi. Just kidding, I love it.") == [
+        ("upsert", "preference", "food-sushi", "Loves sushi")
+    ]
+    assert keyed("我不喜欢吃日料，开玩笑的，其实我很喜欢") == [
+        ("upsert", "preference", "food-japanese-food", "很喜欢日料")
+    ]
+    for message in ("I hate coffee. Just kidding.", "I'm vegan, jk.", "我住在火星。开玩笑的"):
+        assert keyed(message) == [], message
+    assert keyed("My son is a kidding machine.")  # no joke of the user's
+
+
+def test_what_a_diet_allows_said_in_the_next_turn_goes_with_the_diet() -> None:
+    """R-READ-6 (seventeenth probe): 「我是素食主义者」 then 「不过我吃鸡蛋和牛奶」 kept the diet without what it allows
+    (said in one turn the two were one fact). The "but" opening the next turn is read with the diet before it."""
+    assert keyed("不过我吃鸡蛋和牛奶。", recent=("我是素食主义者。",)) == [
+        ("upsert", "fact", "diet", "是素食主义者，但吃鸡蛋和牛奶")
+    ]
+    assert keyed("But I can have yogurt.", recent=("I'm lactose intolerant.",))[0][3] == (
+        "Is lactose intolerant but can have yogurt"
+    )
+    assert keyed("But I eat it rarely.", recent=("I love pizza.",)) == []
+    assert keyed("不过我吃鸡蛋。", recent=()) == []
+
+
+def test_a_routine_changed_units_preferred_and_a_new_jobs_title_are_read() -> None:
+    """R-WRITE-2 (seventeenth probe): "I've started going to bed at 11 since the baby arrived" kept the old 2am
+    bedtime; "I prefer metric units" was keyed apart from "Use imperial" (both stayed); "I got a new job at
+    Google as a product manager" lost the title; 「我们家住在朝阳区」 and 「我现在改游泳了」 stored nothing."""
+    assert keyed("I've started going to bed at 11 since the baby arrived.")[0][:3] == (
+        "upsert",
+        "preference",
+        "preference-bedtime",
+    )
+    assert keyed("I go to bed at 11 now.")[0][2] == "preference-bedtime"
+    assert keyed("I prefer metric units.") == [("upsert", "preference", "reply-units", "Prefers metric units")]
+    assert keyed("Use imperial units.")[0][2] == "reply-units"
+    assert ("occupation", "Occupation: product manager") in [
+        (key, content) for _, _, key, content in keyed("I just got a new job at Google as a product manager.")
+    ]
+    assert keyed("我们家住在朝阳区。") == [("upsert", "fact", "residence-city", "住在朝阳区")]
+    assert keyed("我现在改游泳了。")[0][2] == "sport-swimming"
+    assert keyed("我不吃洋葱")[0][2] == "food-onion"
+
+
+def test_a_condition_a_doctor_found_and_what_it_rules_out_are_kept() -> None:
+    """R-READ-6 (seventeenth probe): "My doctor says I have gestational diabetes" and "I have gestational diabetes,
+    so please don't suggest sugary snacks" stored nothing; "I'm breastfeeding now, so no alcohol for me" lost the
+    rule. What a doctor found is the user's condition; what it rules out right after it is a core rule."""
+    assert keyed("My doctor says I have gestational diabetes.") == [
+        ("upsert", "fact", "health-diabetes", "Has gestational diabetes")
+    ]
+    assert [key for _, _, key, _ in keyed("I have gestational diabetes, so please don't suggest sugary snacks.")] == [
+        "health-diabetes",
+        "rule-suggest-sugary-snacks",
+    ]
+    assert keyed("I'm breastfeeding now, so no alcohol for me.")[1] == (
+        "upsert",
+        "constraint",
+        "rule-alcohol",
+        "No alcohol for me",
+    )
+    assert keyed("No alcohol for me.") == []  # alone, a choice of the moment
+
+
+def test_work_vehicles_learning_given_up_and_a_child_born_are_read() -> None:
+    """R-WRITE-2 (seventeenth probe): "I've been promoted to senior engineer" kept the old title; "I bought a Tesla
+    Model 3" stored nothing; 「驾照考下来了」, 「吉他学不下去了」, 「我不学吉他了」 kept their goals; 尤克里里 was a hashed
+    key; 「一只叫团团一只叫圆圆」 named one pet 「团团一只叫圆圆」; "The baby was born last week, a girl named Ava",
+    「我们家老三出生了」 and "My wife just had a baby girl" added no child."""
+    assert keyed("I've been promoted to senior engineer.") == [
+        ("upsert", "fact", "occupation", "Occupation: senior engineer")
+    ]
+    assert keyed("I bought a Tesla Model 3.") == [("upsert", "fact", "vehicle", "Bought a Tesla Model 3")]
+    for message, key in (
+        ("驾照考下来了！", "goal-drivers-license"),
+        ("吉他学不下去了", "goal-guitar"),
+        ("我不学吉他了", "goal-guitar"),
+    ):
+        assert [(op, key) for op, _, key, _ in keyed(message)] == [("delete", key)], message
+    assert keyed("我现在在学尤克里里。")[0][2] == "goal-ukulele"
+    assert keyed("我家有两只猫，一只叫团团一只叫圆圆。") == [
+        ("upsert", "fact", "pet-cat", "我家有两只猫，叫团团和圆圆")
+    ]
+    assert ("append", "fact", "family-children", "The baby was born last week, a girl named Ava") in keyed(
+        "The baby was born last week, a girl named Ava!"
+    )
+    assert keyed("我们家老三出生了") == [("append", "fact", "family-children", "我们家老三出生了")]
+    assert keyed("My wife just had a baby girl.") == [
+        ("append", "fact", "family-children", "Wife just had a baby girl")
+    ]

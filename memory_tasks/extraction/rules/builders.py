@@ -293,7 +293,7 @@ def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None, not_it
 _FAMILY_MEMBER = "|".join(FAMILY.values())
 _NO_PREDICATE = {
     "zh": re.compile(
-        r"^(?:我的?|我家)?(?:" + _FAMILY_MEMBER + r")?(?:也|都|倒|就|却|还)?(?:不是|是|不|没有|没|一样|不一样)"
+        r"^(?:我的?|我家)?(?:" + _FAMILY_MEMBER + r")?(?:也|都|倒|就|却|还)?(?:不是|是|不行|不|没有|没|一样|不一样)"
         r"(?:的|啊|呀|哦)?[。！!.]*$"
         # 「但是我老婆不喜欢」: a liking with its object in the sentence before.
         r"|^(?:我的?|我家)?(?:"
@@ -302,7 +302,7 @@ _NO_PREDICATE = {
     ),
     "en": re.compile(
         r"^(?:my (?:" + _FAMILY_MEMBER + r") )?(?:is|isn't|is not|does|doesn't|does not|did|didn't|has|hasn't|"
-        r"too|neither|not|either)(?: (?:too|either|as well|not))?[.!]*$"
+        r"too|neither|not|either|as well)(?: (?:too|either|as well|not))?[.!]*$"
         # "but my son hates it": the object is the sentence before.
         r"|^my (?:" + _FAMILY_MEMBER + r") (?:\w+ ){1,2}(?:it|that|them|this|those)(?: (?:too|either|as well))?[.!]*$"
         # "Here I am and my mom": a family member named alone, saying nothing of them.
@@ -478,9 +478,18 @@ def switched_to(liking: Build) -> Build:
     return build
 
 
+_ROUTINE_BASE_FORM = {
+    "going to bed": "go to bed",
+    "going to sleep": "go to sleep",
+    "waking up": "wake up",
+    "getting up": "get up",
+}
+
+
 def timed_habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A daily routine at a time ("I usually wake up at 5:30") under preference-<activity>."""
     activity = match.group("item").lower()
+    activity = _ROUTINE_BASE_FORM.get(activity, activity)  # "started going to bed at 11": the bedtime
     content = statement(clause.text, clause.lang)
     return [_candidate("upsert", "preference", f"preference-{item_slug(activity)}", content, clause, 3)]
 

@@ -76,7 +76,7 @@ _EN_FULL_STOP = re.compile(
 )
 # "我不抽烟也不喝酒" is two statements; "一点也不", "从来也不" are one.
 _ZH_CLAUSE = re.compile(
-    rf"[，,]|(?:^|(?<=[{HAN}]))(?=但是|不过(?!敏)|可是|所以|而且)|(?<=[{HAN}])(?<![点些来都我])(?=也不|也没)"
+    rf"[，,]|(?:^|(?<=[{HAN}]))(?=但是|不过(?!敏)|可是|所以|而且)|(?<=[{HAN}])(?<![点些来都我])(?=也不(?!行|能吃|能碰)|也没)"
 )
 # A time word or a rule's imperative after "and" starts a clause of its own: "I live in Oslo and
 # today it's snowing" keeps the residence; "answer in English and keep it short" is two rules.
@@ -87,7 +87,7 @@ _EN_BARE_CONDITION = re.compile(
 )
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since"
-    r"|although|though|even|plus|also|what|how|any|good|too|just|her name|his name|"
+    r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|her name|his name|"
     + _EN_TIME_WORD
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
     r"|\s+(?=and (?:(?:now|then|since then) (?=I\b|I'm|I've|we\b|my\b))?(?:I|I'm|I've|we|we're|my|"
@@ -155,11 +155,47 @@ _ONE_OFF = re.compile(
 )
 _LASTING_AFTER_WINDOW = re.compile(
     r"^.*?(?:[才刚]?发现|[才刚]知道|得知|被确诊|确诊(?=了)|医生说|查出|检查出)(?:了)?(?:自己|我)?(?P<rest>.+)$"
-    r"|^.*?\b(?:found out|learned|learnt|realized|realised|discovered)(?: that)? (?P<rest_en>I.+)$",
+    r"|^.*?\b(?:found out|learned|learnt|realized|realised|discovered"
+    r"|(?:doctor|dentist|GP|physician|therapist|allergist)(?: has)? (?:says|said|told me|confirmed))(?: that)? (?P<rest_en>I.+)$",
     re.IGNORECASE,
 )
 _ZH_HEDGE = re.compile(r"可能|也许|大概|好像|应该是|说不定|或许")
 _EN_HEDGE = re.compile(r"\b(?:maybe|probably|perhaps|i think|i guess|kind of|sort of|might)\b", re.IGNORECASE)
+# A standing rule asked as a question: "Can you keep answers under 200 words?", "Could you always answer
+# in bullet points?", 「你能不能以后都用中文回答？」. Only when it says it is for every answer (a standing
+# word, or answers in the plural): "Can you keep it short?" asks about this answer.
+_EN_STANDING_ASKED = re.compile(
+    r"^(?:can|could|would|will) you (?:please )?(?P<rule>(?:(?:always|from now on|going forward),? ).+"
+    r"|.+\b(?:from now on|going forward|in (?:the )?future|every time)"
+    r"|(?:keep|make|write|give me) (?:your |all your |the )?(?:answers|replies|responses)\b.+)$",
+    re.IGNORECASE,
+)
+_ZH_ASK = r"(?:能不能|能否|可不可以|可以|能)"
+_ZH_STANDING_ASKED = re.compile(
+    rf"^(?:你|您)?(?P<before>{_ZH_ASK})?(?P<when>以后|今后|从现在(?:开始|起))(?:你|您)?(?P<after>{_ZH_ASK})?"
+    r"(?P<rule>[^吗呢]+?)(?P<particle>吗|呢|好吗|行吗|可以吗|好不好|行不行)?$"
+)
+
+
+def standing_rule_asked(text: str, lang: Lang, asked: bool) -> str | None:
+    """The rule a question asks to be kept from now on, as an imperative ("Can you always answer in
+    bullet points" -> "always answer in bullet points", 「以后能不能都用中文回答」 -> 「以后都用中文回答」), or None.
+    `asked`: the clause ends its sentence with a question mark."""
+    if lang == "en":
+        match = _EN_STANDING_ASKED.match(text)
+        return match.group("rule") if match else None
+    match = _ZH_STANDING_ASKED.match(text)
+    if not match:
+        return None
+    ask = match.group("before") or match.group("after")
+    # 「以后可以给我推荐辣的了」 grants, it asks nothing: 可以 / 能 ask only with a question mark or particle.
+    asks = ask in ("能不能", "能否", "可不可以") or (ask and (asked or match.group("particle")))
+    # 「以后你会记得吗」 asks nothing of the answers; 「以后可以推荐什么」 is a question of its own.
+    if not asks or _ZH_QUESTION.search(match.group("rule")):
+        return None
+    return f"{match.group('when')}{match.group('rule')}"
+
+
 # A statement reported from before: what follows is read, and yields to a later statement of its
 # slot ("我之前说我住在杭州，其实我已经搬到深圳了"); alone it stands ("我之前跟你说过我对花生过敏").
 _ZH_REPORTED = re.compile(
@@ -242,8 +278,11 @@ _EN_EXPLICIT_SUBJECT = re.compile(
     r"^(?:I|I'm|I've|I'd|I'll|we|we're|we've|my|our|you|he|she|they|his|her|their)\b", re.IGNORECASE
 )
 # "她叫小雨", "名字叫大黄", "一只叫豆豆", "her name is Xiaoyu": a name for the subject just stated.
+# Two named at once: 「一只叫团团一只叫圆圆」.
+_ZH_ONE_OF = r"(?:[一另老][一二只个条]?|另一[只个条])"
 _ZH_NAME = re.compile(
-    r"^(?:她|他|它)?(?:的)?(?:名字)?(?:[一另老][一二只个条]?|另一[只个条])?(?:叫做|名叫|叫)(?P<name>[^，,。\s的]{1,8})$"
+    rf"^(?:她|他|它)?(?:的)?(?:名字)?{_ZH_ONE_OF}?(?:叫做|名叫|叫)(?P<name>[^，,。\s的叫]{{1,8}}?)"
+    rf"(?:{_ZH_ONE_OF}(?:叫做|名叫|叫)(?P<other>[^，,。\s的叫]{{1,8}}))?$"
 )
 _EN_NAME = re.compile(
     r"^(?:(?:her|his|its|their) names? (?:is|are)|(?:she|he|it)(?:'s| is) (?:called|named))"
@@ -471,7 +510,9 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             clause = Clause(text=text, lang=lang, sentence=sentence_index, contrast=bool(_CONTRAST.match(raw)))
             name = (_ZH_NAME if lang == "zh" else _EN_NAME).match(text)
             if name and index > 0:
-                clause.name, clause.subject = name.group("name"), previous_subject
+                other = name.groupdict().get("other")
+                clause.name = f"{name.group('name')}和{other}" if other else name.group("name")
+                clause.subject = previous_subject
                 clauses.append(clause)
                 member = family_member_after([clause], member)
                 continue
@@ -484,12 +525,20 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                 # What to forget is read as a statement of its own (its subject, its slots).
                 text = clause.text = forgotten
                 clause.forget = True
+            rule_asked = None if forgotten else standing_rule_asked(text, lang, asked and index == len(parts) - 1)
+            if rule_asked:
+                # Read as the rule itself, and (a request) for standing rules only.
+                text = clause.text = rule_asked
             # "Can you forget my job?" is a request, whatever its question mark.
-            clause.question = not forgotten and (
-                (asked and index == len(parts) - 1)
-                or bool((_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(text))
+            clause.question = (
+                not forgotten
+                and not rule_asked
+                and (
+                    (asked and index == len(parts) - 1)
+                    or bool((_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(text))
+                )
             )
-            clause.request = bool((_ZH_REQUEST if lang == "zh" else _EN_REQUEST).match(text))
+            clause.request = bool(rule_asked) or bool((_ZH_REQUEST if lang == "zh" else _EN_REQUEST).match(text))
             resolved = _pronoun_resolved(text, lang, member)
             if resolved:
                 # 「她喜欢画画」 after 「我女儿…」: the daughter's, said of her by name.

@@ -80,6 +80,34 @@ _CORRECTED_VALUE = {
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
 # clause is the first goal's detail, not a goal of its own.
 _GOAL_DETAIL = re.compile(r"^(?:my (?:\w+ )?(?:goal|aim|target) is|我?的?目标是)", re.IGNORECASE)
+# Another allergen said right after an allergy, with no verb of its own: 「我对花生过敏，芒果也不行」,
+# 「…，还有芒果」, "I'm allergic to peanuts. Mangoes too." Read as the allergy said of it (`_ALLERGY_OF`).
+_ALSO_ALLERGEN = {
+    "zh": re.compile(
+        r"^(?:还有|以及|连)?(?P<item>(?!其他|其它|别的|什么|这|那|它|我)[^，。吃喝碰用了的也都]{1,8}?)"
+        r"(?:也|都)(?:不行|不能吃|不能碰|碰不了|吃不了|过敏|一样|是)(?:的)?$"
+        # 「…，还有芒果」 reaches the rules as 「芒果」 (还有 is a discourse word): a food the lexicon knows.
+        r"|^(?P<listed>[^，。]{1,6})$"
+    ),
+    "en": re.compile(
+        r"^(?!(?:it|that|this|them|me|you|I|we|my|everyone|everything)\b)(?P<item>[a-z][a-z -]{1,30}?),? (?:too|as well)$",
+        re.IGNORECASE,
+    ),
+}
+_ALLERGY_OF = {"zh": "我对{item}过敏", "en": "I'm allergic to {item}"}
+# A statement taken back as a joke right after it was made: "I don't like sushi. Just kidding, I love it."
+_JOKING = {
+    "zh": re.compile(r"^(?:哈哈)?(?:开玩笑的?|开个玩笑|逗你的|骗你的|说着玩的)(?:啦|哈|呢|哈哈)?$"),
+    "en": re.compile(
+        r"^(?:lol,? |haha,? )?(?:just kidding|jk|j/k|kidding|(?:I'm |I was )?(?:just )?(?:kidding|joking))(?: lol| haha)?$",
+        re.IGNORECASE,
+    ),
+}
+# What the clause after the joke says of the item it named: "…, I love it" / 「…，其实我很喜欢」.
+_OF_THE_JOKE = {
+    "zh": re.compile(r"(?:喜欢|爱|爱吃|喜欢吃|爱喝|喜欢喝)$"),
+    "en": re.compile(r"\b(?:it|them)$", re.IGNORECASE),
+}
 # Marks a delete that came from an explicit forget request (in Candidate.extra).
 FORGET = "forget"
 
@@ -103,27 +131,41 @@ class RulesEngine:
         summary and recent turns state nothing (rules cannot weigh context); the user's last few turns
         before only say whom a "she" opening the next one means (「我女儿今年5岁」, then 「她喜欢画画」)."""
         found: list[Candidate] = []
-        member = None
+        member, turn_before = None, None
         for message in [t["content"] for t in turn.recent if t.get("role") == "user"][-_TURNS_A_PRONOUN_REACHES:]:
-            member = family_member_after(split_clauses(without_control_chars(message), member), member)
+            turn_before = without_control_chars(message)
+            member = family_member_after(split_clauses(turn_before, member), member)
         for message in turn.user_turns:
             message = without_control_chars(message)  # "\x1b[31m" is no part of a statement or a key
             clauses = split_clauses(message, member)
-            found.extend(self._extract_one(message, clauses))
-            member = family_member_after(clauses, member)
+            found.extend(self._extract_one(message, clauses, turn_before))
+            member, turn_before = family_member_after(clauses, member), message
         return found
 
-    def _extract_one(self, message: str, clauses: list[Clause]) -> list[Candidate]:
-        """Candidates stated in one user turn (control characters taken out), split into `clauses`."""
+    def _extract_one(self, message: str, clauses: list[Clause], turn_before: str | None = None) -> list[Candidate]:
+        """Candidates stated in one user turn (control characters taken out), split into `clauses`.
+        `turn_before`, the user's turn before it, is read only for a diet or an allergy a "but"
+        opening this turn goes on about (「我是素食主义者」, then 「不过我吃鸡蛋和牛奶」)."""
         if is_trivial(message):
             return []
         by_key: dict[str, Candidate] = {}
         reported: set[str] = set()  # keys whose statement so far was reported from before
         previous: list[Candidate] = []  # what the previous clause of the same sentence yielded
+        last: list[Candidate] = []  # what the last clause that yielded anything yielded, in any sentence
+        joked: str | None = None  # the item of a statement just taken back as a joke
         sentence, faith_said = -1, False
         for clause in clauses:
             if clause.sentence != sentence:
                 previous, sentence, faith_said = [], clause.sentence, False
+            if _JOKING[clause.lang].match(clause.text):
+                joked = _taken_back_as_a_joke(last, by_key)
+                previous, last = [], []
+                continue
+            if joked and _OF_THE_JOKE[clause.lang].search(clause.text):
+                # "I love it" after the joke: it is the item the joke named.
+                said = _OF_THE_JOKE["en"].sub(joked, clause.text) if clause.lang == "en" else clause.text + joked
+                clause = replace(clause, text=said)
+            joked = None
             if clause.name:
                 _name_subject(previous, clause)
                 continue
@@ -133,6 +175,8 @@ class RulesEngine:
             if clause.continues and previous and _CORRECTED_VALUE[clause.lang].match(clause.text):
                 continue  # "my daughter is 7, not 6", 「我住在深圳，不是广州」: the old value, said to be wrong
             found = self._forget(clause) if clause.forget else self._statements(clause, previous)
+            if not found and last and last[-1].key.startswith("allergy-") and clause.subject == "self":
+                found = self._also_allergic(clause)
             if found and previous and _is_goal_detail(found, previous, clause):
                 previous[-1].content = f"{previous[-1].content}; {_lower_first(found[0].content)}"[:1000]
                 continue
@@ -140,15 +184,16 @@ class RulesEngine:
                 # 「我在准备PMP考试，打算明年上半年考」: when, not a second goal.
                 previous[-1].content = f"{previous[-1].content}; {found[0].content}"[:1000]
                 continue
-            if (
-                clause.contrast
-                and previous
-                and (previous[-1].key == "diet" or previous[-1].key.startswith(_ALLOWANCE_OF))
-                and _DIET_ALLOWS[clause.lang].match(clause.text)
-            ):
-                # 「我是素食者，但是吃鸡蛋」: what the diet allows is part of it, not a preference of its own.
-                _add_contrast(previous[-1], statement(clause.text, clause.lang), clause.lang)
-                continue
+            if clause.contrast and _DIET_ALLOWS[clause.lang].match(clause.text):
+                held = previous
+                if not held and clause is clauses[0] and turn_before:
+                    held = self._extract_one(turn_before, split_clauses(turn_before))
+                if held and (held[-1].key == "diet" or held[-1].key.startswith(_ALLOWANCE_OF)):
+                    # 「我是素食者，但是吃鸡蛋」: what the diet allows is part of it, not a preference of its own;
+                    # said in the next turn, the diet is said again with it.
+                    _add_contrast(held[-1], statement(clause.text, clause.lang), clause.lang)
+                    by_key.setdefault(held[-1].key, held[-1])
+                    continue
             if (
                 not found
                 and clause.contrast
@@ -202,7 +247,23 @@ class RulesEngine:
                 # Otherwise the first statement of a key wins: "我不打算考N1了" is read as a
                 # retirement before the goal rules see "打算考N1".
             previous = found
+            last = found or last
         return [c for c in by_key.values() if drop_reason(c, self.noise_key_patterns) is None]
+
+    def _also_allergic(self, clause: Clause) -> list[Candidate]:
+        """The allergy a clause naming only another allergen says (`_ALSO_ALLERGEN`), or nothing."""
+        also = _ALSO_ALLERGEN[clause.lang].match(clause.text)
+        if not also:
+            return []
+        item = (also.group("item") or "").strip()
+        listed = also.groupdict().get("listed")
+        if listed:
+            if not any(slug for slug, _ in lexicon_entries(listed)):
+                return []
+            item = listed
+        if clause.lang == "en" and item[1:2].islower():
+            item = _lower_first(item)  # "Mangoes too." opening its sentence
+        return self._read(replace(clause, text=_ALLERGY_OF[clause.lang].format(item=item), continues=False), [])
 
     def _statements(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
         """What a readable clause states: a retraction of a statement the rules can read (deletes
@@ -452,6 +513,16 @@ def _item_pattern(item: str, min_latin: int = 3, min_han: int = 2) -> re.Pattern
     if len(item) < min_latin:
         return None
     return re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.IGNORECASE)
+
+
+def _taken_back_as_a_joke(said: list[Candidate], by_key: dict[str, Candidate]) -> str | None:
+    """Take the candidates `said` (what the clause before the joke yielded) out of `by_key`; the
+    item they named when they named one, for an "it" after the joke."""
+    for candidate in said:
+        if by_key.get(candidate.key) is candidate:
+            del by_key[candidate.key]
+    items = {str(c.extra[ITEM]) for c in said if c.extra.get(ITEM)}
+    return items.pop() if len(items) == 1 else None
 
 
 def _add_contrast(candidate: Candidate, contrast: str, lang: str) -> None:

@@ -121,6 +121,8 @@ _CAR_MAKES = (
     r"|Chevy|Chevrolet|Lexus|Prius|Jaguar|Land Rover|Range Rover|Mini Cooper|Fiat|Ferrari|BYD|NIO|Rivian|Polestar"
     r"|Dodge|GMC|Buick|Cadillac|Acura|Infiniti|Mitsubishi|Suzuki|Peugeot|Renault|Skoda|Harley|Ducati|Vespa)"
 )
+# What may follow a routine's hour: "I go to bed at 11 now", "… since the baby arrived".
+_EN_ROUTINE_NOW = r"(?: now| these days| nowadays| lately)?(?: since [\w' -]{3,40})?"
 # Devices a user owns or works on, named as they are sold: "I have a MacBook Pro", "My phone is a Pixel 8".
 _EN_DEVICES = (
     r"(?-i:iPhone|iPad|iMac|MacBook|Mac|Pixel|Galaxy|Kindle|Apple Watch|Chromebook|ThinkPad|Surface|Android phone"
@@ -347,6 +349,9 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"放弃了?(?P<item>[^，。]+?)了?$", _retire_goal),
     # 「钢琴学了半年放弃了」: the goal named before its time given up.
     _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,6}?)(?:学了|练了|坚持了)[^，。]{0,6}?(?:就|还是|最后)?放弃了$", _retire_goal),
+    # 「吉他学不下去了」, 「我不学吉他了」: the learning given up.
+    _r("pref", "zh", r"^(?:我)?(?:的)?(?P<item>[^，。我]{1,6}?)(?:实在|真的|还是)?(?:学|练)不下去了$", _retire_goal),
+    _r("pref", "zh", r"^(?:我)?(?:已经|现在)?不(?:再)?(?:学|练)(?P<item>[^，。]{1,6}?)了$", _retire_goal),
     # 「奶茶喝腻了」: a liking worn out.
     _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,8}?)(?:喝|吃|玩|看|听)腻了$", _retire_preference),
     # 「我不熬夜了」: the habit's own verb is the item (「不再熬夜了」 is read above).
@@ -375,7 +380,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?考完了?(?P<item>[^，。]{1,10}?)(?:了|啦)$", goal_reached),
     _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也)?考(?:完|过)了$", goal_reached),
     # 「N2过了！」, 「我雅思通过了」, 「驾照拿到了」: the goal held under that item is reached (nothing when none is).
-    _r("pref", "zh", r"^(?:我)?(?:的)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也|顺利)*(?:过了|通过了|拿到了|拿下了)$", goal_reached),
+    _r("pref", "zh", r"^(?:我)?(?:的)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也|顺利)*(?:过了|通过了|拿到了|拿下了|考下来了|拿下来了)$", goal_reached),
     # A home bought is the house goal reached, and where the user lives now.
     _r("home", "en", r"^(?:I|we) (?:just |finally |recently )?(?:bought|purchased|closed on) (?P<value>(?:a|our|my) (?:first |new )?(?P<item>house|home|apartment|flat|condo)\b.*)$", slots(HOME, goal_reached)),
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年)?(?P<value>(?P<item>买了?(?:房子?|新房|公寓)))了?$", slots(HOME, goal_reached)),
@@ -424,7 +429,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOL + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     # "I've actually started to enjoy running": a taste changed, under the liking's key.
     _r("pref", "en", r"^I(?:'ve| have)? " + _EN_ADV + r"(?:started|begun|began|come|grown|learned|learnt) to (?:enjoy|like|love) (?P<item>[\w' -]{2,40})$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers|replies|responses|explanations)(?: in (?:\w+ )?\w+)?$)(?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers|replies|responses|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit)\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     # "I've been getting into pottery lately": a liking on its way.
     _r("pref", "en", r"^I(?:'ve| have) been (?:really )?getting (?:really )?into (?!trouble|debt|fights?|arguments?|shape|bed|character|it\b|that\b|this\b|(?:a |some )?new (?:hobby|hobbies|things|stuff)\b|something\b|things\b|stuff\b|(?:college|university|grad school|med school|law school)\b)(?P<item>[\w' -]{2,40}?)(?: lately| recently| these days)?$", _pref),
@@ -457,7 +462,9 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:really |honestly |literally )?(?:can't|cannot) live without (?P<item>[\w -]+?)$", _pref),
     _r("pref", "en", r"^I (?:usually|always|normally|typically|often|generally) (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate)\b.*$", timed_habit),
     # "I wake up at 5am every day": the routine said with its hour, no adverb (not "I woke up at 5 today").
-    _r("pref", "en", r"^I (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate) (?:at (?:around |about )?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|every (?:day|morning|night|evening))(?: every (?:day|morning|night|evening)| on weekdays)?$", timed_habit),
+    _r("pref", "en", r"^I (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate) (?:at (?:around |about )?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|every (?:day|morning|night|evening))(?: every (?:day|morning|night|evening)| on weekdays)?" + _EN_ROUTINE_NOW + r"$", timed_habit),
+    # "I've started going to bed at 11 since the baby arrived": the routine changed, at its hour.
+    _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|begun|began|switched to) (?P<item>going to bed|going to sleep|waking up|getting up) (?:at (?:around |about )?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?)(?: every (?:day|morning|night|evening)| on weekdays)?" + _EN_ROUTINE_NOW + r"$", timed_habit),
     # "I do yoga twice a week", "I practice yoga", "I've been doing CrossFit for two years": an activity kept up.
     _r("pref", "en", r"^I(?:'ve been| have been)? " + _EN_ADV + r"(?:do|practice|practise|doing|practicing|practising) (?P<item>yoga|pilates|tai chi|karate|judo|taekwondo|kung fu|crossfit|meditation|ballet|boxing|martial arts|calligraphy)(?: (?:\w+ (?:a|per) (?:week|day|month)|every \w+|on (?:weekends|\w+days)|daily|regularly|for (?:\w+ )?(?:years?|months?)))?$", _pref),
     # "I volunteer at an animal shelter on weekends".
@@ -466,7 +473,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"fly (?P<item>economy|business class|business|first class|premium economy)\b", _pref),
     # A habit started, taken up again or simply had: 「我又开始抽烟了」, 「我最近开始跑步了」, "I started smoking
     # again", "I recently took up yoga", 「我抽烟」, "I smoke" (`habit_taken_up`: a lexicon activity only).
-    _r("pref", "zh", _ZH_ME + r"(?:最近|现在|已经|这几天|这段时间|上个月|今年)?(?:又|重新|也)?(?:开始|恢复)(?:每天|天天|经常|坚持)?(?P<item>[^，。]{1,6}?)了?$", habit_taken_up),
+    _r("pref", "zh", _ZH_ME + r"(?:最近|现在|已经|这几天|这段时间|上个月|今年)?(?:(?:又|重新|也)?(?:开始|恢复)|改成?|改为)(?:每天|天天|经常|坚持)?(?P<item>[^，。]{1,6}?)了?$", habit_taken_up),
     _r("pref", "zh", r"^我(?:还|也|平时|一直|每天|天天)?(?P<item>抽烟|吸烟)(?:的)?$", habit_taken_up),
     _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun|took up|taken up|picked up|got back into|gotten back into) (?P<item>[a-z][\w -]{1,30}?)(?: again| regularly| every (?:day|morning|week)| recently)?$", habit_taken_up),
     _r("pref", "en", r"^I (?:still |also )?(?P<item>smoke)(?: cigarettes| a lot| every day| daily)?$", habit_taken_up),
@@ -524,7 +531,7 @@ RULES: tuple[Rule, ...] = (
     # ---- facts ---------------------------------------------------------------------------
     _r("residence-city", "zh", AT + r"(?P<value>" + ZH + r"{2,10}?)(?:工作和生活|生活和工作|工作生活|生活工作|工作与生活|生活与工作)", slots(RESIDENCE_ZH, WORK_CITY_ZH)),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live and work|work and live) (?:in|near) " + _EN_PLACE, slots(RESIDENCE_EN, WORK_CITY_EN)),
-    _r("residence-city", "zh", r"(?:^|我|我们|我家)(?:现在|目前|一直|常年|长期|也|还)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
+    _r("residence-city", "zh", r"(?:^|我|我们家?|我家)(?:现在|目前|一直|常年|长期|也|还)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
     _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:现在|目前|一直|常年|长期|也|还)?" + AT + r"(?P<value>" + ZH + r"{2,10}?)(?:生活|定居)(?:了[^，。]{1,6}年)?$", RESIDENCE_ZH),
     # 「我在上海住了五年」: the years lived there say it is home.
     _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:已经|现在|目前|一直)?" + AT + r"(?P<value>" + ZH + r"{2,10}?)住了?(?:[一二三四五六七八九十两几好多\d]+年多?|很多年|很久|好久)了?$", RESIDENCE_ZH),
@@ -560,12 +567,12 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?)\b", OCCUPATION),
     # "I've been a teacher for 20 years", "I just got promoted to senior engineer".
     _r("occupation", "en", r"^I(?:'ve| have) been an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")) (?:for|since)\b", OCCUPATION),
-    _r("occupation", "en", r"^I (?:just |recently |finally )?(?:got|was|have been|'ve been) promoted to (?:an? )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    _r("occupation", "en", r"^I(?: (?:just |recently |finally )?(?:got|was|have been)|'ve been| just got) promoted to (?:an? )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     # "I work in marketing": the field, not a city (the work-city rule leaves these out).
     _r("work-field", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working) in (?P<value>(?-i:IT|HR|PR|QA|UX|AI|ML|R&D)|tech|finance|marketing|sales|education|healthcare|retail|software|research|consulting|real estate|insurance|law|media|advertising|hospitality|logistics|manufacturing|government|the (?:tech|finance|film|music|games?|gaming|restaurant) industry)$", WORK_FIELD),
     # A title held at a company: "I'm the CTO of a small startup", "I'm the founder of Acme".
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?the (?P<value>(?:[\w-]+ ){0,2}?(?:co-founder|cofounder|founder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)))(?: (?:of|at) .+)?$", OCCUPATION),
-    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing)(?: (?:at|for) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing|(?:new )?(?:job|position|role))(?: (?:at|for|with) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     # "I retired last year": the occupation now (as 「我退休了」).
     _r("occupation", "en", r"^I (?:just |finally |recently |officially )?(?P<value>retired)(?: (?:last \w+|this \w+|in \d{4}|\w+ (?:years?|months?) ago|early))?$", OCCUPATION_STATED),
@@ -709,7 +716,7 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>乙肝|丙肝)(?:病毒)?携带者$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高|血糖(?:有点|偏|比较)?高|胆固醇(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
-    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d )?(?P<item>diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
+    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d |gestational )?(?P<item>diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant to (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
     # Sobriety kept: no drink may be suggested (core). "I'm sober" alone can mean tonight.
@@ -810,6 +817,11 @@ RULES: tuple[Rule, ...] = (
     _r("relationship", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?P<value>filed for (?:a )?divorce|separated)\b", RELATIONSHIP),
     _r("relationship", "zh", r"^(?:我们|我)?(?:(?:和|跟)(?:我的?)?(?:老公|老婆|丈夫|妻子|爱人|先生|太太))?(?:已经|最近|现在)?(?P<value>(?:在|正在)?(?:闹|办)离婚|(?:在|正在|准备|打算|要)离婚|分居)(?:了|呢|中)?$", RELATIONSHIP),
     _r("relationship", "zh", r"^(?:我)?(?:现在|目前|还|一直|还是)?(?:是)?(?P<value>单身)(?:狗|一个人)?(?:呢|了)?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
+    # A child born: 「我们家老三出生了」, "The baby was born last week", "My wife just had a baby girl" (the
+    # child's fact, not the partner's; the pregnancy it ends is the health rules').
+    _r("family", "zh", r"^(?:我的?|我们?家)?(?P<children>宝宝|孩子|娃|老二|老三|老四|二胎|三胎|女儿|儿子)(?:已经|刚|刚刚|终于|顺利)?出生了", family_fact, family=True),
+    _r("family", "en", r"^(?:the|our|my) (?:new )?(?P<children>baby|twins|baby boy|baby girl|little one) (?:was|were|has been|have been) (?:just |finally |safely )?born\b.*$", family_fact, family=True),
+    _r("family", "en", r"^my (?:wife|partner|girlfriend) (?:just |finally )?(?:had|gave birth to|delivered) (?:a |our )?(?:healthy )?(?P<children>baby(?: boy| girl)?|son|daughter|twins|little (?:boy|girl))\b.*$", family_fact, family=True),
     _r("family", "zh", r"^(?:我的?|我家)?(?:" + _FAMILY_WORDS + r")", family_fact, family=True),
     _r("family", "zh", r"有[一二两三四五\d]+个(?P<children>孩子|女儿|儿子)", family_fact),
     _r("family", "zh", r"(?P<partner>结婚了|已婚|订婚了|再婚了)", slots(family_fact, _ENDS_STATUS)),
@@ -858,7 +870,7 @@ RULES: tuple[Rule, ...] = (
     _r("vehicle", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?(?:sold|gave away|given away|got rid of) (?:my|our) (?:old )?(?P<item>[\w -]{3,20}?)(?: (?:last|this) \w+| \w+ ago)?$", named_retirement("music-", "sport-", *_SWITCHED_FROM, one_of=True)),
     _r("vehicle", "en", r"^I drive an? (?P<value>" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", Slot("fact", "vehicle")),
     # What one owns is a vehicle only when it is one: "I have a MacBook Pro" is a device.
-    _r("vehicle", "en", r"^I (?:own|have) an? (?P<value>(?:(?:" + _CAR_MAKES + r")\b[\w-]*(?: [\w-]+){0,3}|(?:[\w-]+ ){0,2}(?:car|truck|SUV|pickup|minivan|van|motorcycle|motorbike|scooter)))$", Slot("fact", "vehicle")),
+    _r("vehicle", "en", r"^I (?:just |recently |finally )?(?:own|have|bought|got|leased) an? (?:new )?(?P<value>(?:(?:" + _CAR_MAKES + r")\b[\w-]*(?: [\w-]+){0,3}|(?:[\w-]+ ){0,2}(?:car|truck|SUV|pickup|minivan|van|motorcycle|motorbike|scooter)))$", Slot("fact", "vehicle")),
     # The user's own business (「我自己开了个工作室」), not one that opened nearby (「我们公司楼下新开了一家咖啡店」).
     _r("business", "zh", r"^(?:我|我们|本人)(?:自己|和[^，。]{1,3}|跟[^，。]{1,3}|在[^，。]{2,6}|去年|今年|前年)*(?:开了|经营|开着)(?:一家|一间|家|个)(?P<item>[^，。]*?(?:店|馆|公司|工作室|餐厅|诊所))", BUSINESS),
     _r("business", "en", r"^I (?:run|own) an? (?:small |little |local )?(?P<item>[\w -]+?(?:shop|store|bakery|cafe|restaurant|company|business|studio|clinic|agency|bar|salon))\b", BUSINESS),
@@ -906,6 +918,9 @@ RULES: tuple[Rule, ...] = (
     # "Use metric units", 「用公制单位」: every quantity in the replies.
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:use|give me|show me) (?:the )?(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?\b", REPLY_UNITS, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|都|温度|气温|距离|长度|重量)*(?:用|使用)(?P<value>公制|英制|摄氏度|华氏度)(?:单位)?(?:吧)?$", REPLY_UNITS, standing=True),
+    # "I prefer metric units", "I think in Celsius": a preference, in the slot a rule asking for units
+    # fills, so "Use imperial" later replaces it.
+    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use|go by|think in) (?:the )?(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?$", Slot("preference", "reply-units"), standing=True),
     # A clock, sources, spoilers: how every reply is written, each a slot of its own (core).
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?\b", REPLY_TIME_FORMAT, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|都|时间)*(?:用|使用)(?P<value>24小时制|12小时制)(?:吧)?$", REPLY_TIME_FORMAT, standing=True),
@@ -936,6 +951,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:you can|you may|feel free to|it's (?:ok|okay|fine) to|go ahead and) (?:\w+ )?(?:mention|bring up|suggest|recommend|talk about|use|include|give me|send me) (?:my |me )?(?P<item>[\w' -]{2,30}?)(?: again| now| to me)*(?:,.*)?$", named_retirement("rule-", "reply-"), standing=True),
     _r("constraint", "en", r"^(?P<item>(?!(?:it|that|this|everything|anything|all|things)\b)[\w' -]{3,30}?) (?:is|are) (?:fine|ok|okay|allowed) (?:now|again|with me)\b", named_retirement("rule-", "reply-"), standing=True),
     _r("constraint", "zh", r"^(?:以后|现在)?(?:可以|能)(?:给我|跟我|帮我)?(?P<item>[^，。]{2,8}?)了$", named_retirement("rule-", "reply-"), standing=True),
+    # What is allowed named first: 「辣的还是可以推荐的」, 「辣的也可以推荐」, 「剧透可以说了」.
+    _r("constraint", "zh", r"^(?:其实|现在|以后)?(?P<item>(?!这|那|它|都|什么|我)[^，。]{2,8}?)(?:还是|也|又|现在|以后|其实)*(?:可以|能)(?:给我|跟我|帮我)?(?:推荐|提|说|聊|用|发|加)(?:的|了|啦|吧)*$", named_retirement("rule-", "reply-"), standing=True),
     # A standing rule no longer needed: 「不用先给结论了」, 「不用附英文翻译了」, "You don't need to add English
     # translations anymore" end the one rule naming what it asked for (the object, after its verb).
     _r("constraint", "zh", r"^(?:以后|现在)?(?:回答|回复)?(?:都)?(?:不用|不需要|不必|无需|用不着)(?:再)?(?:每次)?(?:都)?(?:先)?(?:附上?|加上?|给我?|带上?|写|提供|列出)?(?P<item>[^，。]{2,10}?)了$", named_retirement("rule-", "reply-"), standing=True),
@@ -1002,7 +1019,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:提|提起|提到|问|聊)(?:我的?)?(?:前任|前妻|前夫|前男友|前女友|离婚|体重|流产)(?:的事)?(?:了)?$", standing_rule, standing=True),
     # What a condition asks of every reply, right after it: "I'm colorblind, so don't rely on colors in
     # charts", 「我听力不好，所以别发语音」.
-    _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me) .+$", standing_rule, standing=True, after="health-"),
+    _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me) .+$|^(?:so )?no [\w' -]{2,30} for me$", standing_rule, standing=True, after="health-"),
     _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖)[^，。]+$", standing_rule, standing=True, after="health-"),
     # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
     _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put|use|include|add|share|post|tell|disclose|reveal|give out)\b.+$", standing_rule, standing=True),
