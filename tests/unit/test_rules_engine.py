@@ -3838,3 +3838,41 @@ def test_work_vehicles_learning_given_up_and_a_child_born_are_read() -> None:
     assert keyed("My wife just had a baby girl.") == [
         ("append", "fact", "family-children", "Wife just had a baby girl")
     ]
+
+
+def test_wanting_to_quit_is_a_goal_and_retires_nothing() -> None:
+    """R-WRITE-2, R-READ-6 (seventeenth probe): 「我想戒咖啡」, 「我在戒烟」 and 「我打算戒酒」 retired the liking as if
+    it were given up, and 「我打算戒酒」 also put 戒酒 on the core diet. Wanting or trying to quit is the goal
+    (keyed as "I want to quit coffee" is); quitting done ends the liking, and refine that goal where held."""
+    assert keyed("我想戒咖啡") == [("upsert", "goal", "goal-coffee", "想戒咖啡")]
+    assert keyed("我在戒烟") == [("upsert", "goal", "goal-smoking", "在戒烟")]
+    assert keyed("我打算戒酒") == [("upsert", "goal", "goal-alcohol", "打算戒酒")]
+    assert keyed("I want to quit coffee.")[0][2] == "goal-coffee"
+    assert ("delete", "preference", "drink-alcohol", "戒酒") in keyed("我戒酒了")
+    held = ExistingMemory(1, "goal-smoking", "goal", "想戒烟")
+    for message in ("我戒烟了", "I quit smoking."):
+        assert ("delete", "goal", "goal-smoking") in refined(message, [held]), message
+        assert ("delete", "goal", "goal-smoking") not in refined(message, []), message
+    coffee = ExistingMemory(2, "goal-coffee", "goal", "Wants to quit coffee")
+    assert ("delete", "goal", "goal-coffee") in refined("I don't drink coffee anymore.", [coffee])
+
+
+def test_a_named_persons_allergy_is_not_the_users_and_family_words_reach_further() -> None:
+    """R-READ-6 (seventeenth probe): "Lily is allergic to eggs" (a daughter named before) was stored as the user's
+    own core allergy; "We have two kids, …", "My fiancée is a dentist" and 「我未婚妻是医生」 stored nothing; "I'm
+    terrified of flying" stored nothing; 「我现在用的电脑是ThinkPad」, 普拉提 neither; "I'm a vegetarian, but I've
+    started eating chicken again" kept a plain vegetarian diet; 「医生让我别爬山了」 nothing."""
+    assert keyed("Lily is allergic to eggs.") == []
+    assert keyed("I'm allergic to eggs.")[0][2] == "allergy-egg"
+    assert keyed("We have two kids, Noah (8) and Lily (5).")[0][2] == "family-children"
+    assert keyed("My fiancée is a dentist.") == [("append", "fact", "family-partner", "Fiancée is a dentist")]
+    assert keyed("我未婚妻是医生")[0][2] == "family-partner"
+    assert keyed("I'm terrified of flying.")[0][2] == "trait-fear-of-flying"
+    assert keyed("我现在用的电脑是ThinkPad。")[0][2] == "preference-thinkpad"
+    assert keyed("我开始练普拉提了")[0][2] == "sport-pilates"
+    assert keyed("I'm a vegetarian, but I've started eating chicken again.") == [
+        ("upsert", "fact", "diet", "Is a vegetarian but has started eating chicken again")
+    ]
+    assert keyed("我最近膝盖不好，医生让我别爬山了。")[1] == ("upsert", "constraint", "rule-hiking", "医生让我别爬山了")
+    assert keyed("My doctor told me to stop running.")[0][:3] == ("upsert", "constraint", "rule-running")
+    assert [key for _, _, key, _ in keyed("医生让我少吃盐")] == ["diet-low-salt"]  # the diet's, no second rule

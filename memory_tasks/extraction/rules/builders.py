@@ -205,6 +205,19 @@ def goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 4, item=item)]
 
 
+# 「戒烟」, 「戒酒」: a one-character item, keyed as the English "quit smoking" is.
+_QUIT_ITEMS = {"烟": "smoking", "酒": "alcohol"}
+
+
+def quitting_goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A goal to quit something (「我想戒烟」, 「我打算戒咖啡」): goal-<item>, as "I want to quit coffee" is keyed."""
+    item = match.group("item").strip()
+    item = _QUIT_ITEMS.get(item) or clean_item(item, clause.lang)
+    if not item:
+        return []
+    return [_candidate("upsert", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 4, item=item)]
+
+
 def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A favourite said item first ("Sushi is my favorite food", 「寿司是我最喜欢的食物」), stored the
     way "My favorite food is sushi" is (`favorite_of_kind`); with no kind ("Jazz is my favorite"),

@@ -249,7 +249,8 @@ def _former_habit(text: str, lang: Lang) -> str | None:
 
 
 FAMILY = {
-    "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|wife|husband|partner|spouse|girlfriend|boyfriend",
+    "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|未婚妻|未婚夫"
+    r"|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?",
     "children": r"女儿|儿子|孩子|daughters?|sons?|kids|children|child",
     # 我妈 / 我爸 only after 我 (妈 alone opens "妈呀"); 老妈 / 老爸 anywhere.
     "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|老妈|老爸|(?<=我)妈|(?<=我)爸|(?<=我的)妈|(?<=我的)爸|mom|mother|dad|father|parents",
@@ -263,7 +264,7 @@ _ZH_SUBJECT = re.compile(
     r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?P<other>朋友|同事|同学|室友|老板|领导|邻居|他们|她们|他|她)"
 )
 _EN_SUBJECT = re.compile(
-    r"^(?:(?:my|our)|I have (?:a|an|one|two|three|\d+)(?: (?:older|younger|little|big|baby|twin|step))?)"
+    r"^(?:(?:my|our)|(?:I|we) have (?:a|an|one|two|three|\d+)(?: (?:older|younger|little|big|baby|twin|step))?)"
     r" (?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")\b"
     r"|^(?:(?:my|our|I have (?:a|an|one|two|three|\d+)) (?P<other>friend|colleague|coworker|roommate|boss|neighbou?r|manager)s?"
     r"|he|she|they)\b",
@@ -317,13 +318,13 @@ def forget_request(text: str, lang: Lang) -> str | None:
 
 # A family member referred to by one person's pronoun: whom 她 / 他, "she" / "he" can stand for.
 _FEMALE = re.compile(
-    r"^(?:女儿|妈妈|母亲|老妈|妈|老婆|妻子|太太|女朋友|姐姐|妹妹|奶奶|外婆|姥姥"
-    r"|daughter|mom|mother|wife|girlfriend|sister|grandma|grandmother|granny)$",
+    r"^(?:女儿|妈妈|母亲|老妈|妈|老婆|妻子|太太|女朋友|未婚妻|姐姐|妹妹|奶奶|外婆|姥姥"
+    r"|daughter|mom|mother|wife|girlfriend|fianc[ée]e|sister|grandma|grandmother|granny)$",
     re.IGNORECASE,
 )
 _MALE = re.compile(
-    r"^(?:儿子|爸爸|父亲|老爸|爸|老公|丈夫|男朋友|哥哥|弟弟|爷爷|外公|姥爷"
-    r"|son|dad|father|husband|boyfriend|brother|grandpa|grandfather)$",
+    r"^(?:儿子|爸爸|父亲|老爸|爸|老公|丈夫|男朋友|未婚夫|哥哥|弟弟|爷爷|外公|姥爷"
+    r"|son|dad|father|husband|boyfriend|fianc[ée]|brother|grandpa|grandfather)$",
     re.IGNORECASE,
 )
 _ZH_PRONOUN = re.compile(r"^(?P<pronoun>她|他)(?![们])")

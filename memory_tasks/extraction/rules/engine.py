@@ -32,8 +32,13 @@ RULES_BY_LANG = {lang: tuple(rule for rule in RULES if rule.lang == lang) for la
 # What a diet, an intolerance or an allergy allows after all: 「但是吃鸡蛋」, "but I still eat fish",
 # "but I can have yogurt".
 _DIET_ALLOWS = {
-    "zh": re.compile(r"^我?(?:也|还是?|偶尔|会|可以)*(?:吃|喝)"),
-    "en": re.compile(r"^I (?:(?:do|still|also|sometimes|occasionally|can) )*(?:eat|drink|have)\b", re.IGNORECASE),
+    "zh": re.compile(r"^我?(?:也|还是?|偶尔|会|可以|最近|现在|又)*(?:开始)?(?:吃|喝)"),
+    "en": re.compile(
+        r"^I (?:(?:do|still|also|sometimes|occasionally|can) )*(?:eat|drink|have)\b"
+        # "…, but I've started eating chicken again": the diet no longer keeps from it.
+        r"|^I(?:'ve| have)? (?:recently |just )?(?:started|begun|began) (?:eating|drinking|having)\b",
+        re.IGNORECASE,
+    ),
 }
 # The facts whose "but" clause can say what is still allowed ("…but I can have yogurt").
 _ALLOWANCE_OF = ("health-lactose", "health-gluten", "allergy-", "sensitivity-")
@@ -347,6 +352,7 @@ class RulesEngine:
         refined = [
             *_avoidances_an_allergy_explains(candidates, existing),
             *_diet_without_what_was_taken_up(candidates, existing),
+            *_goals_a_quit_reaches(candidates, existing),
         ]
         # Keys the turn writes, or ends by name, itself.
         keyed = {c.key for c in candidates if c.op != "delete" or not c.extra.get(IF_NAMED)}
@@ -410,6 +416,27 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
     if not kept:
         return [replace(ended, op="delete")]
     return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept))]
+
+
+# The likings whose retirement is a quitting done: a goal to quit them is then reached.
+_QUITTABLE = ("habit-", "drink-", "food-")
+
+
+def _goals_a_quit_reaches(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+    """Deletes of the held goals to quit what the turn retires: 「我想戒烟」 (goal-smoking) is reached by 「我戒烟了」
+    or "I quit smoking" (habit-smoking retired), "I want to quit coffee" by "I don't drink coffee anymore"."""
+    held = {memory.key for memory in existing if memory.memory_type == "goal"}
+    written = {c.key for c in candidates}
+    reached = []
+    for candidate in candidates:
+        if candidate.op != "delete" or not candidate.key.startswith(_QUITTABLE):
+            continue
+        goal = f"goal-{candidate.key.partition('-')[2]}"
+        if goal in held and goal not in written:
+            reason = "rules: quitting done reaches the goal to quit"
+            reached.append(replace(candidate, memory_type="goal", key=goal, reason=reason, reuse_key=None, extra={}))
+            written.add(goal)
+    return reached
 
 
 # The user's recent turns a "she" may reach back through to the family member it means.

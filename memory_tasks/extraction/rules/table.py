@@ -27,6 +27,7 @@ from memory_tasks.extraction.rules.builders import (
     named_retirement,
     per_item,
     project,
+    quitting_goal,
     retirement,
     slot_retirement,
     slots,
@@ -356,7 +357,11 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,8}?)(?:喝|吃|玩|看|听)腻了$", _retire_preference),
     # 「我不熬夜了」: the habit's own verb is the item (「不再熬夜了」 is read above).
     _r("pref", "zh", r"不(?:怎么)?(?P<item>熬夜|晚睡)了$", _retire_preference),
-    _r("pref", "zh", r"戒(?:掉了?)?(?P<item>" + ZH_OR_LATIN + r"{1,6}?)(?=[\d一二三四五六七八九十两几好多]|了|$)", _retire_preference),
+    # Quitting done (「我戒烟了」, 「戒掉咖啡三个月了」), not wanted or under way (「我想戒烟」, 「我在戒咖啡」: goals, below;
+    # the goal a quitting done reaches is refine's, `engine._goals_a_quit_reaches`).
+    _r("pref", "zh", r"(?<![想要算备在试力])戒(?:掉了?)?(?P<item>" + ZH_OR_LATIN + r"{1,6}?)(?=[\d一二三四五六七八九十两几好多]|了|$)", _retire_preference),
+    # 「我想戒烟」, 「我打算戒咖啡」, 「我在戒酒」: quitting is the goal (not yet done: nothing retired).
+    _r("goal", "zh", _ZH_ME + r"(?:一直|最近|今年|明年|现在)?(?:很|特别)?(?:想|想要|要|打算|准备|在|正在|努力|试着|尝试)戒(?:掉)?(?P<item>" + ZH_OR_LATIN + r"{1,6}?)(?:了|吧)?$", quitting_goal),
     _r("pref", "en", r"^I (?:(?:really|just|honestly) )?(?:don't|do not|won't) (?P<verb>" + _RETIRE_VERBS_EN + r") (?P<item>.+?) (?:anymore|any more)$", _retire_any),
     _r("pref", "en", r"^I no longer (?P<verb>" + _RETIRE_VERBS_EN + r") (?P<item>.+)$", _retire_any),
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?:eating|drinking|using|playing|watching|smoking|reading|taking|doing) (?P<item>(?!last \w+$|\w+ ago$|for good$|completely$|altogether$).+)$", _retire_preference),
@@ -410,7 +415,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>[\w-]+(?: [\w-]+)?))?$", favorite),
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
-    _r("pref", "zh", r"^我的(?:电脑|笔记本|手机|系统)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
+    _r("pref", "zh", r"^我(?:现在|目前|平时)?的(?:电脑|笔记本|手机|系统)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
+    _r("pref", "zh", r"^我?(?:现在|目前|平时|一直)?用的(?:电脑|笔记本|手机|系统)(?:是|一直是)(?P<item>" + _ZH_TOOL + r")$", _pref),
     # 「我用的是安卓手机」: the phone or computer the user has.
     _r("pref", "zh", r"^我(?:现在|平时|一直)?用的(?:是|都是|一直是)(?P<item>[^，。]{1,8}?(?:手机|电脑|笔记本|平板))$", _pref),
     # A liking in a setting the user names first: 「我坐飞机喜欢靠窗的位置」, 「我写代码喜欢听音乐」; not a
@@ -678,6 +684,10 @@ RULES: tuple[Rule, ...] = (
     # A doctor's order about food or drink (「医生让我少吃糖」, "My doctor told me to avoid salt"): a core restriction.
     _r("diet", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:少吃|别吃|不要吃|不能吃|忌|戒掉?|少喝|别喝|不要喝|不能喝)(?P<item>[^，。]{1,8}?)(?:了)?$", DOCTORS_ORDER),
     _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on)|limit|eat less) (?P<value>salt|sodium)\b", Slot("fact", "diet-low-salt")),
+    # An activity the doctor ruled out: 「医生让我别爬山了」, "My doctor told me to stop running" (a standing rule:
+    # no suggestion of it; what to eat or drink is the diet's, above).
+    _r("constraint", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:暂时|最近|以后)?(?:别|不要|不能|少|先别)(?!吃|喝)(?P<item>[^，。]{1,8}?)(?:了)?$", standing_rule, standing=True),
+    _r("constraint", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me (?:not to|to stop|to quit|to avoid|to give up) (?P<item>(?:run|jog|hik|lift|climb|swim|play|cycl|bik|ski|surf|danc|driv|fly|work out|exercis|lift)\w*(?: [\w-]+){0,3})$", standing_rule, standing=True),
     _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on|out)|limit|stay away from|stop (?:eating|drinking)|not (?:eat|drink)) (?P<item>[\w -]{2,30}?)(?: for now| completely| altogether)?$", DOCTORS_ORDER),
     # 「我对芒果和菠萝都过敏」: 都/也 and a degree word belong to the allergy, not to the last item.
     # The user's own allergy: 「我从小就对花生过敏」, not 「我的猫对猫粮过敏」 (the pet's).
@@ -686,7 +696,8 @@ RULES: tuple[Rule, ...] = (
     _r("allergy", "zh", _ZH_ME + r"(?:从小|一直|天生)?(?:就)?(?P<item>(?!是|很|也|不|有|会|容易)[^，。对的我]{1,6}?)(?:也|都|有点|严重)?(?<!不)过敏(?:的)?$", ALLERGY),
     _r("allergy", "zh", r"有(?!点|些)(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
     # Not someone else's: "I have a toddler who's allergic to milk" (a relative clause names its own subject).
-    _r("allergy", "en", r"^(?!.*\b(?:who|that|which)(?:'s| is| are)\s+(?:\w+ )?allerg)(?:.*?)allerg(?:ic|y|ies) to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
+    # Nor someone named ("Lily is allergic to eggs": whose daughter, the rules cannot tell).
+    _r("allergy", "en", r"^(?!(?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?(?:'s| is| was| has| gets| got| became)\b)(?!.*\b(?:who|that|which)(?:'s| is| are)\s+(?:\w+ )?allerg)(?:.*?)allerg(?:ic|y|ies) to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     # "a peanut allergy", "peanut and shellfish allergies", "a peanut allergy and a shellfish allergy".
     _r("allergy", "en", r"^I(?: have| have got|'ve got| got) (?:an? )?(?P<item>[\w-]+(?: [\w-]+)?(?:(?: allerg(?:y|ies))?,?(?: and)? (?:an? )?[\w-]+(?: [\w-]+)?)*) allerg(?:y|ies)\b", ALLERGY),
     # Medication taken for a long time (a cold's 感冒药 is not): a chronic drug by name, or any
@@ -775,7 +786,7 @@ RULES: tuple[Rule, ...] = (
     _r("sensitivity", "en", r"^I (?:always |usually |often )?get (?:a migraine|migraines|a headache|headaches|heartburn|sick|a rash|hives|a stomachache|stomachaches|palpitations|jittery) (?:from|after|when I (?:eat|drink|have)) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY, not_after=_EXPLAINED),
     _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:喝|吃)(?P<item>" + _ZH_SUBSTANCES + r")(?:我)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:心慌|心悸|拉肚子|胃疼|胃痛|胃不舒服|头疼|头痛|偏头痛|失眠|睡不着|恶心|胀气|起疹子)", SENSITIVITY, not_after=_EXPLAINED),
     _r("sensitivity", "zh", r"^(?P<item>" + _ZH_SUBSTANCES + r")(?:会|总会)?(?:让|使)我(?:心慌|心悸|拉肚子|胃疼|胃痛|头疼|头痛|偏头痛|失眠|睡不着|恶心)", SENSITIVITY, not_after=_EXPLAINED),
-    _r("trait", "en", r"^I(?:'m| am) (?:really |very |quite |a bit |a little |kind of )?(?P<item>afraid of heights|scared of heights|carsick|seasick|sensitive to (?:cold|heat)|afraid of dogs|scared of dogs|(?:afraid|scared) of (?:flying|needles))\b", TRAIT),
+    _r("trait", "en", r"^I(?:'m| am) (?:really |very |quite |a bit |a little |kind of )?(?P<item>afraid of heights|scared of heights|carsick|seasick|sensitive to (?:cold|heat)|afraid of dogs|scared of dogs|(?:afraid|scared|terrified) of (?:flying|needles|heights|dogs))\b", TRAIT),
     _r("trait", "en", r"^I have an? (?:real |big |huge |terrible )?(?P<item>fear of (?:heights|flying|needles|dogs))\b", TRAIT),
     # Eyesight and glasses, personality: what a suggestion of a sport, a seat or an evening plans around.
     _r("trait", "en", r"^I(?:'m| am) (?:very |really |quite |a bit |a little |slightly |pretty )?(?P<item>near-?sighted|short-?sighted|far-?sighted|long-?sighted)\b", TRAIT),
