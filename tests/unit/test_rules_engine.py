@@ -3876,3 +3876,26 @@ def test_a_named_persons_allergy_is_not_the_users_and_family_words_reach_further
     assert keyed("我最近膝盖不好，医生让我别爬山了。")[1] == ("upsert", "constraint", "rule-hiking", "医生让我别爬山了")
     assert keyed("My doctor told me to stop running.")[0][:3] == ("upsert", "constraint", "rule-running")
     assert [key for _, _, key, _ in keyed("医生让我少吃盐")] == ["diet-low-salt"]  # the diet's, no second rule
+
+
+def test_depression_its_medication_and_rules_about_topics_and_recommendations_are_kept() -> None:
+    """R-READ-6 (seventeenth probe): 「我有轻度抑郁，在吃舍曲林」 stored nothing (a degree before the condition; an SSRI
+    by name), nor did "I'm on Zoloft"; 「别跟我聊减肥的话题」, "Don't bring up dieting with me", 「推荐菜的时候注意少油少盐」
+    and "When you recommend restaurants, keep it cheap" are rules for every reply and stored nothing; 「我最近在考CPA」
+    and 「我在考驾照」 were no goal. A passing mood (「今天有点抑郁」) is still none."""
+    assert keyed("我有轻度抑郁，在吃舍曲林。") == [
+        ("upsert", "fact", "health-depression", "有轻度抑郁"),
+        ("upsert", "fact", "medication-sertraline", "在吃舍曲林"),
+    ]
+    assert keyed("I'm on Zoloft.") == [("upsert", "fact", "medication-sertraline", "Is on Zoloft")]
+    assert keyed("今天有点抑郁") == []
+    for message in (
+        "别跟我聊减肥的话题。",
+        "Don't bring up dieting with me.",
+        "推荐菜的时候注意少油少盐。",
+        "When you recommend restaurants, keep it cheap.",
+    ):
+        (candidate,) = extract(message)
+        assert candidate.memory_type == "constraint" and is_core_memory("constraint", candidate.key, candidate.content)
+    assert keyed("我最近在考CPA，已经过了三门。")[0][2] == "goal-cpa"
+    assert keyed("我在考驾照")[0][2] == "goal-drivers-license"

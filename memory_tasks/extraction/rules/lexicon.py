@@ -303,7 +303,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("hypoglycemia", "health", ("低血糖", "hypoglycemia", "low blood sugar")),
     ("heart-condition", "health", ("心脏病", "冠心病", "心脏不好", "heart condition", "heart disease")),
     ("epilepsy", "health", ("癫痫", "epilepsy", "epileptic")),
-    ("depression", "health", ("抑郁症", "depression")),
+    ("depression", "health", ("抑郁症", "抑郁", "depression")),
     ("anxiety-disorder", "health", ("焦虑症", "anxiety")),
     ("adhd", "health", ("多动症", "adhd")),
     ("kidney-disease", "health", ("肾病", "肾不好", "kidney disease")),
@@ -344,6 +344,9 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("insulin", "medication", ("胰岛素", "insulin")),
     ("blood-thinners", "medication", ("抗凝药", "华法林", "blood thinners", "warfarin")),
     ("antidepressants", "medication", ("抗抑郁药", "antidepressants")),
+    ("sertraline", "medication", ("舍曲林", "左洛复", "sertraline", "zoloft")),
+    ("fluoxetine", "medication", ("氟西汀", "百忧解", "fluoxetine", "prozac")),
+    ("escitalopram", "medication", ("艾司西酞普兰", "来士普", "escitalopram", "lexapro")),
     (
         "thyroid-medication",
         "medication",

@@ -161,9 +161,13 @@ _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|�
 # Body parts a health fact names in one character or two (「胃不好」, 「腰疼」): what 「胃好了」 got over.
 _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时)+(?=我))?(?:我|本人)?" + _ZH_ADV
-_ZH_CHRONIC_MEDS = r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|抗凝药|华法林|优甲乐|甲状腺素|他汀|避孕药|抗癫痫药"
+_ZH_CHRONIC_MEDS = (
+    r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|舍曲林|氟西汀|帕罗西汀|艾司西酞普兰|左洛复|百忧解|来士普|抗凝药|华法林|优甲乐"
+    r"|甲状腺素|他汀|避孕药|抗癫痫药"
+)
 _EN_CHRONIC_MEDS = (
-    r"metformin|insulin|blood thinners|warfarin|antidepressants|statins|levothyroxine|birth control|an inhaler"
+    r"metformin|insulin|blood thinners|warfarin|antidepressants|sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro"
+    r"|statins|levothyroxine|birth control|an inhaler"
     r"|(?:blood pressure|diabetes|thyroid|heart|seizure|anxiety|ADHD) (?:medication|meds|medicine|pills)"
 )
 # The styles an answer can have, as a reply-style preference names them.
@@ -517,7 +521,7 @@ RULES: tuple[Rule, ...] = (
     # 「我想学钢琴」, 「我一直想考驾照」: to learn or to pass something is a goal even without a year;
     # not a question of the moment (「我想学一下这个怎么用」) or a quiz (「我想考考你」).
     _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?)?想(?:要|去)?(?P<item>(?:学|考)(?!一下|下|考|学|会儿|点|怎么|如何|这|那)[^，。？?吗]{1,10}|换(?:个|一个)?(?:城市|工作|行业|方向)[^，。？?吗]{0,6}|(?:存钱|攒钱)?买(?:车|房|房子)[^，。？?吗]{0,6})$", goal),
-    _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公)$", goal),
+    _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公|考驾照|考(?:[A-Z]{2,5}|[^，。]{1,6}?(?:证|资格证?|执照)))$", goal),
     _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution)(?: this year| for this year| for (?:the year|\d{4}))? (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
@@ -714,7 +718,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
     _r("medication", "zh", r"^(?:医生)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
-    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)", HEALTH),
+    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?)?(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
@@ -1028,6 +1032,13 @@ RULES: tuple[Rule, ...] = (
     # rule without "ever": "Don't mention it" answers a thank-you, "don't mention my name in the email" is a task).
     _r("constraint", "en", r"^(?:please )?(?:don't|do not) (?:ever )?(?:mention|bring up|talk about|ask (?:me )?about) my (?:ex|ex-wife|ex-husband|ex-boyfriend|ex-girlfriend|ex-partner|divorce|weight|miscarriage|late (?:father|mother|dad|mom|husband|wife))\b(?: (?:again|anymore|any more|please|ever|to me|around me))*$", standing_rule, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:提|提起|提到|问|聊)(?:我的?)?(?:前任|前妻|前夫|前男友|前女友|离婚|体重|流产)(?:的事)?(?:了)?$", standing_rule, standing=True),
+    # Any topic, said as one ("别跟我聊减肥的话题") or with "with me" ("Don't bring up dieting with me").
+    _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:跟我|和我|同我)?(?:聊|谈|提|讨论|说)(?:起)?(?P<item>[^，。]{1,10}?)(?:的|相关的|有关的)?话题(?:了)?$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never) (?:ever )?(?:bring up|talk about|mention|discuss) (?P<item>[\w' -]{3,30}?) (?:with|to|around) me\b(?: (?:again|anymore|please|ever))*$", standing_rule, standing=True),
+    # What every recommendation of a kind must heed: 「推荐菜的时候注意少油少盐」, "When you recommend restaurants,
+    # keep it cheap".
+    _r("constraint", "zh", r"^(?:以后|每次)?(?:给我|帮我)?(?:推荐|介绍|安排|规划)(?P<item>[^，。]{1,8}?)的时候(?:请|要|都)?(?:注意|记得|考虑|优先|避开|避免|别|不要|尽量|多|少)[^，。]+$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:when(?:ever)?|every time) you (?:recommend|suggest|plan|book|pick|choose) (?P<item>[\w' -]{2,40}?),? (?:please )?(?:always |make sure (?:to |they |it )?|keep (?:it|them) |avoid |don't |do not |remember )[\w' ,-]+$", standing_rule, standing=True),
     # What a condition asks of every reply, right after it: "I'm colorblind, so don't rely on colors in
     # charts", 「我听力不好，所以别发语音」.
     _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me) .+$|^(?:so )?no [\w' -]{2,30} for me$", standing_rule, standing=True, after="health-"),
