@@ -580,3 +580,15 @@ def test_what_a_diet_allows_and_a_units_rule_said_later_land_on_the_memory_held(
     assert [(m["memory_key"], m["memory_type"], m["content"]) for m in list_memories(1133)] == [
         ("reply-units", "constraint", "Use imperial")
     ]
+
+
+def test_a_corrected_value_rewrites_the_memory_that_held_the_wrong_one(db) -> None:
+    """R-WRITE-2 (seventeenth probe): 「更正一下，是蚂蚁金服，不是阿里」 after 「我在阿里上班」 left 「在阿里工作」; through the
+    pipeline the employer memory now says the right company, one memory, its history one update."""
+    for turn in ("我在阿里上班。", "更正一下，是蚂蚁金服，不是阿里。"):
+        _through_the_write_path(1134, turn)
+    assert [(m["memory_key"], m["content"]) for m in list_memories(1134)] == [("employer", "在蚂蚁金服工作")]
+    assert [(key, old, new) for key, _, _, old, new, _ in _history(1134)] == [
+        ("employer", None, "在阿里工作"),
+        ("employer", "在阿里工作", "在蚂蚁金服工作"),
+    ]

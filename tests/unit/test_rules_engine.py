@@ -3899,3 +3899,23 @@ def test_depression_its_medication_and_rules_about_topics_and_recommendations_ar
         assert candidate.memory_type == "constraint" and is_core_memory("constraint", candidate.key, candidate.content)
     assert keyed("我最近在考CPA，已经过了三门。")[0][2] == "goal-cpa"
     assert keyed("我在考驾照")[0][2] == "goal-drivers-license"
+
+
+def test_a_value_corrected_rewrites_the_one_memory_naming_the_wrong_one() -> None:
+    """R-WRITE-2 (seventeenth probe): 「更正一下，是蚂蚁金服，不是阿里」 after 「我在阿里上班」, "Actually it's AWS, not Amazon
+    retail" after "I work at Amazon" and "Wait, no — I live in Dallas" after Austin left the wrong value. In a message
+    that says it corrects, "是<right>，不是<wrong>" / "it's <right>, not <wrong>" rewrites the one memory naming the
+    wrong value in place; with no correction word, or no single memory naming it, nothing is written."""
+    ali = ExistingMemory(1, "employer", "fact", "在阿里工作")
+    corrected = ENGINE.refine(extract("更正一下，是蚂蚁金服，不是阿里。"), [ali])
+    assert [(c.op, c.target_key, c.content) for c in corrected] == [("upsert", "employer", "在蚂蚁金服工作")]
+    amazon = ExistingMemory(2, "employer", "fact", "Works at Amazon")
+    corrected = ENGINE.refine(extract("Actually it's AWS, not Amazon retail."), [amazon])
+    assert [(c.target_key, c.content) for c in corrected] == [("employer", "Works at AWS")]
+    gym = ExistingMemory(3, "sport-gym", "preference", "每周四去健身")
+    assert ENGINE.refine(extract("是周五，不是周四。"), [gym]) == []  # no correction word: an answer, perhaps
+    assert ENGINE.refine(extract("更正一下，是蚂蚁金服，不是阿里。"), []) == []
+    assert keyed("Wait, no — I live in Dallas.") == [("upsert", "fact", "residence-city", "Lives in Dallas")]
+    assert keyed("No more bullet points.")[0][2] == "reply-format"  # "no" is a lead only before a comma or dash
+    assert keyed("其实我还是喜欢咖啡的。") == [("upsert", "preference", "drink-coffee", "还是喜欢咖啡的")]
+    assert keyed("咖啡是我的最爱。")[0][2] == "drink-coffee"

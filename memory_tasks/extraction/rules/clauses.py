@@ -129,7 +129,9 @@ _EN_DISCOURSE = re.compile(
     # A time lead before the subject: "These days I mostly write Rust", "Lately, I drink tea".
     r"|these days|lately"
     # A correction's lead: "Sorry, I meant I work at Amazon", "Correction: my daughter is 7".
-    r"|sorry|oops|correction|to correct myself|I meant(?: to say)?(?: that)?|what I meant (?:is|was)(?: that)?)\b[,:\s]+",
+    r"|sorry|oops|correction|to correct myself|I meant(?: to say)?(?: that)?|what I meant (?:is|was)(?: that)?"
+    # "Wait, no — I live in Dallas": a correction's lead, before a comma or a dash.
+    r"|wait|no(?=\s*[,—–]|\s+-\s))\b(?:\s*[—–]\s*|\s+-\s+|[,:\s])+",
     re.IGNORECASE,
 )
 _ZH_QUESTION = re.compile(

@@ -82,6 +82,19 @@ _CORRECTED_VALUE = {
     "zh": re.compile(r"^(?:而)?不是[^，。]{1,12}$"),
     "en": re.compile(r"^(?:and )?not [\w' -]{1,30}$", re.IGNORECASE),
 }
+# A value said bare as the right one, before the wrong one (「更正一下，是蚂蚁金服，不是阿里」, "Actually it's AWS, not
+# Amazon"): in a message that says it corrects, the held memory naming the wrong value is rewritten.
+_RIGHT_VALUE = {
+    "zh": re.compile(r"^(?:应该)?是(?P<value>[^，。]{1,12})$"),
+    "en": re.compile(r"^(?:it|that)(?:'s| is| was| should be) (?P<value>[\w' -]{1,30})$", re.IGNORECASE),
+}
+_CORRECTS = {
+    "zh": re.compile(r"更正|纠正|不对|说错|搞错|写错|口误|我是说|应该是"),
+    "en": re.compile(r"\b(?:sorry|oops|correction|actually|I meant|my bad|my mistake|wait)\b", re.IGNORECASE),
+}
+# In Candidate.extra: the value a correction says is wrong, and the right one (`_corrected_memory`).
+WRONG_VALUE = "wrong_value"
+RIGHT_VALUE = "right_value"
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
 # clause is the first goal's detail, not a goal of its own.
 _GOAL_DETAIL = re.compile(r"^(?:my (?:\w+ )?(?:goal|aim|target) is|我?的?目标是)", re.IGNORECASE)
@@ -158,6 +171,7 @@ class RulesEngine:
         previous: list[Candidate] = []  # what the previous clause of the same sentence yielded
         last: list[Candidate] = []  # what the last clause that yielded anything yielded, in any sentence
         joked: str | None = None  # the item of a statement just taken back as a joke
+        right_value: str | None = None  # "是蚂蚁金服" / "it's AWS": a bare value, perhaps a correction's
         sentence, faith_said = -1, False
         for clause in clauses:
             if clause.sentence != sentence:
@@ -179,6 +193,17 @@ class RulesEngine:
                 continue
             if clause.continues and previous and _CORRECTED_VALUE[clause.lang].match(clause.text):
                 continue  # "my daughter is 7, not 6", 「我住在深圳，不是广州」: the old value, said to be wrong
+            if (
+                right_value
+                and _CORRECTED_VALUE[clause.lang].match(clause.text)
+                and _CORRECTS[clause.lang].search(message)
+            ):
+                correction = _correction(right_value, clause)
+                by_key.setdefault(correction.key, correction)
+                right_value = None
+                continue
+            right = _RIGHT_VALUE[clause.lang].match(clause.text)
+            right_value = right.group("value").strip() if right else None
             found = self._forget(clause) if clause.forget else self._statements(clause, previous)
             if not found and last and last[-1].key.startswith("allergy-") and clause.subject == "self":
                 found = self._also_allergic(clause)
@@ -357,6 +382,11 @@ class RulesEngine:
         # Keys the turn writes, or ends by name, itself.
         keyed = {c.key for c in candidates if c.op != "delete" or not c.extra.get(IF_NAMED)}
         for candidate in candidates:
+            if WRONG_VALUE in candidate.extra:
+                corrected = _corrected_memory(candidate, existing)
+                if corrected is not None:
+                    refined.append(corrected)
+                continue
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
             if _ends_another_value(candidate, existing):
@@ -540,6 +570,44 @@ def _item_pattern(item: str, min_latin: int = 3, min_han: int = 2) -> re.Pattern
     if len(item) < min_latin:
         return None
     return re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.IGNORECASE)
+
+
+def _correction(right_value: str, wrong: Clause) -> Candidate:
+    """The candidate of "是<right>，不是<wrong>": which memory it rewrites is refine's (`_corrected_memory`)."""
+    wrong_value = re.sub(r"^(?:and )?(?:而)?(?:不是|not )", "", wrong.text, flags=re.IGNORECASE).strip()
+    return Candidate(
+        op="upsert",
+        memory_type="fact",
+        key=f"correction-{item_slug(wrong_value)}",
+        content=statement(wrong.text, wrong.lang),
+        confidence=CONFIDENT,
+        reason="rules: the user corrected a value",
+        extra={WRONG_VALUE: wrong_value, RIGHT_VALUE: right_value},
+    )
+
+
+def _corrected_memory(candidate: Candidate, existing: list[ExistingMemory]) -> Candidate | None:
+    """The correction `candidate` as an upsert of the one memory naming its wrong value (the whole value,
+    else its first word: "Amazon retail" in "Works at Amazon"), that value replaced by the right one; None
+    when no single memory names it (nothing is guessed)."""
+    wrong, right = str(candidate.extra[WRONG_VALUE]), str(candidate.extra[RIGHT_VALUE])
+    for said in dict.fromkeys((wrong, wrong.split()[0] if " " in wrong else wrong)):
+        names = _item_pattern(said, min_latin=2, min_han=2)
+        held = [m for m in existing if names is not None and names.search(m.content)]
+        if len(held) == 1:
+            content = names.sub(right, held[0].content, count=1)
+            reason = "rules: a value the user corrected"
+            return replace(
+                candidate,
+                memory_type=held[0].memory_type,
+                content=content,
+                reuse_key=held[0].key,
+                reason=reason,
+                extra={},
+            )
+        if held:
+            return None
+    return None
 
 
 def _taken_back_as_a_joke(said: list[Candidate], by_key: dict[str, Candidate]) -> str | None:
