@@ -3919,3 +3919,25 @@ def test_a_value_corrected_rewrites_the_one_memory_naming_the_wrong_one() -> Non
     assert keyed("No more bullet points.")[0][2] == "reply-format"  # "no" is a lead only before a comma or dash
     assert keyed("其实我还是喜欢咖啡的。") == [("upsert", "preference", "drink-coffee", "还是喜欢咖啡的")]
     assert keyed("咖啡是我的最爱。")[0][2] == "drink-coffee"
+
+
+def test_a_mark_kept_out_of_replies_a_degree_under_way_and_tools_listed_are_read() -> None:
+    """R-TYPE-2 (seventeenth probe): "Please don't use exclamation marks in your replies" stored nothing (the format,
+    emoji and style rules keep theirs); "I'm doing a master's in education part-time" was no goal, so "I finished my
+    master's!" reached none; "I mostly use FastAPI and Postgres" kept FastAPI only; "…gluten-free flour obviously"
+    keyed the "obviously"."""
+    assert keyed("Please don't use exclamation marks in your replies.")[0][:3] == (
+        "upsert",
+        "constraint",
+        "rule-exclamation-marks-replies",
+    )
+    assert keyed("Don't use bullet points in your answers.")[0][2] == "reply-format"
+    assert keyed("Don't use emojis in your replies.")[0][2] == "reply-emoji"
+    degree = keyed("I'm doing a master's in education part-time.")
+    assert degree == [("upsert", "goal", "goal-master-s", "Is doing a master's in education part-time")]
+    assert keyed("I finished my master's!")[0][:3] == ("delete", "goal", "goal-master-s")
+    assert [key for _, _, key, _ in keyed("I mostly use FastAPI and Postgres.")] == [
+        "preference-fastapi",
+        "preference-postgres",
+    ]
+    assert keyed("I switched to gluten-free flour obviously.")[0][2] == "preference-gluten-free-flour"

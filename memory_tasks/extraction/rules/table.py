@@ -460,7 +460,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?|(?:平时|平常|一般|通常|主要|日常|工作中|工作上))(?:都|也)?写(?P<item>" + _PROGRAMMING + r")(?![^，。]*[了过])(?:的|比较多|多一些|为主)?$", _pref),
     _r("pref", "zh", r"^(?:偶尔|有时候?|也)写(?:点|些|一点)?(?P<item>" + _PROGRAMMING + r")$", _pref, after="preference-"),
     _r("pref", "zh", r"^我是(?:写|搞)(?P<item>" + _PROGRAMMING + r")的$", _pref),
-    _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?)\b", _pref),
+    _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?(?:(?:,| and|, and) " + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?)*)\b", _pref),
     # A device owned, or the one the user's phone or computer is: "I have a MacBook Pro", "My phone is a Pixel 8".
     _r("pref", "en", r"^I (?:have|own|got|just got|bought|just bought) an? (?:new )?(?P<item>" + _EN_DEVICES + r")(?: (?:for work|at home))?$", _pref),
     _r("pref", "en", r"^my (?:work )?(?:phone|laptop|computer|tablet|PC) is an? (?:new )?(?P<item>" + _EN_DEVICES + r"|" + CAP + r"[\w-]*(?: [\w-]+){0,2})$", _pref),
@@ -526,6 +526,8 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) learning (?:how )?to (?P<item>.+)$", goal),
+    # "I'm doing a master's in education part-time": the degree is the goal ("I finished my master's" reaches it).
+    _r("goal", "en", r"^I(?:'m| am) (?:currently |now )?(?:doing|pursuing|working on|working towards|studying for|getting|finishing) (?:a |an |my )?(?P<item>master's|masters|PhD|MBA|doctorate|bachelor's|law degree|degree)\b.*$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:also |now |currently )?(?:learning|taking up) (?:the )?(?P<item>piano|guitar|violin|drums|cello|saxophone|flute|ukulele|bass guitar|swimming|coding|programming|photography|painting|drawing|calligraphy|chess|knitting|pottery)(?: now| these days| again)?$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:also |now |currently )?(?:learning|studying|picking up) (?:some )?(?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
     # Trying to conceive bears on drugs and drinks as a pregnancy does (not a goal like "trying to run").
@@ -1045,5 +1047,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖)[^，。]+$", standing_rule, standing=True, after="health-"),
     # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
     _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put|use|include|add|share|post|tell|disclose|reveal|give out)\b.+$", standing_rule, standing=True),
+    # "Please don't use exclamation marks in your replies": any mark or word kept out of every
+    # reply (last of its group: the format, emoji and style rules above read theirs first).
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|stop|avoid) (?:ever )?(?:use|using|put|putting|include|including|add|adding) (?:any )?(?P<item>[\w' -]{2,30}?) in (?:your |the |any |all (?:your )?)?(?:replies|answers|responses|messages)\b.*$", standing_rule, standing=True),
 )
 # fmt: on
