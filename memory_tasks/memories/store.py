@@ -450,6 +450,14 @@ def _stated_by(session: Session, memory_id: int, message_id: int) -> bool:
     )
 
 
+def _restates_its_type(held_type: str, said_type: str) -> bool:
+    """True when a statement of `said_type` can confirm a memory of `held_type`: the same type, or a
+    preference said of a slot the user made a standing rule ("I prefer metric units" after "Always use
+    metric" on `reply-units`: the rule stays a rule). A rule said of a held preference is new: it
+    rewrites the memory as the rule."""
+    return held_type == said_type or (held_type == "constraint" and said_type == "preference")
+
+
 def confirm(session: Session, ctx: WriteContext, memory: LongTermMemory, candidate: Candidate) -> bool:
     """The user said again what `memory` holds: it lives on, its text stays (R-WRITE-3).
 
@@ -617,7 +625,7 @@ def apply_candidate(
 
     if (
         live is not None
-        and live.memory_type == candidate.memory_type
+        and _restates_its_type(live.memory_type, candidate.memory_type)
         and (
             live.content == content
             or says_the_same(live.content, candidate.content, restates)

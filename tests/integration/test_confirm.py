@@ -201,3 +201,28 @@ def test_an_earlier_value_said_again_in_its_earlier_words_is_a_new_value(db) -> 
     for text in ("以后回答用中文", "以后用英文回答", "以后回答用中文"):
         _write(user, record_turn(user, text), Candidate("upsert", "constraint", "reply-language", text))
         assert ("reply-language", text) in [(key, content) for _, key, _, content, *_ in _active(user)], text
+
+
+def test_a_preference_said_again_of_a_standing_rules_slot_confirms_the_rule(db) -> None:
+    """R-WRITE-3 (seventeenth probe): "I prefer metric units" is a preference on `reply-units`, the slot "Always use
+    metric" fills as a rule; sent again after the rule, the preference rewrote it (another type), so every re-send
+    changed the text. A preference saying what a rule of its slot says confirms the rule; a rule said of a held
+    preference still rewrites it as the rule, and another value still changes it."""
+    user = 1406
+    burst = ["I prefer metric units.", "Please use metric units.", "Always use metric."]
+    _told(user, burst)
+    before = _active(user)
+    assert [(key, memory_type) for _, key, memory_type, *_ in before] == [("reply-units", "constraint")]
+    for seed in (1, 2, 3):
+        shuffled = list(burst)
+        random.Random(seed).shuffle(shuffled)
+        _told(user, shuffled)
+        assert _active(user) == before, seed
+    _told(user, ["I prefer imperial units."])
+    assert [(memory_type, content) for _, _, memory_type, content, *_ in _active(user)] == [
+        ("preference", "Prefers imperial units")
+    ]
+    _told(user, ["Use imperial units."])
+    assert [(memory_type, content) for _, _, memory_type, content, *_ in _active(user)] == [
+        ("constraint", "Use imperial units")
+    ]
