@@ -3941,3 +3941,21 @@ def test_a_mark_kept_out_of_replies_a_degree_under_way_and_tools_listed_are_read
         "preference-postgres",
     ]
     assert keyed("I switched to gluten-free flour obviously.")[0][2] == "preference-gluten-free-flour"
+
+
+def test_a_pregnancys_details_and_a_students_school_year_and_admission_are_kept() -> None:
+    """R-READ-6 (seventeenth probe): 「我有妊娠糖尿病」 and 「医生让我补充叶酸」 stored nothing (a condition and a
+    medication of a pregnancy, both core); 「我怀孕了，预产期是明年三月」 lost the due date; 「我今年高三，准备高考」 stored a
+    hashed goal only and 「我被浙大录取了」, "I got into Stanford" nothing; 「我被公司的HR录用了」 is no school."""
+    assert keyed("我有妊娠糖尿病。") == [("upsert", "fact", "health-diabetes", "有妊娠糖尿病")]
+    assert keyed("医生让我补充叶酸。") == [("upsert", "fact", "medication-folic-acid", "医生让我补充叶酸")]
+    assert keyed("I take folic acid.")[0][2] == "medication-folic-acid"
+    assert keyed("我怀孕了，预产期是明年三月。") == [("upsert", "fact", "health-pregnancy", "怀孕了，预产期是明年三月")]
+    assert keyed("I'm pregnant, due in March.")[0][3] == "Is pregnant, due in March"
+    assert keyed("我今年高三，准备高考。") == [
+        ("upsert", "fact", "school", "在读高三"),
+        ("upsert", "goal", "goal-gaokao", "准备高考"),
+    ]
+    assert keyed("我被浙大录取了。") == [("upsert", "fact", "school", "被浙大录取")]
+    assert keyed("I got into Stanford.") == [("upsert", "fact", "school", "Admitted to Stanford")]
+    assert keyed("我被公司的HR录用了") == []

@@ -82,6 +82,8 @@ _CORRECTED_VALUE = {
     "zh": re.compile(r"^(?:而)?不是[^，。]{1,12}$"),
     "en": re.compile(r"^(?:and )?not [\w' -]{1,30}$", re.IGNORECASE),
 }
+# The facts a clause naming no subject of its own goes on about.
+_GOES_ON_ABOUT = ("pet-", "family-", "health-pregnancy")
 # A value said bare as the right one, before the wrong one (「更正一下，是蚂蚁金服，不是阿里」, "Actually it's AWS, not
 # Amazon"): in a message that says it corrects, the held memory naming the wrong value is rewritten.
 _RIGHT_VALUE = {
@@ -254,8 +256,9 @@ class RulesEngine:
             for candidate in found:
                 if _is_avoidance(candidate) and (faith_said or _RELIGIOUS.search(candidate.content)):
                     _becomes_religious(candidate, by_key, clause.lang)
-            if not found and clause.continues and previous and previous[-1].key.startswith(("pet-", "family-")):
-                # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」: the clause goes on about the pet or person.
+            if not found and clause.continues and previous and previous[-1].key.startswith(_GOES_ON_ABOUT):
+                # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」, 「我怀孕了，预产期是明年三月」: the clause goes
+                # on about the pet, the person or the pregnancy.
                 previous[-1].content = f"{previous[-1].content}，{statement(clause.text, clause.lang)}"[:1000]
                 continue
             for candidate in found:

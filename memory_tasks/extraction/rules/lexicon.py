@@ -344,6 +344,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("insulin", "medication", ("胰岛素", "insulin")),
     ("blood-thinners", "medication", ("抗凝药", "华法林", "blood thinners", "warfarin")),
     ("antidepressants", "medication", ("抗抑郁药", "antidepressants")),
+    ("folic-acid", "medication", ("叶酸", "folic acid")),
+    ("prenatal-vitamins", "medication", ("孕妇维生素", "prenatal vitamins")),
     ("sertraline", "medication", ("舍曲林", "左洛复", "sertraline", "zoloft")),
     ("fluoxetine", "medication", ("氟西汀", "百忧解", "fluoxetine", "prozac")),
     ("escitalopram", "medication", ("艾司西酞普兰", "来士普", "escitalopram", "lexapro")),
@@ -411,6 +413,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("toefl", "exam", ("托福", "toefl")),
     # 「考上研究生了」 reaches 「我在准备考研」.
     ("grad-school-exam", "exam", ("考研", "研究生考试", "研究生")),
+    ("gaokao", "exam", ("高考", "gaokao", "college entrance exam")),
     (
         "drivers-license",
         "exam",

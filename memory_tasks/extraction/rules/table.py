@@ -163,11 +163,11 @@ _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时)+(?=我))?(?:我|本人)?" + _ZH_ADV
 _ZH_CHRONIC_MEDS = (
     r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|舍曲林|氟西汀|帕罗西汀|艾司西酞普兰|左洛复|百忧解|来士普|抗凝药|华法林|优甲乐"
-    r"|甲状腺素|他汀|避孕药|抗癫痫药"
+    r"|甲状腺素|他汀|避孕药|抗癫痫药|叶酸|孕妇维生素"
 )
 _EN_CHRONIC_MEDS = (
     r"metformin|insulin|blood thinners|warfarin|antidepressants|sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro"
-    r"|statins|levothyroxine|birth control|an inhaler"
+    r"|statins|levothyroxine|birth control|an inhaler|folic acid|prenatal vitamins"
     r"|(?:blood pressure|diabetes|thyroid|heart|seizure|anxiety|ADHD) (?:medication|meds|medicine|pills)"
 )
 # The styles an answer can have, as a reply-style preference names them.
@@ -264,6 +264,9 @@ OCCUPATION = Slot("fact", "occupation", {"zh": "职业：{value}", "en": "Occupa
 # What the user does for a living said as a statement ("Is retired", "Teaches high school math").
 OCCUPATION_STATED = Slot("fact", "occupation")
 SCHOOL = Slot("fact", "school", {"zh": "在{value}上学", "en": "Studies at {value}"})
+# Admitted, not yet there: 「我被浙大录取了」, "I got into Stanford".
+ADMITTED = Slot("fact", "school", {"zh": "被{value}录取", "en": "Admitted to {value}"})
+SCHOOL_YEAR = Slot("fact", "school", {"zh": "在读{value}", "en": "In {value}"})
 SCHOOL_ZH = replace(SCHOOL, clean=zh_employer)
 REPLY_UNITS = Slot("constraint", "reply-units")
 REPLY_TIME_FORMAT = Slot("constraint", "reply-time-format")
@@ -626,6 +629,10 @@ RULES: tuple[Rule, ...] = (
     # Google", a job's level).
     _r("employer", "en", r"^I(?:'m| am) (?:an? (?:freshman|sophomore|first-year|second-year|third-year|fourth-year|final-year|grad student|PhD student|undergrad)|in my (?:first|second|third|fourth|final|last) year) at " + _EN_NAME, SCHOOL),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读书|上学|念书|读大学|读研究生|读研|读博)$", SCHOOL_ZH),
+    # Admitted (「我被浙大录取了」, "I got into Stanford"), or the year of school the user is in (「我今年高三」).
+    _r("employer", "zh", r"^(?:我)?(?:已经|终于|刚|刚刚)?被(?P<value>(?!公司|单位)[^，。\s]{2,12}?)(?:的[^，。]{1,8}?专业)?录取了?$", ADMITTED),
+    _r("employer", "en", r"^I (?:just |finally |officially )?(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|have been accepted (?:to|into|at)|'ve been accepted (?:to|into|at)) " + _EN_NAME, ADMITTED),
+    _r("employer", "zh", r"^(?:我)?(?:今年|现在|目前)?(?:在)?(?:读|上)?(?P<value>高[一二三]|初[一二三]|大[一二三四]|研[一二三])(?:了|的学生)?$", SCHOOL_YEAR),
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I (?:just |recently )?joined " + _EN_NAME, EMPLOYER_EN),
     # An employer of a kind, unnamed: "I work at a bank", "I work remotely for a fintech startup".
@@ -708,7 +715,9 @@ RULES: tuple[Rule, ...] = (
     _r("allergy", "en", r"^I(?: have| have got|'ve got| got) (?:an? )?(?P<item>[\w-]+(?: [\w-]+)?(?:(?: allerg(?:y|ies))?,?(?: and)? (?:an? )?[\w-]+(?: [\w-]+)?)*) allerg(?:y|ies)\b", ALLERGY),
     # Medication taken for a long time (a cold's 感冒药 is not): a chronic drug by name, or any
     # 药 said with a long-term word.
-    _r("medication", "zh", _ZH_ME + r"(?:在|正在|一直在|长期|常年|每天(?:都)?(?:要)?|每天按时)?(?:吃|服用|服|打|注射|用)(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
+    _r("medication", "zh", _ZH_ME + r"(?:在|正在|一直在|长期|常年|每天(?:都)?(?:要)?|每天按时)?(?:吃|服用|服|打|注射|用|补充?)(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
+    # 「医生让我补充叶酸」: a medication the doctor put the user on.
+    _r("medication", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:每天)?(?:吃|服用|补充?|打|用)(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "zh", _ZH_ME + r"(?:长期|常年|每天(?:都)?(?:要)?|一直(?:在)?)(?:吃|服用|服)(?P<item>[^，。]{1,6}药)$", MEDICATION),
     # A drug the doctor moved the user to: "My doctor switched me to insulin", 「医生让我改打胰岛素」.
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved|put) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
@@ -720,7 +729,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
     _r("medication", "zh", r"^(?:医生)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
-    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?)?(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)", HEALTH),
+    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?)?(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
