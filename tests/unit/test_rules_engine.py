@@ -3959,3 +3959,17 @@ def test_a_pregnancys_details_and_a_students_school_year_and_admission_are_kept(
     assert keyed("我被浙大录取了。") == [("upsert", "fact", "school", "被浙大录取")]
     assert keyed("I got into Stanford.") == [("upsert", "fact", "school", "Admitted to Stanford")]
     assert keyed("我被公司的HR录用了") == []
+
+
+def test_a_rule_that_names_nothing_is_no_rule() -> None:
+    """R-TYPE-3 (seventeenth probe): 「以后别这样」, 「以后帮我记住」 (asked or said) and "Don't talk about that with me"
+    were stored as standing rules on every reply, naming nothing (this, that, remember what?)."""
+    for message in (
+        "以后别这样",
+        "以后帮我记住",
+        "能不能以后别这样？",
+        "以后别这样了",
+        "Don't talk about that with me.",
+    ):
+        assert keyed(message) == [], message
+    assert keyed("以后记得提醒我喝水")[0][2] == "rule-water"

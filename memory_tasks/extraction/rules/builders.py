@@ -347,7 +347,17 @@ def family_fact(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("append", "fact", f"family-{group}", content, clause, 4, LIFELONG_TTL_DAYS)]
 
 
+# A rule that says nothing of its own: 「以后别这样」, 「以后帮我记住」 (this, that, to remember — what?).
+_RULE_OF_NOTHING = re.compile(
+    r"^(?:以后|今后|从现在(?:开始|起)|从今以后|请|都|你)*[，,]?(?:别|不要|帮我|记得|请|再)*"
+    r"(?:这样|那样|这么做|那么做|这样做|那样做|记住|记着|记一下|这个|那个|这些|那些)(?:了|吧|哦|啊)?$"
+)
+
+
 def standing_rule(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A standing rule in the user's words, keyed by what it is about; none for one that names nothing."""
+    if _RULE_OF_NOTHING.match(clause.text):
+        return []
     return [_candidate("upsert", "constraint", rule_key(clause.text), statement(clause.text, clause.lang), clause, 4)]
 
 
