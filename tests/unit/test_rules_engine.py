@@ -3973,3 +3973,19 @@ def test_a_rule_that_names_nothing_is_no_rule() -> None:
     ):
         assert keyed(message) == [], message
     assert keyed("以后记得提醒我喝水")[0][2] == "rule-water"
+
+
+def test_a_plan_decided_against_prediabetes_and_a_job_by_its_letters_are_read() -> None:
+    """R-WRITE-2, R-READ-6 (seventeenth probe): 「我们决定不回国了」 and "We decided not to move back after all" kept the goal;
+    「医生说我是糖尿病前期」 and "I have prediabetes" stored nothing; "Please don't bring up the miscarriage" was no rule;
+    「我在Google上班，做SRE」 lost the job."""
+    home = ExistingMemory(1, "goal-hfb698cd", "goal", "我们打算明年回国")
+    assert refined("我们决定不回国了。", [home]) == [("delete", "goal", "goal-hfb698cd")]
+    back = ExistingMemory(2, "goal-move-back-china", "goal", "Plans to move back to China next year")
+    assert refined("We decided not to move back after all.", [back]) == [("delete", "goal", "goal-move-back-china")]
+    assert refined("我们决定不回国了。", []) == []
+    assert keyed("医生说我是糖尿病前期。") == [("upsert", "fact", "health-prediabetic", "是糖尿病前期")]
+    assert keyed("I have prediabetes.")[0][2] == "health-prediabetic"
+    assert keyed("Please don't bring up the miscarriage.")[0][1] == "constraint"
+    assert ("occupation", "职业：SRE") in [(key, content) for _, _, key, content in keyed("我在Google上班，做SRE。")]
+    assert "occupation" not in [key for _, _, key, _ in keyed("我周末做饭")]

@@ -355,6 +355,9 @@ RULES: tuple[Rule, ...] = (
     # 「我把记账App停掉了」: the project named before the verb.
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?把(?:那个|这个)?(?P<item>[^，。]+?)(?:项目)?(?:停掉|关掉|砍掉|放弃|停了|下线)了$", _retire_project),
     _r("pref", "zh", r"放弃了?(?P<item>[^，。]+?)了?$", _retire_goal),
+    # A plan decided against: 「我们决定不回国了」, "We decided not to move back" end the one goal naming it.
+    _r("pref", "zh", r"^(?:我|我们)?(?:已经|现在|最后|还是)?(?:决定|打算)不(?:去|再)?(?P<item>[^，。]{2,8}?)了$", named_retirement("goal-")),
+    _r("pref", "en", r"^(?:I|we)(?:'ve| have)? (?:finally )?decided not to (?P<item>[\w' -]{3,30}?)(?: after all| anymore| this year)?$", named_retirement("goal-")),
     # 「钢琴学了半年放弃了」: the goal named before its time given up.
     _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,6}?)(?:学了|练了|坚持了)[^，。]{0,6}?(?:就|还是|最后)?放弃了$", _retire_goal),
     # 「吉他学不下去了」, 「我不学吉他了」: the learning given up.
@@ -578,6 +581,8 @@ RULES: tuple[Rule, ...] = (
     # 「我转行做产品经理了」: a new occupation said as a change of career.
     _r("occupation", "zh", r"^(?:我)?(?:现在|已经|去年|今年|最近)?(?:转行|改行|转|改)(?:做|当|成|去做|去当)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?是做(?P<value>[^，。]+?)的$", OCCUPATION),
+    # 「我在Google上班，做SRE」: a job named by its letters after 做 (not 「做饭」).
+    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|在公司|在那)?(?:做|当)(?P<value>[A-Z]{2,5}(?:工程师)?)(?:的)?$", OCCUPATION),
     _r("occupation", "zh", AT + r"[^，。\s]{2,10}?(?:做|当)(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?)\b", OCCUPATION),
     # "I've been a teacher for 20 years", "I just got promoted to senior engineer".
@@ -729,20 +734,20 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
     _r("medication", "zh", r"^(?:医生)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
-    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?)?(?P<item>高血压|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)", HEALTH),
+    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:对)?(?P<item>麸质不耐受?)(?:症)?$", HEALTH),
     # "I have a gluten intolerance", "I have lactose intolerance".
     _r("health", "en", r"^I (?:have|'ve got|was diagnosed with) (?:an? )?(?P<item>(?:gluten|lactose|wheat|dairy|fructose) (?:intolerance|sensitivity))\b", HEALTH),
-    _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>高血压|糖尿病|哮喘|痛风|抑郁症)(?:病人|患者)?$", HEALTH),
+    _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|痛风|抑郁症)(?:病人|患者)?$", HEALTH),
     # A condition said as the organ or the reading: 「我心脏不好」, 「我血脂高」, 「我血压高」.
     _r("health", "zh", _ZH_ME + r"(?:有点|有些|一直)?(?P<item>痛风|哮喘|贫血|低血糖|高血压|糖尿病|腰椎间盘突出|腰间盘突出|椎间盘突出)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>乙肝|丙肝)(?:病毒)?携带者$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高|血糖(?:有点|偏|比较)?高|胆固醇(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
-    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d |gestational )?(?P<item>diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
+    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d |gestational )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant to (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
     # Sobriety kept: no drink may be suggested (core). "I'm sober" alone can mean tonight.
@@ -1041,7 +1046,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:if|when) (?:it|there|the)\b[^,.]{1,40}?(?:,| then) (?:please )?(?:remind|warn) me (?:to|about|that)\b.+$", standing_rule, standing=True),
     # "Don't mention my ex", 「不要提我前任」: a painful topic of the user's own, closed list (a standing
     # rule without "ever": "Don't mention it" answers a thank-you, "don't mention my name in the email" is a task).
-    _r("constraint", "en", r"^(?:please )?(?:don't|do not) (?:ever )?(?:mention|bring up|talk about|ask (?:me )?about) my (?:ex|ex-wife|ex-husband|ex-boyfriend|ex-girlfriend|ex-partner|divorce|weight|miscarriage|late (?:father|mother|dad|mom|husband|wife))\b(?: (?:again|anymore|any more|please|ever|to me|around me))*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not) (?:ever )?(?:mention|bring up|talk about|ask (?:me )?about) (?:my|the) (?:ex|ex-wife|ex-husband|ex-boyfriend|ex-girlfriend|ex-partner|divorce|weight|miscarriage|late (?:father|mother|dad|mom|husband|wife))\b(?: (?:again|anymore|any more|please|ever|to me|around me))*$", standing_rule, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:提|提起|提到|问|聊)(?:我的?)?(?:前任|前妻|前夫|前男友|前女友|离婚|体重|流产)(?:的事)?(?:了)?$", standing_rule, standing=True),
     # Any topic, said as one ("别跟我聊减肥的话题") or with "with me" ("Don't bring up dieting with me").
     _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:跟我|和我|同我)?(?:聊|谈|提|讨论|说)(?:起)?(?P<item>[^，。]{1,10}?)(?:的|相关的|有关的)?话题(?:了)?$", standing_rule, standing=True),
