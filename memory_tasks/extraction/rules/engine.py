@@ -182,9 +182,10 @@ class RulesEngine:
                 joked = _taken_back_as_a_joke(last, by_key)
                 previous, last = [], []
                 continue
-            if joked and _OF_THE_JOKE[clause.lang].search(clause.text):
+            pointer = _OF_THE_JOKE[clause.lang].search(clause.text) if joked else None
+            if joked and pointer:
                 # "I love it" after the joke: it is the item the joke named.
-                said = _OF_THE_JOKE["en"].sub(joked, clause.text) if clause.lang == "en" else clause.text + joked
+                said = clause.text[: pointer.start()] + joked if clause.lang == "en" else clause.text + joked
                 clause = replace(clause, text=said)
             joked = None
             if clause.name:
