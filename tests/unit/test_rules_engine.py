@@ -3915,6 +3915,9 @@ def test_a_value_corrected_rewrites_the_one_memory_naming_the_wrong_one() -> Non
     gym = ExistingMemory(3, "sport-gym", "preference", "每周四去健身")
     assert ENGINE.refine(extract("是周五，不是周四。"), [gym]) == []  # no correction word: an answer, perhaps
     assert ENGINE.refine(extract("更正一下，是蚂蚁金服，不是阿里。"), []) == []
+    children = ExistingMemory(4, "family-children", "fact", "Son is 4; Daughter is 6")
+    corrected = ENGINE.refine(extract("Sorry, it's 7, not 6."), [children])
+    assert [c.content for c in corrected] == ["Son is 4; Daughter is 7"]
     assert keyed("Wait, no — I live in Dallas.") == [("upsert", "fact", "residence-city", "Lives in Dallas")]
     assert keyed("No more bullet points.")[0][2] == "reply-format"  # "no" is a lead only before a comma or dash
     assert keyed("其实我还是喜欢咖啡的。") == [("upsert", "preference", "drink-coffee", "还是喜欢咖啡的")]

@@ -596,7 +596,7 @@ def _corrected_memory(candidate: Candidate, existing: list[ExistingMemory]) -> C
     when no single memory names it (nothing is guessed)."""
     wrong, right = str(candidate.extra[WRONG_VALUE]), str(candidate.extra[RIGHT_VALUE])
     for said in dict.fromkeys((wrong, wrong.split()[0] if " " in wrong else wrong)):
-        names = _item_pattern(said, min_latin=2, min_han=2)
+        names = _item_pattern(said, min_latin=1 if said.isdigit() else 2, min_han=2)  # "it's 7, not 6"
         held = [m for m in existing if names is not None and names.search(m.content)]
         if len(held) == 1:
             content = names.sub(right, held[0].content, count=1)
