@@ -3992,3 +3992,15 @@ def test_a_plan_decided_against_prediabetes_and_a_job_by_its_letters_are_read() 
     assert keyed("Please don't bring up the miscarriage.")[0][1] == "constraint"
     assert ("occupation", "职业：SRE") in [(key, content) for _, _, key, content in keyed("我在Google上班，做SRE。")]
     assert "occupation" not in [key for _, _, key, _ in keyed("我周末做饭")]
+
+
+def test_a_households_diet_is_the_users() -> None:
+    """R-READ-6 (seventeenth probe): "We're vegetarian", "We don't eat pork", "Our family keeps kosher" and
+    「我们家不吃猪肉」 stored nothing (the rules read "I" and 我), so a recipe could bring pork to a kosher home. What the
+    household eats or keeps from is the user's; "We don't eat out much" (nor "I don't eat out much") is no food."""
+    assert keyed("We're vegetarian.") == [("upsert", "fact", "diet", "Is vegetarian")]
+    assert keyed("We don't eat pork.") == [("upsert", "preference", "food-pork", "Doesn't eat pork")]
+    assert keyed("Our family keeps kosher.") == [("upsert", "fact", "diet", "Keeps kosher")]
+    assert keyed("我们家不吃猪肉。") == [("upsert", "preference", "food-pork", "不吃猪肉")]
+    for message in ("We don't eat out much.", "I don't eat out much.", "He keeps crying.", "We eat dinner at 6."):
+        assert keyed(message) == [], message

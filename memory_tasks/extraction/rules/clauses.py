@@ -377,6 +377,34 @@ def _subject(text: str, lang: Lang) -> str:
     return "other"
 
 
+# What a household eats is what the user eats: "We're vegetarian", "We don't eat pork", "Our family keeps kosher",
+# 「我们家不吃猪肉」 are read as said of the user (`_household_as_user`).
+_EN_HOUSEHOLD_DIET = re.compile(
+    r"^(?:we(?:'re| are)|our (?:family|household) is)(?: all)? (?P<diet>vegetarian|vegan|pescatarian)s?\b"
+    r"|^(?:we|our (?:family|household))(?: all)? (?P<verb>don't eat|do not eat|never eat|keeps?|eats?|avoids?)"
+    r" (?=(?:kosher|halal|pork|beef|meat|alcohol|gluten|dairy|seafood|shellfish|eggs)\b|(?!out\b)\w)",
+    re.IGNORECASE,
+)
+_ZH_HOUSEHOLD_DIET = re.compile(r"^我们?家(?:里)?(?:人)?(?=(?:都|从来|一直|基本)?(?:不吃|不喝|不碰|吃素|忌口))")
+
+
+def _household_as_user(text: str, lang: Lang) -> str:
+    """`text` with a household's diet said of the user ("We don't eat pork" -> "I don't eat pork")."""
+    if lang == "zh":
+        return _ZH_HOUSEHOLD_DIET.sub("我", text)
+    said = _EN_HOUSEHOLD_DIET.match(text)
+    if not said:
+        return text
+    if said.group("diet"):
+        return f"I'm {said.group('diet')}{text[said.end() :]}"
+    verb = (
+        re.sub(r"s$", "", said.group("verb"))
+        if said.group("verb").lower() in ("keeps", "eats", "avoids")
+        else said.group("verb")
+    )
+    return f"I {verb} {text[said.end() :]}"
+
+
 def _strip_discourse(text: str, lang: Lang) -> str:
     """`text` without its discourse words, a leading frequency word put after the subject."""
     pattern = _ZH_DISCOURSE if lang == "zh" else _EN_DISCOURSE
@@ -506,7 +534,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                 clauses.append(Clause(text=raw[:MAX_CLAUSE_CHARS], lang=lang, skip="too long to be one statement"))
                 continue
             raw = raw.strip(" ，,、：:")
-            text = _strip_discourse(raw, lang)
+            text = _household_as_user(_strip_discourse(raw, lang), lang)
             if quit_habit and _QUIT_ALONE[lang].match(text):
                 text = _QUIT_READ_AS[quit_habit]
             quit_habit = None

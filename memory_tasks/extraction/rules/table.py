@@ -411,7 +411,7 @@ RULES: tuple[Rule, ...] = (
     # "I can't have grapefruit because of my medication": a restriction the treatment sets (core, as a doctor's
     # order; before the dislike, which would read it as a taste).
     _r("pref", "en", r"^I (?:can't|cannot|can not|shouldn't|should not|must not|mustn't|am not allowed to) (?:have|eat|drink|take) (?P<item>[\w -]{2,30}?),? (?:because of|due to|with|while on) (?:my |the )?(?:medication|meds|medicine|pills|blood thinners|treatment|chemo|condition)\b", DOCTORS_ORDER),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?!out\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
     # "I've come around on mushrooms": a dislike gone, a liking now (the same key).
     _r("pref", "en", r"^I(?:'ve| have)? (?:finally |actually )?(?:come|came) (?:a)?round (?:on|to) (?P<item>[\w' -]{2,40}?)$", _pref),
