@@ -4004,3 +4004,17 @@ def test_a_households_diet_is_the_users() -> None:
     assert keyed("我们家不吃猪肉。") == [("upsert", "preference", "food-pork", "不吃猪肉")]
     for message in ("We don't eat out much.", "I don't eat out much.", "He keeps crying.", "We eat dinner at 6."):
         assert keyed(message) == [], message
+
+
+def test_an_introduction_in_one_message_keeps_each_fact() -> None:
+    """R-TYPE-2 (seventeenth probe): "I'm Maya, 34, a pediatric nurse in Chicago." lost the job (a name and an age
+    said first; both stay unstored, R-TYPE-3); "I'm vegan, allergic to tree nuts, and …" put the allergy inside the
+    diet's text; 「我们有个女儿两岁了」 stored nothing."""
+    assert [key for _, _, key, _ in keyed("I'm Maya, 34, a pediatric nurse in Chicago.")] == ["occupation", "work-city"]
+    assert keyed("I'm vegan, allergic to tree nuts, and I'm training for my first triathlon in August.")[:2] == [
+        ("upsert", "fact", "diet", "Is vegan"),
+        ("upsert", "fact", "allergy-tree-nut", "Is allergic to tree nuts"),
+    ]
+    assert keyed("Allergic to cats.") == [("upsert", "fact", "allergy-cat", "Is allergic to cats")]
+    assert keyed("我们有个女儿两岁了") == [("append", "fact", "family-children", "我们有个女儿两岁了")]
+    assert keyed("我没有个孩子") == []

@@ -83,11 +83,11 @@ _ZH_CLAUSE = re.compile(
 _EN_TIME_WORD = r"today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend)|right now"
 # The part split off "I'm vegetarian and allergic to nuts", given back its subject.
 _EN_BARE_CONDITION = re.compile(
-    r"^and ((?:severely |very |also |mildly )?(?:allergic|lactose intolerant|gluten intolerant)\b)", re.IGNORECASE
+    r"^(?:and )?((?:severely |very |also |mildly )?(?:allergic|lactose intolerant|gluten intolerant)\b)", re.IGNORECASE
 )
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since"
-    r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|her name|his name|"
+    r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|allergic|her name|his name|"
     + _EN_TIME_WORD
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
     r"|\s+(?=and (?:(?:now|then|since then) (?=I\b|I'm|I've|we\b|my\b))?(?:I|I'm|I've|we|we're|my|"
@@ -106,6 +106,11 @@ _ZH_ADVERB_FIRST = re.compile(
 )
 # "Next year I want to run a marathon": a lasting time lead goes after the statement, where the rules
 # read it ("I want to run a marathon next year"); a near one (next week, tomorrow) stays first.
+# "I'm Maya, 34, a pediatric nurse": the name and age said first (a profile, not stored) before what the user is.
+_EN_INTRODUCED = re.compile(
+    r"^I(?:'m| am) (?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?,\s*(?:\d{1,3}(?: years old| y/?o)?,\s*)?(?=an?\s)",
+    re.IGNORECASE,
+)
 _EN_TIME_FIRST = re.compile(
     r"^(?P<when>next (?:year|summer|spring|fall|autumn|winter)|this year|someday|some day|one day|eventually"
     r"|in the (?:long run|future)),? (?P<rest>(?:I|we)\b.+)$",
@@ -413,6 +418,7 @@ def _strip_discourse(text: str, lang: Lang) -> str:
         previous, text = text, pattern.sub("", text, count=1).strip()
     if lang == "zh":
         return _ZH_ADVERB_FIRST.sub(lambda m: f"我{m.group('adv')}", text)
+    text = _EN_INTRODUCED.sub("I'm ", text)
     text = _EN_TIME_FIRST.sub(lambda m: f"{m.group('rest')} {m.group('when').lower()}", text)
     return _EN_ADVERB_FIRST.sub(lambda m: f"{m.group('me')} {m.group('adv').lower()} ", text)
 
@@ -521,7 +527,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
         if lang == "en":
-            parts = [_EN_BARE_CONDITION.sub(r"I'm \1", p) for p in parts]
+            parts = [_EN_BARE_CONDITION.sub(lambda m: f"I'm {m.group(1).lower()}", p) for p in parts]
         parts = _standing_words_carried(parts)
         tainted: str | None = None
         previous_subject = "self"

@@ -854,7 +854,7 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^(?:the|our|my) (?:new )?(?P<children>baby|twins|baby boy|baby girl|little one) (?:was|were|has been|have been) (?:just |finally |safely )?born\b.*$", family_fact, family=True),
     _r("family", "en", r"^my (?:wife|partner|girlfriend) (?:just |finally )?(?:had|gave birth to|delivered) (?:a |our )?(?:healthy )?(?P<children>baby(?: boy| girl)?|son|daughter|twins|little (?:boy|girl))\b.*$", family_fact, family=True),
     _r("family", "zh", r"^(?:我的?|我家)?(?:" + _FAMILY_WORDS + r")", family_fact, family=True),
-    _r("family", "zh", r"有[一二两三四五\d]+个(?P<children>孩子|女儿|儿子)", family_fact),
+    _r("family", "zh", r"(?<!没)有(?:[一二两三四五\d]+)?个(?P<children>孩子|女儿|儿子)", family_fact),
     _r("family", "zh", r"(?P<partner>结婚了|已婚|订婚了|再婚了)", slots(family_fact, _ENDS_STATUS)),
     # Twins, or a child said as becoming a parent: 「我家有双胞胎」, 「我刚当妈妈」 (the user's children).
     _r("family", "zh", r"^(?:我|我家)(?:有|生了)(?:一对)?(?P<children>双胞胎|龙凤胎)", family_fact),
