@@ -4018,3 +4018,13 @@ def test_an_introduction_in_one_message_keeps_each_fact() -> None:
     assert keyed("Allergic to cats.") == [("upsert", "fact", "allergy-cat", "Is allergic to cats")]
     assert keyed("我们有个女儿两岁了") == [("append", "fact", "family-children", "我们有个女儿两岁了")]
     assert keyed("我没有个孩子") == []
+
+
+def test_sources_no_longer_needed_end_the_rule_asking_for_them() -> None:
+    """R-WRITE-2 (seventeenth probe): "You don't need to cite sources anymore" and "You can stop citing sources" left
+    "Please always cite sources" on every reply."""
+    sources = ExistingMemory(1, "reply-sources", "constraint", "Please always cite sources")
+    for message in ("You don't need to cite sources anymore.", "You can stop citing sources."):
+        assert refined(message, [sources]) == [("delete", "constraint", "reply-sources")], message
+    bullets = ExistingMemory(2, "reply-format", "constraint", "Always answer in bullet points")
+    assert refined("You can stop using bullet points.", [bullets]) == [("delete", "constraint", "reply-format")]

@@ -987,7 +987,7 @@ RULES: tuple[Rule, ...] = (
     # A standing rule no longer needed: 「不用先给结论了」, 「不用附英文翻译了」, "You don't need to add English
     # translations anymore" end the one rule naming what it asked for (the object, after its verb).
     _r("constraint", "zh", r"^(?:以后|现在)?(?:回答|回复)?(?:都)?(?:不用|不需要|不必|无需|用不着)(?:再)?(?:每次)?(?:都)?(?:先)?(?:附上?|加上?|给我?|带上?|写|提供|列出)?(?P<item>[^，。]{2,10}?)了$", named_retirement("rule-", "reply-"), standing=True),
-    _r("constraint", "en", r"^(?:you (?:don't|do not) (?:need|have) to|no need to|you can stop) (?:always )?(?:add|include|give me|use|start with|put|write|end with|list)(?:ing)? (?:the |a |an |any )?(?P<item>[\w' -]{3,40}?)(?: anymore| any more| from now on| now| first)*$", named_retirement("rule-", "reply-"), standing=True),
+    _r("constraint", "en", r"^(?:you (?:don't|do not) (?:need|have) to|no need to|you can stop) (?:always )?(?:add|include|give me|use|using|start with|put|putting|write|writing|end with|list|cite|citing|show|mention)(?:ing)? (?:the |a |an |any )?(?P<item>[\w' -]{3,40}?)(?: anymore| any more| from now on| now| first)*$", named_retirement("rule-", "reply-"), standing=True),
     _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
     _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
