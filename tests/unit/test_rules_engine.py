@@ -4028,3 +4028,12 @@ def test_sources_no_longer_needed_end_the_rule_asking_for_them() -> None:
         assert refined(message, [sources]) == [("delete", "constraint", "reply-sources")], message
     bullets = ExistingMemory(2, "reply-format", "constraint", "Always answer in bullet points")
     assert refined("You can stop using bullet points.", [bullets]) == [("delete", "constraint", "reply-format")]
+
+
+def test_no_need_to_worry_retires_nothing() -> None:
+    """R-DATA-6 (left by the sixteenth probe): 「不用担心了」, 「不用谢了」 read 不用 as "no longer use" and recorded an
+    inactive retraction of a taste no memory held (noise in the history); 「我不用微信了」 still retires WeChat."""
+    for message in ("不用担心了", "不用谢了", "我现在不用担心了", "我不用麻烦你了"):
+        assert [op for op, _, key, _ in keyed(message) if not key.startswith(("rule-", "reply-"))] == [], message
+        assert refined(message, []) == [], message
+    assert keyed("我不用微信了") == [("delete", "preference", "app-wechat", "不用微信了")]

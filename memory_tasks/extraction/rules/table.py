@@ -342,6 +342,8 @@ BUSINESS = keyed_fact("business", 4)
 
 _FAMILY_WORDS = "|".join(FAMILY.values())
 _RETIRE_VERBS_ZH = r"喜欢|爱|吃|喝|用|玩|听|看|抽|碰|养|打算|准备|考虑|想|做|开发|写"
+# What 不用 says there is no need to do (a feeling, a courtesy): 「不用担心了」 retires nothing.
+_ZH_NO_NEED_TO = r"担心|客气|谢|着急|急|紧张|害怕|怕|管|理|麻烦|道歉|操心|在意|介意|费心"
 _RETIRE_VERBS_EN = r"like|love|enjoy|eat|drink|use|play|watch|listen to|smoke|read|do"
 
 # One rule per line: the table reads better than its formatted form.
@@ -350,7 +352,8 @@ RULES: tuple[Rule, ...] = (
     # ---- preferences: retirements, then dislikes, then likes and habits -------------------
     _r("pref", "zh", r"(?:不再|再也不|再也没)(?P<verb>" + _RETIRE_VERBS_ZH + r")?(?P<item>[^，。]+?)了?$", _retire_any),
     _r("pref", "zh", r"不(?:打算|准备|考虑|想)再?(?P<item>[^，。]+?)了$", _retire_goal),
-    _r("pref", "zh", r"不(?P<verb>喜欢|爱|吃|喝|用|玩|听|看|抽|碰)(?P<item>[^，。]+?)了$", _retire_any),
+    # Not 「不用担心了」, 「不用谢了」: no need to, not no longer using.
+    _r("pref", "zh", r"不(?P<verb>喜欢|爱|吃|喝|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|看|抽|碰)(?P<item>[^，。]+?)了$", _retire_any),
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?(?:不做|不写|不开发|停掉|放弃)了?(?P<item>[^，。]+?)(?:这个)?项目了?$", _retire_project),
     # 「我把记账App停掉了」: the project named before the verb.
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?把(?:那个|这个)?(?P<item>[^，。]+?)(?:项目)?(?:停掉|关掉|砍掉|放弃|停了|下线)了$", _retire_project),
@@ -404,7 +407,7 @@ RULES: tuple[Rule, ...] = (
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年|上个月)?(?P<value>搬进了?(?:新家|新房子?|自己的房子|新公寓|一套[^，。]{0,6}))了?$", HOME),
     # A drug the user must not take is a core sensitivity, not a taste (before the dislike, which would read it).
     _r("pref", "zh", r"^(?:我)?(?:也|都|绝对)?(?:不能|不可以|不宜|禁止)(?:吃|用|服用|打|输)(?P<item>" + _ZH_DRUGS + r")", SENSITIVITY),
-    _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|吃不了|喝不了|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|吃不了|喝不了|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
     # "I don't eat kiwi because I'm allergic to it": the food avoided is the allergen, not a taste
     # (in the preference group, before the dislike, so that one does not read it too).
     _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never) (?:eat|drink|have|touch) (?P<item>[\w -]+?),? (?:because|since|as) I(?:'m| am) allergic\b", ALLERGY),
