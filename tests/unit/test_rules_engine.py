@@ -4037,3 +4037,12 @@ def test_no_need_to_worry_retires_nothing() -> None:
         assert [op for op, _, key, _ in keyed(message) if not key.startswith(("rule-", "reply-"))] == [], message
         assert refined(message, []) == [], message
     assert keyed("我不用微信了") == [("delete", "preference", "app-wechat", "不用微信了")]
+
+
+def test_sleeping_during_the_day_is_the_bedtime() -> None:
+    """R-WRITE-2 (left by the sixteenth probe): 「我上夜班，白天睡觉」 and 「我现在白天睡觉」 kept a night-time bedtime held
+    (no statement of the slot); sleeping by day is the bedtime now, in either language."""
+    assert keyed("我上夜班，白天睡觉")[1] == ("upsert", "preference", "preference-bedtime", "白天睡觉")
+    assert keyed("I sleep during the day now.") == [
+        ("upsert", "preference", "preference-bedtime", "Sleeps during the day now")
+    ]

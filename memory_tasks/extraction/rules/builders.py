@@ -506,6 +506,7 @@ _ROUTINE_BASE_FORM = {
     "going to sleep": "go to sleep",
     "waking up": "wake up",
     "getting up": "get up",
+    "sleep": "go to sleep",  # "I sleep during the day now": a night worker's bedtime
 }
 
 

@@ -463,6 +463,9 @@ RULES: tuple[Rule, ...] = (
     # 「我每天早上六点起床」, 「我一般晚上一点才睡」: the routine at a clock time, keyed as the English one is
     # (preference-wake-up, preference-bedtime); a day named (「明天」, 「今天」) is a plan, not a routine.
     _r("pref", "zh", _ZH_ME + r"(?:改成|改为|变成|换成)?(?:每天|每晚|天天)?都?(?:早上|早晨|晚上|凌晨|半夜|夜里|中午)?(?:\d{1,2}|[一二三四五六七八九十两]{1,3})(?:点|:[0-5]\d)(?:半|多|左右|一刻|[0-5]?\d分?)?(?:左右|前|以前|之前|后|以后)?(?:就|才|准时|按时)?(?P<item>起床|起|上床睡觉|睡觉|睡)了?$", timed_habit),
+    # 「我上夜班，白天睡觉」, "I sleep during the day": the bedtime of a night worker (it replaces a night-time one).
+    _r("pref", "zh", _ZH_ME + r"(?:改成|变成|换成)?(?:都)?(?:白天|上午|早上)(?:才)?(?P<item>睡觉|睡)(?:了)?$", timed_habit),
+    _r("pref", "en", r"^I (?:now |usually |mostly )?(?P<item>sleep) (?:during the day|in the daytime|days)(?: now)?$", timed_habit),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*)", _pref),
     # "I write Go at work", 「我主要写Go」, 「我是写Java的」: the language one works in ("I write a blog" names none).
     _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING + r")\b(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
