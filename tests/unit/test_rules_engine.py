@@ -3477,7 +3477,8 @@ def test_new_tastes_and_ends_said_in_chinese() -> None:
     app = ExistingMemory(3, "project-app-h83f8175", "project", "在做一个记账App")
     assert refined("我把记账App停掉了", [app]) == [("delete", "project", "project-app-h83f8175")]
     assert [c.key for c in extract("我现在改打网球了")] == ["sport-tennis"]
-    assert [c.key for c in extract("最近换了夜班，白天睡觉")] == ["work-schedule"]
+    # The bedtime too, since the seventeenth probe (`test_sleeping_during_the_day_is_the_bedtime`).
+    assert [c.key for c in extract("最近换了夜班，白天睡觉")] == ["work-schedule", "preference-bedtime"]
     assert [c.key for c in extract("现在改用支付宝了")] == ["app-alipay"]
     assert [c.key for c in extract("医生让我改打胰岛素")] == ["medication-insulin"]
 
