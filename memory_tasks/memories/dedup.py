@@ -139,8 +139,31 @@ _NEGATION = re.compile(
 )
 
 
+# The kind of turn each negation word makes, in either language: "Doesn't eat pork" and 「不吃猪肉」 both say
+# "not", so a statement told in one language and held in the other states no other value.
+_NEGATION_KIND = {
+    "不": "not",
+    "没": "not",
+    "not": "not",
+    "no": "not",
+    "never": "not",
+    "none": "not",
+    "nothing": "not",
+    "n't": "not",
+    "讨厌": "dislike",
+    "hate": "dislike",
+    "hates": "dislike",
+    "dislike": "dislike",
+    "dislikes": "dislike",
+    "戒": "quit",
+    "stopped": "quit",
+    "quit": "quit",
+}
+
+
 def _negations(text: str) -> set[str]:
-    return {match.lower() for match in _NEGATION.findall(text)}
+    """The kinds of negation `text` says (`_NEGATION_KIND`; "longer" of "no longer" is its own)."""
+    return {_NEGATION_KIND.get(match.lower(), match.lower()) for match in _NEGATION.findall(text)}
 
 
 def _adds_detail(stored: str, stated: str) -> bool:

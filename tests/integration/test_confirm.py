@@ -226,3 +226,18 @@ def test_a_preference_said_again_of_a_standing_rules_slot_confirms_the_rule(db) 
     assert [(memory_type, content) for _, _, memory_type, content, *_ in _active(user)] == [
         ("constraint", "Use imperial units")
     ]
+
+
+def test_a_burst_said_in_both_languages_sent_again_leaves_its_text(db) -> None:
+    """R-WRITE-3 (seventeenth probe): "We don't eat pork." / 「我们家不吃猪肉。」 / "I don't eat pork." sent again in
+    another order rewrote the memory each time the language changed ("n't" and 不 were different negations)."""
+    user = 1407
+    burst = ["We don't eat pork.", "我们家不吃猪肉。", "I don't eat pork."]
+    _told(user, burst)
+    before = _active(user)
+    assert len(before) == 1
+    for seed in (1, 2, 3):
+        shuffled = list(burst)
+        random.Random(seed).shuffle(shuffled)
+        _told(user, shuffled)
+        assert _active(user) == before, seed

@@ -85,6 +85,10 @@ class _NeverAlike(_AlwaysAlike):
         ("Loves Thai food", "Thai dishes are a favorite", True),
         ("特别爱吃日本料理", "很喜欢吃日料", True),
         ("Drinks 3 cups of coffee a day", "Drinks coffee every day", True),  # a detail dropped is no new value
+        # The same negation in the other language (seventeenth probe: a mixed burst sent again changed the text).
+        ("Doesn't eat pork", "不吃猪肉", True),
+        ("不吃猪肉", "Doesn't eat pork", True),
+        ("Does not eat pork", "Doesn't eat pork", True),
         # An earlier value said again in its earlier words is still a new value.
         ("Is vegan now", "Is vegetarian", False),
         ("Lives in Denver", "Lives in Boston", False),

@@ -3933,10 +3933,16 @@ def test_a_mark_kept_out_of_replies_a_degree_under_way_and_tools_listed_are_read
     assert keyed("Please don't use exclamation marks in your replies.")[0][:3] == (
         "upsert",
         "constraint",
-        "rule-exclamation-marks-replies",
+        "rule-exclamation-marks",
     )
     assert keyed("Don't use bullet points in your answers.")[0][2] == "reply-format"
     assert keyed("Don't use emojis in your replies.")[0][2] == "reply-emoji"
+    # One rule in either language (the lexicon names what it keeps out).
+    for message in ("以后回答别用感叹号。", "回复里不要用感叹号。"):
+        assert keyed(message)[0][2] == "rule-exclamation-marks", message
+    assert (
+        keyed("回答的时候别用太多专业术语。")[0][2] == keyed("Don't use jargon in your answers.")[0][2] == "rule-jargon"
+    )
     degree = keyed("I'm doing a master's in education part-time.")
     assert degree == [("upsert", "goal", "goal-master-s", "Is doing a master's in education part-time")]
     assert keyed("I finished my master's!")[0][:3] == ("delete", "goal", "goal-master-s")
