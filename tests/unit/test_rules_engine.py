@@ -4053,3 +4053,15 @@ def test_sleeping_during_the_day_is_the_bedtime() -> None:
     assert keyed("I sleep during the day now.") == [
         ("upsert", "preference", "preference-bedtime", "Sleeps during the day now")
     ]
+
+
+def test_what_an_intolerance_allows_is_kept_with_it_in_more_words() -> None:
+    """R-READ-6 (seventeenth probe): 「我乳糖不耐受，但是能喝酸奶」 stored the allowance as a taste of its own (能 was no
+    word of an allowance), and "I can't have gluten, but oats are fine" lost the oats."""
+    assert keyed("我乳糖不耐受，但是能喝酸奶。") == [
+        ("upsert", "fact", "health-lactose-intolerance", "乳糖不耐受，但能喝酸奶")
+    ]
+    assert keyed("I can't have gluten, but oats are fine.") == [
+        ("upsert", "fact", "sensitivity-gluten", "Can't have gluten but oats are fine")
+    ]
+    assert keyed("I love pizza, but it's fine.") == [("upsert", "preference", "food-pizza", "Loves pizza")]

@@ -32,11 +32,13 @@ RULES_BY_LANG = {lang: tuple(rule for rule in RULES if rule.lang == lang) for la
 # What a diet, an intolerance or an allergy allows after all: 「但是吃鸡蛋」, "but I still eat fish",
 # "but I can have yogurt".
 _DIET_ALLOWS = {
-    "zh": re.compile(r"^我?(?:也|还是?|偶尔|会|可以|最近|现在|又)*(?:开始)?(?:吃|喝)"),
+    "zh": re.compile(r"^我?(?:也|还是?|偶尔|会|可以|能|最近|现在|又)*(?:开始)?(?:吃|喝)"),
     "en": re.compile(
         r"^I (?:(?:do|still|also|sometimes|occasionally|can) )*(?:eat|drink|have)\b"
         # "…, but I've started eating chicken again": the diet no longer keeps from it.
-        r"|^I(?:'ve| have)? (?:recently |just )?(?:started|begun|began) (?:eating|drinking|having)\b",
+        r"|^I(?:'ve| have)? (?:recently |just )?(?:started|begun|began) (?:eating|drinking|having)\b"
+        # "…, but oats are fine".
+        r"|^[\w' -]{2,30} (?:is|are) (?:fine|ok|okay|safe)(?: for me)?$",
         re.IGNORECASE,
     ),
 }
