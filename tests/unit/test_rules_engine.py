@@ -4065,3 +4065,19 @@ def test_what_an_intolerance_allows_is_kept_with_it_in_more_words() -> None:
         ("upsert", "fact", "sensitivity-gluten", "Can't have gluten but oats are fine")
     ]
     assert keyed("I love pizza, but it's fine.") == [("upsert", "preference", "food-pizza", "Loves pizza")]
+
+
+def test_reply_rules_in_more_english_words_are_kept_on_their_slots() -> None:
+    """R-TYPE-2 (seventeenth probe): "Please stop saying 'great question'", "No more than three bullet points,
+    please" and "Whenever I ask about recipes, make them vegetarian" stored nothing; "I'd rather you didn't use
+    emojis" was a rule beside the emoji slot; "I prefer you answer in English" also stored a liking of English."""
+    assert keyed("Please stop saying 'great question'.")[0][1] == "constraint"
+    assert keyed("No more than three bullet points, please.")[0][:3] == ("upsert", "constraint", "reply-length")
+    assert keyed("Whenever I ask about recipes, make them vegetarian.")[0][:3] == (
+        "upsert",
+        "constraint",
+        "rule-recipes",
+    )
+    assert keyed("When you recommend restaurants, keep it cheap.")[0][1] == "constraint"
+    assert [key for _, _, key, _ in keyed("I'd rather you didn't use emojis.")] == ["reply-emoji"]
+    assert [key for _, _, key, _ in keyed("I prefer you answer in English.")] == ["reply-language"]

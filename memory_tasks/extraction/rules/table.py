@@ -448,7 +448,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOL + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     # "I've actually started to enjoy running": a taste changed, under the liking's key.
     _r("pref", "en", r"^I(?:'ve| have)? " + _EN_ADV + r"(?:started|begun|began|come|grown|learned|learnt) to (?:enjoy|like|love) (?P<item>[\w' -]{2,40})$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers|replies|responses|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit)\b)(?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit)\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     # "I've been getting into pottery lately": a liking on its way.
     _r("pref", "en", r"^I(?:'ve| have) been (?:really )?getting (?:really )?into (?!trouble|debt|fights?|arguments?|shape|bed|character|it\b|that\b|this\b|(?:a |some )?new (?:hobby|hobbies|things|stuff)\b|something\b|things\b|stuff\b|(?:college|university|grad school|med school|law school)\b)(?P<item>[\w' -]{2,40}?)(?: lately| recently| these days)?$", _pref),
@@ -948,6 +948,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|need) (?:(?:your )?(?:responses|answers|replies)|you to (?:reply|answer|respond)) in (?P<value>(?:Traditional |Simplified )?(?:" + _LANGUAGES_EN + r"))\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
     _r("constraint", "en", r"\b(?:answers?|repl(?:y|ies)|responses?|keep it|keep them)\b.*?\b(?:under|below|less than|fewer than|no more than|at most|max(?:imum)?(?: of)?|within|to) (?P<value>\d+) (?:words|characters|chars|sentences|lines|paragraphs)\b", REPLY_LENGTH, standing=True),
+    # "No more than three bullet points, please": a bound on every answer, said alone.
+    _r("constraint", "en", r"^(?:please )?(?:no more than|at most|max(?:imum)?(?: of)?) (?P<value>(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?:bullet points|bullets|sentences|paragraphs|lines|words))\b(?:,? please)?$", REPLY_LENGTH, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:answer|reply|respond)(?: me| to me)? in (?P<value>(?:one|two|three|a single|a few|\d+) (?:sentence|sentences|line|lines|paragraph|paragraphs|words))\b", REPLY_LENGTH, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|解释|讲)[^，。]{0,6}?(?P<value>" + _ZH_STYLES + r")", REPLY_STYLE, standing=True),
     # 「我喜欢简单直接的回答」: two style words may stand together.
@@ -994,7 +996,7 @@ RULES: tuple[Rule, ...] = (
     # translations anymore" end the one rule naming what it asked for (the object, after its verb).
     _r("constraint", "zh", r"^(?:以后|现在)?(?:回答|回复)?(?:都)?(?:不用|不需要|不必|无需|用不着)(?:再)?(?:每次)?(?:都)?(?:先)?(?:附上?|加上?|给我?|带上?|写|提供|列出)?(?P<item>[^，。]{2,10}?)了$", named_retirement("rule-", "reply-"), standing=True),
     _r("constraint", "en", r"^(?:you (?:don't|do not) (?:need|have) to|no need to|you can stop) (?:always )?(?:add|include|give me|use|using|start with|put|putting|write|writing|end with|list|cite|citing|show|mention)(?:ing)? (?:the |a |an |any )?(?P<item>[\w' -]{3,40}?)(?: anymore| any more| from now on| now| first)*$", named_retirement("rule-", "reply-"), standing=True),
-    _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
+    _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid|didn't|wouldn't)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
     _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\buse (?P<value>bullet points|bullets|numbered lists|tables|markdown|headings|code blocks)\b", REPLY_FORMAT, standing=True),
@@ -1036,9 +1038,10 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?(?:don't|do not|never) (?:give|offer|provide|send) me (?:any )?(?:[\w-]+ )?(?:advice|lectures|disclaimers|warnings|motivational quotes|pep talks)\b.*$", standing_rule, standing=True),
     # "When I ask for code, give me the full file", "If I ask about restaurants, remember I'm vegetarian":
     # what to do every time the user asks for something.
-    _r("constraint", "en", r"^(?:when(?:ever)?|if|every time) I (?:ask|want|need|say|send|request|share|paste)\b[^,]*, (?:please )?(?:just )?(?:give|show|send|tell|use|include|reply|answer|write|start|keep|add|remind|remember|assume|skip|don't|do not)\b.+$", standing_rule, standing=True),
-    # "When you recommend books, prefer ones in Chinese": how every recommendation of a kind is made.
-    _r("constraint", "en", r"^when(?:ever)? you (?:recommend|suggest) [^,]+, (?:please )?(?:prefer|choose|pick|go for|stick to|avoid|skip|leave out) .+$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:when(?:ever)?|if|every time) I (?:ask|want|need|say|send|request|share|paste)\b[^,]*, (?:please )?(?:just )?(?:give|show|send|tell|use|include|reply|answer|write|start|keep|add|remind|remember|assume|skip|don't|do not|make|avoid|suggest|recommend|stick|explain|list)\b.+$", standing_rule, standing=True),
+    # "When you recommend books, prefer ones in Chinese", "When you recommend restaurants, keep it cheap": how every
+    # recommendation of a kind is made.
+    _r("constraint", "en", r"^(?:when(?:ever)?|every time) you (?:recommend|suggest|plan|book|pick|choose) [^,]+, (?:please )?(?:always )?(?:prefer|choose|pick|go for|stick to|avoid|skip|leave out|keep (?:it|them)|make sure|don't|do not|remember) .+$", standing_rule, standing=True),
     # A reminder every day / night / week is a standing rule (「每天晚上睡觉前提醒我吃药」); "every day"
     # is no standing word by itself: 「我每天都要喝一杯美式」 and "Every day I use Excel" are habits.
     _r("constraint", "zh", r"^(?:以后|从现在开始)?每(?:天|晚|周|个?星期|个?月)[^，。]*?提醒我.+$", standing_rule, standing=True),
@@ -1057,14 +1060,14 @@ RULES: tuple[Rule, ...] = (
     # Any topic, said as one ("别跟我聊减肥的话题") or with "with me" ("Don't bring up dieting with me").
     _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:跟我|和我|同我)?(?:聊|谈|提|讨论|说)(?:起)?(?P<item>[^，。]{1,10}?)(?:的|相关的|有关的)?话题(?:了)?$", standing_rule, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:don't|do not|never) (?:ever )?(?:bring up|talk about|mention|discuss) (?P<item>(?!(?:that|this|these|those|it|them|him|her)\b)[\w' -]{3,30}?) (?:with|to|around) me\b(?: (?:again|anymore|please|ever))*$", standing_rule, standing=True),
-    # What every recommendation of a kind must heed: 「推荐菜的时候注意少油少盐」, "When you recommend restaurants,
-    # keep it cheap".
+    # What every recommendation of a kind must heed: 「推荐菜的时候注意少油少盐」 (the English form is below).
     _r("constraint", "zh", r"^(?:以后|每次)?(?:给我|帮我)?(?:推荐|介绍|安排|规划)(?P<item>[^，。]{1,8}?)的时候(?:请|要|都)?(?:注意|记得|考虑|优先|避开|避免|别|不要|尽量|多|少)[^，。]+$", standing_rule, standing=True),
-    _r("constraint", "en", r"^(?:when(?:ever)?|every time) you (?:recommend|suggest|plan|book|pick|choose) (?P<item>[\w' -]{2,40}?),? (?:please )?(?:always |make sure (?:to |they |it )?|keep (?:it|them) |avoid |don't |do not |remember )[\w' ,-]+$", standing_rule, standing=True),
     # What a condition asks of every reply, right after it: "I'm colorblind, so don't rely on colors in
     # charts", 「我听力不好，所以别发语音」.
     _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me) .+$|^(?:so )?no [\w' -]{2,30} for me$", standing_rule, standing=True, after="health-"),
     _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖)[^，。]+$", standing_rule, standing=True, after="health-"),
+    # "Please stop saying 'great question'": a phrase kept out of every reply.
+    _r("constraint", "en", r"^(?:please )?(?:stop|quit|don't keep|do not keep) (?:saying|starting (?:with|by saying)|ending with) .{3,60}$", standing_rule, standing=True),
     # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
     _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put|use|include|add|share|post|tell|disclose|reveal|give out)\b.+$", standing_rule, standing=True),
     # "Please don't use exclamation marks in your replies": any mark or word kept out of every
