@@ -4081,3 +4081,7 @@ def test_reply_rules_in_more_english_words_are_kept_on_their_slots() -> None:
     assert keyed("When you recommend restaurants, keep it cheap.")[0][1] == "constraint"
     assert [key for _, _, key, _ in keyed("I'd rather you didn't use emojis.")] == ["reply-emoji"]
     assert [key for _, _, key, _ in keyed("I prefer you answer in English.")] == ["reply-language"]
+    # 「我问菜谱的时候，都按素食来」 was the user's core diet 「都按素食来」: a rule for recipes, not a diet.
+    assert keyed("我问菜谱的时候，都按素食来。") == [
+        ("upsert", "constraint", "rule-recipes", "问菜谱的时候，都按素食来")
+    ]

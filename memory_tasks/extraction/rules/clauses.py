@@ -466,9 +466,12 @@ def _joined_short_subjects(parts: list[str]) -> list[str]:
     return joined
 
 
-# A clause that is only a "from now on" ("从现在起，不要给我推荐…") governs the clause after it.
+# A clause that is only a "from now on" ("从现在起，不要给我推荐…"), or only when a rule applies (「我问菜谱的时候，
+# 都按素食来」), governs the clause after it.
 _STANDING_ALONE = re.compile(
-    r"^(?:从现在(?:开始|起)|从今(?:天|以后)(?:开始|起)?|以后|今后|from now on|going forward)$", re.I
+    r"^(?:从现在(?:开始|起)|从今(?:天|以后)(?:开始|起)?|以后|今后|from now on|going forward"
+    r"|(?:以后)?(?:每次)?我?(?:问|找|查|要)[^，。]{1,8}的时候)$",
+    re.I,
 )
 
 
