@@ -592,3 +592,13 @@ def test_a_corrected_value_rewrites_the_memory_that_held_the_wrong_one(db) -> No
         ("employer", None, "在阿里工作"),
         ("employer", "在阿里工作", "在蚂蚁金服工作"),
     ]
+
+
+def test_one_pet_lost_keeps_the_others(db) -> None:
+    """R-DATA-6 (seventeenth probe): "Max died last month" after "I have two dogs, Max and Bella" ended the memory of
+    both dogs; through the pipeline the loss is added and Bella stays."""
+    for turn in ("I have two dogs, Max and Bella.", "Max died last month."):
+        _through_the_write_path(1135, turn)
+    assert [(m["memory_key"], m["content"]) for m in list_memories(1135)] == [
+        ("pet-dog", "Has two dogs, Max and Bella; Max died last month")
+    ]

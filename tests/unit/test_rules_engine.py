@@ -4085,3 +4085,15 @@ def test_reply_rules_in_more_english_words_are_kept_on_their_slots() -> None:
     assert keyed("我问菜谱的时候，都按素食来。") == [
         ("upsert", "constraint", "rule-recipes", "问菜谱的时候，都按素食来")
     ]
+
+
+def test_a_pet_lost_among_several_is_added_not_the_others_ended() -> None:
+    """R-WRITE-2, R-DATA-6 (seventeenth probe): "Max died last month" deleted "Has two dogs, Max and Bella", and
+    「团团去世了」 the fact of both cats: the loss of one animal ended the others. Where the pet fact holds more than
+    one, the loss is added to it; a pet held alone is still ended."""
+    dogs = ExistingMemory(1, "pet-dog", "fact", "Has two dogs, Max and Bella")
+    assert refined("Max died last month.", [dogs]) == [("append", "fact", "pet-dog")]
+    cats = ExistingMemory(2, "pet-cat", "fact", "我家有两只猫，叫团团和圆圆")
+    assert refined("团团上个月去世了。", [cats]) == [("append", "fact", "pet-cat")]
+    rex = ExistingMemory(3, "pet-dog", "fact", "Has a dog named Rex")
+    assert refined("Rex passed away.", [rex]) == [("delete", "fact", "pet-dog")]

@@ -403,7 +403,9 @@ class RulesEngine:
                 # Android" said again finds "Switched from iPhone to Android" naming the iPhone.
                 named = _named_memory(candidate, existing)
                 if named is not None and named.key not in keyed:
-                    refined.append(replace(candidate, reuse_key=named.key, memory_type=named.memory_type))
+                    # "Max died" and "Has two dogs, Max and Bella": the loss is added, Bella is kept.
+                    op = "append" if candidate.op == "delete" and _names_others(named, candidate) else candidate.op
+                    refined.append(replace(candidate, op=op, reuse_key=named.key, memory_type=named.memory_type))
                 continue
             if candidate.op != "delete" or candidate.key in existing_keys:
                 refined.append(candidate)
@@ -520,6 +522,17 @@ def _named_memory(candidate: Candidate, existing: list[ExistingMemory]) -> Exist
         and not (unless and re.search(unless, m.content, re.IGNORECASE))
     ]
     return held[0] if len(held) == 1 else None
+
+
+# A pet fact that names more than one animal: "Has two dogs, Max and Bella", 「两只猫，叫团团和圆圆」.
+_MORE_THAN_ONE = re.compile(
+    r"\b(?:two|three|four|both|several)\b|[两三四几]只|\d+ (?:dogs|cats|pets)|\band\b|[和、]", re.I
+)
+
+
+def _names_others(memory: ExistingMemory, candidate: Candidate) -> bool:
+    """True when `memory`, a pet fact a loss names, holds other animals too (the loss must not end them)."""
+    return memory.key.startswith("pet-") and bool(_MORE_THAN_ONE.search(memory.content))
 
 
 def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bool:
