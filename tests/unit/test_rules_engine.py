@@ -4090,10 +4090,17 @@ def test_reply_rules_in_more_english_words_are_kept_on_their_slots() -> None:
 def test_a_pet_lost_among_several_is_added_not_the_others_ended() -> None:
     """R-WRITE-2, R-DATA-6 (seventeenth probe): "Max died last month" deleted "Has two dogs, Max and Bella", and
     「团团去世了」 the fact of both cats: the loss of one animal ended the others. Where the pet fact holds more than
-    one, the loss is added to it; a pet held alone is still ended."""
+    one, the loss is added to it; a pet held alone is still ended. A trip to one of two places wished for, likewise."""
     dogs = ExistingMemory(1, "pet-dog", "fact", "Has two dogs, Max and Bella")
     assert refined("Max died last month.", [dogs]) == [("append", "fact", "pet-dog")]
     cats = ExistingMemory(2, "pet-cat", "fact", "我家有两只猫，叫团团和圆圆")
     assert refined("团团上个月去世了。", [cats]) == [("append", "fact", "pet-cat")]
     rex = ExistingMemory(3, "pet-dog", "fact", "Has a dog named Rex")
     assert refined("Rex passed away.", [rex]) == [("delete", "fact", "pet-dog")]
+    # The same for an item listed with another: a trip to one of two places ends no wish to see the other.
+    trips = ExistingMemory(4, "goal-japan-korea", "goal", "Wants to visit Japan and Korea")
+    assert refined("I finally went to Japan.", [trips]) == [("append", "goal", "goal-japan-korea")]
+    trips_zh = ExistingMemory(5, "goal-h1", "goal", "想去日本和韩国旅游")
+    assert refined("我上个月去了日本", [trips_zh]) == [("append", "goal", "goal-h1")]
+    japan = ExistingMemory(6, "goal-japan", "goal", "Wants to visit Japan")
+    assert refined("I finally went to Japan.", [japan]) == [("delete", "goal", "goal-japan")]

@@ -531,8 +531,14 @@ _MORE_THAN_ONE = re.compile(
 
 
 def _names_others(memory: ExistingMemory, candidate: Candidate) -> bool:
-    """True when `memory`, a pet fact a loss names, holds other animals too (the loss must not end them)."""
-    return memory.key.startswith("pet-") and bool(_MORE_THAN_ONE.search(memory.content))
+    """True when `memory`, which a retirement names, holds others beside what it ends (which must not end
+    with it): a pet fact of more than one animal, or the item listed with another ("Wants to visit Japan and
+    Korea" and "I finally went to Japan")."""
+    if memory.key.startswith("pet-"):
+        return bool(_MORE_THAN_ONE.search(memory.content))
+    item = re.escape(str(candidate.extra.get(ITEM) or "").strip())
+    listed = rf"{item}\s*(?:,|\band\b|[和、与及])|(?:,|\band\b|[和、与及])\s*(?:the\s+)?{item}"
+    return bool(item) and re.search(listed, memory.content, re.IGNORECASE) is not None
 
 
 def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bool:
