@@ -4104,3 +4104,6 @@ def test_a_pet_lost_among_several_is_added_not_the_others_ended() -> None:
     assert refined("我上个月去了日本", [trips_zh]) == [("append", "goal", "goal-h1")]
     japan = ExistingMemory(6, "goal-japan", "goal", "Wants to visit Japan")
     assert refined("I finally went to Japan.", [japan]) == [("delete", "goal", "goal-japan")]
+    # And a taste retired under another key (a tool's memory): "Loves milk tea and coffee" keeps the coffee.
+    drinks = ExistingMemory(7, "drink-tool", "preference", "Loves milk tea and coffee")
+    assert refined("I don't drink milk tea anymore.", [drinks]) == [("append", "preference", "drink-tool")]

@@ -418,7 +418,8 @@ class RulesEngine:
                 if not forget:
                     refined.append(replace(candidate, reuse_key=None))
                 continue
-            refined.append(replace(candidate, reuse_key=target.key, memory_type=target.memory_type))
+            op = "append" if not forget and _names_others(target, candidate) else candidate.op
+            refined.append(replace(candidate, op=op, reuse_key=target.key, memory_type=target.memory_type))
         return refined
 
 
