@@ -4107,3 +4107,15 @@ def test_a_pet_lost_among_several_is_added_not_the_others_ended() -> None:
     # And a taste retired under another key (a tool's memory): "Loves milk tea and coffee" keeps the coffee.
     drinks = ExistingMemory(7, "drink-tool", "preference", "Loves milk tea and coffee")
     assert refined("I don't drink milk tea anymore.", [drinks]) == [("append", "preference", "drink-tool")]
+
+
+def test_a_group_left_ends_the_activity_and_a_kind_of_book_read_is_a_liking() -> None:
+    """R-WRITE-2 (seventeenth probe): "I quit the band" left "Plays bass in a band on weekends"; "I mostly read
+    non-fiction" stored nothing."""
+    band = ExistingMemory(1, "preference-bass-band", "preference", "Plays bass in a band on weekends")
+    assert refined("I quit the band.", [band]) == [("delete", "preference", "preference-bass-band")]
+    assert refined("I quit the band.", []) == []
+    assert keyed("I mostly read non-fiction.") == [
+        ("upsert", "preference", "preference-non-fiction", "Mostly reads non-fiction")
+    ]
+    assert keyed("I left the office early.") == []

@@ -358,6 +358,10 @@ RULES: tuple[Rule, ...] = (
     # 「我把记账App停掉了」: the project named before the verb.
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?把(?:那个|这个)?(?P<item>[^，。]+?)(?:项目)?(?:停掉|关掉|砍掉|放弃|停了|下线)了$", _retire_project),
     _r("pref", "zh", r"放弃了?(?P<item>[^，。]+?)了?$", _retire_goal),
+    # "I quit the band", "I left my book club": the one activity held that names the group ends.
+    _r("pref", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:quit|left|dropped out of|stopped going to) (?:the|my|our) (?P<item>band|choir|book club|running club|club|team|orchestra|league|gym|dance class|class)\b(?: (?:last|this) \w+| \w+ ago)?$", named_retirement("preference-", "sport-", "music-", "hobby-", one_of=True)),
+    # "I mostly read non-fiction": a kind of book read.
+    _r("pref", "en", r"^I " + _EN_ADV + r"read (?:mostly |mainly |a lot of )?(?P<item>non-fiction|nonfiction|fiction|sci-fi|science fiction|fantasy|mysteries|thrillers|romance|biographies|history books|poetry|manga|comics|graphic novels|self-help)(?: books)?(?: these days| now| lately)?$", _pref),
     # A plan decided against: 「我们决定不回国了」, "We decided not to move back" end the one goal naming it.
     _r("pref", "zh", r"^(?:我|我们)?(?:已经|现在|最后|还是)?(?:决定|打算)不(?:去|再)?(?P<item>[^，。]{2,8}?)了$", named_retirement("goal-")),
     _r("pref", "en", r"^(?:I|we)(?:'ve| have)? (?:finally )?decided not to (?P<item>[\w' -]{3,30}?)(?: after all| anymore| this year)?$", named_retirement("goal-")),
