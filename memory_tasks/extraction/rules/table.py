@@ -715,7 +715,7 @@ RULES: tuple[Rule, ...] = (
     # An activity the doctor ruled out: 「医生让我别爬山了」, "My doctor told me to stop running" (a standing rule:
     # no suggestion of it; what to eat or drink is the diet's, above).
     _r("constraint", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:暂时|最近|以后)?(?:别|不要|不能|少|先别)(?!吃|喝)(?P<item>[^，。]{1,8}?)(?:了)?$", standing_rule, standing=True),
-    _r("constraint", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me (?:not to|to stop|to quit|to avoid|to give up) (?P<item>(?:run|jog|hik|lift|climb|swim|play|cycl|bik|ski|surf|danc|driv|fly|work out|exercis|lift)\w*(?: [\w-]+){0,3})$", standing_rule, standing=True),
+    _r("constraint", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me (?:not to|to stop|to quit|to avoid|to give up) (?P<item>(?:run|jog|hik|lift|climb|swim|play|cycl|bik|ski|surf|danc|driv|fly|work out|exercis)\w*(?: [\w-]+){0,3})$", standing_rule, standing=True),
     _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on|out)|limit|stay away from|stop (?:eating|drinking)|not (?:eat|drink)) (?P<item>[\w -]{2,30}?)(?: for now| completely| altogether)?$", DOCTORS_ORDER),
     # 「我对芒果和菠萝都过敏」: 都/也 and a degree word belong to the allergy, not to the last item.
     # The user's own allergy: 「我从小就对花生过敏」, not 「我的猫对猫粮过敏」 (the pet's).
