@@ -4119,3 +4119,18 @@ def test_a_group_left_ends_the_activity_and_a_kind_of_book_read_is_a_liking() ->
         ("upsert", "preference", "preference-non-fiction", "Mostly reads non-fiction")
     ]
     assert keyed("I left the office early.") == []
+
+
+def test_a_child_named_in_a_list_is_that_child() -> None:
+    """R-READ-6 (seventeenth probe): after "I have 2 kids: Emma (7) and Jack (4)", "Jack is allergic to peanuts" was
+    the user's own core allergy (and, with a name's allergy no longer read, nothing). A name from a list of children
+    opens a clause said of that child; "she" after the list means no one."""
+    after_list = ("I have 2 kids: Emma (7) and Jack (4).",)
+    assert keyed("Jack is allergic to peanuts.", recent=after_list) == [
+        ("append", "fact", "family-children", "Child Jack is allergic to peanuts")
+    ]
+    assert keyed("She loves drawing.", recent=after_list) == []
+    assert [c for _, _, _, c in keyed("My kids Emma and Jack love soccer. Emma is 7.")] == [
+        "Kids Emma and Jack love soccer; Child Emma is 7"
+    ]
+    assert keyed("Sam loves cats.", recent=("My friend Sam is a nurse.",)) == []

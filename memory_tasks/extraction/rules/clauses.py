@@ -344,6 +344,10 @@ Member = tuple[str, str, str | None]
 
 # "My wife Sarah", "our son Leo": the name said right after the family word.
 _EN_MEMBER_NAME = re.compile(r"^(?:my|our) (?:[\w-]+ )?(?P<word>[a-z]+) (?P<name>(?-i:[A-Z][a-z]+))\b", re.IGNORECASE)
+# Children named in a list ("I have 2 kids: Emma (7) and Jack (4)"): each name stands for one of them, kept in
+# the member's name as "Emma|Jack"; a clause opening with one is said of that child ("My child Jack is…").
+_EN_NAME_IN_LIST = re.compile(r"(?<=[\s:,(])(?-i:[A-Z][a-z]+)\b")
+_ONE_OF_MANY = {"kids": "child", "children": "child", "sons": "son", "daughters": "daughter"}
 
 
 def _pronoun_resolved(text: str, lang: Lang, member: Member | None) -> str | None:
@@ -354,6 +358,10 @@ def _pronoun_resolved(text: str, lang: Lang, member: Member | None) -> str | Non
     if not member:
         return None
     _, word, name = member
+    if name and "|" in name:
+        # One of the children named in a list; a pronoun cannot say which.
+        one = next((n for n in name.split("|") if lang == "en" and re.match(rf"{n}(?:'s| is)?\b", text)), None)
+        return f"My {_ONE_OF_MANY.get(word.lower(), word.lower())} {one}{text[len(one) :]}" if one else None
     if name and re.match(rf"{re.escape(name)}" + ("" if lang == "zh" else r"(?:'s| is)?\b"), text):
         rest = text[len(name) :]
         return f"我{word}{rest}" if lang == "zh" else f"My {word.lower()}{rest}"
@@ -588,7 +596,12 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                 word = (_ZH_SUBJECT if lang == "zh" else _EN_SUBJECT).match(text)
                 clause.member = word.group(named_subject.partition(":")[2]) if word else None
                 said_name = _EN_MEMBER_NAME.match(text) if lang == "en" else None
-                if said_name and clause.member and said_name.group("word").lower() == clause.member.lower():
+                listed = _EN_NAME_IN_LIST.findall(text) if lang == "en" and clause.member in _ONE_OF_MANY else []
+                if resolved and member and member[2] and "|" in member[2]:
+                    clause.member, clause.member_name = member[1], member[2]  # the list goes on
+                elif len(listed) >= 2:
+                    clause.member_name = "|".join(listed)
+                elif said_name and clause.member and said_name.group("word").lower() == clause.member.lower():
                     clause.member_name = said_name.group("name")
                 elif resolved and member and member[2]:
                     clause.member_name = member[2]  # the name goes on through "she"
