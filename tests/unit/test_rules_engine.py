@@ -4134,3 +4134,14 @@ def test_a_child_named_in_a_list_is_that_child() -> None:
         "Kids Emma and Jack love soccer; Child Emma is 7"
     ]
     assert keyed("Sam loves cats.", recent=("My friend Sam is a nurse.",)) == []
+
+
+def test_a_goal_reached_by_its_words_and_a_retake_with_no_object() -> None:
+    """R-WRITE-2 (seventeenth probe): 「车买了」 and 「我提车了」 kept 「正在存钱买车」; 「我打算12月再考一次」 in a turn of its own
+    was a goal keyed `goal-12-…` (take what again?); 「接下来想考N1」 stored nothing."""
+    car = ExistingMemory(1, "goal-car", "goal", "正在存钱买车")
+    for message in ("车买了，买的是比亚迪。", "我提车了", "我买车了"):
+        assert ("delete", "goal", "goal-car") in refined(message, [car]), message
+    assert keyed("我打算12月再考一次。") == []
+    assert keyed("我在准备PMP考试，打算明年上半年考")[0][3] == "在准备PMP考试; 打算明年上半年考"
+    assert keyed("接下来想考N1。") == [("upsert", "goal", "goal-jlpt-n1", "接下来想考N1")]

@@ -238,7 +238,19 @@ def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
 def goal_reached(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """op=delete on the goal the user says is reached ("I passed the N1", 「我跑完了马拉松」), only when
     that goal is held (`IF_HELD`): "I finished my homework" names no goal and retires nothing."""
-    item = clean_item(match.group("item"), clause.lang)
+    return _goal_reached(clean_item(match.group("item"), clause.lang), clause)
+
+
+def goal_reached_as(item: str) -> Build:
+    """`goal_reached` of the goal `item` names, whatever words said it (「车买了」, 「提车了」: 买车)."""
+
+    def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
+        return _goal_reached(item, clause)
+
+    return build
+
+
+def _goal_reached(item: str, clause: Clause) -> list[Candidate]:
     if not item or PRONOUN_ITEM.match(item) or DEICTIC_ITEM.search(item):
         return []
     delete = _candidate("delete", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 3, item=item)

@@ -219,6 +219,8 @@ class RulesEngine:
                 # 「我在准备PMP考试，打算明年上半年考」: when, not a second goal.
                 previous[-1].content = f"{previous[-1].content}; {found[0].content}"[:1000]
                 continue
+            # 「我打算12月再考一次」 in a turn of its own: no goal it could be the time of.
+            found = [candidate for candidate in found if not _is_bare_goal(candidate)]
             if clause.contrast and _DIET_ALLOWS[clause.lang].match(clause.text):
                 held = previous
                 if not held and clause is clauses[0] and turn_before:
@@ -710,17 +712,24 @@ def _is_goal_detail(found: list[Candidate], previous: list[Candidate], clause: C
 
 # What a goal clause names besides its time words: 「打算明年上半年考」 leaves 考, a verb with no object.
 _ZH_GOAL_TIME = re.compile(
-    r"今年|明年|后年|年底|年初|上半年|下半年|[一二三四五六七八九十\d]+月份?|之前|以前|前|底|内|再|就|去"
+    r"今年|明年|后年|年底|年初|上半年|下半年|[一二三四五六七八九十\d]+月份?|之前|以前|前|底|内|再|就|去|一次|一遍|下次"
 )
 _BARE_GOAL_VERB = re.compile(r"^(?:考|考试|做|完成|搞定|学|去|办|拿下|报名|申请)?$")
 
 
 def _is_goal_detail_without_object(found: list[Candidate], previous: list[Candidate]) -> bool:
     """True when the clause's one goal names no object of its own and a goal came just before."""
-    if previous[-1].memory_type != "goal" or len(found) != 1 or found[0].memory_type != "goal":
+    if previous[-1].memory_type != "goal" or len(found) != 1:
         return False
-    item = str(found[0].extra.get(ITEM) or "")
-    return bool(has_han(item) and _BARE_GOAL_VERB.match(_ZH_GOAL_TIME.sub("", item)))
+    return _is_bare_goal(found[0])
+
+
+def _is_bare_goal(candidate: Candidate) -> bool:
+    """True for a goal whose item is a time and a verb only (「打算12月再考一次」: take what again?)."""
+    item = str(candidate.extra.get(ITEM) or "")
+    return (
+        candidate.memory_type == "goal" and has_han(item) and bool(_BARE_GOAL_VERB.match(_ZH_GOAL_TIME.sub("", item)))
+    )
 
 
 def _lower_first(text: str) -> str:

@@ -19,6 +19,7 @@ from memory_tasks.extraction.rules.builders import (
     favorite_of_kind,
     goal,
     goal_reached,
+    goal_reached_as,
     habit,
     habit_taken_up,
     keyed_fact,
@@ -155,7 +156,7 @@ _EN_STANDING = (
     r"(?:whenever|every time|each time|from now on|going forward|in (?:the )?future|always|by default|unless)"
 )
 
-_ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还是|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该|又|终于|重新)*"
+_ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还是|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该|又|终于|重新|接下来|下一步)*"
 # The user as subject, with the adverbs around it: 「我平时…」, and a time or discourse word said before
 # 我 (「其实现在我挺喜欢香菜的」, 「最近我…」).
 # Body parts a health fact names in one character or two (「胃不好」, 「腰疼」): what 「胃好了」 got over.
@@ -403,6 +404,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也)?考(?:完|过)了$", goal_reached),
     # 「N2过了！」, 「我雅思通过了」, 「驾照拿到了」: the goal held under that item is reached (nothing when none is).
     _r("pref", "zh", r"^(?:我)?(?:的)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也|顺利)*(?:过了|通过了|拿到了|拿下了|考下来了|拿下来了)$", goal_reached),
+    # 「车买了」, 「我提车了」, 「我买车了」: the goal of buying a car reached (where held).
+    _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|也)?(?:买车|提车|买了车|车(?:也|终于|已经)?买(?:好|到)?)了", goal_reached_as("买车")),
     # A home bought is the house goal reached, and where the user lives now.
     _r("home", "en", r"^(?:I|we) (?:just |finally |recently )?(?:bought|purchased|closed on) (?P<value>(?:a|our|my) (?:first |new )?(?P<item>house|home|apartment|flat|condo)\b.*)$", slots(HOME, goal_reached)),
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年)?(?P<value>(?P<item>买了?(?:房子?|新房|公寓)))了?$", slots(HOME, goal_reached)),
