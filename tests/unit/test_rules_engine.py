@@ -4145,3 +4145,16 @@ def test_a_goal_reached_by_its_words_and_a_retake_with_no_object() -> None:
     assert keyed("我打算12月再考一次。") == []
     assert keyed("我在准备PMP考试，打算明年上半年考")[0][3] == "在准备PMP考试; 打算明年上半年考"
     assert keyed("接下来想考N1。") == [("upsert", "goal", "goal-jlpt-n1", "接下来想考N1")]
+
+
+def test_a_diagnosis_a_named_drug_a_low_salt_order_and_a_diet_done_are_read() -> None:
+    """R-READ-6 (seventeenth probe): "I've been diagnosed with high blood pressure" stored nothing (the 've form never
+    matched), nor "My doctor put me on lisinopril", "I'm supposed to cut back on salt" or "I'm doing keto"."""
+    assert keyed("I've been diagnosed with high blood pressure.")[0][:3] == ("upsert", "fact", "health-hypertension")
+    assert keyed("My doctor put me on lisinopril.")[0][:3] == ("upsert", "fact", "medication-lisinopril")
+    assert keyed("I'm supposed to cut back on salt.")[0][:3] == ("upsert", "fact", "diet-low-salt")
+    assert keyed("I'm doing keto.") == [("upsert", "fact", "diet", "Is doing keto")]
+    assert keyed("I'm doing great.") == []
+    for message in ("I've been diagnosed with high blood pressure.", "I'm supposed to cut back on salt."):
+        (candidate,) = extract(message)
+        assert is_core_memory(candidate.memory_type, candidate.key, candidate.content), message

@@ -169,6 +169,7 @@ _ZH_CHRONIC_MEDS = (
 _EN_CHRONIC_MEDS = (
     r"metformin|insulin|blood thinners|warfarin|antidepressants|sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro"
     r"|statins|levothyroxine|birth control|an inhaler|folic acid|prenatal vitamins"
+    r"|lisinopril|amlodipine|losartan|metoprolol|atorvastatin|simvastatin|lipitor"
     r"|(?:blood pressure|diabetes|thyroid|heart|seizure|anxiety|ADHD) (?:medication|meds|medicine|pills)"
 )
 # The styles an answer can have, as a reply-style preference names them.
@@ -701,7 +702,7 @@ RULES: tuple[Rule, ...] = (
     # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」),
     # nor a dish the user does not eat (「我不吃素菜」).
     _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
-    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
+    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
     _r("diet", "zh", r"^(?:我|我的|本人)?" + _ZH_NOWADAYS + r"(?:饮食|吃饭|吃东西|口味|吃得|吃的)(?:上)?" + _ZH_MUST + r"(?:比较|偏|很|要)?(?P<value>清淡)", Slot("fact", "diet-light")),
@@ -714,7 +715,7 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "zh", _ZH_ME + r"(?:要|得|需要)?忌(?:口)?(?!讳)(?P<item>(?!这|那)[^，。口]{1,8}?)(?:了)?$", DOCTORS_ORDER),
     # A doctor's order about food or drink (「医生让我少吃糖」, "My doctor told me to avoid salt"): a core restriction.
     _r("diet", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:少吃|别吃|不要吃|不能吃|忌|戒掉?|少喝|别喝|不要喝|不能喝)(?P<item>[^，。]{1,8}?)(?:了)?$", DOCTORS_ORDER),
-    _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on)|limit|eat less) (?P<value>salt|sodium)\b", Slot("fact", "diet-low-salt")),
+    _r("diet", "en", r"^(?:my doctor (?:told|wants|asked|advised|ordered) me|I(?:'m| am) (?:supposed|told|advised) |I (?:need|have) ) ?to (?:avoid|cut (?:down on|back on)|limit|eat less|watch my) (?P<value>salt|sodium)(?: intake)?\b", Slot("fact", "diet-low-salt")),
     # An activity the doctor ruled out: 「医生让我别爬山了」, "My doctor told me to stop running" (a standing rule:
     # no suggestion of it; what to eat or drink is the diet's, above).
     _r("constraint", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:暂时|最近|以后)?(?:别|不要|不能|少|先别)(?!吃|喝)(?P<item>[^，。]{1,8}?)(?:了)?$", standing_rule, standing=True),
@@ -760,7 +761,7 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>乙肝|丙肝)(?:病毒)?携带者$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高|血糖(?:有点|偏|比较)?高|胆固醇(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
-    _r("health", "en", r"^I (?:have|'ve got|suffer from|was diagnosed with|live with) (?:type \d |gestational )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
+    _r("health", "en", r"^I(?: (?:have|suffer from|was diagnosed with|live with|(?:just )?got diagnosed with|have been diagnosed with)|'ve got|'ve (?:just )?been diagnosed with) (?:type \d |gestational )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism)\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant to (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
     # Sobriety kept: no drink may be suggested (core). "I'm sober" alone can mean tonight.
