@@ -4158,3 +4158,13 @@ def test_a_diagnosis_a_named_drug_a_low_salt_order_and_a_diet_done_are_read() ->
     for message in ("I've been diagnosed with high blood pressure.", "I'm supposed to cut back on salt."):
         (candidate,) = extract(message)
         assert is_core_memory(candidate.memory_type, candidate.key, candidate.content), message
+
+
+def test_ive_got_forms_are_read_as_have() -> None:
+    """R-WRITE-2 (seventeenth probe): four rules wrote "I 've got" (a space after I), so "I've got a dog named Rex",
+    "We've got two cats", "I've just adopted a puppy" and "I've got a gluten intolerance" stored nothing (the labeled
+    holdout en-h013, "I've got a golden retriever named Biscuit", was one of the 294 set's misses)."""
+    assert keyed("I've got a dog named Rex.")[0][:3] == ("upsert", "fact", "pet-dog")
+    assert keyed("We've got two cats.")[0][:3] == ("upsert", "fact", "pet-cat")
+    assert keyed("I've just adopted a puppy.")[0][:3] == ("upsert", "fact", "pet-dog")
+    assert keyed("I've got a gluten intolerance.")[0][:3] == ("upsert", "fact", "health-gluten-intolerance")

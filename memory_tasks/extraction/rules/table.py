@@ -754,7 +754,7 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:对)?(?P<item>麸质不耐受?)(?:症)?$", HEALTH),
     # "I have a gluten intolerance", "I have lactose intolerance".
-    _r("health", "en", r"^I (?:have|'ve got|was diagnosed with) (?:an? )?(?P<item>(?:gluten|lactose|wheat|dairy|fructose) (?:intolerance|sensitivity))\b", HEALTH),
+    _r("health", "en", r"^I(?: have|'ve got| was diagnosed with|'ve been diagnosed with) (?:an? )?(?P<item>(?:gluten|lactose|wheat|dairy|fructose) (?:intolerance|sensitivity))\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|痛风|抑郁症)(?:病人|患者)?$", HEALTH),
     # A condition said as the organ or the reading: 「我心脏不好」, 「我血脂高」, 「我血压高」.
     _r("health", "zh", _ZH_ME + r"(?:有点|有些|一直)?(?P<item>痛风|哮喘|贫血|低血糖|高血压|糖尿病|腰椎间盘突出|腰间盘突出|椎间盘突出)$", HEALTH),
@@ -849,9 +849,9 @@ RULES: tuple[Rule, ...] = (
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
     _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|对|[一二三四五六七八九十\d]+岁)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten) " + CAP + r"\w* (?:is|was|likes|loves|has|hates)\b", PET),
-    _r("pet", "en", r"^(?:I|we) (?:have|own|'ve got|(?:just |recently |finally )?(?:adopted|got|rescued|brought home)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
+    _r("pet", "en", r"^(?:I|we)(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
-    _r("pet-more", "en", r"^(?:I|we) (?:have|own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
+    _r("pet-more", "en", r"^(?:I|we)(?: have| own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
     # Divorced, single, widowed: the status is stated and the partner retired (「我离婚了」 after
     # "My wife is a doctor" leaves no wife). Engaged and married are the partner's fact (below).
     _r("relationship", "en", r"^I(?:'m| am) (?:now |recently |currently |still |happily )?(?P<value>divorced|single|widowed|a widow|a widower)(?: now| again)?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
