@@ -3916,6 +3916,9 @@ def test_a_value_corrected_rewrites_the_one_memory_naming_the_wrong_one() -> Non
     gym = ExistingMemory(3, "sport-gym", "preference", "每周四去健身")
     assert ENGINE.refine(extract("是周五，不是周四。"), [gym]) == []  # no correction word: an answer, perhaps
     assert ENGINE.refine(extract("更正一下，是蚂蚁金服，不是阿里。"), []) == []
+    # The right value is the user's words, not a replacement template.
+    corrected = ENGINE.refine(extract("更正一下，是蚂蚁\\1，不是阿里。"), [ali])
+    assert [c.content for c in corrected] == ["在蚂蚁\\1工作"]
     children = ExistingMemory(4, "family-children", "fact", "Son is 4; Daughter is 6")
     corrected = ENGINE.refine(extract("Sorry, it's 7, not 6."), [children])
     assert [c.content for c in corrected] == ["Son is 4; Daughter is 7"]

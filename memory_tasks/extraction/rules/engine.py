@@ -623,7 +623,7 @@ def _corrected_memory(candidate: Candidate, existing: list[ExistingMemory]) -> C
         names = _item_pattern(said, min_latin=1 if said.isdigit() else 2, min_han=2)  # "it's 7, not 6"
         held = [m for m in existing if names is not None and names.search(m.content)]
         if len(held) == 1:
-            content = names.sub(right, held[0].content, count=1)
+            content = names.sub(lambda _: right, held[0].content, count=1)  # the user's words, not a template
             reason = "rules: a value the user corrected"
             return replace(
                 candidate,
