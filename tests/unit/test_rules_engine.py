@@ -2209,7 +2209,7 @@ def test_schooling_household_and_what_the_user_cannot_do_are_facts(message: str,
     [
         ("I'm a type 1 diabetic.", "health-diabetes", "Is a type 1 diabetic"),
         ("I have celiac.", "health-celiac-disease", "Has celiac"),
-        ("I have a bad knee, so no running.", "health-bad-knees", "Has a bad knee"),
+        ("I have a bad knee.", "health-bad-knees", "Has a bad knee"),
         (
             "I'm lactose intolerant but I can have yogurt.",
             "health-lactose-intolerance",
@@ -4171,3 +4171,28 @@ def test_ive_got_forms_are_read_as_have() -> None:
     assert keyed("We've got two cats.")[0][:3] == ("upsert", "fact", "pet-cat")
     assert keyed("I've just adopted a puppy.")[0][:3] == ("upsert", "fact", "pet-dog")
     assert keyed("I've got a gluten intolerance.")[0][:3] == ("upsert", "fact", "health-gluten-intolerance")
+
+
+def test_what_a_trait_rules_out_right_after_it_is_a_rule() -> None:
+    """R-READ-6 (seventeenth probe): 「我晕车，出去玩别安排太远的自驾」 and "I get seasick easily, so no boat trips" kept the
+    trait without the rule that follows from it (only a health fact's was read), and "I have a bad knee, so no running"
+    the condition without "no running"; 「我有密集恐惧症」, "I'm claustrophobic", 「我近视800度」 stored nothing.
+    "…, so no problem" is no rule."""
+    assert [key for _, _, key, _ in keyed("我晕车，出去玩别安排太远的自驾。")] == [
+        "trait-motion-sickness",
+        "rule-h44b02f1",
+    ]
+    assert keyed("I get seasick easily, so no boat trips.")[1] == (
+        "upsert",
+        "constraint",
+        "rule-boat-trips",
+        "No boat trips",
+    )
+    assert keyed("I have a bad knee, so no running.") == [
+        ("upsert", "fact", "health-bad-knees", "Has a bad knee"),
+        ("upsert", "constraint", "rule-running", "No running"),
+    ]
+    assert [key for _, _, key, _ in keyed("I'm left-handed, so no problem.")] == ["trait-left-handed"]
+    assert keyed("I'm claustrophobic.")[0][2] == keyed("我有幽闭恐惧症")[0][2] == "trait-claustrophobia"
+    assert keyed("我有密集恐惧症。")[0][2] == "trait-trypophobia"
+    assert keyed("我近视800度。")[0][2] == "trait-nearsighted"

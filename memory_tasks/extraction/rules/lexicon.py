@@ -399,6 +399,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "trait",
         ("怕坐飞机", "恐飞", "afraid of flying", "scared of flying", "terrified of flying", "fear of flying"),
     ),
+    ("claustrophobia", "trait", ("幽闭恐惧症", "幽闭恐惧", "claustrophobic", "claustrophobia")),
+    ("trypophobia", "trait", ("密集恐惧症", "密集恐惧", "trypophobia")),
     (
         "fear-of-needles",
         "trait",

@@ -65,7 +65,9 @@ class Rule:
     build: Build
     standing: bool = False  # may be read from a one-off request ("请用中文回复我")
     family: bool = False  # may be read from a clause about a family member
-    after: str | None = None  # only right after a clause that yielded a key with this prefix
+    after: str | tuple[str, ...] | None = (
+        None  # only right after a clause that yielded a key with (one of) these prefixes
+    )
     # never right after a clause that yielded a key with one of these prefixes (it explains that one)
     not_after: tuple[str, ...] = ()
 
@@ -78,7 +80,7 @@ def _r(
     *,
     standing: bool = False,
     family: bool = False,
-    after: str | None = None,
+    after: str | tuple[str, ...] | None = None,
     not_after: tuple[str, ...] = (),
 ) -> Rule:
     # Case-insensitive throughout; a proper name's capital is required locally with CAP.
@@ -800,7 +802,10 @@ RULES: tuple[Rule, ...] = (
     _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
     # 「我特别怕冷」, 「我晕车」, "I'm afraid of heights", "I get carsick": what the assistant plans around.
     _r("trait", "zh", _ZH_ME + r"(?:有点|有些|容易)?(?P<item>怕冷|怕热|晕车|晕船|恐高|(?:害)?怕狗|怕坐飞机|恐飞|怕打针|晕针)$", TRAIT),
-    _r("trait", "zh", _ZH_ME + r"(?:是|有点|有些|高度|深度)?(?P<item>近视|远视|老花)(?:眼)?(?:了)?$", TRAIT),
+    _r("trait", "zh", _ZH_ME + r"(?:是|有点|有些|高度|深度)?(?P<item>近视|远视|老花)(?:眼)?(?:\d{2,4}度)?(?:了)?$", TRAIT),
+    # A phobia: 「我有密集恐惧症」, "I'm claustrophobic".
+    _r("trait", "zh", _ZH_ME + r"(?:有|是)?(?:点|一点)?(?P<item>(?:幽闭|密集|社交|深海|飞行)恐惧症?)$", TRAIT),
+    _r("trait", "en", r"^I(?:'m| am) (?:a bit |very |really |quite |pretty )?(?P<item>claustrophobic|agoraphobic)$", TRAIT),
     _r("trait", "zh", _ZH_ME + r"(?:要|得|需要)?戴(?P<item>隐形眼镜|眼镜)$", TRAIT),
     _r("trait", "zh", _ZH_ME + r"(?:性格)?(?:比较|很|挺|有点|偏|特别)?(?P<item>内向|外向)(?:的人)?$", TRAIT),
     # What the user's body reacts to, short of an allergy: a restriction every food and drink
@@ -1072,10 +1077,10 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后)?(?:每次)?我?(?:问|找|查|要)(?P<item>[^，。]{1,8}?)的时候，.+$", standing_rule, standing=True),
     # What every recommendation of a kind must heed: 「推荐菜的时候注意少油少盐」 (the English form is below).
     _r("constraint", "zh", r"^(?:以后|每次)?(?:给我|帮我)?(?:推荐|介绍|安排|规划)(?P<item>[^，。]{1,8}?)的时候(?:请|要|都)?(?:注意|记得|考虑|优先|避开|避免|别|不要|尽量|多|少)[^，。]+$", standing_rule, standing=True),
-    # What a condition asks of every reply, right after it: "I'm colorblind, so don't rely on colors in
-    # charts", 「我听力不好，所以别发语音」.
-    _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me) .+$|^(?:so )?no [\w' -]{2,30} for me$", standing_rule, standing=True, after="health-"),
-    _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖)[^，。]+$", standing_rule, standing=True, after="health-"),
+    # What a condition or a trait asks of every reply, right after it: "I'm colorblind, so don't rely on colors in
+    # charts", 「我听力不好，所以别发语音」, 「我晕车，出去玩别安排太远的自驾」, "I get seasick easily, so no boat trips".
+    _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me|plan|book) .+$|^(?:so )?no (?!(?:problem|problems|worries|worry|big deal|way|idea|thanks|rush|pressure|offense|doubt|wonder|matter)\b)[\w' -]{2,30}(?: for me)?$", standing_rule, standing=True, after=("health-", "trait-")),
+    _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖|安排|订)[^，。]+$", standing_rule, standing=True, after=("health-", "trait-")),
     # "Please stop saying 'great question'": a phrase kept out of every reply.
     _r("constraint", "en", r"^(?:please )?(?:stop|quit|don't keep|do not keep) (?:saying|starting (?:with|by saying)|ending with) .{3,60}$", standing_rule, standing=True),
     # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
