@@ -65,9 +65,8 @@ class Rule:
     build: Build
     standing: bool = False  # may be read from a one-off request ("请用中文回复我")
     family: bool = False  # may be read from a clause about a family member
-    after: str | tuple[str, ...] | None = (
-        None  # only right after a clause that yielded a key with (one of) these prefixes
-    )
+    # Only right after a clause that yielded a key with (one of) these prefixes.
+    after: str | tuple[str, ...] | None = None
     # never right after a clause that yielded a key with one of these prefixes (it explains that one)
     not_after: tuple[str, ...] = ()
 
