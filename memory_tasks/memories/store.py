@@ -141,9 +141,9 @@ def append_content(existing: str, addition: str) -> str:
 
     Returns `existing` unchanged when every sentence is already there, so a repeated
     append (a redelivered task, a user saying it twice) adds nothing. A sentence that says
-    what one of `existing` says with another number or school stage replaces it: "Daughter is 7"
-    after "Daughter is 6", 「有两个孩子」 after 「有一个孩子」, 「女儿上小学了」 after 「女儿上幼儿园」 (a child
-    grows, a count changes).
+    what one of `existing` says with another number, school stage or partner's name replaces it:
+    "Daughter is 7" after "Daughter is 6", 「有两个孩子」 after 「有一个孩子」, 「女儿上小学了」 after 「女儿上幼儿园」
+    (a child grows, a count changes), 「老婆叫小虹」 after 「老婆叫小红」 (one partner, the name corrected).
     """
     known = comparable(existing)
     new_parts = [
@@ -154,15 +154,15 @@ def append_content(existing: str, addition: str) -> str:
     if not new_parts:
         return existing
     old_parts = [part.strip() for part in _SENTENCE_SPLIT.split(existing) if part and part.strip()]
-    added, renumbered_any = [], False
+    added, restated_any = [], False
     for part in new_parts:
-        renumbered = _renumbered_part(old_parts, part)
-        if renumbered is None:
+        restated = _restated_part(old_parts, part)
+        if restated is None:
             added.append(part)
         else:
-            old_parts[renumbered], renumbered_any = part, True
-    # Untouched, `existing` keeps its own punctuation; renumbered, it is rebuilt from its parts.
-    parts = (old_parts if renumbered_any else [existing] if existing else []) + added
+            old_parts[restated], restated_any = part, True
+    # Untouched, `existing` keeps its own punctuation; restated, it is rebuilt from its parts.
+    parts = (old_parts if restated_any else [existing] if existing else []) + added
     # A part's own closing separator would double the joiner ("Son is 5；; Daughter is 3").
     parts = [part.rstrip("；;。. ") for part in parts[:-1]] + [parts[-1].rstrip("；;")]
     joiner = "；" if has_han("".join(parts)) else "; "
@@ -183,6 +183,15 @@ _TIME_FILLER = re.compile(r"今年|现在|已经|目前|马上|刚刚?|满|了|�
 _TURNED = re.compile(r"\bturned\b", re.IGNORECASE)
 
 
+# A partner's name, of which there is one: a new one corrects the old. A child's or a sibling's
+# name is not replaced (「儿子叫小明」 then 「儿子叫小亮」 may be two sons).
+_PARTNER_NAME = re.compile(
+    r"^(?:(?P<said>(?:老婆|妻子|太太|爱人|老公|丈夫|女朋友|男朋友|女友|男友|对象|未婚妻|未婚夫)(?:的名字(?:叫|是)|叫做|名叫|叫))"
+    r"[^，,；;。.\s]{1,8}"
+    r"|(?P<said_en>(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)(?:'s name is| is called| is named) )"
+    r"(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)[。.；;]?$",
+    re.IGNORECASE,
+)
 # A child's school stage, which moves on as an age does: 「女儿上小学了」 after 「女儿上幼儿园」, "Son started
 # middle school" after "Son is in 5th grade" (the verb before it is part of the stage: 上/读/is in/started).
 _SCHOOL_STAGE = re.compile(
@@ -194,19 +203,20 @@ _SCHOOL_STAGE = re.compile(
 )
 
 
-def _number_shape(sentence: str) -> str:
-    """`sentence` with its numbers and school stages as "#" and its time fillers gone, as
-    `comparable` compares it."""
-    staged = _SCHOOL_STAGE.sub("#", _TURNED.sub("is", sentence))
+def _value_shape(sentence: str) -> str:
+    """`sentence` with its numbers, school stages and partner's name as "#" and its time fillers
+    gone, as `comparable` compares it."""
+    named = _PARTNER_NAME.sub(lambda m: f"{m.group('said') or m.group('said_en')}#", sentence.strip())
+    staged = _SCHOOL_STAGE.sub("#", _TURNED.sub("is", named))
     return _NUMBER.sub("#", comparable(_TIME_FILLER.sub("", staged)))
 
 
-def _renumbered_part(parts: list[str], sentence: str) -> int | None:
-    """The index of the one part of `parts` that `sentence` says again with other numbers, or None."""
-    shape = _number_shape(sentence)
+def _restated_part(parts: list[str], sentence: str) -> int | None:
+    """The index of the one part of `parts` that `sentence` says again with other values, or None."""
+    shape = _value_shape(sentence)
     if "#" not in shape:
         return None
-    same = [i for i, part in enumerate(parts) if _number_shape(part) == shape]
+    same = [i for i, part in enumerate(parts) if _value_shape(part) == shape]
     return same[0] if len(same) == 1 else None
 
 

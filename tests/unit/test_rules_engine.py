@@ -4196,3 +4196,69 @@ def test_what_a_trait_rules_out_right_after_it_is_a_rule() -> None:
     assert keyed("I'm claustrophobic.")[0][2] == keyed("我有幽闭恐惧症")[0][2] == "trait-claustrophobia"
     assert keyed("我有密集恐惧症。")[0][2] == "trait-trypophobia"
     assert keyed("我近视800度。")[0][2] == "trait-nearsighted"
+
+
+def test_a_name_after_a_correction_lead_is_the_family_members() -> None:
+    """R-WRITE-2 (eighteenth probe): 「不对，她叫小虹」 and "Sorry, her name is Hanna" after the wife was named stored
+    nothing: a name clause was read as naming the clause before it in the sentence, here a bare correction lead.
+    After a lead alone, "she" is the family member of the turn before, as in a turn of its own."""
+    assert keyed("不对，她叫小虹，彩虹的虹。", recent=("我老婆叫小红。",))[0][2:] == (
+        "family-partner",
+        "老婆叫小虹；彩虹的虹",
+    )
+    assert keyed("Sorry, her name is Hanna.", recent=("My wife's name is Anna.",)) == [
+        ("append", "fact", "family-partner", "Wife's name is Hanna")
+    ]
+    assert keyed("我有个女儿，她叫小雨。")[0][3] == "有个女儿，叫小雨"
+    assert keyed("不对劲。", recent=("我老婆叫小红。",)) == []
+
+
+def test_a_food_a_vegetarian_diet_keeps_from_taken_up_qualifies_the_diet() -> None:
+    """R-READ-6 (eighteenth probe): 「我是素食者」 then 「最近开始吃鱼了」 kept 「是素食者」 alone, a core memory saying the user
+    keeps from fish they now eat (吃鱼 was not read at all); "I started eating fish again, so pescatarian now" kept
+    "Is vegetarian" (the bare diet was not read); 「算是鱼素吧」 stored nothing. The food taken up is appended to the
+    held diet that keeps from it; a diet stated in the turn replaces it."""
+    vegetarian = ExistingMemory(1, "diet", "fact", "是素食者")
+    refined = ENGINE.refine(extract("我最近开始吃鱼了。"), [vegetarian])
+    assert [(c.op, c.target_key, c.content) for c in refined if c.target_key == "diet"] == [
+        ("append", "diet", "最近开始吃鱼了")
+    ]
+    pescatarian = ExistingMemory(2, "diet", "fact", "Is pescatarian")
+    assert [c for c in ENGINE.refine(extract("I started eating fish again."), [pescatarian]) if c.key == "diet"] == []
+    assert [c for c in ENGINE.refine(extract("I started eating meat again."), [pescatarian]) if c.key == "diet"]
+    stated = extract("I started eating fish again, so pescatarian now.")
+    assert [(c.key, c.content) for c in stated] == [
+        ("food-fish", "Started eating fish again"),
+        ("diet", "Is pescatarian now"),
+    ]
+    assert [c.op for c in ENGINE.refine(stated, [vegetarian]) if c.key == "diet"] == ["upsert"]
+    assert keyed("算是鱼素吧。") == [("upsert", "fact", "diet", "算是鱼素")]
+    assert keyed("I'm basically pescatarian now.")[0][2] == "diet"
+    assert keyed("Vegetarian options are great.") == []
+
+
+def test_reply_language_following_the_users_and_a_language_rule_taken_back() -> None:
+    """R-TYPE-2 (eighteenth probe): "Reply in whatever language I write in" and 「我用什么语言你就用什么语言回复」 stored
+    nothing (什么 read as a question); "You don't have to answer in English anymore" was stored as the English rule
+    itself, and "I don't reply in English to my boss" as a rule for the assistant."""
+    assert keyed("Reply in whatever language I write in.") == [
+        ("upsert", "constraint", "reply-language", "Reply in whatever language I write in")
+    ]
+    assert keyed("我用什么语言你就用什么语言回复。")[0][2] == "reply-language"
+    assert keyed("跟我用一样的语言回复就行。")[0][2] == "reply-language"
+    assert keyed("You don't have to answer in English anymore.")[0][:3] == ("delete", "constraint", "reply-language")
+    assert keyed("You can stop replying in English.")[0][0] == "delete"
+    assert keyed("Stop replying in English, use Chinese.")[0][:3] == ("upsert", "constraint", "reply-language")
+    assert keyed("I don't reply in English to my boss.") == []
+    assert keyed("你想吃什么就吃什么。") == []
+
+
+def test_a_pet_adopted_also_and_a_gym_on_named_weekdays_are_read() -> None:
+    """R-WRITE-2 (eighteenth probe): "We also just adopted a puppy called Bean" and "I go to the gym every Monday and
+    Thursday" stored nothing: "also" broke the pet rule, and named weekdays were no frequency."""
+    assert keyed("We also just adopted a puppy called Bean.")[0][:3] == ("upsert", "fact", "pet-dog")
+    assert keyed("I go to the gym every Monday and Thursday.") == [
+        ("upsert", "preference", "sport-gym", "Goes to the gym every Monday and Thursday")
+    ]
+    assert keyed("I now go to the gym on Tuesdays and Fridays.")[0][2] == "sport-gym"
+    assert keyed("I play tennis every Monday, Wednesday and Friday.")[0][2] == "sport-tennis"

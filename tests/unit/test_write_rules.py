@@ -112,3 +112,17 @@ def test_a_childs_new_school_stage_replaces_the_old_one() -> None:
     )
     assert append_content("女儿上幼儿园", "儿子上小学了") == "女儿上幼儿园；儿子上小学了"
     assert append_content("女儿在北京上大学", "女儿毕业了") == "女儿在北京上大学；女儿毕业了"
+
+
+def test_a_partners_name_said_again_replaces_the_old_one() -> None:
+    """R-WRITE-2 (eighteenth probe): 「我老婆叫小红」 then 「不对，她叫小虹」 left 「老婆叫小红；老婆叫小虹」, and "My wife's
+    name is Hanna, not Anna" after Anna kept both names; a partner has one name, so the new one corrects the old.
+    A child's name is added (「儿子叫小亮」 may be a second son), and a partner's other facts are kept."""
+    assert append_content("老婆叫小红", "老婆叫小虹") == "老婆叫小虹"
+    assert append_content("老婆叫小红；是个老师", "老婆叫小虹") == "老婆叫小虹；是个老师"
+    assert append_content("Wife's name is Anna", "Wife's name is Hanna.") == "Wife's name is Hanna."
+    assert append_content("Husband is called Tom; Is a nurse", "Husband is called Mary Ann") == (
+        "Husband is called Mary Ann; Is a nurse"
+    )
+    assert append_content("儿子叫小明", "儿子叫小亮") == "儿子叫小明；儿子叫小亮"
+    assert append_content("老婆是老师", "老婆是四川人") == "老婆是老师；老婆是四川人"

@@ -431,7 +431,8 @@ _FREQUENCY_ZH = re.compile(
     r"每天|每晚|每周|每个?月|每年|平时|平常|一般|通常|经常|常常|周末|工作日|(?:(?:一|每)(?:个)?(?:星期|礼拜)|一周)(?![前后]|以[前后]|之[前后])"
 )
 _FREQUENCY_EN = re.compile(
-    r"\b(?:every (?:day|morning|evening|night|week|weekend)|daily|weekly|\w+ times a (?:day|week|month)|on weekends"
+    r"\b(?:every (?:day|morning|evening|night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|daily|weekly"
+    r"|\w+ times a (?:day|week|month)|on weekends|on (?:mon|tues|wednes|thurs|fri|satur|sun)days"
     r"|usually|often|regularly|(?:a|per|each) (?:day|week))\b",
     re.IGNORECASE,
 )

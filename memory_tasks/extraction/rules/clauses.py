@@ -83,7 +83,10 @@ _ZH_CLAUSE = re.compile(
 _EN_TIME_WORD = r"today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend)|right now"
 # The part split off "I'm vegetarian and allergic to nuts", given back its subject.
 _EN_BARE_CONDITION = re.compile(
-    r"^(?:and )?((?:severely |very |also |mildly )?(?:allergic|lactose intolerant|gluten intolerant)\b)", re.IGNORECASE
+    r"^(?:and )?((?:severely |very |also |mildly )?(?:allergic|lactose intolerant|gluten intolerant)\b)"
+    # "I started eating fish again, so pescatarian now": the diet it makes, said without "I'm".
+    r"|^(?:so |and )?((?:basically |now )?(?:vegetarian|vegan|pesc[ae]tarian)(?: now)?$)",
+    re.IGNORECASE,
 )
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since"
@@ -123,7 +126,9 @@ _EN_ADVERB_FIRST = re.compile(
 _ZH_DISCOURSE = re.compile(
     r"^(?:其实|对了|另外|顺便说一下|顺便|哦|噢|嗯|啊|还有|而且|但是|不过|可是|所以|因为|请记住|记住|记得|你要记住|告诉你|跟你说"
     r"|别忘了|不要忘了|提醒一下(?=[，,])|说一下(?=[，,])"
-    r"|补充一下|话说|总之|反正|然后|哈哈)[，,、\s]*"
+    r"|补充一下|话说|总之|反正|然后|哈哈"
+    # A correction's lead: 「不对，她叫小虹」, 「说错了，我住在杭州」.
+    r"|(?:不对|说错了|我说错了|搞错了|口误|更正一下|纠正一下)(?=[，,、\s]|$))[，,、\s]*"
 )
 _EN_DISCOURSE = re.compile(
     r"^(?:also|actually|oh|btw|by the way|fyi|just so you know|remember(?: that)?|please note(?: that)?|note(?: that)?"
@@ -136,12 +141,14 @@ _EN_DISCOURSE = re.compile(
     # A correction's lead: "Sorry, I meant I work at Amazon", "Correction: my daughter is 7".
     r"|sorry|oops|correction|to correct myself|I meant(?: to say)?(?: that)?|what I meant (?:is|was)(?: that)?"
     # "Wait, no — I live in Dallas": a correction's lead, before a comma or a dash.
-    r"|wait|no(?=\s*[,—–]|\s+-\s))\b(?:\s*[—–]\s*|\s+-\s+|[,:\s])+",
+    r"|wait|no(?=\s*[,—–]|\s+-\s))\b(?:(?:\s*[—–]\s*|\s+-\s+|[,:\s])+|$)",
     re.IGNORECASE,
 )
 _ZH_QUESTION = re.compile(
     r"[吗么呢][？?]?$|什么|怎么|为什么|为啥|哪[个里些儿种]|多少|是不是|能不能|可不可以|有没有|要不要|会不会|好不好"
 )
+# 什么…就…什么 (「我用什么语言你就用什么语言」, 「想吃什么就吃什么」) says "whatever": no question.
+_ZH_WHATEVER = re.compile(r"什么[^，。]*就[^，。]*什么")
 _EN_QUESTION = re.compile(
     r"^(?:(?:do|does|did|can|could|would|will|is|are|should|shall|may|have)\s+(?:you|i|we|it|they)\b"
     r"|(?:what|how|why|where|who|which)(?:'s|\s+(?:is|are|do|does|did|can|should|would|was))\b)",
@@ -538,7 +545,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
         if lang == "en":
-            parts = [_EN_BARE_CONDITION.sub(lambda m: f"I'm {m.group(1).lower()}", p) for p in parts]
+            parts = [_EN_BARE_CONDITION.sub(lambda m: f"I'm {(m.group(1) or m.group(2)).lower()}", p) for p in parts]
         parts = _standing_words_carried(parts)
         tainted: str | None = None
         previous_subject = "self"
@@ -557,7 +564,9 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             quit_habit = None
             clause = Clause(text=text, lang=lang, sentence=sentence_index, contrast=bool(_CONTRAST.match(raw)))
             name = (_ZH_NAME if lang == "zh" else _EN_NAME).match(text)
-            if name and index > 0:
+            # A name names what the sentence's clause before it stated; after a bare lead (「不对，她叫小虹」,
+            # "Sorry, her name is Hanna") it is a statement of its own, its pronoun read as usual.
+            if name and clauses and clauses[-1].sentence == sentence_index:
                 other = name.groupdict().get("other")
                 clause.name = f"{name.group('name')}和{other}" if other else name.group("name")
                 clause.subject = previous_subject
@@ -583,7 +592,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                 and not rule_asked
                 and (
                     (asked and index == len(parts) - 1)
-                    or bool((_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(text))
+                    or bool((_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(_ZH_WHATEVER.sub("", text)))
                 )
             )
             clause.request = bool(rule_asked) or bool((_ZH_REQUEST if lang == "zh" else _EN_REQUEST).match(text))

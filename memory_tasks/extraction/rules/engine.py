@@ -380,11 +380,15 @@ class RulesEngine:
         retirement that only follows from another statement (`IF_HELD`) when its key is not held.
         An avoidance an allergy now explains is retired (`_avoidances_an_allergy_explains`), and one a
         held allergy already explains is dropped, so the two statements end the same in either order.
-        A food or drink taken up again leaves the `diet` fact (`_diet_without_what_was_taken_up`)."""
+        A food or drink taken up again leaves the `diet` fact (`_diet_without_what_was_taken_up`), or
+        qualifies the diet that keeps from it (`_diet_with_what_it_now_allows`)."""
         existing_keys = {memory.key for memory in existing}
         refined = [
             *_avoidances_an_allergy_explains(candidates, existing),
-            *_diet_without_what_was_taken_up(candidates, existing),
+            *(
+                _diet_without_what_was_taken_up(candidates, existing)
+                or _diet_with_what_it_now_allows(candidates, existing)
+            ),
             *_goals_a_quit_reaches(candidates, existing),
         ]
         # Keys the turn writes, or ends by name, itself.
@@ -457,6 +461,40 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
     if not kept:
         return [replace(ended, op="delete")]
     return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept))]
+
+
+# Named diets and the foods each keeps from (lexicon slugs), the strictest first.
+_MEAT = frozenset({"meat", "red-meat", "pork", "beef", "lamb", "offal"})
+_DIET_KEEPS_FROM = (
+    (
+        re.compile(r"\bvegan\b|纯素|全素", re.IGNORECASE),
+        _MEAT | {"fish", "seafood", "shellfish", "shrimp", "egg", "milk"},
+    ),
+    (re.compile(r"\bpesc[ae]tarian\b|鱼素|海鲜素", re.IGNORECASE), _MEAT),
+    (re.compile(r"\bvegetarian\b|素食|吃素|吃斋", re.IGNORECASE), _MEAT | {"fish", "seafood", "shellfish", "shrimp"}),
+)
+
+
+def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+    """An append to the held `diet` fact of a food it keeps from, taken up now: 「是素食者」 and then 「最近开始吃鱼了」
+    leave 「是素食者；最近开始吃鱼了」, so no core memory says the user keeps from what they now eat. Nothing when
+    the turn states a diet itself ("…, so pescatarian now" replaces it) or no named diet keeps from the food."""
+    diet = next((m for m in existing if m.key == "diet" and m.memory_type == "fact"), None)
+    if diet is None or any(c.key == "diet" for c in candidates):
+        return []
+    kept_from = next((slugs for named, slugs in _DIET_KEEPS_FROM if named.search(diet.content)), frozenset())
+    taken_up = next(
+        (
+            c
+            for c in candidates
+            if c.op == "upsert" and c.extra.get(TAKEN_UP) and c.key.startswith("food-") and c.key[5:] in kept_from
+        ),
+        None,
+    )
+    if taken_up is None:
+        return []
+    reason = "rules: the diet now allows a food it kept from"
+    return [replace(taken_up, op="append", memory_type="fact", key="diet", importance=4, reason=reason, extra={})]
 
 
 # The likings whose retirement is a quitting done: a goal to quit them is then reached.

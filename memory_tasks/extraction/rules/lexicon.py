@@ -263,7 +263,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("sesame", "food", ("芝麻", "sesame")),
     ("soy", "food", ("大豆", "黄豆", "soy", "soybeans")),
     ("wheat", "food", ("小麦", "wheat")),
-    ("fish", "food", ("鱼", "fish")),
+    ("fish", "food", ("鱼", "吃鱼", "鱼肉", "fish")),
     ("japanese-food", "food", ("日料", "日本料理", "日本菜", "japanese food", "japanese cuisine")),
     ("raw-food", "food", ("生的", "生", "生食", "raw food", "raw fish")),
     ("penicillin", "medicine", ("青霉素", "penicillin")),

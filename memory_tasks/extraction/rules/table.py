@@ -196,7 +196,8 @@ _EN_PROJECT_NOUNS = (
 )
 # How often a hobby is kept up, after its item: "every night", "on weekends", "twice a week".
 _EN_OFTEN = (
-    r"(?: (?:every \w+|on weekends|on \w+days|daily|at night|with (?:my )?friends|\w+ (?:a|per) (?:week|day|month)))?"
+    r"(?: (?:every \w+(?:(?:,| and) \w+day)*|on weekends|on \w+days(?:(?:,| and) \w+days)*|daily|at night"
+    r"|with (?:my )?friends|\w+ (?:a|per) (?:week|day|month)))?"
 )
 # What a "trying to" never is a goal: coping and moods ("stay upbeat", "channel my grief", "keep going").
 _EN_NOT_A_GOAL = (
@@ -702,8 +703,8 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "en", r"^I(?:'m| am) (?:now )?off (?:the )?(?P<item>keto|paleo|low[- ]carb)(?: diet)?\b", named_retirement("diet")),
     # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」),
     # nor a dish the user does not eat (「我不吃素菜」).
-    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|素食(?:主义者|者)?|纯素|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
-    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
+    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|素食(?:主义者|者)?|纯素|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
+    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
     _r("diet", "zh", r"^(?:我|我的|本人)?" + _ZH_NOWADAYS + r"(?:饮食|吃饭|吃东西|口味|吃得|吃的)(?:上)?" + _ZH_MUST + r"(?:比较|偏|很|要)?(?P<value>清淡)", Slot("fact", "diet-light")),
@@ -853,7 +854,7 @@ RULES: tuple[Rule, ...] = (
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
     _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|对|[一二三四五六七八九十\d]+岁)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten) " + CAP + r"\w* (?:is|was|likes|loves|has|hates)\b", PET),
-    _r("pet", "en", r"^(?:I|we)(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
+    _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:also )?(?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
     _r("pet-more", "en", r"^(?:I|we)(?: have| own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
     # Divorced, single, widowed: the status is stated and the partner retired (「我离婚了」 after
@@ -954,8 +955,15 @@ RULES: tuple[Rule, ...] = (
     # 「以后还是用中文」, 「还是用中文吧」 said alone: the language of the conversation from now on (or back to it).
     _r("constraint", "zh", r"^(?:(?:以后|今后|之后|从现在开始)(?:还是|都|就|请)*|还是)(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")(?:吧|了|就行|就好)?$", REPLY_LANGUAGE_AFTER_RULE, standing=True),
     _r("constraint", "en", r"\b(?:stop|don't|do not|no more) (?:reply(?:ing)?|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing))(?: to me)? in \w+,? (?:and )?(?:use|reply in|answer in|respond in|switch to|write in) (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
+    # "You don't have to answer in English anymore", "Stop replying in English": the language rule taken back.
+    _r("constraint", "en", r"^(?:please )?(?:you )?(?:(?:don't|do not|no need to|needn't|no longer)(?: (?:have|need) to)?|(?:can )?stop) (?:reply(?:ing)?|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing))(?: to me)? (?:only )?in (?:" + _LANGUAGES_EN + r")\b", slot_retirement("constraint", "reply-language"), standing=True),
+    # "Reply in whatever language I write in", 「我用什么语言你就用什么语言回复」: the reply follows the user's language.
+    _r("constraint", "en", r"\b(?:reply|respond|answer|write back|talk to me)(?: to me| me)? in (?P<value>(?:whatever|the same) language (?:I (?:write|use|speak|type)|as me|as I do|I'm using)(?: in)?)(?: to you)?\b", REPLY_LANGUAGE, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:just )?(?P<value>match (?:my|whatever) language(?: I (?:write|use|speak)(?: in)?)?)", REPLY_LANGUAGE, standing=True),
+    _r("constraint", "zh", r"(?P<value>我用什么语言你就用什么语言|跟着?我(?:用)?的?语言走|(?:用|跟|和)我(?:用|说)?的?(?:一样|同样|相同)的语言)", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|聊天|交流)[^，。]{0,10}?(?<!不)(?<!别)(?<!不要)(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", REPLY_LANGUAGE, standing=True),
-    _r("constraint", "en", r"\b(?:reply|respond|answer|write back|talk to me|speak to me|communicate)(?: to me| me)? (?:only |always )?in (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
+    # Asked of the assistant, not said of the user ("I don't reply in English to my boss").
+    _r("constraint", "en", r"(?<!\bI )(?<!\bI don't )(?<!\bI do not )(?<!\bI never )\b(?:reply|respond|answer|write back|talk to me|speak to me|communicate)(?: to me| me)? (?:only |always )?in (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
     # "I prefer responses in Traditional Chinese": the language of every reply, not a taste.
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|need) (?:(?:your )?(?:responses|answers|replies)|you to (?:reply|answer|respond)) in (?P<value>(?:Traditional |Simplified )?(?:" + _LANGUAGES_EN + r"))\b", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
