@@ -4262,3 +4262,37 @@ def test_a_pet_adopted_also_and_a_gym_on_named_weekdays_are_read() -> None:
     ]
     assert keyed("I now go to the gym on Tuesdays and Fridays.")[0][2] == "sport-gym"
     assert keyed("I play tennis every Monday, Wednesday and Friday.")[0][2] == "sport-tennis"
+
+
+def test_an_allergy_corrected_to_another_allergen_moves_to_it() -> None:
+    """R-READ-6 (eighteenth probe): 「后来检查发现其实不是青霉素过敏，是头孢过敏」 after 「我对青霉素过敏」 kept the penicillin
+    allergy and lost the cephalosporin one (「不是X过敏」 and 「是X过敏」 were read by no rule); "I'm not allergic to
+    penicillin, it's cephalosporins" took the whole rest as the item; "I'm allergic to cephalosporins, not penicillin"
+    kept the penicillin allergy. The wrong allergy is taken back if held, the right one written."""
+    penicillin = ExistingMemory(1, "allergy-penicillin", "fact", "对青霉素过敏")
+    for message in (
+        "后来检查发现其实不是青霉素过敏，是头孢过敏。",
+        "其实不是青霉素过敏，是头孢。",
+        "我对头孢过敏，不是青霉素。",
+        "I'm not allergic to penicillin, it's cephalosporins.",
+        "I'm allergic to cephalosporins, not penicillin.",
+    ):
+        assert sorted((c.op, c.target_key) for c in ENGINE.refine(extract(message), [penicillin])) == [
+            ("delete", "allergy-penicillin"),
+            ("upsert", "allergy-cephalosporins"),
+        ], message
+        assert [c.target_key for c in ENGINE.refine(extract(message), [])] == ["allergy-cephalosporins"], message
+    # A denial's reason names no allergen.
+    assert [c.op for c in ENGINE.refine(extract("其实我对青霉素不过敏，是误诊"), [penicillin])] == ["delete"]
+    assert keyed("I'm allergic to peanuts, it's serious.") == [
+        ("upsert", "fact", "allergy-peanut", "Is allergic to peanuts")
+    ]
+
+
+def test_a_rule_for_the_assistants_code_and_its_lifting_are_read() -> None:
+    """R-TYPE-2 (eighteenth probe): 「代码请加注释」 stored nothing, and 「算了，代码不用加注释了」 ended no rule."""
+    assert keyed("代码请加注释。") == [("upsert", "constraint", "rule-code-comments", "代码请加注释")]
+    rule = ExistingMemory(1, "rule-code-comments", "constraint", "代码请加注释")
+    lifted = ENGINE.refine(extract("算了，代码不用加注释了。"), [rule])
+    assert ("delete", "rule-code-comments") in [(c.op, c.target_key) for c in lifted]
+    assert {c.op for c in lifted} == {"delete"}

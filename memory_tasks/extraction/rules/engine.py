@@ -117,6 +117,13 @@ _ALSO_ALLERGEN = {
     ),
 }
 _ALLERGY_OF = {"zh": "我对{item}过敏", "en": "I'm allergic to {item}"}
+_NO_ALLERGY_TO = {"zh": "我对{item}不过敏", "en": "I'm not allergic to {item}"}
+# The allergen said right after an allergy denied, with no verb of its own: 「不是青霉素过敏，是头孢」, "I'm not
+# allergic to penicillin, it's cephalosporins". Read as the allergy said of it when the lexicon knows it.
+_RIGHT_ALLERGEN = {
+    "zh": re.compile(r"^(?:而|其实|应该)?是(?P<item>(?!这|那|它|我)[^，。的]{1,8}?)(?:过敏)?$"),
+    "en": re.compile(r"^(?:it's|it is|it was|just) (?P<item>[a-z][a-z -]{1,30}?)$", re.IGNORECASE),
+}
 # A statement taken back as a joke right after it was made: "I don't like sushi. Just kidding, I love it."
 _JOKING = {
     "zh": re.compile(r"^(?:哈哈)?(?:开玩笑的?|开个玩笑|逗你的|骗你的|说着玩的)(?:啦|哈|呢|哈哈)?$"),
@@ -197,7 +204,12 @@ class RulesEngine:
                 previous = []
                 continue
             if clause.continues and previous and _CORRECTED_VALUE[clause.lang].match(clause.text):
-                continue  # "my daughter is 7, not 6", 「我住在深圳，不是广州」: the old value, said to be wrong
+                # "my daughter is 7, not 6", 「我住在深圳，不是广州」: the old value, said to be wrong; an allergy
+                # said to be another one is taken back if held ("allergic to cephalosporins, not penicillin").
+                if previous[-1].key.startswith("allergy-") and previous[-1].op == "upsert":
+                    for denied in self._allergy_denied(clause):
+                        by_key.setdefault(denied.key, denied)
+                continue
             if (
                 right_value
                 and _CORRECTED_VALUE[clause.lang].match(clause.text)
@@ -211,7 +223,7 @@ class RulesEngine:
             right_value = right.group("value").strip() if right else None
             found = self._forget(clause) if clause.forget else self._statements(clause, previous)
             if not found and last and last[-1].key.startswith("allergy-") and clause.subject == "self":
-                found = self._also_allergic(clause)
+                found = self._right_allergen(clause) if last[-1].op == "delete" else self._also_allergic(clause)
             if found and previous and _is_goal_detail(found, previous, clause):
                 previous[-1].content = f"{previous[-1].content}; {_lower_first(found[0].content)}"[:1000]
                 continue
@@ -302,6 +314,19 @@ class RulesEngine:
         if clause.lang == "en" and item[1:2].islower():
             item = _lower_first(item)  # "Mangoes too." opening its sentence
         return self._read(replace(clause, text=_ALLERGY_OF[clause.lang].format(item=item), continues=False), [])
+
+    def _right_allergen(self, clause: Clause) -> list[Candidate]:
+        """The allergy a clause naming only an allergen the lexicon knows says right after an allergy denied
+        (`_RIGHT_ALLERGEN`), or nothing: 「是误诊」, "it was a misdiagnosis" name no allergen."""
+        right = _RIGHT_ALLERGEN[clause.lang].match(clause.text)
+        if not right or not lexicon_entries(right.group("item")):
+            return []
+        return self._read(replace(clause, text=_ALLERGY_OF[clause.lang].format(item=right.group("item"))), [])
+
+    def _allergy_denied(self, clause: Clause) -> list[Candidate]:
+        """The delete, if held, of the allergy a "not <allergen>" clause (`_CORRECTED_VALUE`) says is no allergy."""
+        wrong = re.sub(r"^(?:and )?(?:而)?(?:不是|not )", "", clause.text, flags=re.IGNORECASE).strip()
+        return self._statements(replace(clause, text=_NO_ALLERGY_TO[clause.lang].format(item=wrong)), [])
 
     def _statements(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
         """What a readable clause states: a retraction of a statement the rules can read (deletes

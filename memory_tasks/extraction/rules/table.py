@@ -729,6 +729,8 @@ RULES: tuple[Rule, ...] = (
     # 「我酒精过敏」, 「我海鲜过敏」: said without 对 (not 「我是过敏体质」 or 「我不过敏」).
     _r("allergy", "zh", _ZH_ME + r"(?:从小|一直|天生)?(?:就)?(?P<item>(?!是|很|也|不|有|会|容易)[^，。对的我]{1,6}?)(?:也|都|有点|严重)?(?<!不)过敏(?:的)?$", ALLERGY),
     _r("allergy", "zh", r"有(?!点|些)(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
+    # 「（不是青霉素过敏，）是头孢过敏」: which allergy it is.
+    _r("allergy", "zh", _ZH_ME + r"(?:其实|应该)?是(?:对)?(?P<item>[^，。对的我]{1,6}?)过敏(?:的)?$", ALLERGY),
     # Not someone else's: "I have a toddler who's allergic to milk" (a relative clause names its own subject).
     # Nor someone named ("Lily is allergic to eggs": whose daughter, the rules cannot tell).
     _r("allergy", "en", r"^(?!(?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?(?:'s| is| was| has| gets| got| became)\b)(?!.*\b(?:who|that|which)(?:'s| is| are)\s+(?:\w+ )?allerg)(?:.*?)allerg(?:ic|y|ies) to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
@@ -1014,7 +1016,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:其实|现在|以后)?(?P<item>(?!这|那|它|都|什么|我)[^，。]{2,8}?)(?:还是|也|又|现在|以后|其实)*(?:可以|能)(?:给我|跟我|帮我)?(?:推荐|提|说|聊|用|发|加)(?:的|了|啦|吧)*$", named_retirement("rule-", "reply-"), standing=True),
     # A standing rule no longer needed: 「不用先给结论了」, 「不用附英文翻译了」, "You don't need to add English
     # translations anymore" end the one rule naming what it asked for (the object, after its verb).
-    _r("constraint", "zh", r"^(?:以后|现在)?(?:回答|回复)?(?:都)?(?:不用|不需要|不必|无需|用不着)(?:再)?(?:每次)?(?:都)?(?:先)?(?:附上?|加上?|给我?|带上?|写|提供|列出)?(?P<item>[^，。]{2,10}?)了$", named_retirement("rule-", "reply-"), standing=True),
+    _r("constraint", "zh", r"^(?:以后|现在)?(?:回答|回复|代码|写代码|代码里)?(?:都)?(?:不用|不需要|不必|无需|用不着)(?:再)?(?:每次)?(?:都)?(?:先)?(?:附上?|加上?|给我?|带上?|写|提供|列出)?(?P<item>[^，。]{2,10}?)了$", named_retirement("rule-", "reply-"), standing=True),
     _r("constraint", "en", r"^(?:you (?:don't|do not) (?:need|have) to|no need to|you can stop) (?:always )?(?:add|include|give me|use|using|start with|put|putting|write|writing|end with|list|cite|citing|show|mention)(?:ing)? (?:the |a |an |any )?(?P<item>[\w' -]{3,40}?)(?: anymore| any more| from now on| now| first)*$", named_retirement("rule-", "reply-"), standing=True),
     _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid|didn't|wouldn't)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
     _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
@@ -1043,6 +1045,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?(?:stop (?:recommending|suggesting)|(?:don't|do not) (?:recommend|suggest) (?:.+ )?again\b)", standing_rule, standing=True),
     # 「不要用太多专业术语」: jargon is a rule for every reply, said without 以后 or 回答.
     _r("constraint", "zh", r"^(?:请|以后|尽量)?(?:不要|别|少)(?:用|说)(?:太多|那么多)?(?:专业|英文)?(?:术语|黑话)", standing_rule, standing=True),
+    # 「代码请加注释」: what all the assistant's code should carry.
+    _r("constraint", "zh", r"^(?:以后)?(?:写的?|给的?|你的)?(?:代码|程序)(?:里|中)?(?:请|都|要|记得|一定要|尽量)*(?:多加|加上?|带上|写上?)(?:点|些|一些)?(?:中文|英文|详细的?)?注释(?:吧)?$", standing_rule, standing=True),
     # 「解释代码的时候多加注释」: what every explanation of a kind should carry.
     _r("constraint", "zh", r"^(?:解释|写|给)(?:代码|程序|示例)[^，。]{0,4}?(?:的时候|时)[^，。]{0,2}?(?:多加|加上|带上|附上)[^，。]+$", standing_rule, standing=True),
     # 「回答里别用英文术语」: a rule for every reply, said without 以后.
