@@ -38,7 +38,10 @@ class Candidate:
     memory under another key (merge into existing / reuse key). `turn` is the 1-based
     position, in the extraction's window, of the user turn that states it, as the model
     said (extract.v3); None when not said. Checked against the window where it is used
-    (`pipeline._source_turn`).
+    (`pipeline._source_turn`). `narrows` marks an upsert that says less than the memory on
+    purpose, parts of it taken out (a pregnancy ended, a food taken up again): it is written,
+    never taken for a confirmation. The rules' refinement sets it; read back from a payload, it
+    can cost no more than one write where a confirmation would have done.
     """
 
     op: Op
@@ -51,6 +54,7 @@ class Candidate:
     reason: str = ""
     reuse_key: str | None = None
     turn: int | None = None
+    narrows: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -198,6 +202,7 @@ def coerce_candidate(data: Any) -> Candidate:
         reason=without_control_chars(checked_text(data.get("reason"), "reason"))[:200],
         reuse_key=reuse_key,
         turn=stated_turn(data.get("turn")),
+        narrows=data.get("narrows") is True,
     )
 
 

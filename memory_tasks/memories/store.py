@@ -570,7 +570,8 @@ def apply_candidate(
     """Apply one validated candidate for `ctx.user_id`; the caller holds `lock_user`.
 
     A candidate for an active memory of its type that says what it says (`says_the_same`;
-    for an append, an addition it already holds) confirms it (`confirm`). Returns what it
+    for an append, an addition it already holds) confirms it (`confirm`), unless it narrows the
+    memory on purpose (`Candidate.narrows`). Returns what it
     did; `changed` is False when it confirmed, a delete names a memory no longer active, or
     the memory holds a later statement of the user than this one (a turn processed out of order).
     A taste, goal or project aimed at a safety fact's key is written beside it, under its own
@@ -635,6 +636,7 @@ def apply_candidate(
 
     if (
         live is not None
+        and not candidate.narrows
         and _restates_its_type(live.memory_type, candidate.memory_type)
         and (
             live.content == content

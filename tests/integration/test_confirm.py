@@ -241,3 +241,20 @@ def test_a_burst_said_in_both_languages_sent_again_leaves_its_text(db) -> None:
         random.Random(seed).shuffle(shuffled)
         _told(user, shuffled)
         assert _active(user) == before, seed
+
+
+def test_a_candidate_narrowing_a_memory_on_purpose_is_written_not_confirmed(db) -> None:
+    """R-WRITE-3 (eighteenth probe): a refinement taking the pregnancy out of "老婆叫小红；是个老师；老婆怀孕了" was
+    taken for a repeat (every part it keeps is in the memory) and confirmed, so the pregnancy stayed. A candidate
+    marked `narrows` is written; the same text unmarked still confirms."""
+    user = 1409
+    said, kept = "老婆叫小红；是个老师；老婆怀孕了", "老婆叫小红；是个老师"
+    _write(
+        user,
+        record_turn(user, "我老婆叫小红，是个老师。她怀孕了。"),
+        Candidate("upsert", "fact", "family-partner", said),
+    )
+    _write(user, record_turn(user, "宝宝出生了"), Candidate("upsert", "fact", "family-partner", kept))
+    assert [content for _, _, _, content, *_ in _active(user)] == [said]
+    _write(user, record_turn(user, "宝宝出生了！"), Candidate("upsert", "fact", "family-partner", kept, narrows=True))
+    assert [content for _, _, _, content, *_ in _active(user)] == [kept]

@@ -221,3 +221,14 @@ def test_coerce_candidates_keeps_exactly_the_valid_items(items: list[object]) ->
             expected.append(coerce_candidate(item).key)
     kept = coerce_candidates([*items, _VALID], stage="extract")
     assert [c.key for c in kept] == [*expected, _VALID["key"]]
+
+
+def test_narrows_survives_the_payload_only_as_a_true_boolean() -> None:
+    """R-WRITE-3 (eighteenth probe): the upsert stage validates its payload again, which dropped `narrows`, so a
+    refinement narrowing a memory on purpose reached the write model as a repeat. It is read back when it is
+    exactly true; anything else is no narrowing."""
+    base = {"op": "upsert", "memory_type": "fact", "key": "family-partner", "content": "老婆叫小红"}
+    assert coerce_candidate({**base, "narrows": True}).narrows is True
+    for value in ("true", 1, None, "yes"):
+        assert coerce_candidate({**base, "narrows": value}).narrows is False
+    assert coerce_candidate(base).narrows is False

@@ -1344,9 +1344,11 @@ def test_how_the_user_sleeps_and_what_they_cannot_stand_get_readable_keys_in_bot
 ) -> None:
     """R-TYPE-2, R-WRITE-2, issue 13.7 (tenth probe): 「我怕冷」, 「我晚上睡得很晚」 and 「我每天早上六点起床」
     left nothing, 「我是个急性子」 was `trait-hce16615`, 「我习惯早起」 `preference-h7b70e8b`; the English
-    wording of each lands on the same key."""
-    candidate = only(message)
+    wording of each lands on the same key. (A bedtime also ends, where held, the sleep habit its hour
+    contradicts: those deletes are tested with the habit.)"""
+    candidate = extract(message)[0]
     assert (candidate.op, candidate.memory_type, candidate.key, candidate.content) == expected
+    assert all(c.extra.get("if_held") for c in extract(message)[1:])
 
 
 @pytest.mark.parametrize("message", ["我明天早上六点起床。", "我今天睡得很晚。", "他睡得很晚。", "我昨天熬夜了。"])
@@ -4296,3 +4298,54 @@ def test_a_rule_for_the_assistants_code_and_its_lifting_are_read() -> None:
     lifted = ENGINE.refine(extract("算了，代码不用加注释了。"), [rule])
     assert ("delete", "rule-code-comments") in [(c.op, c.target_key) for c in lifted]
     assert {c.op for c in lifted} == {"delete"}
+
+
+def test_a_bedtime_ends_the_sleep_habit_its_hour_contradicts() -> None:
+    """R-WRITE-2 (eighteenth probe): 「我是夜猫子」 then 「最近改作息了，每天十一点就睡」 left "is a night owl" beside the
+    11pm bedtime. A bedtime in the evening ends a held night-owl habit, one in the small hours a held early-riser
+    habit; a bedtime with no hour, or at midnight, ends neither."""
+    owl = ExistingMemory(1, "habit-staying-up-late", "preference", "是夜猫子")
+    early = ExistingMemory(2, "habit-early-rising", "preference", "Is an early bird")
+    for message in ("最近改作息了，每天十一点就睡。", "I go to bed at 10:30 pm now.", "我每天晚上十点睡觉。"):
+        assert ("delete", "preference", "habit-staying-up-late") in refined(message, [owl, early]), message
+        assert ("delete", "preference", "habit-early-rising") not in refined(message, [owl, early]), message
+    for message in ("我一般晚上一点才睡。", "I go to bed at 2am."):
+        assert ("delete", "preference", "habit-early-rising") in refined(message, [owl, early]), message
+    assert refined("我十二点睡。", [owl, early]) == [("upsert", "preference", "preference-bedtime")]
+    assert refined("每天十一点就睡。", []) == [("upsert", "preference", "preference-bedtime")]
+
+
+def test_an_editor_switched_to_ends_the_held_one_and_devices_listed_are_each_kept() -> None:
+    """R-WRITE-2 (eighteenth probe): "I switched to Neovim last month" (no "from") kept "Uses VS Code"; "I use a
+    MacBook for work and a Windows PC for gaming" and "I use a MacBook and an iPad" kept the MacBook only."""
+    vscode = ExistingMemory(1, "preference-vs-code", "preference", "Uses VS Code")
+    assert sorted(refined("I switched to Neovim last month.", [vscode])) == [
+        ("delete", "preference", "preference-vs-code"),
+        ("upsert", "preference", "preference-neovim"),
+    ]
+    assert refined("I switched to Neovim last month.", []) == [("upsert", "preference", "preference-neovim")]
+    assert refined("I also use Neovim.", [vscode]) == [("upsert", "preference", "preference-neovim")]
+    assert [(c.key, c.content) for c in extract("I use a MacBook for work and a Windows PC for gaming.")] == [
+        ("device-mac", "Uses MacBook for work"),
+        ("device-windows", "Uses Windows PC for gaming"),
+    ]
+    assert [(c.key, c.content) for c in extract("I use a MacBook and an iPad.")] == [
+        ("device-mac", "Uses MacBook"),
+        ("device-ipad", "Uses iPad"),
+    ]
+
+
+def test_a_birth_takes_the_pregnancy_out_of_the_partners_fact() -> None:
+    """R-READ-6 (eighteenth probe): 「我老婆怀孕了，预产期是明年三月」 then 「宝宝出生了」 left the wife pregnant on every
+    reply (the birth ended only the user's own pregnancy); 「我们的宝宝出生了」 was read as nothing. The parts saying
+    the pregnancy leave the partner's fact (all of it when nothing else is left), marked as narrowing it on purpose."""
+    partner = ExistingMemory(1, "family-partner", "fact", "老婆叫小红；是个老师；老婆怀孕了")
+    ended = [c for c in ENGINE.refine(extract("我们的宝宝出生了。"), [partner]) if c.key == "family-partner"]
+    assert [(c.op, c.content, c.narrows) for c in ended] == [("upsert", "老婆叫小红；是个老师", True)]
+    only_pregnant = ExistingMemory(2, "family-partner", "fact", "Wife is pregnant; due in March")
+    assert ("delete", "fact", "family-partner") in refined("My wife gave birth to our son.", [only_pregnant])
+    named = ExistingMemory(3, "family-partner", "fact", "老婆叫小红")
+    assert [c.key for c in ENGINE.refine(extract("宝宝出生了，是个女儿！"), [named])] == [
+        "health-pregnancy",
+        "family-children",
+    ]

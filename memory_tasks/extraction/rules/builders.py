@@ -133,7 +133,8 @@ def _listed(head: str, item: str, lang: Lang) -> str:
     """One item of a list said with the list's head: "喜欢看" + "电影" -> "喜欢看电影". An item with
     a verb of its own keeps it instead of the head's ("喜欢看" + "听音乐" -> "喜欢听音乐", not 看听)."""
     if lang != "zh":
-        return f"{head} {item}"
+        # The head's "a" was the first item's: "I use a" + "iPad" -> "I use iPad", not "a iPad".
+        return f"{re.sub(r' an?$', '', head, flags=re.IGNORECASE)} {item}"
     opens_with_item_verb = item[:1] in ZH_ITEM_VERBS and not item.startswith(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB)
     own_verb = opens_with_item_verb or item[:1] in _ZH_ACTIVITY_VERBS
     if head[-1:] in ZH_ITEM_VERBS and own_verb:
@@ -485,9 +486,10 @@ def habit_taken_up(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [taken_up, ends]
 
 
-# Devices one uses one of: switching to one ends the other held ("I switched to a Mac" after "I use
-# Windows"), said only as a switch ("I also have a Mac" ends nothing).
-_SWITCHED_AWAY = {
+# Devices and code editors one uses one of: switching to one ends the other held ("I switched to a Mac" after
+# "I use Windows", "I switched to Neovim" after "I use VS Code"), said only as a switch ("I also have a Mac" ends
+# nothing). Refinement ends what is held (`engine._what_a_switch_replaces`).
+SWITCHED_AWAY = {
     "device-mac": ("device-windows", "device-linux"),
     "device-windows": ("device-mac", "device-linux"),
     "device-linux": ("device-mac", "device-windows"),
@@ -496,19 +498,25 @@ _SWITCHED_AWAY = {
     "device-huawei-phone": ("device-iphone", "device-xiaomi-phone"),
     "device-xiaomi-phone": ("device-iphone", "device-huawei-phone"),
 }
+# Code editors, under the keys their names get (`keys.liking_key`).
+_EDITORS = tuple(
+    f"preference-{name}"
+    for name in "vs-code vscode neovim nvim vim emacs intellij pycharm sublime sublime-text zed".split()
+)
+SWITCHED_AWAY.update({editor: tuple(other for other in _EDITORS if other != editor) for editor in _EDITORS})
+# Marks a device or an editor said as switched to (`switched_to`), in Candidate.extra.
+SWITCHED = "switched"
 
 
 def switched_to(liking: Build) -> Build:
-    """What `liking` reads from a switch ("I switched to Android", 「我换Mac了」), and a delete, kept
-    only where held (`IF_HELD`), of each device it replaces (`_SWITCHED_AWAY`)."""
+    """What `liking` reads from a switch ("I switched to Android", 「我换Mac了」), a device or an
+    editor of `SWITCHED_AWAY` marked `SWITCHED` so refinement ends the held one it replaces."""
 
     def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
         found = liking(match, clause)
-        for candidate in list(found):
-            for replaced in _SWITCHED_AWAY.get(candidate.key, ()):
-                ends = _candidate("delete", "preference", replaced, candidate.content, clause, 3)
-                ends.extra[IF_HELD] = True
-                found.append(ends)
+        for candidate in found:
+            if candidate.key in SWITCHED_AWAY:
+                candidate.extra[SWITCHED] = True
         return found
 
     return build
@@ -523,12 +531,60 @@ _ROUTINE_BASE_FORM = {
 }
 
 
+# The hour of a routine: 「十一点」, 「凌晨两点」, "at 11", "at 10:30 pm".
+_ZH_HOUR = re.compile(
+    r"(?P<part>凌晨|半夜|夜里|早上|早晨|上午|中午|下午|晚上)?(?P<hour>\d{1,2}|[一二三四五六七八九十两]{1,3})(?:点|:)"
+)
+_EN_HOUR = re.compile(
+    r"\bat (?:around |about )?(?P<hour>\d{1,2})(?::\d\d)?\s*(?P<part>am|pm|a\.m\.|p\.m\.)?", re.IGNORECASE
+)
+_ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+
+
+def _bedtime_hour(text: str, lang: Lang) -> int | None:
+    """The hour (0-23) a bedtime names, an hour without a part of the day read as a bedtime's
+    (8-11 the evening, 12 midnight, 1-7 the small hours); None when no hour is named."""
+    found = (_ZH_HOUR if lang == "zh" else _EN_HOUR).search(text)
+    if not found:
+        return None
+    said = found.group("hour")
+    if said.isdigit():
+        hour = int(said)
+    else:  # 十一 = 10 + 1, 二十 is no hour of a bedtime said this way
+        tens, _, ones = said.partition("十") if "十" in said else ("", "", said)
+        hour = (10 if "十" in said and not tens else _ZH_DIGITS.get(tens, 0) * 10) + _ZH_DIGITS.get(ones, 0)
+    part = (found.group("part") or "").lower().replace(".", "")
+    if part == "晚上" and hour <= 5:
+        return hour  # 「晚上一点」: one in the night
+    if part in ("pm", "晚上", "下午") and hour < 12:
+        return hour + 12
+    if part in ("am", "凌晨", "半夜", "夜里", "早上", "早晨", "上午"):
+        return hour % 12
+    if hour > 23:
+        return None
+    return hour + 12 if 8 <= hour <= 11 else 0 if hour == 12 else hour
+
+
+# A bedtime ends the sleep habit it contradicts, where held: going to bed at 11 is no night owl's, at
+# 2am no early riser's (「最近改作息了，每天十一点就睡」 after 「我是夜猫子」).
+_EARLY_BEDTIME_ENDS, _LATE_BEDTIME_ENDS = "habit-staying-up-late", "habit-early-rising"
+
+
 def timed_habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
-    """A daily routine at a time ("I usually wake up at 5:30") under preference-<activity>."""
+    """A daily routine at a time ("I usually wake up at 5:30") under preference-<activity>; a bedtime
+    also ends, where held, the sleep habit its hour contradicts."""
     activity = match.group("item").lower()
     activity = _ROUTINE_BASE_FORM.get(activity, activity)  # "started going to bed at 11": the bedtime
     content = statement(clause.text, clause.lang)
-    return [_candidate("upsert", "preference", f"preference-{item_slug(activity)}", content, clause, 3)]
+    routine = _candidate("upsert", "preference", f"preference-{item_slug(activity)}", content, clause, 3)
+    hour = _bedtime_hour(clause.text, clause.lang) if routine.key == "preference-bedtime" else None
+    ended = _EARLY_BEDTIME_ENDS if hour is not None and 20 <= hour <= 23 else None
+    ended = _LATE_BEDTIME_ENDS if hour is not None and 1 <= hour <= 5 else ended
+    if ended is None:
+        return [routine]
+    ends = _candidate("delete", "preference", ended, content, clause, 3)
+    ends.extra[IF_HELD] = True
+    return [routine, ends]
 
 
 def slots(*fills: Build) -> Build:

@@ -16,6 +16,8 @@ from memory_tasks.extraction.rules.builders import (
     ITEM,
     LIFELONG_TTL_DAYS,
     SLOT_VALUE,
+    SWITCHED,
+    SWITCHED_AWAY,
     TAKEN_UP,
     UNLESS_NAMED,
 )
@@ -406,7 +408,9 @@ class RulesEngine:
         An avoidance an allergy now explains is retired (`_avoidances_an_allergy_explains`), and one a
         held allergy already explains is dropped, so the two statements end the same in either order.
         A food or drink taken up again leaves the `diet` fact (`_diet_without_what_was_taken_up`), or
-        qualifies the diet that keeps from it (`_diet_with_what_it_now_allows`)."""
+        qualifies the diet that keeps from it (`_diet_with_what_it_now_allows`); a birth takes the
+        pregnancy out of the partner's fact (`_partner_without_a_pregnancy_ended`), and a device or
+        editor switched to ends the held one it replaces (`_what_a_switch_replaces`)."""
         existing_keys = {memory.key for memory in existing}
         refined = [
             *_avoidances_an_allergy_explains(candidates, existing),
@@ -415,6 +419,7 @@ class RulesEngine:
                 or _diet_with_what_it_now_allows(candidates, existing)
             ),
             *_goals_a_quit_reaches(candidates, existing),
+            *_partner_without_a_pregnancy_ended(candidates, existing),
         ]
         # Keys the turn writes, or ends by name, itself.
         keyed = {c.key for c in candidates if c.op != "delete" or not c.extra.get(IF_NAMED)}
@@ -451,6 +456,9 @@ class RulesEngine:
                 continue
             op = "append" if not forget and _names_others(target, candidate) else candidate.op
             refined.append(replace(candidate, op=op, reuse_key=target.key, memory_type=target.memory_type))
+        # After the retirements by name: 「我从苹果换成安卓了」 already ends the iPhone it names.
+        deleted = {c.target_key for c in refined if c.op == "delete"}
+        refined.extend(c for c in _what_a_switch_replaces(candidates, existing) if c.key not in deleted)
         return refined
 
 
@@ -485,7 +493,62 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
     ended = replace(taken_up[0], memory_type="fact", key="diet", importance=4, reason=reason, extra={})
     if not kept:
         return [replace(ended, op="delete")]
-    return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept))]
+    return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept), narrows=True)]
+
+
+def _what_a_switch_replaces(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+    """Deletes of the held devices and editors a switch replaces (`SWITCHED_AWAY`): "I switched to Android"
+    ends a held iPhone, "I switched to Neovim" a held "Uses VS Code"; nothing the turn itself names."""
+    held = {memory.key for memory in existing if memory.memory_type == "preference"}
+    named = {candidate.key for candidate in candidates}
+    ends: dict[str, Candidate] = {}
+    for candidate in candidates:
+        if candidate.op != "upsert" or not candidate.extra.get(SWITCHED):
+            continue
+        for key in SWITCHED_AWAY[candidate.key]:
+            if key in held and key not in named:
+                reason = "rules: the device or editor switched to replaces it"
+                ends.setdefault(key, replace(candidate, op="delete", key=key, reason=reason, extra={}))
+    return list(ends.values())
+
+
+# A child born (or a pregnancy lost), as the turn says it: 「宝宝出生了」, "My wife gave birth to our son".
+_BIRTH = re.compile(
+    r"出生|生了|生完|流产|\b(?:gave birth|was born|were born|had (?:the|our|a) baby|baby (?:arrived|came)|miscarriage)\b",
+    re.IGNORECASE,
+)
+# The part of a family member's fact that says a pregnancy: 「老婆怀孕了」, 「预产期是明年三月」, "Wife is pregnant".
+_PREGNANCY_PART = re.compile(
+    r"怀孕|怀了|预产期|孕[早中晚]期|\b(?:pregnant|expecting|due (?:in|date|on))\b", re.IGNORECASE
+)
+
+
+def _partner_without_a_pregnancy_ended(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+    """The held partner's fact without the parts saying a pregnancy, once the turn says the child is born:
+    「老婆怀孕了，预产期是明年三月」 then 「宝宝出生了」 leave no pregnancy on every reply. A delete when nothing else
+    is left, else an upsert of the other parts; nothing when the turn says no birth or no part is a pregnancy."""
+    partner = next((m for m in existing if m.key == "family-partner" and m.memory_type == "fact"), None)
+    birth = next(
+        (
+            c
+            for c in candidates
+            if (c.key == "health-pregnancy" and c.op == "delete")
+            or (c.key == "family-children" and _BIRTH.search(c.content))
+        ),
+        None,
+    )
+    if partner is None or birth is None:
+        return []
+    parts = [part for part in _PARTS.split(partner.content) if part]
+    kept = [part for part in parts if not _PREGNANCY_PART.search(part)]
+    if len(kept) == len(parts):
+        return []
+    ended = replace(
+        birth, memory_type="fact", key="family-partner", importance=4, reason="rules: the pregnancy ended", extra={}
+    )
+    if not kept:
+        return [replace(ended, op="delete")]
+    return [replace(ended, op="upsert", content=("；" if has_han("".join(kept)) else "; ").join(kept), narrows=True)]
 
 
 # Named diets and the foods each keeps from (lexicon slugs), the strictest first.

@@ -205,6 +205,12 @@ _EN_NOT_A_GOAL = (
     r"|patient|strong|there|more|better)|channel|cope|process|figure|get through|hang in|focus on the|remember"
     r"|appreciate|cherish|enjoy|relax|take it|make the most)\b"
 )
+# A product's name opens with a capital, or with "i" before one (iPad, iPhone).
+_EN_PRODUCT = r"(?-i:[A-Z]|i[A-Z])"
+# What a tool is used for, after it: "a MacBook for work and a Windows PC for gaming" (each kept with its item).
+_EN_USED_FOR = (
+    r"(?: for (?:work|gaming|games|coding|school|personal stuff|personal use|fun|home|writing|editing|music))?"
+)
 _EN_ADV = r"(?:(?:really|just|absolutely|also|totally|genuinely|honestly|do|still|kind of|sort of|mostly|usually|normally|typically|often|always|generally|definitely|truly|now|actually) )*"
 
 CAP = r"(?-i:[A-Z])"
@@ -482,7 +488,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?|(?:平时|平常|一般|通常|主要|日常|工作中|工作上))(?:都|也)?写(?P<item>" + _PROGRAMMING + r")(?![^，。]*[了过])(?:的|比较多|多一些|为主)?$", _pref),
     _r("pref", "zh", r"^(?:偶尔|有时候?|也)写(?:点|些|一点)?(?P<item>" + _PROGRAMMING + r")$", _pref, after="preference-"),
     _r("pref", "zh", r"^我是(?:写|搞)(?P<item>" + _PROGRAMMING + r")的$", _pref),
-    _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?(?:(?:,| and|, and) " + CAP + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?)*)\b", _pref),
+    _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?" + _EN_USED_FOR + r"(?:(?:,| and|, and) (?:an? |the |my )?" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?" + _EN_USED_FOR + r")*)\b", _pref),
     # A device owned, or the one the user's phone or computer is: "I have a MacBook Pro", "My phone is a Pixel 8".
     _r("pref", "en", r"^I (?:have|own|got|just got|bought|just bought) an? (?:new )?(?P<item>" + _EN_DEVICES + r")(?: (?:for work|at home))?$", _pref),
     _r("pref", "en", r"^my (?:work )?(?:phone|laptop|computer|tablet|PC) is an? (?:new )?(?P<item>" + _EN_DEVICES + r"|" + CAP + r"[\w-]*(?: [\w-]+){0,2})$", _pref),
@@ -785,7 +791,7 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", r"^(?:我的?)?(?P<item>血压|血糖|血脂|胆固醇|尿酸|甲功)(?:现在|已经|终于|也|都|基本)*(?:正常|恢复正常|降下来|控制住|稳定|达标)了$", named_restatement("health-")),
     _r("health", "en", r"^my (?P<item>blood pressure|blood sugar|cholesterol|uric acid)(?: levels?)? (?:is|are|has|have) (?:now |finally |been |back |to |come |down )*(?:normal|under control|stable|fine)(?: now| again)?$", named_restatement("health-")),
     # A birth or a loss ends a pregnancy (core memories never expire: only this retires it).
-    _r("health", "zh", r"^(?:我)?(?:已经|刚|刚刚)?(?:生了|生完(?:孩子|宝宝|娃)?了|生(?:了)?(?:孩子|宝宝|娃)了|流产了)$|^(?:我的?)?(?:宝宝|孩子|娃)(?:已经|刚|刚刚)?出生了$", slot_retirement("fact", "health-pregnancy"), family=True),
+    _r("health", "zh", r"^(?:我)?(?:已经|刚|刚刚)?(?:生了|生完(?:孩子|宝宝|娃)?了|生(?:了)?(?:孩子|宝宝|娃)了|流产了)$|^(?:我的?|我们的?|我家)?(?:宝宝|孩子|娃|小宝|二宝)(?:已经|刚|刚刚|终于)?出生了$", slot_retirement("fact", "health-pregnancy"), family=True),
     _r("health", "en", r"^I (?:just |recently |finally )?(?:had (?:the|my|our) baby|gave birth|lost (?:the|my|our) baby|had a miscarriage)\b", slot_retirement("fact", "health-pregnancy")),
     _r("health", "en", r"^(?:we|I) (?:just |recently |finally )?had our (?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)) (?:child|baby|kid|son|daughter)\b(?!.*\b(?:in (?:19|20)\d\d|years? ago)\b)", slot_retirement("fact", "health-pregnancy", if_held=True)),
     # "The baby was born last week", "Our daughter was just born": a birth now, not "My son was born in 2019".
