@@ -4349,3 +4349,37 @@ def test_a_birth_takes_the_pregnancy_out_of_the_partners_fact() -> None:
         "health-pregnancy",
         "family-children",
     ]
+
+
+def test_a_car_make_named_in_chinese_is_the_vehicle() -> None:
+    """R-WRITE-2 (eighteenth probe): 「我刚买了辆车，买的是比亚迪」 stored no vehicle, and 「开了半年，换成特斯拉了」 was a
+    liking keyed `preference-h3f426f9`. A make named after 买的是 / 换成 / 开 is the user's vehicle."""
+    assert keyed("我刚买了辆车，买的是比亚迪。") == [("upsert", "fact", "vehicle", "买的是比亚迪")]
+    assert keyed("开了半年，换成特斯拉了。") == [("upsert", "fact", "vehicle", "换成特斯拉了")]
+    assert keyed("换成Tesla了。") == [("upsert", "fact", "vehicle", "换成Tesla了")]
+    assert keyed("我换成咖啡了。")[0][2] == "drink-coffee"
+
+
+def test_a_wish_to_quit_with_no_object_is_the_goal_to_quit_what_came_before() -> None:
+    """R-WRITE-2 (eighteenth probe): 「我每天喝三杯咖啡，最近想戒掉」 kept a goal keyed `goal-hdd73235` "最近想戒掉" (quit
+    what?), 「我抽烟，一直想戒」 no goal, "I smoke, but I'm trying to quit" `goal-quit`. The wish is the goal to quit the
+    food, drink or habit just said, keyed as 「我想戒咖啡」 is; with nothing before it, no goal."""
+    assert keyed("我每天喝三杯咖啡，最近想戒掉。")[1] == ("upsert", "goal", "goal-coffee", "最近想戒掉咖啡")
+    assert keyed("我抽烟，一直想戒。")[1] == ("upsert", "goal", "goal-smoking", "一直想戒烟")
+    assert keyed("I smoke, but I'm trying to quit.")[1] == (
+        "upsert",
+        "goal",
+        "goal-smoking",
+        "Is trying to quit smoking",
+    )
+    assert keyed("I smoke. I want to quit it soon.")[1][2:] == ("goal-smoking", "Wants to quit smoking soon")
+    assert keyed("我想戒咖啡。")[0][2] == keyed("我每天喝三杯咖啡，最近想戒掉。")[1][2]
+    assert keyed("I'm trying to quit.") == []
+    assert keyed("最近想戒掉。") == []
+
+
+def test_a_shorter_or_longer_reply_asked_for_is_the_reply_style() -> None:
+    """R-TYPE-2 (eighteenth probe): 「回答短一点」 stored nothing where 「回答简洁一点」 was the reply style."""
+    assert keyed("回答短一点。") == [("upsert", "preference", "reply-style", "回答短一点")]
+    assert keyed("回复长一点")[0][2] == "reply-style"
+    assert keyed("回答短期内的问题") == []

@@ -24,7 +24,7 @@ from memory_tasks.extraction.rules.builders import (
 from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, family_member_after, split_clauses
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug, liking_key
-from memory_tasks.extraction.rules.lexicon import lexicon_entries
+from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries
 from memory_tasks.extraction.rules.retract import denies, positive_form, topic_key
 from memory_tasks.extraction.rules.table import RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
@@ -224,6 +224,9 @@ class RulesEngine:
             right = _RIGHT_VALUE[clause.lang].match(clause.text)
             right_value = right.group("value").strip() if right else None
             found = self._forget(clause) if clause.forget else self._statements(clause, previous)
+            if _QUIT_IT[clause.lang].match(clause.text):
+                # 「我每天喝三杯咖啡，最近想戒掉」: the goal to quit what was just said; with nothing before, no goal.
+                found = _quitting_what_came_before(clause, last)
             if not found and last and last[-1].key.startswith("allergy-") and clause.subject == "self":
                 found = self._right_allergen(clause) if last[-1].op == "delete" else self._also_allergic(clause)
             if found and previous and _is_goal_detail(found, previous, clause):
@@ -587,6 +590,50 @@ def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[Ex
 
 # The likings whose retirement is a quitting done: a goal to quit them is then reached.
 _QUITTABLE = ("habit-", "drink-", "food-")
+# A wish to quit with no object of its own: 「最近想戒掉」, 「一直想戒」, "I'm trying to quit", "I want to quit it".
+_QUIT_IT = {
+    "zh": re.compile(
+        r"^(?:我)?(?:最近|现在|一直|也|还|真的|很|早就)*(?:想|打算|准备|要|在努力|在尝试|试着|努力)(?:把它|把这个)?"
+        r"(?:戒掉|戒了|戒)(?:它)?(?:吧|了)?$"
+    ),
+    "en": re.compile(
+        r"^(?:I(?:'m| am)? )?(?:really )?(?:want|plan|planning|trying|try|hope|hoping|need|mean|meaning|going) to "
+        r"(?:quit|give up|cut out|stop|kick)(?: it| them| that| the habit)?(?: (?:soon|eventually|someday))?$",
+        re.IGNORECASE,
+    ),
+}
+
+
+def _quitting_what_came_before(clause: Clause, last: list[Candidate]) -> list[Candidate]:
+    """The goal to quit the food, drink or habit the clause before stated (`_QUIT_IT`), keyed as
+    「我想戒咖啡」 / "I want to quit coffee" are (goal-<item>); nothing when it named none."""
+    before = last[-1] if last else None
+    if before is None or before.op == "delete" or not before.key.startswith(_QUITTABLE):
+        return []
+    slug = before.key.partition("-")[2]
+    if clause.lang == "zh":
+        said = [form for entry, _, forms in LEXICON if entry == slug for form in forms if form in before.content]
+        if not said:
+            return []
+        text = f"{clause.text.rstrip('吧了')}{min(said, key=len)}"
+    else:
+        text = re.sub(
+            r"(?: (?:it|them|that|the habit))?(?= (?:soon|eventually|someday)$|$)",
+            f" {slug.replace('-', ' ')}",
+            clause.text,
+            count=1,
+        )
+    goal = Candidate(
+        op="upsert",
+        memory_type="goal",
+        key=f"goal-{slug}",
+        content=statement(text, clause.lang),
+        importance=4,
+        confidence=CONFIDENT,
+        reason="rules: a wish to quit what the user just said",
+        extra={ITEM: slug},
+    )
+    return [goal]
 
 
 def _goals_a_quit_reaches(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:

@@ -119,6 +119,11 @@ _EN_OCCUPATION = (
     r"|salesperson|marketer|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
     r"|co-founder|cofounder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)"
 )
+# Car makes named in Chinese (「买的是比亚迪」, 「换成特斯拉了」): the vehicle, not a liking switched to.
+_ZH_CAR_MAKES = (
+    r"比亚迪|特斯拉|宝马|奔驰|奥迪|丰田|本田|大众|蔚来|小鹏|理想|小米SU7|小米汽车|极氪|问界|领克|吉利|长城|哈弗|红旗|五菱"
+    r"|保时捷|沃尔沃|雷克萨斯|凯迪拉克|别克|福特|马自达|日产|现代|起亚|路虎|捷豹|斯巴鲁|雪佛兰|吉普|林肯|埃安|零跑|哪吒|岚图|阿维塔"
+)
 _CAR_MAKES = (
     r"(?-i:Tesla|Toyota|Honda|Ford|BMW|Audi|Mercedes|Volkswagen|VW|Subaru|Mazda|Nissan|Hyundai|Kia|Volvo|Porsche|Jeep"
     r"|Chevy|Chevrolet|Lexus|Prius|Jaguar|Land Rover|Range Rover|Mini Cooper|Fiat|Ferrari|BYD|NIO|Rivian|Polestar"
@@ -174,7 +179,8 @@ _EN_CHRONIC_MEDS = (
     r"|(?:blood pressure|diabetes|thyroid|heart|seizure|anxiety|ADHD) (?:medication|meds|medicine|pills)"
 )
 # The styles an answer can have, as a reply-style preference names them.
-_ZH_STYLES = r"简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉|随意|随便|轻松|活泼|严肃|客气|亲切|耐心"
+# 「回答短一点」: 短 and 长 only as a degree asked for (not 「短期」, 「长话短说」).
+_ZH_STYLES = r"简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉|随意|随便|轻松|活泼|严肃|客气|亲切|耐心|[短长](?=一?点|些|一些)"
 _EN_STYLES = (
     r"concise|brief|short|shorter|succinct|direct|detailed|thorough|simple|straightforward|formal|casual|plain|clear"
     r"|in-depth|long|longer"
@@ -516,7 +522,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun|took up|taken up|picked up|got back into|gotten back into) (?P<item>[a-z][\w -]{1,30}?)(?: again| regularly| every (?:day|morning|week)| recently)?$", habit_taken_up),
     _r("pref", "en", r"^I (?:still |also )?(?P<item>smoke)(?: cigarettes| a lot| every day| daily)?$", habit_taken_up),
     _r("pref", "zh", r".+", habit),
-    _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r")[^，。]+)$", _switched_to),
+    _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r"|" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r")[^，。]+)$", _switched_to),
     # 「我换Mac了」: a device or system switched to, said with a bare 换 (not 「我换工作了」).
     _r("pref", "zh", r"^(?:我)?(?:已经|最近|现在|刚)?换(?:了)?(?P<item>[A-Za-z][\w ]{1,15}?|安卓|苹果手机|苹果电脑|华为手机|小米手机)了$", _switched_to),
     # 「现在无辣不欢」: spicy food liked, whatever was said before.
@@ -920,6 +926,8 @@ RULES: tuple[Rule, ...] = (
     _r("commute", "en", r"^(?:my )?commute (?:is|takes)(?: me)? (?:about |around |over |almost |nearly )?(?P<value>(?:an?|\d+|one|two|three|half an) (?:hours?|minutes?|mins?))\b", COMMUTE),
     _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
     _r("vehicle", "zh", r"^(?:我)?(?:开的是|开一辆|的车是)(?P<value>[^，。]+)$", Slot("fact", "vehicle")),
+    # 「（我刚买了辆车，）买的是比亚迪」, 「换成特斯拉了」, 「我开比亚迪」: a make named, the car is the user's.
+    _r("vehicle", "zh", r"^(?:我)?(?:刚|最近|去年|今年|现在)?(?:买的是|提的是|新车是|换成了?|换了(?:一?辆)?|开)(?P<value>(?:" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r")[^，。]{0,8}?)(?:了|的)?$", Slot("fact", "vehicle")),
     # 「换了辆比亚迪」, 「新买了一辆理想」: the car now; 「把特斯拉卖了」 ends the car held that names it.
     _r("vehicle", "zh", r"^(?:我)?(?:刚|最近|去年|今年)?(?:换了|新买了|买了|提了)(?:一)?辆(?:新车，?)?(?P<value>(?!新车$|车$)[^，。]{2,12})$", Slot("fact", "vehicle")),
     _r("vehicle", "zh", r"^(?:我)?(?:已经|刚)?把(?P<item>[^，。]{2,8}?)(?:卖了|卖掉了|处理掉了)$", named_retirement("vehicle")),
