@@ -4383,3 +4383,61 @@ def test_a_shorter_or_longer_reply_asked_for_is_the_reply_style() -> None:
     assert keyed("回答短一点。") == [("upsert", "preference", "reply-style", "回答短一点")]
     assert keyed("回复长一点")[0][2] == "reply-style"
     assert keyed("回答短期内的问题") == []
+
+
+def test_a_best_friends_allergy_is_not_the_users() -> None:
+    """R-READ-6 (eighteenth probe): "My best friend is allergic to shellfish" was stored as the user's core
+    `allergy-shellfish` ("best" hid the friend), and 「我闺蜜对芒果过敏」 the user's mango allergy. A friend said with
+    an adjective, or in other words, is someone else."""
+    for message in (
+        "My best friend is allergic to shellfish.",
+        "My close friend is allergic to shellfish.",
+        "A friend of mine is vegan.",
+        "我最好的朋友对花生过敏。",
+        "我闺蜜对芒果过敏。",
+        "我好朋友是素食者。",
+    ):
+        assert keyed(message) == [], message
+    assert keyed("I'm allergic to shellfish.")[0][2] == "allergy-shellfish"
+
+
+def test_where_the_user_is_right_after_leaving_a_job_is_the_new_employer() -> None:
+    """R-WRITE-2 (eighteenth probe): "Actually I left Stripe, I'm at Databricks now" ended the employer and stored
+    none; "I'm at Starbucks now" said alone is a place, no employer."""
+    assert ("upsert", "fact", "employer", "Works at Databricks") in keyed(
+        "Actually I left Stripe, I'm at Databricks now."
+    )
+    assert keyed("I'm at Starbucks now.") == []
+
+
+def test_a_short_quoted_phrase_is_what_a_rule_is_about() -> None:
+    """R-TYPE-2 (eighteenth probe): 'Never start your answer with "Great question"' stored nothing: a quoted text of
+    two words was removed as a sentence, and "never start your answer with" was no rule. A quoted phrase of up to
+    three words without the user's "I" stays; "Translate "I love you" into French" states nothing."""
+    assert keyed('Also, never start your answer with "Great question".') == [
+        ("upsert", "constraint", "rule-start-answer-great-question", 'Never start your answer with "Great question"')
+    ]
+    assert keyed('Please stop saying "great question".')[0][2] == "rule-saying-great-question"
+    assert keyed('Translate "I love you" into French.') == []
+    assert keyed("Don't start with that.") == []
+
+
+def test_a_goals_detail_said_in_the_next_turn_goes_with_the_goal() -> None:
+    """R-WRITE-2 (eighteenth probe): "My goal is to finish under four hours" the turn after "I'm training for a
+    marathon in April" was a goal of its own (`goal-under-four-hours`), left when the marathon was done; said in one
+    message the two were one goal. The detail is appended to the goal of the turn before."""
+    assert keyed("My goal is to finish under four hours.", recent=("I'm training for a marathon in April.",)) == [
+        ("append", "goal", "goal-marathon", "goal is to finish under four hours")
+    ]
+    assert keyed("My goal is to finish under four hours.", recent=("I love jazz.",))[0][:3] == (
+        "upsert",
+        "goal",
+        "goal-under-four-hours",
+    )
+
+
+def test_a_language_learned_said_in_chinese_is_keyed_as_in_english() -> None:
+    """R-WRITE-2 (eighteenth probe): 「我在学法语」 was `goal-hc50fca2` where "I'm learning French" is goal-french."""
+    assert keyed("我在学法语。")[0][2] == keyed("I'm learning French.")[0][2] == "goal-french"
+    assert keyed("我想学韩语。")[0][2] == keyed("I want to learn Korean.")[0][2] == "goal-korean"
+    assert keyed("I love French food.")[0][2] == "preference-french-food"

@@ -275,13 +275,14 @@ _ZH_SUBJECT = re.compile(
     r"^(?:我的?|我家|我有(?:[一两二三四五\d])?个)?(?P<family>"
     + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items())
     + r")"
-    r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?P<other>朋友|同事|同学|室友|老板|领导|邻居|他们|她们|他|她)"
+    r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?:好|最好的|老|一个)?(?P<other>朋友|闺蜜|哥们|同事|同学|室友|老板|领导|邻居|房东|他们|她们|他|她)"
 )
 _EN_SUBJECT = re.compile(
     r"^(?:(?:my|our)|(?:I|we) have (?:a|an|one|two|three|\d+)(?: (?:older|younger|little|big|baby|twin|step))?)"
     r" (?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")\b"
-    r"|^(?:(?:my|our|I have (?:a|an|one|two|three|\d+)) (?P<other>friend|colleague|coworker|roommate|boss|neighbou?r|manager)s?"
-    r"|he|she|they)\b",
+    r"|^(?:(?:my|our|I have (?:a|an|one|two|three|\d+)) (?:(?:best|close|closest|good|old|oldest|childhood|new) )?"
+    r"(?P<other>friend|colleague|coworker|co-worker|roommate|boss|neighbou?r|manager|teammate|classmate|buddy|pal|landlord)s?"
+    r"|a (?:friend|colleague|coworker) of mine|he|she|they)\b",
     re.IGNORECASE,
 )
 
@@ -439,13 +440,15 @@ def _strip_discourse(text: str, lang: Lang) -> str:
 
 
 def _unquoted_sentences(quote: re.Match[str]) -> str:
-    """A quoted sentence removed (a text to translate states nothing of the user); a quoted word kept,
-    quotes and all: it is what a rule is about ('Never use the word "delve"', 「回答不要用"您"」)."""
+    """A quoted sentence removed (a text to translate states nothing of the user); a quoted word or
+    short phrase kept, quotes and all: it is what a rule is about ('Never use the word "delve"',
+    'Never start your answer with "Great question"', 「回答不要用"您"」)."""
     inner = next(group for group in quote.groups() if group is not None)
     if has_han(inner):
         word = len(inner) <= 4 and not re.search(r"[我你，。！？]", inner)  # 「我是素食者」 is a sentence
     else:
-        word = 0 < len(inner) <= 12 and not re.search(r"\s|[,.!?]", inner)
+        # Up to three words, none the user's "I" ("I love you" to translate is a sentence).
+        word = 0 < len(inner) <= 30 and len(inner.split()) <= 3 and not re.search(r"[,.!?]|\b(?:I|me|my|we)\b", inner)
     return quote.group(0) if word else " "
 
 

@@ -232,6 +232,13 @@ class RulesEngine:
             if found and previous and _is_goal_detail(found, previous, clause):
                 previous[-1].content = f"{previous[-1].content}; {_lower_first(found[0].content)}"[:1000]
                 continue
+            if found and not previous and clause is clauses[0] and turn_before:
+                # "My goal is to finish under four hours" opening the turn after "I'm training for a marathon":
+                # the detail is added to that goal, so reaching it ends both.
+                held = [c for c in self._extract_one(turn_before, split_clauses(turn_before)) if c.op == "upsert"]
+                if held and _is_goal_detail(found, held, clause):
+                    detail = _lower_first(found[0].content) if clause.lang == "en" else found[0].content
+                    found = [replace(found[0], op="append", key=held[-1].key, content=detail)]
             if found and clause.continues and previous and _is_goal_detail_without_object(found, previous):
                 # 「我在准备PMP考试，打算明年上半年考」: when, not a second goal.
                 previous[-1].content = f"{previous[-1].content}; {found[0].content}"[:1000]

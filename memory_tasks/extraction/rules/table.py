@@ -668,6 +668,9 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", r"^(?:我)?(?:今年|现在|目前)?(?:在)?(?:读|上)?(?P<value>高[一二三]|初[一二三]|大[一二三四]|研[一二三])(?:了|的学生)?$", SCHOOL_YEAR),
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     _r("employer", "en", r"^I (?:just |recently )?joined " + _EN_NAME, EMPLOYER_EN),
+    # "I left Stripe, I'm at Databricks now": where the user is, right after leaving a job, is the new one
+    # (said alone, "I'm at Starbucks now" is a place).
+    _r("employer", "en", r"^I(?:'m| am) (?:now )?(?:at|with) " + _EN_NAME + r"(?: now)?$", EMPLOYER_EN, after=("employer", "occupation")),
     # An employer of a kind, unnamed: "I work at a bank", "I work remotely for a fintech startup".
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:remotely |full-time |part-time |from home )?(?:at|for) " + _EN_EMPLOYER_OF_A_KIND + r"\b", EMPLOYER_EN),
     # A new job: "I just started a new job at a bank", "I've started working at Google".
@@ -1108,6 +1111,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖|安排|订)[^，。]+$", standing_rule, standing=True, after=("health-", "trait-")),
     # "Please stop saying 'great question'": a phrase kept out of every reply.
     _r("constraint", "en", r"^(?:please )?(?:stop|quit|don't keep|do not keep) (?:saying|starting (?:with|by saying)|ending with) .{3,60}$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:never|don't|do not|don't ever) (?:start|begin|end|open|close) (?:your |any |an |the )?(?:answers?|repl(?:y|ies)|responses?|messages?) (?:with|by saying) .{3,60}$", standing_rule, standing=True),
     # "Never call me after 9pm", "Don't ever suggest pork": a "never do X" rule (core, R-READ-6).
     _r("constraint", "en", r"^(?:please )?(?:never|don't ever|do not ever) (?:call|text|message|email|schedule|book|suggest|recommend|send|mention|remind|wake|contact|ask|show|order|offer|bring up|put|use|include|add|share|post|tell|disclose|reveal|give out)\b.+$", standing_rule, standing=True),
     # "Please don't use exclamation marks in your replies": any mark or word kept out of every
