@@ -4385,20 +4385,22 @@ def test_a_shorter_or_longer_reply_asked_for_is_the_reply_style() -> None:
     assert keyed("回答短期内的问题") == []
 
 
-def test_a_best_friends_allergy_is_not_the_users() -> None:
-    """R-READ-6 (eighteenth probe): "My best friend is allergic to shellfish" was stored as the user's core
-    `allergy-shellfish` ("best" hid the friend), and 「我闺蜜对芒果过敏」 the user's mango allergy. A friend said with
-    an adjective, or in other words, is someone else."""
-    for message in (
+@pytest.mark.parametrize(
+    "message",
+    [
         "My best friend is allergic to shellfish.",
         "My close friend is allergic to shellfish.",
         "A friend of mine is vegan.",
         "我最好的朋友对花生过敏。",
         "我闺蜜对芒果过敏。",
         "我好朋友是素食者。",
-    ):
-        assert keyed(message) == [], message
-    assert keyed("I'm allergic to shellfish.")[0][2] == "allergy-shellfish"
+    ],
+)
+def test_a_best_friends_allergy_is_not_the_users(message: str) -> None:
+    """R-READ-6 (eighteenth probe): "My best friend is allergic to shellfish" was stored as the user's core
+    `allergy-shellfish` ("best" hid the friend), and 「我闺蜜对芒果过敏」 the user's mango allergy. A friend said with
+    an adjective, or in other words, is someone else."""
+    assert keyed(message) == []
 
 
 def test_where_the_user_is_right_after_leaving_a_job_is_the_new_employer() -> None:
