@@ -4443,3 +4443,38 @@ def test_a_language_learned_said_in_chinese_is_keyed_as_in_english() -> None:
     assert keyed("我在学法语。")[0][2] == keyed("I'm learning French.")[0][2] == "goal-french"
     assert keyed("我想学韩语。")[0][2] == keyed("I want to learn Korean.")[0][2] == "goal-korean"
     assert keyed("I love French food.")[0][2] == "preference-french-food"
+
+
+def test_a_drug_named_first_as_stopped_ends_the_medication() -> None:
+    """R-READ-6 (eighteenth probe): 「医生说血压控制得不错，降压药停了」 kept 「在吃降压药」 on every reply; only
+    「我停了降压药」 (the verb first) ended it."""
+    held = ExistingMemory(1, "medication-blood-pressure-medication", "fact", "在吃降压药")
+    assert refined("医生说血压控制得不错，降压药停了。", [held]) == [
+        ("delete", "fact", "medication-blood-pressure-medication")
+    ]
+    assert keyed("二甲双胍已经不吃了")[0][:3] == ("delete", "fact", "medication-metformin")
+
+
+def test_a_goal_reached_said_without_its_object_after_the_goal_ends_it() -> None:
+    """R-WRITE-2 (eighteenth probe): 「考上了！」 the turn after 「我在准备考研」, "I passed!" after "I'm studying for the bar
+    exam" and 「减肥成功了」 left the goal held. Said right after the goal (the turn before, or this message), a
+    reaching with no object ends that goal where held; after anything else it ends nothing."""
+    assert keyed("考上了！九月入学。", recent=("我在准备考研，目标是浙大计算机。",))[0][:3] == (
+        "delete",
+        "goal",
+        "goal-grad-school-exam",
+    )
+    assert keyed("I passed!", recent=("I'm studying for the bar exam.",))[0][:3] == ("delete", "goal", "goal-bar-exam")
+    assert keyed("I passed!", recent=("I love jazz.",)) == []
+    assert keyed("减肥成功了，现在正常吃了。")[0][:3] == ("delete", "goal", "goal-weight-loss")
+    # A goal's detail in the next sentence of one message goes with it, as in one sentence.
+    assert keyed("I'm training for a marathon. My goal is to finish under four hours.") == [
+        ("upsert", "goal", "goal-marathon", "Is training for a marathon; goal is to finish under four hours")
+    ]
+
+
+def test_a_day_shift_switched_to_and_terms_kept_in_english_are_read() -> None:
+    """R-WRITE-2, R-TYPE-2 (eighteenth probe): 「我换成白班了」 was a liking keyed `preference-h53b1595` beside 「上夜班」,
+    and 「技术术语可以保留英文」 after a reply-language rule stored nothing."""
+    assert keyed("我换成白班了。") == [("upsert", "fact", "work-schedule", "换成白班了")]
+    assert keyed("技术术语可以保留英文。") == [("upsert", "constraint", "rule-english-jargon", "技术术语可以保留英文")]

@@ -232,13 +232,19 @@ class RulesEngine:
             if found and previous and _is_goal_detail(found, previous, clause):
                 previous[-1].content = f"{previous[-1].content}; {_lower_first(found[0].content)}"[:1000]
                 continue
-            if found and not previous and clause is clauses[0] and turn_before:
-                # "My goal is to finish under four hours" opening the turn after "I'm training for a marathon":
-                # the detail is added to that goal, so reaching it ends both.
-                held = [c for c in self._extract_one(turn_before, split_clauses(turn_before)) if c.op == "upsert"]
-                if held and _is_goal_detail(found, held, clause):
-                    detail = _lower_first(found[0].content) if clause.lang == "en" else found[0].content
-                    found = [replace(found[0], op="append", key=held[-1].key, content=detail)]
+            before = self._goal_before(clause, clauses[0], last, turn_before) if not previous else None
+            if found and before is not None and _is_goal_detail(found, [before], clause):
+                # "My goal is to finish under four hours" after "I'm training for a marathon", in another
+                # sentence or the turn after: the detail goes with that goal, so reaching it ends both.
+                detail = _lower_first(found[0].content) if clause.lang == "en" else found[0].content
+                if any(before is candidate for candidate in last):
+                    before.content = f"{before.content}; {detail}"[:1000]
+                    continue
+                found = [replace(found[0], op="append", key=before.key, content=detail)]
+            if not found and before is not None and _REACHED_IT[clause.lang].match(clause.text):
+                # 「考上了！」 right after 「我在准备考研」: that goal is reached (where held).
+                reached = statement(clause.text, clause.lang)
+                found = [replace(before, op="delete", content=reached, extra={**before.extra, IF_HELD: True})]
             if found and clause.continues and previous and _is_goal_detail_without_object(found, previous):
                 # 「我在准备PMP考试，打算明年上半年考」: when, not a second goal.
                 previous[-1].content = f"{previous[-1].content}; {found[0].content}"[:1000]
@@ -326,6 +332,17 @@ class RulesEngine:
         if clause.lang == "en" and item[1:2].islower():
             item = _lower_first(item)  # "Mangoes too." opening its sentence
         return self._read(replace(clause, text=_ALLERGY_OF[clause.lang].format(item=item), continues=False), [])
+
+    def _goal_before(
+        self, clause: Clause, first: Clause, last: list[Candidate], turn_before: str | None
+    ) -> Candidate | None:
+        """The goal the clause before stated, in this message (`last`) or, for the message's first
+        clause, in the user's turn before; None when it stated none."""
+        said = last if last else []
+        if not said and clause is first and turn_before:
+            said = self._extract_one(turn_before, split_clauses(turn_before))
+        said = [c for c in said if c.op == "upsert"]
+        return said[-1] if said and said[-1].memory_type == "goal" else None
 
     def _right_allergen(self, clause: Clause) -> list[Candidate]:
         """The allergy a clause naming only an allergen the lexicon knows says right after an allergy denied
@@ -595,6 +612,14 @@ def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[Ex
     return [replace(taken_up, op="append", memory_type="fact", key="diet", importance=4, reason=reason, extra={})]
 
 
+# A goal reached, said with no object of its own: 「考上了！」, 「上岸了」, "I passed!", "I got in!".
+_REACHED_IT = {
+    "zh": re.compile(r"^(?:我)?(?:终于|已经|也)?(?:考上了|考过了|通过了|上岸了|拿到了|做到了|成功了|搞定了)(?:啦)?$"),
+    "en": re.compile(
+        r"^(?:and )?I (?:finally |just )?(?:passed|got in|made it|did it|got accepted|nailed it)(?: it)?$",
+        re.IGNORECASE,
+    ),
+}
 # The likings whose retirement is a quitting done: a goal to quit them is then reached.
 _QUITTABLE = ("habit-", "drink-", "food-")
 # A wish to quit with no object of its own: 「最近想戒掉」, 「一直想戒」, "I'm trying to quit", "I want to quit it".

@@ -414,6 +414,8 @@ RULES: tuple[Rule, ...] = (
     # "I'm fluent in French now": the language goal reached (the language spoken is read below).
     _r("pref", "en", r"^I(?:'m| am) (?:now |finally )?(?:fluent|conversational) in (?P<item>" + _LANGUAGES_EN + r")\b", goal_reached),
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
+    # 「减肥成功了」: the goal named, then reached.
+    _r("pref", "zh", r"^(?:我)?(?:终于|已经)?(?P<item>[^，。]{2,6}?)(?:成功了|成功啦)$", goal_reached),
     # 「我考完雅思了」, 「雅思考完了」, 「我雅思考过了」: an exam sat is the goal of preparing for it reached.
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?考完了?(?P<item>[^，。]{1,10}?)(?:了|啦)$", goal_reached),
     _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也)?考(?:完|过)了$", goal_reached),
@@ -522,7 +524,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun|took up|taken up|picked up|got back into|gotten back into) (?P<item>[a-z][\w -]{1,30}?)(?: again| regularly| every (?:day|morning|week)| recently)?$", habit_taken_up),
     _r("pref", "en", r"^I (?:still |also )?(?P<item>smoke)(?: cigarettes| a lot| every day| daily)?$", habit_taken_up),
     _r("pref", "zh", r".+", habit),
-    _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r"|" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r")[^，。]+)$", _switched_to),
+    _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r"|" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r"|白班|早班|正常班|夜班|晚班)[^，。]+)$", _switched_to),
     # 「我换Mac了」: a device or system switched to, said with a bare 换 (not 「我换工作了」).
     _r("pref", "zh", r"^(?:我)?(?:已经|最近|现在|刚)?换(?:了)?(?P<item>[A-Za-z][\w ]{1,15}?|安卓|苹果手机|苹果电脑|华为手机|小米手机)了$", _switched_to),
     # 「现在无辣不欢」: spicy food liked, whatever was said before.
@@ -648,6 +650,8 @@ RULES: tuple[Rule, ...] = (
     _r("work-schedule", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:switched|moved|changed|went back) to (?P<value>(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?)\b", WORK_SCHEDULE),
     _r("work-schedule", "en", r"^I(?:'m| am) (?:now )?on (?P<value>(?:the )?(?:day|night|early|late) shifts?|nights)(?: now)?$", WORK_SCHEDULE),
     _r("work-schedule", "zh", _ZH_ME + r"(?:经常|常年|长期)?(?:上|值|倒|是|换了|换成|改上|转)(?P<value>夜班|大夜班|晚班|倒班|三班倒|两班倒)", WORK_SCHEDULE),
+    # 「我换成白班了」 after nights: the day shift replaces the schedule (「我上白班」 alone is no news).
+    _r("work-schedule", "zh", _ZH_ME + r"(?:换了|换成|改上|转|调到|调成|改成)(?P<value>白班|早班|正常班)了?$", WORK_SCHEDULE),
     _r("work-schedule", "en", r"^I (?:usually |normally |mostly |typically )?work (?:from )?(?P<value>\d{1,2}(?::\d\d)?\s*(?:am|pm)? ?(?:to|-|until|till) ?\d{1,2}(?::\d\d)?\s*(?:am|pm)?)(?: on weekdays| every day| most days)?$", WORK_SCHEDULE),
     _r("work-schedule", "zh", r"^(?:我|我们公司|我们)?(?:现在|一直|平时|每天)?(?:是|都是|实行|要)?(?P<value>朝九晚五|996|大小周|单休|双休)(?:制)?$", WORK_SCHEDULE),
     _r("work-location", "en", r"^I " + _EN_ADV + r"(?:work|am working|'m working)? ?(?P<value>from home|remotely|fully remote|hybrid)(?: now| these days| full-time| most days| every day| on \w+days?(?:,? (?:and )?\w+days?)*)?$", WORK_LOCATION),
@@ -764,6 +768,8 @@ RULES: tuple[Rule, ...] = (
     _r("medication-ended", "en", r"^(?:(?:my |the )?doctor (?:took|has taken|'s taken) me|I(?:'m| am| came| went|'ve come| have come)) off (?:of )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", keyed_retirement("medication")),
     _r("medication-ended", "en", r"^(?:(?:my |the )?doctor (?:switched|changed|moved) me|I(?:'ve| have)? (?:switched|moved|changed)) from (?P<item>" + _EN_CHRONIC_MEDS + r") to\b", keyed_retirement("medication")),
     _r("medication-ended", "zh", r"^(?:我|医生让我|医生叫我)?(?:已经|现在)?(?:停了|停掉了|停用了|不用再吃|不用吃|换掉了)(?P<item>" + _ZH_CHRONIC_MEDS + r")了?$", keyed_retirement("medication")),
+    # The drug named first: 「（医生说血压控制得不错，）降压药停了」, 「二甲双胍已经不吃了」.
+    _r("medication-ended", "zh", r"^(?:我的?)?(?P<item>" + _ZH_CHRONIC_MEDS + r")(?:已经|现在|也|可以)?(?:停了|停掉了|停用了|不吃了|不用吃了|不用再吃了)$", keyed_retirement("medication")),
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
     _r("medication", "zh", r"^(?:医生)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
@@ -1062,6 +1068,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?(?:stop (?:recommending|suggesting)|(?:don't|do not) (?:recommend|suggest) (?:.+ )?again\b)", standing_rule, standing=True),
     # 「不要用太多专业术语」: jargon is a rule for every reply, said without 以后 or 回答.
     _r("constraint", "zh", r"^(?:请|以后|尽量)?(?:不要|别|少)(?:用|说)(?:太多|那么多)?(?:专业|英文)?(?:术语|黑话)", standing_rule, standing=True),
+    # 「技术术语可以保留英文」: an exception every reply in another language keeps.
+    _r("constraint", "zh", r"^(?:以后)?(?:技术|专业|编程)?(?:术语|名词|专有名词)(?:可以|就|都|请)*(?:保留|用|写)(?:英文|英语|原文)(?:就行|就好|吧)?$", standing_rule, standing=True),
     # 「代码请加注释」: what all the assistant's code should carry.
     _r("constraint", "zh", r"^(?:以后)?(?:写的?|给的?|你的)?(?:代码|程序)(?:里|中)?(?:请|都|要|记得|一定要|尽量)*(?:多加|加上?|带上|写上?)(?:点|些|一些)?(?:中文|英文|详细的?)?注释(?:吧)?$", standing_rule, standing=True),
     # 「解释代码的时候多加注释」: what every explanation of a kind should carry.
