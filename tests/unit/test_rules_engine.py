@@ -4478,3 +4478,27 @@ def test_a_day_shift_switched_to_and_terms_kept_in_english_are_read() -> None:
     and 「技术术语可以保留英文」 after a reply-language rule stored nothing."""
     assert keyed("我换成白班了。") == [("upsert", "fact", "work-schedule", "换成白班了")]
     assert keyed("技术术语可以保留英文。") == [("upsert", "constraint", "rule-english-jargon", "技术术语可以保留英文")]
+
+
+def test_a_childs_name_said_with_the_family_word_stands_for_the_child_in_the_next_turn() -> None:
+    """R-WRITE-2 (eighteenth probe): "Noah has ADHD" after "I have a son named Noah", "Emma is allergic to eggs" after
+    "I have a daughter, Emma" and 「小雨对鸡蛋过敏」 after 「我有个女儿叫小雨」 stored nothing (left since the seventeenth:
+    only "My son Noah" gave the name). The name said with the family word is that member's."""
+    assert keyed("Noah has ADHD.", recent=("I have a son named Noah.",)) == [
+        ("append", "fact", "family-children", "Son has ADHD")
+    ]
+    assert keyed("Emma is allergic to eggs.", recent=("I have a daughter, Emma.",))[0][3] == (
+        "Daughter is allergic to eggs"
+    )
+    assert keyed("小雨对鸡蛋过敏。", recent=("我有个女儿叫小雨。",)) == [
+        ("append", "fact", "family-children", "女儿对鸡蛋过敏")
+    ]
+    assert keyed("Noah has ADHD.") == []
+
+
+def test_the_day_a_resolution_starts_does_not_make_it_short_term() -> None:
+    """R-TYPE-3 (eighteenth probe): 「明天开始我要戒咖啡」 was dropped as a window of tomorrow (left since the seventeenth);
+    明天开始 dates the start of a lasting resolution. A plan for tomorrow alone is still short-term."""
+    assert keyed("明天开始我要戒咖啡。") == [("upsert", "goal", "goal-coffee", "要戒咖啡")]
+    assert keyed("明天我要去北京。") == []
+    assert keyed("明天开始下雨。") == []

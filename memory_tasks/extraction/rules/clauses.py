@@ -169,8 +169,11 @@ _ONE_OFF = re.compile(
 )
 _LASTING_AFTER_WINDOW = re.compile(
     r"^.*?(?:[才刚]?发现|[才刚]知道|得知|被确诊|确诊(?=了)|医生说|查出|检查出)(?:了)?(?:自己|我)?(?P<rest>.+)$"
+    # 「明天开始我要戒咖啡」: the day a resolution starts, not a window it holds in.
+    r"|^(?:从)?(?:明天|后天|下周一?|下星期一?|下个月|下月|今天|这周|本周|月底|年后)(?:起|开始)(?:我)?(?P<rest_start>(?:要|打算|准备|决定|想).+)$"
     r"|^.*?\b(?:found out|learned|learnt|realized|realised|discovered"
-    r"|(?:doctor|dentist|GP|physician|therapist|allergist)(?: has)? (?:says|said|told me|confirmed))(?: that)? (?P<rest_en>I.+)$",
+    r"|(?:doctor|dentist|GP|physician|therapist|allergist)(?: has)? (?:says|said|told me|confirmed))(?: that)? (?P<rest_en>I.+)$"
+    r"|^(?:starting|from) (?:tomorrow|today|next (?:week|month|monday)|monday)(?: on)?,? (?P<rest_start_en>I(?:'m| am)? (?:going to|gonna|will|want to|plan to)\b.+)$",
     re.IGNORECASE,
 )
 _ZH_HEDGE = re.compile(r"可能|也许|大概|好像|应该是|说不定|或许")
@@ -350,12 +353,25 @@ _EN_PRONOUN = re.compile(r"^(?:(?P<pronoun>she|he)(?P<is>'s| is)?|(?P<possessive
 Member = tuple[str, str, str | None]
 
 
-# "My wife Sarah", "our son Leo": the name said right after the family word.
-_EN_MEMBER_NAME = re.compile(r"^(?:my|our) (?:[\w-]+ )?(?P<word>[a-z]+) (?P<name>(?-i:[A-Z][a-z]+))\b", re.IGNORECASE)
+# "My wife Sarah", "our son Leo", "I have a son named Noah", "I have a daughter, Emma": the name said with the
+# family word; 「我女儿叫小雨」, 「我有个女儿叫小雨」 in Chinese.
+_EN_MEMBER_NAME = re.compile(
+    r"^(?:(?:my|our) (?:[\w-]+ )?(?P<word>[a-z]+)|(?:I|we) have (?:a|an|one) (?:[\w-]+ )?(?P<had>[a-z]+)(?:,| named| called))"
+    r" (?P<name>(?-i:[A-Z][a-z]+))\b",
+    re.IGNORECASE,
+)
+_ZH_MEMBER_NAME = re.compile(
+    r"^(?:我的?|我们的?|我有(?:一)?个|我们有(?:一)?个)(?P<word>[^，。叫]{1,3}?)(?:的名字)?(?:叫做|名叫|叫)(?P<name>[\u4e00-\u9fff]{2,3})$"
+)
 # Children named in a list ("I have 2 kids: Emma (7) and Jack (4)"): each name stands for one of them, kept in
 # the member's name as "Emma|Jack"; a clause opening with one is said of that child ("My child Jack is…").
 _EN_NAME_IN_LIST = re.compile(r"(?<=[\s:,(])(?-i:[A-Z][a-z]+)\b")
 _ONE_OF_MANY = {"kids": "child", "children": "child", "sons": "son", "daughters": "daughter"}
+
+
+def _member_word(said_name: re.Match[str]) -> str:
+    """The family word a name was said with (`_EN_MEMBER_NAME`, `_ZH_MEMBER_NAME`)."""
+    return said_name.groupdict().get("word") or said_name.groupdict().get("had") or ""
 
 
 def _pronoun_resolved(text: str, lang: Lang, member: Member | None) -> str | None:
@@ -607,13 +623,13 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             if named_subject.startswith("family:"):
                 word = (_ZH_SUBJECT if lang == "zh" else _EN_SUBJECT).match(text)
                 clause.member = word.group(named_subject.partition(":")[2]) if word else None
-                said_name = _EN_MEMBER_NAME.match(text) if lang == "en" else None
+                said_name = (_EN_MEMBER_NAME if lang == "en" else _ZH_MEMBER_NAME).match(text)
                 listed = _EN_NAME_IN_LIST.findall(text) if lang == "en" and clause.member in _ONE_OF_MANY else []
                 if resolved and member and member[2] and "|" in member[2]:
                     clause.member, clause.member_name = member[1], member[2]  # the list goes on
                 elif len(listed) >= 2:
                     clause.member_name = "|".join(listed)
-                elif said_name and clause.member and said_name.group("word").lower() == clause.member.lower():
+                elif said_name and clause.member and _member_word(said_name).lower() == clause.member.lower():
                     clause.member_name = said_name.group("name")
                 elif resolved and member and member[2]:
                     clause.member_name = member[2]  # the name goes on through "she"
@@ -635,7 +651,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             lasting = _LASTING_AFTER_WINDOW.match(clause.text)
             if lasting:
                 # "今天才发现自己对芒果过敏": the window dates the discovery, not the fact.
-                rest = lasting.group("rest") or lasting.group("rest_en")
+                rest = next(group for group in lasting.groups() if group)
                 clause.text = rest if lang == "en" or rest.startswith("我") else f"我{rest}"
                 tainted = None  # "今天去医院检查了，医生说我有高血压": a finding outlasts the day it was made
             window = short_window(clause.text)
