@@ -4502,3 +4502,26 @@ def test_the_day_a_resolution_starts_does_not_make_it_short_term() -> None:
     assert keyed("明天开始我要戒咖啡。") == [("upsert", "goal", "goal-coffee", "要戒咖啡")]
     assert keyed("明天我要去北京。") == []
     assert keyed("明天开始下雨。") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "如果我是素食者，应该怎么补充蛋白质？",
+        "要是我怀孕了，就不能喝酒了。",
+        "If I were vegan, would I need B12?",
+        "My ex was allergic to cats.",
+        "我前女友对猫过敏。",
+    ],
+)
+def test_a_supposition_or_an_exs_fact_is_not_the_users(message: str) -> None:
+    """R-TYPE-3, R-READ-6 (eighteenth probe): 「如果我是素食者，应该怎么补充蛋白质？」 was stored as the user's core diet
+    「如果我是素食者」, 「要是我怀孕了，就不能喝酒了」 as a dislike of alcohol, and "My ex was allergic to cats" as the user's
+    cat allergy. A supposition (and what follows from it in its sentence) is not so; an ex is someone else."""
+    assert keyed(message) == []
+
+
+def test_a_rule_in_the_indicative_after_if_is_still_a_rule() -> None:
+    """R-TYPE-2: "If I ask for code, …" is a standing rule, not a supposition."""
+    assert keyed("If I ask for code, give me the full file.")[0][1] == "constraint"
+    assert keyed("如果下雨就提醒我带伞")[0][1] == "constraint"

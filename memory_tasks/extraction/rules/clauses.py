@@ -176,6 +176,12 @@ _LASTING_AFTER_WINDOW = re.compile(
     r"|^(?:starting|from) (?:tomorrow|today|next (?:week|month|monday)|monday)(?: on)?,? (?P<rest_start_en>I(?:'m| am)? (?:going to|gonna|will|want to|plan to)\b.+)$",
     re.IGNORECASE,
 )
+# A supposition of the user's: 「如果我是素食者」, 「要是我怀孕了」, "If I were vegan", "Suppose I moved to Tokyo".
+# ("If I ask for code, give me the full file" is a standing rule, in the indicative.)
+_SUPPOSED = {
+    "zh": re.compile(r"^(?:如果|要是|假如|假设|倘若|万一|若是)(?:说)?我"),
+    "en": re.compile(r"^(?:if I were|if I was|suppose I|supposing I|what if I|imagine I|say I)\b", re.IGNORECASE),
+}
 _ZH_HEDGE = re.compile(r"可能|也许|大概|好像|应该是|说不定|或许")
 _EN_HEDGE = re.compile(r"\b(?:maybe|probably|perhaps|i think|i guess|kind of|sort of|might)\b", re.IGNORECASE)
 # A standing rule asked as a question: "Can you keep answers under 200 words?", "Could you always answer
@@ -278,13 +284,14 @@ _ZH_SUBJECT = re.compile(
     r"^(?:我的?|我家|我有(?:[一两二三四五\d])?个)?(?P<family>"
     + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items())
     + r")"
-    r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?:好|最好的|老|一个)?(?P<other>朋友|闺蜜|哥们|同事|同学|室友|老板|领导|邻居|房东|他们|她们|他|她)"
+    r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?:好|最好的|老|一个)?(?P<other>朋友|闺蜜|哥们|同事|同学|室友|老板|领导|邻居|房东|前任|前妻|前夫|前男友|前女友|他们|她们|他|她)"
 )
 _EN_SUBJECT = re.compile(
     r"^(?:(?:my|our)|(?:I|we) have (?:a|an|one|two|three|\d+)(?: (?:older|younger|little|big|baby|twin|step))?)"
     r" (?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")\b"
     r"|^(?:(?:my|our|I have (?:a|an|one|two|three|\d+)) (?:(?:best|close|closest|good|old|oldest|childhood|new) )?"
-    r"(?P<other>friend|colleague|coworker|co-worker|roommate|boss|neighbou?r|manager|teammate|classmate|buddy|pal|landlord)s?"
+    r"(?P<other>friend|colleague|coworker|co-worker|roommate|boss|neighbou?r|manager|teammate|classmate|buddy|pal|landlord"
+    r"|ex|ex-wife|ex-husband|ex-boyfriend|ex-girlfriend|ex-partner)s?"
     r"|a (?:friend|colleague|coworker) of mine|he|she|they)\b",
     re.IGNORECASE,
 )
@@ -656,6 +663,8 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                 tainted = None  # "今天去医院检查了，医生说我有高血压": a finding outlasts the day it was made
             window = short_window(clause.text)
             tainted = tainted or (f"short-term window: {window}" if window else None)
+            # 「如果我是素食者，应该怎么补充蛋白质？」: what the user supposes, not what is so (nor what follows from it).
+            tainted = tainted or ("a supposition" if _SUPPOSED[lang].match(clause.text) else None)
             former = not clause.reported and (_ZH_FORMER if lang == "zh" else _EN_FORMER).search(clause.text)
             quit_habit = _former_habit(clause.text, lang) if former else None
             if quit_habit and _QUIT_WITHIN[lang].search(clause.text):
