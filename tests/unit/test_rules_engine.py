@@ -4512,13 +4512,30 @@ def test_the_day_a_resolution_starts_does_not_make_it_short_term() -> None:
         "If I were vegan, would I need B12?",
         "My ex was allergic to cats.",
         "我前女友对猫过敏。",
+        "Pretend I'm allergic to nuts and suggest a menu.",
+        "My patient is allergic to penicillin.",
+        "My cat is allergic to chicken.",
     ],
 )
-def test_a_supposition_or_an_exs_fact_is_not_the_users(message: str) -> None:
+def test_a_supposition_or_someone_elses_fact_is_not_the_users(message: str) -> None:
     """R-TYPE-3, R-READ-6 (eighteenth probe): 「如果我是素食者，应该怎么补充蛋白质？」 was stored as the user's core diet
-    「如果我是素食者」, 「要是我怀孕了，就不能喝酒了」 as a dislike of alcohol, and "My ex was allergic to cats" as the user's
-    cat allergy. A supposition (and what follows from it in its sentence) is not so; an ex is someone else."""
+    「如果我是素食者」, 「要是我怀孕了，就不能喝酒了」 as a dislike of alcohol; "My ex was allergic to cats", "My patient is
+    allergic to penicillin" and "My cat is allergic to chicken" as the user's allergy; "Pretend I'm allergic to nuts
+    and suggest a menu" as two (one keyed `allergy-suggest-menu`). A supposition (and what follows from it in its
+    sentence) is not so; an ex, a patient or a pet is not the user."""
     assert keyed(message) == []
+
+
+def test_an_allergy_wondered_about_is_hedged_and_a_siblings_diet_is_theirs() -> None:
+    """R-READ-6 (eighteenth probe): "I wonder if I'm allergic to shellfish" and "I'm not sure if I'm allergic to
+    shellfish" were sure core allergies (now hedged, below the confidence floor); 「我姐是素食者，我哥对花生过敏」 was the
+    user's diet (我姐 and 我哥 were no family words, as 我妈 is)."""
+    for message in ("I wonder if I'm allergic to shellfish.", "I'm not sure if I'm allergic to shellfish."):
+        assert [c.confidence < Settings().LONG_TERM_MEMORY_MIN_CONFIDENCE for c in extract(message)] == [True], message
+    assert keyed("我姐是素食者，我哥对花生过敏。") == [
+        ("append", "fact", "family-siblings", "姐是素食者；哥对花生过敏")
+    ]
+    assert keyed("我们姐妹们都喜欢火锅。") == keyed("姐妹们都喜欢火锅。")
 
 
 def test_a_rule_in_the_indicative_after_if_is_still_a_rule() -> None:

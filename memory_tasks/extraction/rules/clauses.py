@@ -180,10 +180,18 @@ _LASTING_AFTER_WINDOW = re.compile(
 # ("If I ask for code, give me the full file" is a standing rule, in the indicative.)
 _SUPPOSED = {
     "zh": re.compile(r"^(?:如果|要是|假如|假设|倘若|万一|若是)(?:说)?我"),
-    "en": re.compile(r"^(?:if I were|if I was|suppose I|supposing I|what if I|imagine I|say I)\b", re.IGNORECASE),
+    "en": re.compile(
+        r"^(?:if I were|if I was|suppose I|supposing I|what if I|imagine (?:that )?I|say I|let's say I|pretend (?:that )?I"
+        r"|let's pretend|assume I|hypothetically)\b",
+        re.IGNORECASE,
+    ),
 }
 _ZH_HEDGE = re.compile(r"可能|也许|大概|好像|应该是|说不定|或许")
-_EN_HEDGE = re.compile(r"\b(?:maybe|probably|perhaps|i think|i guess|kind of|sort of|might)\b", re.IGNORECASE)
+_EN_HEDGE = re.compile(
+    r"\b(?:maybe|probably|perhaps|i think|i guess|kind of|sort of|might|wonder(?:ing)? (?:if|whether)"
+    r"|not sure (?:if|whether)|don't know (?:if|whether)|unsure (?:if|whether))\b",
+    re.IGNORECASE,
+)
 # A standing rule asked as a question: "Can you keep answers under 200 words?", "Could you always answer
 # in bullet points?", 「你能不能以后都用中文回答？」. Only when it says it is for every answer (a standing
 # word, or answers in the plural): "Can you keep it short?" asks about this answer.
@@ -277,21 +285,22 @@ FAMILY = {
     "children": r"女儿|儿子|孩子|daughters?|sons?|kids|children|child",
     # 我妈 / 我爸 only after 我 (妈 alone opens "妈呀"); 老妈 / 老爸 anywhere.
     "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|老妈|老爸|(?<=我)妈|(?<=我)爸|(?<=我的)妈|(?<=我的)爸|mom|mother|dad|father|parents",
-    "siblings": r"哥哥|姐姐|弟弟|妹妹|brothers?|sisters?|siblings?",
+    # 我姐 / 我哥 only after 我, as 我妈 (姐 alone opens 姐妹们, 哥 哥们).
+    "siblings": r"哥哥|姐姐|弟弟|妹妹|(?<=我)[哥姐弟妹](?![们])|(?<=我的)[哥姐弟妹](?![们])|brothers?|sisters?|siblings?",
     "grandparents": r"爷爷|奶奶|外公|外婆|姥姥|姥爷|grandparents|grandma|grandmother|grandpa|grandfather|granny",
 }
 _ZH_SUBJECT = re.compile(
     r"^(?:我的?|我家|我有(?:[一两二三四五\d])?个)?(?P<family>"
     + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items())
     + r")"
-    r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?:好|最好的|老|一个)?(?P<other>朋友|闺蜜|哥们|同事|同学|室友|老板|领导|邻居|房东|前任|前妻|前夫|前男友|前女友|他们|她们|他|她)"
+    r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?:好|最好的|老|一个)?(?P<other>朋友|闺蜜|哥们|同事|同学|室友|老板|领导|邻居|房东|前任|前妻|前夫|前男友|前女友|病人|患者|客户|学生|他们|她们|他|她)"
 )
 _EN_SUBJECT = re.compile(
     r"^(?:(?:my|our)|(?:I|we) have (?:a|an|one|two|three|\d+)(?: (?:older|younger|little|big|baby|twin|step))?)"
     r" (?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")\b"
     r"|^(?:(?:my|our|I have (?:a|an|one|two|three|\d+)) (?:(?:best|close|closest|good|old|oldest|childhood|new) )?"
     r"(?P<other>friend|colleague|coworker|co-worker|roommate|boss|neighbou?r|manager|teammate|classmate|buddy|pal|landlord"
-    r"|ex|ex-wife|ex-husband|ex-boyfriend|ex-girlfriend|ex-partner)s?"
+    r"|ex|ex-wife|ex-husband|ex-boyfriend|ex-girlfriend|ex-partner|patient|client|customer|student|tenant)s?"
     r"|a (?:friend|colleague|coworker) of mine|he|she|they)\b",
     re.IGNORECASE,
 )
