@@ -4542,3 +4542,40 @@ def test_a_rule_in_the_indicative_after_if_is_still_a_rule() -> None:
     """R-TYPE-2: "If I ask for code, …" is a standing rule, not a supposition."""
     assert keyed("If I ask for code, give me the full file.")[0][1] == "constraint"
     assert keyed("如果下雨就提醒我带伞")[0][1] == "constraint"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "吃素对身体好。",
+        "听说吃素对身体好。",
+        "吃素的人要补充B12。",
+        "素食者容易缺铁。",
+        "我觉得吃素挺好的。",
+        "我儿子的同学对芒果过敏。",
+        "我老婆的同事是素食者。",
+        "My son's friend is allergic to mangoes.",
+        "My wife's boss is vegan.",
+    ],
+)
+def test_a_diet_said_of_people_in_general_or_of_someone_of_someones_is_not_the_users(message: str) -> None:
+    """R-READ-6 (eighteenth probe): 「吃素对身体好」, 「素食者容易缺铁」 and 「我觉得吃素挺好的」 were each the user's core diet (the
+    diet word was read anywhere in the clause), and 「我儿子的同学对芒果过敏」 / "My son's friend is allergic to mangoes"
+    were appended to the son's fact. A diet is the user's when the clause ends on it (or on how long), and someone
+    of a family member's is someone else."""
+    assert keyed(message) == []
+
+
+def test_a_diet_said_of_the_user_with_how_long_is_still_read() -> None:
+    """R-READ-6: the end-anchored diet keeps every way of saying it of the user, and 「我是吃素的人」 is no hometown."""
+    for message in (
+        "我吃素很多年了",
+        "我从去年开始吃素",
+        "我是纯素食者",
+        "我吃素三年了",
+        "算是鱼素吧",
+        "我是吃素的人",
+        "我一直吃素的",
+    ):
+        assert [key for _, _, key, _ in keyed(message)] == ["diet"], message
+    assert keyed("My son's name is Leo.")[0][2] == "family-children"

@@ -419,8 +419,23 @@ def _pronoun_resolved(text: str, lang: Lang, member: Member | None) -> str | Non
     return f"My {word.lower()}{' is' if match.group('is') else ''}{rest}"
 
 
+# Someone of someone's: 「我儿子的同学」, 「老婆的同事」, "my son's friend", "my wife's boss" — neither the user nor family.
+_ZH_SOMEONES = re.compile(
+    r"^(?:我的?|我家)?[^，。的我]{1,4}的(?:同学|朋友|同事|老师|老板|领导|室友|邻居|男朋友|女朋友|对象|闺蜜|前任|病人|客户"
+    r"|学生|孩子|女儿|儿子|猫|狗)"
+)
+_EN_SOMEONES = re.compile(
+    r"^(?:my|our) [\w-]+(?:'s|s') (?:best |close |new |old )?(?:friend|boss|colleague|coworker|co-worker|teacher"
+    r"|classmate|roommate|girlfriend|boyfriend|partner|ex|mom|dad|mother|father|parents|sister|brother|doctor"
+    r"|neighbou?r|kids?|son|daughter|cat|dog)s?\b",
+    re.IGNORECASE,
+)
+
+
 def _subject(text: str, lang: Lang) -> str:
     """Whom the clause is about: "self", "family:<group>" or "other"."""
+    if (_ZH_SOMEONES if lang == "zh" else _EN_SOMEONES).match(text):
+        return "other"
     match = (_ZH_SUBJECT if lang == "zh" else _EN_SUBJECT).match(text)
     if not match:
         return "self"

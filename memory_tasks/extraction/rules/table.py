@@ -597,7 +597,8 @@ RULES: tuple[Rule, ...] = (
     _r("residence-city", "en", r"^(?:I|we)(?:'ve| have|'re| are|'m| am)? (?:finally |now |all |just )?settled (?:down )?in " + _EN_PLACE + r"(?: now)?$", RESIDENCE_EN),
     _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:已经|终于|现在|目前)?在(?P<value>" + ZH + r"{2,10}?)(?:安顿下来|安家|定居|落户|扎根)了?$", RESIDENCE_ZH),
     _r("hometown", "zh", r"(?:老家|家乡|祖籍)(?:在|是)(?P<value>[^，。]{2,12}?)(?:的|人)?$", HOMETOWN),
-    _r("hometown", "zh", r"^(?:我)?是(?P<value>(?!个|一个|好|坏|普通|外地|本地|年轻|老实|打工|上班|文化|有钱|穷)" + ZH + r"{2,6}?)人$", HOMETOWN),
+    # 「我是四川人」; not 「我是吃素的人」 (a kind of person, said with 的).
+    _r("hometown", "zh", r"^(?:我)?是(?P<value>(?!个|一个|好|坏|普通|外地|本地|年轻|老实|打工|上班|文化|有钱|穷)(?:(?!的)" + ZH + r"){2,6}?)人$", HOMETOWN),
     _r("hometown", "zh", r"(?:从小)?在(?P<value>" + ZH + r"{2,8}?)长大", GREW_UP),
     _r("hometown", "zh", r"(?:出生在|出生于|生在|来自)(?P<value>" + ZH + r"{2,8})", HOMETOWN),
     _r("hometown", "en", r"^I(?:'m| am) (?:originally )?from " + _EN_PLACE, HOMETOWN),
@@ -722,7 +723,9 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "en", r"^I(?:'m| am) (?:now )?off (?:the )?(?P<item>keto|paleo|low[- ]carb)(?: diet)?\b", named_retirement("diet")),
     # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」),
     # nor a dish the user does not eat (「我不吃素菜」).
-    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|素食(?:主义者|者)?|纯素|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在])生酮)", Slot("fact", "diet")),
+    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|(?:纯|全)?素食(?:主义者|者)?|纯素(?:食者)?|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在])生酮)"
+       # Said of the user, nothing after it but how long: not 「吃素对身体好」, 「素食者容易缺铁」, 「我觉得吃素挺好的」.
+       r"(?:的人)?(?:(?:已经|有)?(?:很多|好多|好几|[一二两三四五六七八九十几\d半]+)(?:个)?(?:年|个月|月|周)(?:多)?(?:了)?)?(?:的|了|啦|呢|吧)?$", Slot("fact", "diet")),
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
