@@ -4579,3 +4579,12 @@ def test_a_diet_said_of_the_user_with_how_long_is_still_read() -> None:
     ):
         assert [key for _, _, key, _ in keyed(message)] == ["diet"], message
     assert keyed("My son's name is Leo.")[0][2] == "family-children"
+
+
+@pytest.mark.parametrize(
+    "message", ["对花生过敏的人很多。", "我觉得有高血压的人应该少吃盐。", "有高血压的话要少吃盐。"]
+)
+def test_a_condition_said_of_people_who_have_it_is_not_the_users(message: str) -> None:
+    """R-READ-6 (eighteenth probe): 「对花生过敏的人很多」 was the user's peanut allergy and 「有高血压的话要少吃盐」 the user's
+    hypertension: an allergy or a condition followed by 的人 / 的话 / 患者 is said of whoever has it."""
+    assert keyed(message) == []

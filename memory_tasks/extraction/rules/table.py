@@ -747,7 +747,7 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "en", r"^my doctor (?:told|wants|asked|advised|ordered) me to (?:avoid|cut (?:down on|back on|out)|limit|stay away from|stop (?:eating|drinking)|not (?:eat|drink)) (?P<item>[\w -]{2,30}?)(?: for now| completely| altogether)?$", DOCTORS_ORDER),
     # 「我对芒果和菠萝都过敏」: 都/也 and a degree word belong to the allergy, not to the last item.
     # The user's own allergy: 「我从小就对花生过敏」, not 「我的猫对猫粮过敏」 (the pet's).
-    _r("allergy", "zh", r"^(?:其实|而且|另外|还有|但是|可是)?" + _ZH_ME + r"(?:从小|一直|天生)?(?:就)?对(?P<item>[^，。]{1,10}?)(?:都|也|全都|有点|有些|比较|很|特别|严重)?(?<!不)过敏", ALLERGY),
+    _r("allergy", "zh", r"^(?:其实|而且|另外|还有|但是|可是)?" + _ZH_ME + r"(?:从小|一直|天生)?(?:就)?对(?P<item>[^，。]{1,10}?)(?:都|也|全都|有点|有些|比较|很|特别|严重)?(?<!不)过敏(?!的人|的话|的患者|患者|者)", ALLERGY),
     # 「我酒精过敏」, 「我海鲜过敏」: said without 对 (not 「我是过敏体质」 or 「我不过敏」).
     _r("allergy", "zh", _ZH_ME + r"(?:从小|一直|天生)?(?:就)?(?P<item>(?!是|很|也|不|有|会|容易)[^，。对的我]{1,6}?)(?:也|都|有点|严重)?(?<!不)过敏(?:的)?$", ALLERGY),
     _r("allergy", "zh", r"有(?!点|些)(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
@@ -777,7 +777,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
     _r("medication", "zh", r"^(?:医生)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
-    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)", HEALTH),
+    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)(?!的人|的话|的患者|患者|的朋友)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
