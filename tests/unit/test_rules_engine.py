@@ -4588,3 +4588,25 @@ def test_a_condition_said_of_people_who_have_it_is_not_the_users(message: str) -
     """R-READ-6 (eighteenth probe): 「对花生过敏的人很多」 was the user's peanut allergy and 「有高血压的话要少吃盐」 the user's
     hypertension: an allergy or a condition followed by 的人 / 的话 / 患者 is said of whoever has it."""
     assert keyed(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Translate this: I am vegetarian.",
+        "Translate to French: I love cats",
+        "How do you say: I'm allergic to peanuts",
+        "请帮我润色一下：我是一名医生，住在北京。",
+        "程序员一般都用Mac。",
+    ],
+)
+def test_a_text_handed_over_or_people_in_general_state_nothing_of_the_user(message: str) -> None:
+    """R-TYPE-3 (eighteenth probe): "Translate this: I am vegetarian" stored the user's core diet (the text after the
+    colon was read as a statement; a quoted text already was not), and 「程序员一般都用Mac」 the user's Mac."""
+    assert keyed(message) == []
+
+
+def test_a_note_after_a_colon_is_still_the_users() -> None:
+    """R-READ-6: only a text handed over to work on is dropped after its colon."""
+    assert keyed("Note: I'm allergic to peanuts.")[0][2] == "allergy-peanut"
+    assert keyed("我一般用Mac")[0][2] == "device-mac"

@@ -424,6 +424,11 @@ _ZH_SOMEONES = re.compile(
     r"^(?:我的?|我家)?[^，。的我]{1,4}的(?:同学|朋友|同事|老师|老板|领导|室友|邻居|男朋友|女朋友|对象|闺蜜|前任|病人|客户"
     r"|学生|孩子|女儿|儿子|猫|狗)"
 )
+# People in general: 「程序员一般都用Mac」, 「年轻人都喜欢熬夜」 ("Most developers use VS Code" names no "I").
+_ZH_PEOPLE = re.compile(
+    r"^(?:很多|大部分|大多数|有些|一些|不少|好多|所有的?|一般)?(?:人们?|大家|别人|年轻人|老人|程序员|开发者|学生|女生|男生|孩子们|小孩)"
+    r"(?:们)?(?:都|一般|通常|大多|基本上?|往往|普遍|大都|好像|总是)"
+)
 _EN_SOMEONES = re.compile(
     r"^(?:my|our) [\w-]+(?:'s|s') (?:best |close |new |old )?(?:friend|boss|colleague|coworker|co-worker|teacher"
     r"|classmate|roommate|girlfriend|boyfriend|partner|ex|mom|dad|mother|father|parents|sister|brother|doctor"
@@ -434,7 +439,7 @@ _EN_SOMEONES = re.compile(
 
 def _subject(text: str, lang: Lang) -> str:
     """Whom the clause is about: "self", "family:<group>" or "other"."""
-    if (_ZH_SOMEONES if lang == "zh" else _EN_SOMEONES).match(text):
+    if (_ZH_SOMEONES if lang == "zh" else _EN_SOMEONES).match(text) or (lang == "zh" and _ZH_PEOPLE.match(text)):
         return "other"
     match = (_ZH_SUBJECT if lang == "zh" else _EN_SUBJECT).match(text)
     if not match:
@@ -499,8 +504,22 @@ def _unquoted_sentences(quote: re.Match[str]) -> str:
     return quote.group(0) if word else " "
 
 
+# A text handed over to work on, after its colon: "Translate this: I am vegetarian", "How do you say: …",
+# 「翻译一下：我喜欢吃苹果」. What follows the colon is the text, not a statement of the user's.
+_TEXT_HANDED_OVER = re.compile(
+    r"^\s*(?:please\s+)?(?:(?:can|could) you\s+)?(?:translate|proofread|rewrite|rephrase|paraphrase|correct|polish|summari[sz]e"
+    r"|how do (?:you|I) say)\b[^:：\n]{0,40}[:：]"
+    r"|^\s*(?:请|麻烦你?)?(?:帮我)?(?:翻译|润色|改写|纠正|校对|总结)(?:一下)?[^:：\n]{0,12}[:：]",
+    re.IGNORECASE,
+)
+
+
 def _sentences(message: str) -> Iterator[tuple[str, bool]]:
-    """(sentence, ends with a question mark) for each sentence of `message`."""
+    """(sentence, ends with a question mark) for each sentence of `message` (a text handed over to
+    translate or rewrite, after its colon, is none of them)."""
+    handed_over = _TEXT_HANDED_OVER.match(message)
+    if handed_over:
+        message = message[: handed_over.end()]
     for match in _SENTENCE.finditer(_QUOTED.sub(_unquoted_sentences, message)):
         chunk = match.group(0)
         for sentence in _EN_FULL_STOP.split(chunk):
