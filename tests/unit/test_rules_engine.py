@@ -4610,3 +4610,14 @@ def test_a_note_after_a_colon_is_still_the_users() -> None:
     """R-READ-6: only a text handed over to work on is dropped after its colon."""
     assert keyed("Note: I'm allergic to peanuts.")[0][2] == "allergy-peanut"
     assert keyed("我一般用Mac")[0][2] == "device-mac"
+
+
+def test_everyday_statements_read_in_english_are_read_in_chinese_too() -> None:
+    """R-WRITE-2, issue 13.7 (eighteenth probe): the English of each was read, the Chinese stored nothing or a hashed
+    key: 「我有个三岁的儿子」 (a modifier before the family word), 「我周一和周五在家办公」, 「比起咖啡我更喜欢茶」, and
+    「我在学大提琴」 was `goal-h1e6f3db` where "I'm learning to play the cello" was `goal-play-cello` (now both goal-cello)."""
+    assert keyed("我有个三岁的儿子。") == [("append", "fact", "family-children", "有个三岁的儿子")]
+    assert keyed("我周一和周五在家办公。") == [("upsert", "fact", "work-location", "周一和周五在家办公")]
+    assert keyed("比起咖啡我更喜欢茶。") == [("upsert", "preference", "drink-tea", "比起咖啡我更喜欢茶")]
+    assert keyed("我在学大提琴。")[0][2] == keyed("I'm learning to play the cello.")[0][2] == "goal-cello"
+    assert keyed("和他比我更喜欢你") == []

@@ -290,7 +290,8 @@ FAMILY = {
     "grandparents": r"爷爷|奶奶|外公|外婆|姥姥|姥爷|grandparents|grandma|grandmother|grandpa|grandfather|granny",
 }
 _ZH_SUBJECT = re.compile(
-    r"^(?:我的?|我家|我有(?:[一两二三四五\d])?个)?(?P<family>"
+    # 「我有个三岁的儿子」: what the member is like may come before the family word.
+    r"^(?:我的?|我家|我有(?:[一两二三四五\d])?个(?:[^，。的我]{1,6}的)?)?(?P<family>"
     + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items())
     + r")"
     r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?:好|最好的|老|一个)?(?P<other>朋友|闺蜜|哥们|同事|同学|室友|老板|领导|邻居|房东|前任|前妻|前夫|前男友|前女友|病人|患者|客户|学生|他们|她们|他|她)"
@@ -421,8 +422,9 @@ def _pronoun_resolved(text: str, lang: Lang, member: Member | None) -> str | Non
 
 # Someone of someone's: 「我儿子的同学」, 「老婆的同事」, "my son's friend", "my wife's boss" — neither the user nor family.
 _ZH_SOMEONES = re.compile(
-    r"^(?:我的?|我家)?[^，。的我]{1,4}的(?:同学|朋友|同事|老师|老板|领导|室友|邻居|男朋友|女朋友|对象|闺蜜|前任|病人|客户"
-    r"|学生|孩子|女儿|儿子|猫|狗)"
+    r"^(?:我的?|我家)?(?:儿子|女儿|孩子|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|爸爸|妈妈|父母|爸|妈|哥哥|姐姐|弟弟"
+    r"|妹妹|哥|姐|弟|妹|爷爷|奶奶|外公|外婆|朋友|同事|同学|老板|领导|邻居|室友|闺蜜)的"
+    r"(?:同学|朋友|同事|老师|老板|领导|室友|邻居|男朋友|女朋友|对象|闺蜜|前任|病人|客户|学生|孩子|女儿|儿子|猫|狗)"
 )
 # People in general: 「程序员一般都用Mac」, 「年轻人都喜欢熬夜」 ("Most developers use VS Code" names no "I").
 _ZH_PEOPLE = re.compile(

@@ -107,6 +107,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("rock-music", "music", ("摇滚", "rock music")),
     ("piano", "music", ("钢琴", "piano")),
     ("guitar", "music", ("吉他", "guitar")),
+    ("cello", "music", ("大提琴", "cello")),
+    ("violin", "music", ("小提琴", "violin")),
     ("ukulele", "music", ("尤克里里", "ukulele")),
     ("running", "sport", ("跑步", "running", "jogging", "run")),
     ("basketball", "sport", ("篮球", "打篮球", "basketball")),

@@ -448,6 +448,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"最?(?:喜欢|爱)的(?P<kind>(?!人|那个人|男生|女生)[^，。是]{1,6})是(?P<item>[^，。]+)$", favorite_of_kind),
     # 「我喜欢的是川菜」: what is liked comes after 的是 (「我最喜欢的是这个」 points at the conversation).
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱)的是(?P<item>[^，。]+)$", _pref),
+    # 「比起咖啡我更喜欢茶」: the one liked more is the liking ("I prefer tea over coffee").
+    _r("pref", "zh", r"^(?:比起|相比于?|跟|和)(?P<other>[^，。我]{1,8}?)(?:比|相比)?我?(?:更|还是更|比较)(?:喜欢|爱)(?:喝|吃|看|听|玩)?(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", r"^(?P<item>[^，。我]{1,12}?)是我(?:的)?最(?:喜欢|爱)(?:的)?(?P<kind>[^，。]{0,6}?)(?:了|啊)?$", favorite),
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>[\w-]+(?: [\w-]+)?))?$", favorite),
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
@@ -660,6 +662,8 @@ RULES: tuple[Rule, ...] = (
     # "I'm back in the office full-time now": no longer from home.
     _r("work-location", "en", r"^I(?:'m| am)? (?:now )?(?:back (?:in|at|to)|work (?:in|from)|working (?:in|from)) (?P<value>the office)(?: full[- ]time| every day| five days a week)?(?: now| again)?$", WORK_LOCATION),
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
+    # 「我周一和周五在家办公」: the days it holds on.
+    _r("work-location", "zh", r"^(?:我)?(?:现在|目前|平时)?(?:每周)?(?P<value>(?:周|星期)[一二三四五六日天](?:(?:和|、|跟)(?:周|星期)?[一二三四五六日天])*(?:都)?(?:在家办公|居家办公|远程办公|在家上班|远程))$", WORK_LOCATION),
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
     # "I'm a student at MIT", 「我在清华读书」: a school, not an employer.
     _r("employer", "en", r"^I(?:'m| am) an? (?:[\w-]+ ){0,2}?student at " + _EN_NAME, SCHOOL),
