@@ -34,7 +34,7 @@ from memory_tasks.memories.corpus import CorpusRow, UserMemories, user_memories
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
 from memory_tasks.memories.store import WriteContext, comparable, merge_into
 from memory_tasks.memories.values import key_items, split_common_ends, state_different_values
-from memory_tasks.text import has_han
+from memory_tasks.text import canonical_english, has_han
 from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
 from memory_tasks.vectors.index import EmbeddingKind, embed_texts, text_hash
 
@@ -98,13 +98,31 @@ def keys_name_different_items(key_a: str, key_b: str) -> bool:
 
 
 def different_facts(key_a: str, content_a: str, key_b: str, content_b: str) -> bool:
-    """True when keys, numbers or stated values (`values.state_different_values`) show two similar-looking
-    memories state different facts."""
+    """True when keys, numbers, stated values (`values.state_different_values`) or another object of one
+    verb (`_object_swapped`) show two similar-looking memories state different facts."""
     return (
         keys_name_different_items(key_a, key_b)
         or _numbers_differ(content_a, content_b)
         or state_different_values(content_a, content_b)
+        or _object_swapped(content_a, content_b)
     )
+
+
+# Words that qualify a statement without changing what it is about: "Still loves sashimi" is "Loves sashimi".
+_QUALIFIERS = frozenset("still really also just now absolutely totally actually very so currently even truly".split())
+
+
+def _object_swapped(a: str, b: str) -> bool:
+    """True when two English texts say one verb of two different objects of a word or two: "Loves sushi" /
+    "Still loves sashimi" (cosine 0.91, over the English dedup threshold). Synonyms are one word
+    (`canonical_english`: "Italian food" / "Italian cuisine" are one object), qualifiers are left out."""
+    if has_han(a + b):
+        return False
+    words_a, words_b = (
+        [w for w in _WORD.findall(canonical_english(t).lower()) if w not in _QUALIFIERS] for t in (a, b)
+    )
+    prefix, rest_a, rest_b = split_common_ends(words_a, words_b)
+    return bool(prefix) and 0 < len(rest_a) <= 2 and 0 < len(rest_b) <= 2 and not set(rest_a) & set(rest_b)
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")

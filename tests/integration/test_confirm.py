@@ -258,3 +258,11 @@ def test_a_candidate_narrowing_a_memory_on_purpose_is_written_not_confirmed(db) 
     assert [content for _, _, _, content, *_ in _active(user)] == [said]
     _write(user, record_turn(user, "宝宝出生了！"), Candidate("upsert", "fact", "family-partner", kept, narrows=True))
     assert [content for _, _, _, content, *_ in _active(user)] == [kept]
+
+
+def test_a_liking_of_another_object_is_not_taken_for_a_repeat(db) -> None:
+    """R-PIPE-4, R-WRITE-3 (eighteenth probe): "But I still love sashimi" after "I love sushi" was redirected onto the
+    sushi memory by similarity (0.91) and confirmed it: the sashimi was never stored."""
+    user = 1410
+    _told(user, ["I love sushi.", "But I still love sashimi."])
+    assert sorted(content for _, _, _, content, *_ in _active(user)) == ["Loves sushi", "Still loves sashimi"]

@@ -148,3 +148,22 @@ def test_key_synonyms_name_one_item() -> None:
     assert not keys_name_different_items("preference-italian-cuisine", "preference-italian-food")
     assert not keys_name_different_items("preference-documentaries", "preference-documentary-films")
     assert keys_name_different_items("preference-italian-food", "preference-italian-wine")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "different"),
+    [
+        ("Loves sushi", "Still loves sashimi", True),
+        ("Loves sushi", "Loves sashimi", True),
+        ("Plays tennis on weekends", "Plays squash on weekends", True),
+        ("Loves Italian food", "Loves Italian cuisine", False),
+        ("Loves sushi", "Really loves sushi", False),
+        ("Loves Italian food", "Really likes Italian cuisine", False),
+    ],
+)
+def test_one_verb_of_another_object_is_a_different_fact(a: str, b: str, different: bool) -> None:
+    """R-PIPE-4 (eighteenth probe): "But I still love sashimi" after "I love sushi" was redirected onto "Loves sushi"
+    (cosine 0.91, over the English dedup threshold; the keys preference-sashimi / food-sushi are of two categories)
+    and confirmed it, so the sashimi was lost. One verb of another object is another fact; qualifiers ("still",
+    "really") and synonyms ("food" / "cuisine") change no object."""
+    assert different_facts("preference-x", a, "food-y", b) is different
