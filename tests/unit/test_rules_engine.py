@@ -4621,3 +4621,34 @@ def test_everyday_statements_read_in_english_are_read_in_chinese_too() -> None:
     assert keyed("比起咖啡我更喜欢茶。") == [("upsert", "preference", "drink-tea", "比起咖啡我更喜欢茶")]
     assert keyed("我在学大提琴。")[0][2] == keyed("I'm learning to play the cello.")[0][2] == "goal-cello"
     assert keyed("和他比我更喜欢你") == []
+
+
+def test_likings_formats_and_households_said_in_more_ways_are_read() -> None:
+    """R-WRITE-2 (eighteenth probe): "I've gone off sushi" left "Loves sushi"; "Actually, paragraphs are better for long
+    explanations" left "Please use bullet points"; "My wife and I have a daughter, Ava" was a fact of the wife's;
+    "My girlfriend just moved in with me" left "Lives alone"; 「我和老公结婚十年了」 stored nothing."""
+    assert keyed("Actually I've gone off sushi, too much mercury worry.") == [
+        ("upsert", "preference", "food-sushi", "Has gone off sushi")
+    ]
+    assert keyed("Actually, paragraphs are better for long explanations.")[0][2] == "reply-format"
+    assert keyed("My wife and I have a daughter, Ava.")[0][2] == "family-children"
+    assert keyed("我和老婆有两个孩子")[0][2] == "family-children"
+    household = ExistingMemory(1, "household", "fact", "Lives alone")
+    assert ("delete", "fact", "household") in refined("My girlfriend just moved in with me.", [household])
+    assert ("delete", "fact", "household") in refined("女朋友搬过来和我一起住了", [household])
+    assert keyed("我和老公结婚十年了")[0][2] == "family-partner"
+    assert keyed("My girlfriend and I love to discover new places to eat.")[0][2] == "family-partner"
+
+
+def test_another_allergen_said_in_the_turn_after_the_allergy_is_an_allergy() -> None:
+    """R-READ-6 (eighteenth probe): "Also pollen in spring." and 「芒果也不行。」 the turn after an allergy stored nothing
+    (read only within one message), nor "Also pollen in spring." in the same message (no "too")."""
+    assert keyed("Also pollen in spring.", recent=("I'm allergic to dust mites.",)) == [
+        ("upsert", "fact", "allergy-pollen", "Is allergic to pollen")
+    ]
+    assert keyed("芒果也不行。", recent=("我对花生过敏。",))[0][2] == "allergy-mango"
+    assert [key for _, _, key, _ in keyed("I'm allergic to dust mites. Also pollen in spring.")] == [
+        "allergy-dust-mites",
+        "allergy-pollen",
+    ]
+    assert keyed("Also pollen in spring.", recent=("I love jazz.",)) == []

@@ -114,7 +114,9 @@ _ALSO_ALLERGEN = {
         r"|^(?P<listed>[^，。]{1,6})$"
     ),
     "en": re.compile(
-        r"^(?!(?:it|that|this|them|me|you|I|we|my|everyone|everything)\b)(?P<item>[a-z][a-z -]{1,30}?),? (?:too|as well)$",
+        r"^(?!(?:it|that|this|them|me|you|I|we|my|everyone|everything)\b)(?P<item>[a-z][a-z -]{1,30}?),? (?:too|as well)$"
+        # "(Also) pollen in spring." reaches the rules without its "also": an allergen the lexicon knows.
+        r"|^(?P<listed>[a-z][a-z -]{1,20}?)(?: (?:in|during) (?:the )?(?:spring|summer|autumn|fall|winter))?$",
         re.IGNORECASE,
     ),
 }
@@ -227,12 +229,16 @@ class RulesEngine:
             if _QUIT_IT[clause.lang].match(clause.text):
                 # 「我每天喝三杯咖啡，最近想戒掉」: the goal to quit what was just said; with nothing before, no goal.
                 found = _quitting_what_came_before(clause, last)
-            if not found and last and last[-1].key.startswith("allergy-") and clause.subject == "self":
-                found = self._right_allergen(clause) if last[-1].op == "delete" else self._also_allergic(clause)
+            said = last
+            if not said and clause is clauses[0] and _goes_on_from_before(found, clause):
+                said = self._said_in(turn_before)
+            if not found and said and said[-1].key.startswith("allergy-") and clause.subject == "self":
+                # 「芒果也不行」, "Also pollen in spring" after an allergy, in this message or the turn before.
+                found = self._right_allergen(clause) if said[-1].op == "delete" else self._also_allergic(clause)
             if found and previous and _is_goal_detail(found, previous, clause):
                 previous[-1].content = f"{previous[-1].content}; {_lower_first(found[0].content)}"[:1000]
                 continue
-            before = self._goal_before(clause, clauses[0], last, turn_before) if not previous else None
+            before = _goal_stated(said) if not previous else None
             if found and before is not None and _is_goal_detail(found, [before], clause):
                 # "My goal is to finish under four hours" after "I'm training for a marathon", in another
                 # sentence or the turn after: the detail goes with that goal, so reaching it ends both.
@@ -333,16 +339,10 @@ class RulesEngine:
             item = _lower_first(item)  # "Mangoes too." opening its sentence
         return self._read(replace(clause, text=_ALLERGY_OF[clause.lang].format(item=item), continues=False), [])
 
-    def _goal_before(
-        self, clause: Clause, first: Clause, last: list[Candidate], turn_before: str | None
-    ) -> Candidate | None:
-        """The goal the clause before stated, in this message (`last`) or, for the message's first
-        clause, in the user's turn before; None when it stated none."""
-        said = last if last else []
-        if not said and clause is first and turn_before:
-            said = self._extract_one(turn_before, split_clauses(turn_before))
-        said = [c for c in said if c.op == "upsert"]
-        return said[-1] if said and said[-1].memory_type == "goal" else None
+    def _said_in(self, turn: str | None) -> list[Candidate]:
+        """What the user's turn `turn` stated (none for None): what the first clause of the next turn may go on
+        about (a goal's detail, another allergen)."""
+        return self._extract_one(turn, split_clauses(turn)) if turn else []
 
     def _right_allergen(self, clause: Clause) -> list[Candidate]:
         """The allergy a clause naming only an allergen the lexicon knows says right after an allergy denied
@@ -610,6 +610,20 @@ def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[Ex
         return []
     reason = "rules: the diet now allows a food it kept from"
     return [replace(taken_up, op="append", memory_type="fact", key="diet", importance=4, reason=reason, extra={})]
+
+
+def _goes_on_from_before(found: list[Candidate], clause: Clause) -> bool:
+    """True when the clause may go on about what the turn before stated: a goal's detail, another allergen,
+    a goal reached with no object (what is read of the turn before only then)."""
+    if found:
+        return bool(_GOAL_DETAIL.match(clause.text))
+    return any(pattern[clause.lang].match(clause.text) for pattern in (_ALSO_ALLERGEN, _RIGHT_ALLERGEN, _REACHED_IT))
+
+
+def _goal_stated(said: list[Candidate]) -> Candidate | None:
+    """The goal the last statement of `said` stated (an upsert), or None."""
+    stated = [c for c in said if c.op == "upsert"]
+    return stated[-1] if stated and stated[-1].memory_type == "goal" else None
 
 
 # A goal reached, said with no object of its own: 「考上了！」, 「上岸了」, "I passed!", "I got in!".

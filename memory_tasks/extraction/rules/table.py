@@ -438,6 +438,8 @@ RULES: tuple[Rule, ...] = (
     # "I can't have grapefruit because of my medication": a restriction the treatment sets (core, as a doctor's
     # order; before the dislike, which would read it as a taste).
     _r("pref", "en", r"^I (?:can't|cannot|can not|shouldn't|should not|must not|mustn't|am not allowed to) (?:have|eat|drink|take) (?P<item>[\w -]{2,30}?),? (?:because of|due to|with|while on) (?:my |the )?(?:medication|meds|medicine|pills|blood thinners|treatment|chemo|condition)\b", DOCTORS_ORDER),
+    # "I've gone off sushi": a liking over, said as a dislike of it now (it replaces "Loves sushi").
+    _r("pref", "en", r"^I(?:'ve| have)? (?:kind of |totally |completely |really )?(?:gone|went) off (?P<item>(?!(?:it|them|that)\b)[\w -]+?)$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?!out\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
     # "I've come around on mushrooms": a dislike gone, a liking now (the same key).
@@ -903,6 +905,12 @@ RULES: tuple[Rule, ...] = (
     _r("family", "zh", r"^(?:我的?|我们?家)?(?P<children>宝宝|孩子|娃|老二|老三|老四|二胎|三胎|女儿|儿子)(?:已经|刚|刚刚|终于|顺利)?出生了", family_fact, family=True),
     _r("family", "en", r"^(?:the|our|my) (?:new )?(?P<children>baby|twins|baby boy|baby girl|little one) (?:was|were|has been|have been) (?:just |finally |safely )?born\b.*$", family_fact, family=True),
     _r("family", "en", r"^my (?:wife|partner|girlfriend) (?:just |finally )?(?:had|gave birth to|delivered) (?:a |our )?(?:healthy )?(?P<children>baby(?: boy| girl)?|son|daughter|twins|little (?:boy|girl))\b.*$", family_fact, family=True),
+    # "My wife and I have a daughter", 「我和老婆有两个孩子」: the children, not a fact of the partner's.
+    _r("family", "en", r"^(?:my|our) (?:wife|husband|partner|spouse|girlfriend|boyfriend) and I (?:have|'ve got|just had) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>daughters?|sons?|kids?|children|child|baby|babies|twins)\b", family_fact, family=True),
+    _r("family", "zh", r"^我(?:和|跟)(?:老婆|老公|妻子|丈夫|太太|爱人)有(?:[一两二三四五\d])?个(?:[^，。的]{1,6}的)?(?P<children>孩子|女儿|儿子|宝宝)", family_fact, family=True),
+    # "My girlfriend just moved in with me", 「女朋友搬来和我一起住了」: the partner's fact, and no longer alone.
+    _r("family", "en", r"^my (?P<partner>girlfriend|boyfriend|partner|wife|husband|fianc[ée]e?) (?:just |finally |recently )?moved in(?: with (?:me|us))?\b", slots(family_fact, slot_retirement("fact", "household", if_held=True)), family=True),
+    _r("family", "zh", r"^(?:我的?)?(?P<partner>女朋友|男朋友|对象|未婚妻|未婚夫)(?:已经|刚|最近)?搬(?:过来|进来|来)(?:和|跟)我(?:一起)?住了?$", slots(family_fact, slot_retirement("fact", "household", if_held=True)), family=True),
     _r("family", "zh", r"^(?:我的?|我家)?(?:" + _FAMILY_WORDS + r")", family_fact, family=True),
     _r("family", "zh", r"(?<!没)有(?:[一二两三四五\d]+)?个(?P<children>孩子|女儿|儿子)", family_fact),
     _r("family", "zh", r"(?P<partner>结婚了|已婚|订婚了|再婚了)", slots(family_fact, _ENDS_STATUS)),
@@ -928,6 +936,9 @@ RULES: tuple[Rule, ...] = (
     _r("relationship", "zh", r"^(?:我们|我)?(?:(?:和|跟)(?:我的?)?(?:女朋友|男朋友|对象|女友|男友))?(?:已经|刚|刚刚|上个月|上周|去年|前几天)?分手了?$", _ENDS_PARTNER),
     # Married or engaged: the partner's fact, and a divorced or single status said before is over.
     _r("family", "en", r"^I(?:'m| am| (?:just |recently )?got) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
+    # "My husband and I have been married for 10 years" (said as "we"), 「我们结婚十年了」: the partner's fact.
+    _r("family", "en", r"^(?:we|I)(?:'ve| have) been (?P<partner>married|together)(?: for [\w -]+)?$", family_fact),
+    _r("family", "zh", r"^(?:我们|我(?:和|跟)(?:老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友)|我)(?P<partner>结婚|在一起)(?:已经|快|有)?(?:[一二两三四五六七八九十几\d半]+|好几|很多)(?:个)?(?:年|个月|月)(?:多)?了$", family_fact),
     _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | who's | named | at home| now)))\b", family_fact),
     _r("family", "en", r"^I(?:'m| am) (?:a )?(?:single|new|first-time) (?P<children>mom|dad|mother|father|parent)\b", family_fact),
     _r("family", "en", r"^(?:we|I) (?:just |recently |finally )?had (?P<children>a baby|a baby (?:girl|boy)|twins|a (?:son|daughter)|our (?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)) (?:child|baby|kid|son|daughter))\b", family_fact),
@@ -1057,6 +1068,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?(?:no (?:more )?|stop (?:using |with )?(?:the )?|enough (?:with )?(?:the )?|(?:drop|ditch) the )(?P<value>bullet points|bullets|numbered lists|tables|markdown|headings)\b", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:just )?(?:write|answer|reply|respond)(?: to me)? (?P<value>normally|in (?:plain )?(?:paragraphs|prose|plain text|full sentences))(?: (?:again|from now on|please))*$", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\bformat (?:your )?(?:answers|replies|responses) (?:in|as|with) (?P<value>\w+(?: \w+)?)", REPLY_FORMAT, standing=True),
+    # "Actually, paragraphs are better for long explanations": the format preferred now.
+    _r("constraint", "en", r"^(?:plain |full )?(?P<value>paragraphs|prose|plain text|full sentences|tables|bullet points|bullets|numbered lists) (?:are|is|work) (?:better|fine|best|preferred)\b", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\b(?:answer|reply|respond|write)(?: to me)? (?:in|with|using|as) (?P<value>bullet points|bullets|numbered lists|tables|a table|markdown|headings)\b", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", _ZH_STANDING_FIRST + r"[^，。]*?(?:代码|示例|例子|样例)[^，。]{0,10}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
     # 「给代码示例的时候用Go」: the standing word (的时候) after the code word.
