@@ -4652,3 +4652,20 @@ def test_another_allergen_said_in_the_turn_after_the_allergy_is_an_allergy() -> 
         "allergy-pollen",
     ]
     assert keyed("Also pollen in spring.", recent=("I love jazz.",)) == []
+
+
+def test_an_exception_to_a_liking_a_school_year_and_an_ability_are_read_right() -> None:
+    """R-WRITE-2 (eighteenth probe): 「不过巧克力例外」 after 「我不喜欢吃甜的」 was lost, and "I don't like sweets, except
+    chocolate" stored a liking keyed `preference-except-chocolate`; 「我在北大读研一」 stored no school; 「我能游50米」 was a
+    liking keyed `preference-50-h9d16a9a` (能 is a liking only before eating, drinking, taking or using)."""
+    assert keyed("不过巧克力例外。", recent=("我不喜欢吃甜的。",)) == [
+        ("upsert", "preference", "food-sweets", "不喜欢吃甜的，但巧克力例外")
+    ]
+    assert keyed("I don't like sweets, except chocolate.") == [
+        ("upsert", "preference", "food-sweets", "Doesn't like sweets, except chocolate")
+    ]
+    assert keyed("我在北大读研一。") == [("upsert", "fact", "school", "在北大读研一")]
+    assert keyed("我能游50米。") == []
+    assert keyed("我能说三种语言。")[0][2] == "spoken-languages"
+    assert keyed("我能吃辣。")[0][2] == "food-spicy-food"
+    assert keyed("周末除外。") == []

@@ -90,7 +90,7 @@ _EN_BARE_CONDITION = re.compile(
 )
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since"
-    r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|allergic|her name|his name|it's|it is|it was|"
+    r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|allergic|her name|his name|it's|it is|it was|except|"
     + _EN_TIME_WORD
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
     r"|\s+(?=and (?:(?:now|then|since then) (?=I\b|I'm|I've|we\b|my\b))?(?:I|I'm|I've|we|we're|my|"

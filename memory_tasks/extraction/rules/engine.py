@@ -44,6 +44,14 @@ _DIET_ALLOWS = {
         re.IGNORECASE,
     ),
 }
+# An exception to the liking just said: 「（我不喜欢吃甜的，）不过巧克力例外」, "except chocolate", "chocolate is the exception".
+_EXCEPTED = {
+    "zh": re.compile(r"^(?P<item>(?!这|那|它|都|什么|我)[^，。]{1,8}?)(?:除外|例外)(?:吧|啦|哈)?$"),
+    "en": re.compile(
+        r"^(?:except (?:for )?(?P<item>[\w' -]{2,30})|(?P<item_is>[\w' -]{2,30}?) (?:is|are) (?:an? |the )?exceptions?)$",
+        re.IGNORECASE,
+    ),
+}
 # The facts whose "but" clause can say what is still allowed ("…but I can have yogurt").
 _ALLOWANCE_OF = ("health-lactose", "health-gluten", "allergy-", "sensitivity-")
 # What keeps a liking from being had any more: "but my stomach can't handle it anymore",
@@ -265,6 +273,17 @@ class RulesEngine:
                     # 「我是素食者，但是吃鸡蛋」: what the diet allows is part of it, not a preference of its own;
                     # said in the next turn, the diet is said again with it.
                     _add_contrast(held[-1], statement(clause.text, clause.lang), clause.lang)
+                    by_key.setdefault(held[-1].key, held[-1])
+                    continue
+            if not found and _EXCEPTED[clause.lang].match(clause.text):
+                held = previous or (self._said_in(turn_before) if clause is clauses[0] else [])
+                if held and held[-1].memory_type == "preference" and held[-1].op == "upsert":
+                    # 「我不喜欢吃甜的，不过巧克力例外」: the exception is part of the liking, said again with it.
+                    excepted = statement(clause.text, clause.lang)
+                    if clause.lang == "en" and excepted.lower().startswith("except"):
+                        held[-1].content = f"{held[-1].content}, {_lower_first(excepted)}"[:1000]
+                    else:
+                        _add_contrast(held[-1], excepted, clause.lang)
                     by_key.setdefault(held[-1].key, held[-1])
                     continue
             if (

@@ -454,7 +454,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:比起|相比于?|跟|和)(?P<other>[^，。我]{1,8}?)(?:比|相比)?我?(?:更|还是更|比较)(?:喜欢|爱)(?:喝|吃|看|听|玩)?(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", r"^(?P<item>[^，。我]{1,12}?)是我(?:的)?最(?:喜欢|爱)(?:的)?(?P<kind>[^，。]{0,6}?)(?:了|啊)?$", favorite),
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>[\w-]+(?: [\w-]+)?))?$", favorite),
-    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能(?=吃|喝|接受|坐|用)|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
     _r("pref", "zh", r"^我(?:现在|目前|平时)?的(?:电脑|笔记本|手机|系统)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
     _r("pref", "zh", r"^我?(?:现在|目前|平时|一直)?用的(?:电脑|笔记本|手机|系统)(?:是|一直是)(?P<item>" + _ZH_TOOL + r")$", _pref),
@@ -673,6 +673,8 @@ RULES: tuple[Rule, ...] = (
     # Google", a job's level).
     _r("employer", "en", r"^I(?:'m| am) (?:an? (?:freshman|sophomore|first-year|second-year|third-year|fourth-year|final-year|grad student|PhD student|undergrad)|in my (?:first|second|third|fourth|final|last) year) at " + _EN_NAME, SCHOOL),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读书|上学|念书|读大学|读研究生|读研|读博)$", SCHOOL_ZH),
+    # 「我在北大读研一」, 「在浙大读大三」: the school with the year, said as the user said it.
+    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读|上)(?:研[一二三]|大[一二三四]|博[一二三四五]|高[一二三]|初[一二三])$", replace(SCHOOL, templates=None, clean=zh_employer)),
     # Admitted (「我被浙大录取了」, "I got into Stanford"), or the year of school the user is in (「我今年高三」).
     _r("employer", "zh", r"^(?:我)?(?:已经|终于|刚|刚刚)?被(?P<value>(?!公司|单位)[^，。\s]{2,12}?)(?:的[^，。]{1,8}?专业)?录取了?$", ADMITTED),
     _r("employer", "en", r"^I (?:just |finally |officially )?(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|have been accepted (?:to|into|at)|'ve been accepted (?:to|into|at)) " + _EN_NAME, ADMITTED),
@@ -971,7 +973,7 @@ RULES: tuple[Rule, ...] = (
     _r("native-language", "zh", r"母语是(?P<value>[^，。]+)$", NATIVE_LANGUAGE),
     _r("native-language", "en", r"^my (?:native|first|mother) (?:language|tongue) is (?P<value>" + CAP + r"\w+)", NATIVE_LANGUAGE),
     _r("native-language", "en", r"^I(?:'m| am) a native (?P<value>" + CAP + r"\w+) speaker\b", NATIVE_LANGUAGE),
-    _r("spoken-languages", "zh", r"(?:会说|能说|会讲|能讲)(?P<value>[^，。]*(?:" + _LANGUAGES_ZH + r")[^，。]*)$", Slot("fact", "spoken-languages")),
+    _r("spoken-languages", "zh", r"(?:会说|能说|会讲|能讲)(?P<value>[^，。]*(?:" + _LANGUAGES_ZH + r"|[一二两三四五六七八九十几\d]+(?:种|门)(?:语言|外语))[^，。]*)$", Slot("fact", "spoken-languages")),
     _r("spoken-languages", "en", r"^I speak (?P<value>.*\b(?:" + _LANGUAGES_EN + r")\b.*)$", Slot("fact", "spoken-languages")),
     _r("timezone", "zh", r"(?:^|在|是|用|时区是?)(?P<value>东[一二三四五六七八九十]{1,2}区|西[一二三四五六七八九十]{1,2}区|UTC\s?[+-]\s?\d{1,2}|GMT\s?[+-]?\s?\d{0,2})", TIMEZONE),
     _r("timezone", "en", r"^(?:I'm|I am|we're|we are) (?:in|on) (?:the )?(?P<value>" + CAP + r"[a-z]+(?: " + CAP + r"[a-z]+)?) time ?zone", TIMEZONE),
