@@ -4669,3 +4669,26 @@ def test_an_exception_to_a_liking_a_school_year_and_an_ability_are_read_right() 
     assert keyed("我能说三种语言。")[0][2] == "spoken-languages"
     assert keyed("我能吃辣。")[0][2] == "food-spicy-food"
     assert keyed("周末除外。") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My doctor asked if I'm allergic to anything.",
+        "I'm allergic to Mondays lol.",
+        "I was allergic to cats.",
+    ],
+)
+def test_an_allergy_asked_about_joked_about_or_past_is_not_held(message: str) -> None:
+    """R-READ-6 (eighteenth probe): "My doctor asked if I'm allergic to anything" was the core `allergy-anything`,
+    "I'm allergic to Mondays lol" `allergy-mondays`, and "I was allergic to …" a present allergy."""
+    assert keyed(message) == []
+
+
+def test_an_allergy_outgrown_is_taken_back() -> None:
+    """R-READ-6 (eighteenth probe): "I was allergic to penicillin as a kid but outgrew it" was stored as a present
+    allergy whose item was "penicillin as a kid but outgrew it"."""
+    held = ExistingMemory(1, "allergy-penicillin", "fact", "Is allergic to penicillin")
+    assert refined("I was allergic to penicillin as a kid but outgrew it.", [held]) == [
+        ("delete", "fact", "allergy-penicillin")
+    ]

@@ -19,6 +19,15 @@ _EN_RETRACTIONS = (
     (re.compile(r"^I no longer (?P<rest>.+)$", re.IGNORECASE), "I {rest}"),
     (re.compile(r"^I (?:don't|do not) (?P<rest>.+?) (?:anymore|any more)$", re.IGNORECASE), "I {rest}"),
     (re.compile(r"^I(?:'ve| have)? (?:stopped|quit) being (?P<rest>.+)$", re.IGNORECASE), "I'm {rest}"),
+    # "I was allergic to penicillin as a kid but outgrew it": an allergy over (a past one is no allergy now).
+    (
+        re.compile(
+            r"^I was (?P<rest>allergic to [\w -]+?)(?: as a (?:kid|child|baby)| when I was (?:little|young|a kid|a child))?,?"
+            r" but (?:I )?(?:outgrew|grew out of|got over|am not any ?more|'m not any ?more)(?: it| them)?$",
+            re.IGNORECASE,
+        ),
+        "I'm {rest}",
+    ),
     # "I outgrew my nut allergy": the allergy is over.
     (
         re.compile(

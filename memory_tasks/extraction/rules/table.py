@@ -764,7 +764,7 @@ RULES: tuple[Rule, ...] = (
     # Not someone else's: "I have a toddler who's allergic to milk" (a relative clause names its own subject).
     # Nor someone named ("Lily is allergic to eggs": whose daughter, the rules cannot tell).
     # Not a named person's ("Lily is allergic…"), a pet's ("My cat is allergic to chicken"), or a relative clause's.
-    _r("allergy", "en", r"^(?!(?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?(?:'s| is| was| has| gets| got| became)\b)(?!(?:my|our|the) (?:\w+ )?(?:cat|dog|puppy|kitten|pet|rabbit|hamster|parrot|horse)s?\b)(?!.*\b(?:who|that|which)(?:'s| is| are)\s+(?:\w+ )?allerg)(?:.*?)allerg(?:ic|y|ies) to (?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
+    _r("allergy", "en", r"^(?!(?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?(?:'s| is| was| has| gets| got| became)\b)(?!(?:my|our|the) (?:\w+ )?(?:cat|dog|puppy|kitten|pet|rabbit|hamster|parrot|horse)s?\b)(?!.*\b(?:who|that|which)(?:'s| is| are)\s+(?:\w+ )?allerg)(?!I was\b|I used to\b)(?:.*?)allerg(?:ic|y|ies) to (?!(?:anything|something|nothing|everything|mondays?|work|people|mornings?|school|homework|exercise|effort|drama|nonsense)\b)(?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     # "a peanut allergy", "peanut and shellfish allergies", "a peanut allergy and a shellfish allergy".
     _r("allergy", "en", r"^I(?: have| have got|'ve got| got) (?:an? )?(?P<item>[\w-]+(?: [\w-]+)?(?:(?: allerg(?:y|ies))?,?(?: and)? (?:an? )?[\w-]+(?: [\w-]+)?)*) allerg(?:y|ies)\b", ALLERGY),
     # Medication taken for a long time (a cold's 感冒药 is not): a chronic drug by name, or any
