@@ -4692,3 +4692,17 @@ def test_an_allergy_outgrown_is_taken_back() -> None:
     assert refined("I was allergic to penicillin as a kid but outgrew it.", [held]) == [
         ("delete", "fact", "allergy-penicillin")
     ]
+
+
+def test_a_worry_a_condition_ruled_out_and_a_time_word_are_no_diagnosis() -> None:
+    """R-READ-6 (eighteenth probe): 「医生说我没有高血压」 was stored as the user's hypertension (有 inside 没有), 「我怕我得了
+    糖尿病」 and 「我担心自己有抑郁症」 as sure conditions, and 「我以前有过敏性鼻炎，现在好了」 retired a health fact naming
+    「现在」. A condition ruled out is taken back where held; a worry is hedged (under the confidence floor)."""
+    held = ExistingMemory(1, "health-hypertension", "fact", "有高血压")
+    assert refined("医生说我没有高血压。", [held]) == [("delete", "fact", "health-hypertension")]
+    assert refined("医生说我没有高血压。", []) == []
+    for message in ("我怕我得了糖尿病。", "我担心自己有抑郁症。"):
+        assert all(c.confidence < Settings().LONG_TERM_MEMORY_MIN_CONFIDENCE for c in extract(message)), message
+    now = ExistingMemory(2, "health-blood-pressure", "fact", "现在在吃降压药")
+    assert refined("我以前有过敏性鼻炎，现在好了。", [now]) == []
+    assert keyed("我怕冷。")[0][2] == "trait-sensitive-to-cold"

@@ -186,7 +186,10 @@ _SUPPOSED = {
         re.IGNORECASE,
     ),
 }
-_ZH_HEDGE = re.compile(r"可能|也许|大概|好像|应该是|说不定|或许")
+# A worry or a doubt of the user's own is no diagnosis: 「我怕我得了糖尿病」, 「我担心自己有抑郁症」 (「我怕冷」 is a trait).
+_ZH_HEDGE = re.compile(
+    r"可能|也许|大概|好像|应该是|说不定|或许|怕我|怕自己|担心|怀疑(?!论)|不知道(?:自己)?是不是|不确定"
+)
 _EN_HEDGE = re.compile(
     r"\b(?:maybe|probably|perhaps|i think|i guess|kind of|sort of|might|wonder(?:ing)? (?:if|whether)"
     r"|not sure (?:if|whether)|don't know (?:if|whether)|unsure (?:if|whether))\b",

@@ -785,7 +785,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
     _r("medication", "zh", r"^(?:医生)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
-    _r("health", "zh", r"(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)(?!的人|的话|的患者|患者|的朋友)", HEALTH),
+    _r("health", "zh", r"(?<!没)(?<!没有)(?<!不)(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)(?!的人|的话|的患者|患者|的朋友)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
@@ -811,7 +811,7 @@ RULES: tuple[Rule, ...] = (
     _r("health", "en", r"^I(?: " + _EN_ADV + r"(?:use|need|rely on)|(?:'m| am) in) (?:an? )?(?P<item>wheelchair|hearing aids?|cane|walker|crutches)\b(?! umbrella)", HEALTH),
     # A condition got over: 「我的胃病好了」, 「哮喘已经治好了」, "My back pain is gone", "I've recovered from
     # anemia" end the one health fact that names it (「胃不好」); not 「病好了」 or a cold, which name none.
-    _r("health", "zh", r"^(?:我的?)?(?P<item>" + _ZH_BODY_PARTS + r"|(?!病|感冒|身体|伤|的|我)" + ZH + r"{2,6}?)(?:病|伤|疼|痛|的毛病|的问题)?(?:已经|终于|也|都|基本|完全|早就)*(?:好了|治好了|痊愈了|康复了|治愈了|根治了|没事了)$", named_retirement("health-")),
+    _r("health", "zh", r"^(?:我的?)?(?P<item>" + _ZH_BODY_PARTS + r"|(?!病|感冒|身体|伤|的|我|现在|已经|最近|早就|基本|终于|完全|后来|目前)" + ZH + r"{2,6}?)(?:病|伤|疼|痛|的毛病|的问题)?(?:已经|终于|也|都|基本|完全|早就)*(?:好了|治好了|痊愈了|康复了|治愈了|根治了|没事了)$", named_retirement("health-")),
     _r("health", "en", r"^my (?P<item>(?!cold|flu|illness)[a-z][\w' -]{2,30}?) (?:is|are|has|have) (?:completely |finally |now |totally |fully |all )*(?:gone|cured|healed|resolved|cleared up|gone away|in remission)(?: now| for good)?$", named_retirement("health-")),
     _r("health", "en", r"^I(?:'ve| have)? (?:fully |completely |finally )?(?:recovered from|beat|beaten|got over|gotten over|overcome|overcame) (?:my |the )?(?P<item>(?!a cold|the flu|it\b|that\b)[\w' -]{3,30}?)(?: now| at last| for good)?$", named_retirement("health-")),
     # A reading back to normal: 「我血压已经正常了」 rewrites 「有高血压」 (it may be the medication's doing).
