@@ -4706,3 +4706,9 @@ def test_a_worry_a_condition_ruled_out_and_a_time_word_are_no_diagnosis() -> Non
     now = ExistingMemory(2, "health-blood-pressure", "fact", "现在在吃降压药")
     assert refined("我以前有过敏性鼻炎，现在好了。", [now]) == []
     assert keyed("我怕冷。")[0][2] == "trait-sensitive-to-cold"
+    # "pre-diabetic" with its hyphen is the prediabetes 「糖尿病前期」 and "prediabetic" name.
+    assert (
+        keyed("I'm pre-diabetic according to my last test.")[0][2]
+        == keyed("我是糖尿病前期")[0][2]
+        == "health-prediabetic"
+    )

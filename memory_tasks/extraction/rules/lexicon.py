@@ -319,7 +319,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("hearing-aid", "health", ("助听器", "hearing aid", "hearing aids")),
     ("walking-aid", "health", ("拐杖", "cane", "walker", "crutches")),
     ("celiac-disease", "health", ("乳糜泻", "celiac disease", "coeliac disease", "celiac", "coeliac")),
-    ("prediabetic", "health", ("糖尿病前期", "prediabetes", "pre-diabetes", "prediabetic")),
+    ("prediabetic", "health", ("糖尿病前期", "prediabetes", "pre-diabetes", "prediabetic", "pre-diabetic")),
     ("diabetes", "health", ("糖尿病", "diabetes", "diabetic")),
     ("asthma", "health", ("哮喘", "asthma")),
     ("left-handed", "trait", ("左撇子", "left-handed")),
