@@ -4712,3 +4712,18 @@ def test_a_worry_a_condition_ruled_out_and_a_time_word_are_no_diagnosis() -> Non
         == keyed("我是糖尿病前期")[0][2]
         == "health-prediabetic"
     )
+
+
+def test_a_faiths_foods_a_recommendation_rule_after_a_comma_and_a_listed_verb_are_read() -> None:
+    """R-READ-6, R-TYPE-2 (eighteenth probe): "I'm Muslim, so no pork or alcohol" stored nothing (「我是回族，不吃猪肉」 was
+    read); 「以后推荐餐厅的时候，不要推荐太贵的」 stored nothing (with no comma it was a rule); "I don't eat pork or drink
+    alcohol" stored "Doesn't eat drink alcohol"."""
+    assert keyed("I'm Muslim, so no pork or alcohol.") == [
+        ("upsert", "fact", "diet-pork", "Doesn't eat pork for religious reasons"),
+        ("upsert", "fact", "diet-alcohol", "Doesn't drink alcohol for religious reasons"),
+    ]
+    assert keyed("So no pork or alcohol.") == []
+    assert keyed("以后推荐餐厅的时候，不要推荐太贵的。") == [
+        ("upsert", "constraint", "rule-restaurants", "以后推荐餐厅的时候，不要推荐太贵的")
+    ]
+    assert keyed("I don't eat pork or drink alcohol.")[1][3] == "Doesn't drink alcohol"

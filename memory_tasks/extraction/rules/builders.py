@@ -129,12 +129,21 @@ def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) ->
 _ZH_ACTIVITY_VERBS = "爬跑游骑练跳滑钓画唱弹学"
 
 
+# Verbs an English list item may bring of its own ("pork or drink alcohol"), and the head's verb they replace.
+_EN_ITEM_VERB = re.compile(r"^(?:eat|drink|use|play|watch|have|smoke|take)\b", re.IGNORECASE)
+_EN_ITEM_VERB_END = re.compile(r" (?:eat|drink|use|play|watch|have|smoke|take)$", re.IGNORECASE)
+
+
 def _listed(head: str, item: str, lang: Lang) -> str:
     """One item of a list said with the list's head: "喜欢看" + "电影" -> "喜欢看电影". An item with
     a verb of its own keeps it instead of the head's ("喜欢看" + "听音乐" -> "喜欢听音乐", not 看听)."""
     if lang != "zh":
-        # The head's "a" was the first item's: "I use a" + "iPad" -> "I use iPad", not "a iPad".
-        return f"{re.sub(r' an?$', '', head, flags=re.IGNORECASE)} {item}"
+        # The head's "a" was the first item's: "I use a" + "iPad" -> "I use iPad", not "a iPad"; an item with
+        # a verb of its own keeps it instead of the head's ("I don't eat" + "drink alcohol" -> "I don't drink alcohol").
+        head = re.sub(r" an?$", "", head, flags=re.IGNORECASE)
+        if _EN_ITEM_VERB.match(item):
+            head = _EN_ITEM_VERB_END.sub("", head)
+        return f"{head} {item}"
     opens_with_item_verb = item[:1] in ZH_ITEM_VERBS and not item.startswith(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB)
     own_verb = opens_with_item_verb or item[:1] in _ZH_ACTIVITY_VERBS
     if head[-1:] in ZH_ITEM_VERBS and own_verb:

@@ -559,7 +559,9 @@ def _joined_short_subjects(parts: list[str]) -> list[str]:
 # 都按素食来」), governs the clause after it.
 _STANDING_ALONE = re.compile(
     r"^(?:从现在(?:开始|起)|从今(?:天|以后)(?:开始|起)?|以后|今后|from now on|going forward"
-    r"|(?:以后)?(?:每次)?我?(?:问|找|查|要)[^，。]{1,8}的时候)$",
+    r"|(?:以后)?(?:每次)?我?(?:问|找|查|要)[^，。]{1,8}的时候"
+    # 「以后推荐餐厅的时候，不要推荐太贵的」: the kind of reply the rule after the comma is for.
+    r"|(?:以后|今后)?(?:每次)?(?:你)?(?:给我|帮我)?(?:推荐|介绍|安排|规划|写|解释)[^，。]{1,8}的时候)$",
     re.I,
 )
 

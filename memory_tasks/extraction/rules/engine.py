@@ -136,6 +136,20 @@ _RIGHT_ALLERGEN = {
     "zh": re.compile(r"^(?:而|其实|应该)?是(?P<item>(?!这|那|它|我)[^，。的]{1,8}?)(?:过敏)?$"),
     "en": re.compile(r"^(?:it's|it is|it was|just) (?P<item>[a-z][a-z -]{1,30}?)$", re.IGNORECASE),
 }
+# Foods a faith keeps from, said bare after it: "(I'm Muslim,) so no pork or alcohol" (read as avoidances).
+_AVOIDED = {
+    "pork": "I don't eat pork",
+    "beef": "I don't eat beef",
+    "meat": "I don't eat meat",
+    "shellfish": "I don't eat shellfish",
+    "alcohol": "I don't drink alcohol",
+}
+# (「我是回族，不吃猪肉」 is read by the dislike rules.)
+_NO_FOODS_EN = re.compile(
+    r"^(?:so |and |which means )?no (?P<items>(?:pork|beef|meat|shellfish|alcohol)(?:(?:,|,? or|,? and) (?:pork|beef|meat|shellfish|alcohol))*)"
+    r"(?: for me)?$",
+    re.IGNORECASE,
+)
 # A statement taken back as a joke right after it was made: "I don't like sushi. Just kidding, I love it."
 _JOKING = {
     "zh": re.compile(r"^(?:哈哈)?(?:开玩笑的?|开个玩笑|逗你的|骗你的|说着玩的)(?:啦|哈|呢|哈哈)?$"),
@@ -313,6 +327,11 @@ class RulesEngine:
                     if _is_avoidance(candidate):
                         _becomes_religious(candidate, by_key, clause.lang)
                 continue
+            no_foods = _NO_FOODS_EN.match(clause.text) if clause.lang == "en" and faith_said and not found else None
+            if no_foods:
+                # "I'm Muslim, so no pork or alcohol": each food named is avoided for the faith.
+                foods = re.split(r",? (?:or|and) |, ", no_foods.group("items"))
+                found = [c for food in foods for c in self._read(replace(clause, text=_AVOIDED[food.lower()]), [])]
             for candidate in found:
                 if _is_avoidance(candidate) and (faith_said or _RELIGIOUS.search(candidate.content)):
                     _becomes_religious(candidate, by_key, clause.lang)
