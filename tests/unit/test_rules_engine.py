@@ -4727,3 +4727,14 @@ def test_a_faiths_foods_a_recommendation_rule_after_a_comma_and_a_listed_verb_ar
         ("upsert", "constraint", "rule-restaurants", "以后推荐餐厅的时候，不要推荐太贵的")
     ]
     assert keyed("I don't eat pork or drink alcohol.")[1][3] == "Doesn't drink alcohol"
+
+
+def test_english_words_inside_chinese_and_a_city_after_a_hometown_are_read() -> None:
+    """R-WRITE-2, issue 13.7 (eighteenth probe): engineers writing Chinese with English words — 「我在字节做SRE」 stored
+    neither the employer nor the job, 「我是vegetarian」 no diet, 「我的IDE是IntelliJ」 no editor; "I'm from 成都, now living
+    in Shanghai" lost the city the user lives in ("now" left "living in Shanghai")."""
+    assert [key for _, _, key, _ in keyed("我在字节做SRE。")] == ["occupation", "employer"]
+    assert keyed("我是vegetarian。") == [("upsert", "fact", "diet", "是vegetarian")]
+    assert keyed("我的IDE是IntelliJ。")[0][2] == "preference-intellij"
+    assert ("upsert", "fact", "residence-city", "Lives in Shanghai") in keyed("I'm from 成都, now living in Shanghai.")
+    assert keyed("Living in Shanghai is expensive.") == []

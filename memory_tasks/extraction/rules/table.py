@@ -110,6 +110,8 @@ _ZH_OCCUPATION = (
     r"|销售|运营|分析师|研究员|架构师|科学家|学生|研究生|博士生|本科生|大学生|高中生|主播|博主|自由职业者|创业者|公务员|店主"
     r"|画家|摄影师|演员|歌手|工人|农民|快递员|外卖员|药剂师|咨询师|顾问|律师助理|产品|前端|后端|全栈|测试|运维|HR|hr"
     r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发|总监|主管|总裁|合伙人|老板|组长"
+    # Titles said in Latin letters inside Chinese: 「我在字节做SRE」.
+    r"|(?-i:SRE|DevOps|DBA|PM|UI|UX|QA|CTO|CEO|CFO|COO)"
 )
 _EN_OCCUPATION = (
     r"engineer|developer|programmer|coder|designer|teacher|nurse|doctor|physician|surgeon|lawyer|attorney|accountant"
@@ -456,8 +458,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>[\w-]+(?: [\w-]+)?))?$", favorite),
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能(?=吃|喝|接受|坐|用)|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
-    _r("pref", "zh", r"^我(?:现在|目前|平时)?的(?:电脑|笔记本|手机|系统)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
-    _r("pref", "zh", r"^我?(?:现在|目前|平时|一直)?用的(?:电脑|笔记本|手机|系统)(?:是|一直是)(?P<item>" + _ZH_TOOL + r")$", _pref),
+    _r("pref", "zh", r"^我(?:现在|目前|平时)?的(?:电脑|笔记本|手机|系统|IDE|编辑器|浏览器|输入法)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
+    _r("pref", "zh", r"^我?(?:现在|目前|平时|一直)?用的(?:电脑|笔记本|手机|系统|IDE|编辑器|浏览器|输入法)(?:是|一直是)(?P<item>" + _ZH_TOOL + r")$", _pref),
     # 「我用的是安卓手机」: the phone or computer the user has.
     _r("pref", "zh", r"^我(?:现在|平时|一直)?用的(?:是|都是|一直是)(?P<item>[^，。]{1,8}?(?:手机|电脑|笔记本|平板))$", _pref),
     # A liking in a setting the user names first: 「我坐飞机喜欢靠窗的位置」, 「我写代码喜欢听音乐」; not a
@@ -590,6 +592,8 @@ RULES: tuple[Rule, ...] = (
     # "我家在成都": home is a residence when it names a city ("我家在三楼" does not).
     _r("residence-city", "zh", r"^(?:我家|我的家)(?:现在|目前|一直)?(?:在|住在)(?P<value>" + ZH + r"{2,10}?)(?:这边|那边)?$", RESIDENCE_HOME_ZH),
     _r("residence-city", "zh", r"搬(?:到|去|来|回)了?(?P<value>" + ZH + r"{2,10}?|[A-Z][\w .'-]{1,30})(?:了|啦|住)?$", RESIDENCE_ZH),
+    # "I'm from 成都, now living in Shanghai": the clause after the hometown, without its "I".
+    _r("residence-city", "en", r"^(?:and )?(?:now |currently )?living in " + _EN_PLACE + r"(?: now)?$", RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live|reside) (?:in|near|outside)(?: (?:a|the) (?:suburb|outskirts|small town|village) (?:of|near|outside))? " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I'm|I am|we're|we are) (?:currently |now )?(?:based|living|located) in " + _EN_PLACE, RESIDENCE_EN),
@@ -731,7 +735,7 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "en", r"^I(?:'m| am) (?:now )?off (?:the )?(?P<item>keto|paleo|low[- ]carb)(?: diet)?\b", named_retirement("diet")),
     # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」),
     # nor a dish the user does not eat (「我不吃素菜」).
-    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|(?:纯|全)?素食(?:主义者|者)?|纯素(?:食者)?|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在])生酮)"
+    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|(?:纯|全)?素食(?:主义者|者)?|纯素(?:食者)?|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在])生酮|(?<=是)(?i:vegetarian|vegan|pescatarian))"
        # Said of the user, nothing after it but how long: not 「吃素对身体好」, 「素食者容易缺铁」, 「我觉得吃素挺好的」.
        r"(?:的人)?(?:(?:已经|有)?(?:很多|好多|好几|[一二两三四五六七八九十几\d半]+)(?:个)?(?:年|个月|月|周)(?:多)?(?:了)?)?(?:的|了|啦|呢|吧)?$", Slot("fact", "diet")),
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
