@@ -4738,3 +4738,13 @@ def test_english_words_inside_chinese_and_a_city_after_a_hometown_are_read() -> 
     assert keyed("我的IDE是IntelliJ。")[0][2] == "preference-intellij"
     assert ("upsert", "fact", "residence-city", "Lives in Shanghai") in keyed("I'm from 成都, now living in Shanghai.")
     assert keyed("Living in Shanghai is expensive.") == []
+
+
+def test_a_wedding_said_as_we_is_the_partners_fact() -> None:
+    """R-WRITE-2 (eighteenth probe): "We got married last Saturday" after "I'm engaged!" and 「我们结婚了」 stored nothing
+    ("I got married" was read); now the partner's fact, ending a single status held."""
+    for message in ("We got married last Saturday.", "我们结婚了。", "我们上周领证了。"):
+        assert [(op, key) for op, _, key, _ in keyed(message)] == [
+            ("append", "family-partner"),
+            ("delete", "relationship-status"),
+        ], message

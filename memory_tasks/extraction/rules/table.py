@@ -942,6 +942,9 @@ RULES: tuple[Rule, ...] = (
     _r("relationship", "zh", r"^(?:我们|我)?(?:(?:和|跟)(?:我的?)?(?:女朋友|男朋友|对象|女友|男友))?(?:已经|刚|刚刚|上个月|上周|去年|前几天)?分手了?$", _ENDS_PARTNER),
     # Married or engaged: the partner's fact, and a divorced or single status said before is over.
     _r("family", "en", r"^I(?:'m| am| (?:just |recently )?got) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
+    # "We got married last Saturday" (after "I'm engaged"): the partner's fact, as "I got married" is.
+    _r("family", "en", r"^we (?:just |finally |recently |officially )?got (?P<partner>married|engaged)\b", slots(family_fact, _ENDS_STATUS)),
+    _r("family", "zh", r"^(?:我们|我)(?:已经|刚|终于|上周|上个月|昨天)?(?P<partner>结婚|领证|订婚)了$", slots(family_fact, _ENDS_STATUS)),
     # "My husband and I have been married for 10 years" (said as "we"), 「我们结婚十年了」: the partner's fact.
     _r("family", "en", r"^(?:we|I)(?:'ve| have) been (?P<partner>married|together)(?: for [\w -]+)?$", family_fact),
     _r("family", "zh", r"^(?:我们|我(?:和|跟)(?:老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友)|我)(?P<partner>结婚|在一起)(?:已经|快|有)?(?:[一二两三四五六七八九十几\d半]+|好几|很多)(?:个)?(?:年|个月|月)(?:多)?了$", family_fact),
