@@ -4748,3 +4748,15 @@ def test_a_wedding_said_as_we_is_the_partners_fact() -> None:
             ("append", "family-partner"),
             ("delete", "relationship-status"),
         ], message
+
+
+def test_a_favourites_new_value_said_bare_replaces_it() -> None:
+    """R-WRITE-2 (eighteenth probe): "Actually green now" after "My favorite color is blue" kept blue (left in the
+    fifteenth set above); 「现在改成绿色了」 the same. Said right after the favourite (this message or the turn after),
+    a bare value with "now" / 改成 is its new value; "I'm busy now" is none."""
+    assert keyed("Actually green now.", recent=("My favorite color is blue.",)) == [
+        ("upsert", "preference", "favorite-color", "Favorite color is green")
+    ]
+    assert keyed("现在改成绿色了。", recent=("我最喜欢的颜色是蓝色。",))[0][3] == "最喜欢的颜色是绿色"
+    assert keyed("My favorite color is blue. Actually, green now.")[0][3] == "Favorite color is green"
+    assert keyed("I'm busy now.", recent=("My favorite color is blue.",)) == []

@@ -254,6 +254,12 @@ class RulesEngine:
             said = last
             if not said and clause is clauses[0] and _goes_on_from_before(found, clause):
                 said = self._said_in(turn_before)
+            new_favorite = _NEW_FAVORITE[clause.lang].match(clause.text) if not found else None
+            if new_favorite and said and said[-1].key.startswith("favorite-"):
+                # "Actually green now" right after "My favorite color is blue": the favourite's new value, which
+                # replaces the one said before it in this message.
+                by_key[said[-1].key] = _favorite_now(said[-1], new_favorite.group("value"))
+                continue
             if not found and said and said[-1].key.startswith("allergy-") and clause.subject == "self":
                 # 「芒果也不行」, "Also pollen in spring" after an allergy, in this message or the turn before.
                 found = self._right_allergen(clause) if said[-1].op == "delete" else self._also_allergic(clause)
@@ -652,10 +658,20 @@ def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[Ex
 
 def _goes_on_from_before(found: list[Candidate], clause: Clause) -> bool:
     """True when the clause may go on about what the turn before stated: a goal's detail, another allergen,
-    a goal reached with no object (what is read of the turn before only then)."""
+    a goal reached with no object, a favourite's new value (what is read of the turn before only then)."""
     if found:
         return bool(_GOAL_DETAIL.match(clause.text))
-    return any(pattern[clause.lang].match(clause.text) for pattern in (_ALSO_ALLERGEN, _RIGHT_ALLERGEN, _REACHED_IT))
+    return any(
+        pattern[clause.lang].match(clause.text)
+        for pattern in (_ALSO_ALLERGEN, _RIGHT_ALLERGEN, _REACHED_IT, _NEW_FAVORITE)
+    )
+
+
+def _favorite_now(favorite: Candidate, value: str) -> Candidate:
+    """`favorite` with its item replaced by `value`, in the user's words ("Favorite color is green")."""
+    item = str(favorite.extra.get(ITEM) or "")
+    content = favorite.content.replace(item, value, 1) if item and item in favorite.content else favorite.content
+    return replace(favorite, content=content, extra={**favorite.extra, ITEM: value})
 
 
 def _goal_stated(said: list[Candidate]) -> Candidate | None:
@@ -664,6 +680,15 @@ def _goal_stated(said: list[Candidate]) -> Candidate | None:
     return stated[-1] if stated and stated[-1].memory_type == "goal" else None
 
 
+# A favourite's new value said bare: "(Actually,) green now", "purple instead", 「现在改成绿色了」.
+_NEW_FAVORITE = {
+    "en": re.compile(
+        r"^(?P<value>(?!(?:I|it|that|this|me|you|we|so|too|busy|tired|fine|ok|okay|good|here|home|back|done|ready|free)\b)"
+        r"[a-z][a-z-]{1,15}(?: [a-z][a-z-]{1,15})?) (?:now|instead|these days)$",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(r"^(?:现在|其实)?(?:改成|换成|变成)(?P<value>[^，。]{1,6}?)了?$"),
+}
 # A goal reached, said with no object of its own: 「考上了！」, 「上岸了」, "I passed!", "I got in!".
 _REACHED_IT = {
     "zh": re.compile(r"^(?:我)?(?:终于|已经|也)?(?:考上了|考过了|通过了|上岸了|拿到了|做到了|成功了|搞定了)(?:啦)?$"),
