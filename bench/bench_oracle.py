@@ -62,7 +62,7 @@ from sqlalchemy import select
 
 from bench.bench_pipeline import git_commit
 from bench.bench_retrieval import Locomo, Question, bench_stack, load_locomo, write_locomo
-from bench.common import configure, dialog_ids, write_section
+from bench.common import configure, write_section
 from bench.locomo_model import LocomoModel, Turn, load_turns, observation_candidate, serve
 from config.settings import get_settings
 from memory_tasks import dispatch
@@ -450,10 +450,11 @@ def main(argv: list[str] | None = None) -> int:
             direct = Locomo({u: f for u, f in locomo.facts.items() if u - 1 in chosen}, questions)
             dialog_of = write_locomo(direct)
             sync_vectors(sorted(dialog_of))
+            # `write_locomo` maps each memory to its fact's dialog ids, a set already.
             direct_recall = qa_recall(
                 questions,
                 {q.user_id: q.user_id for q in questions},
-                lambda memory_id: dialog_ids(dialog_of.get(memory_id, "")),
+                lambda memory_id: dialog_of.get(memory_id, frozenset()),
             )
         finally:
             server.stop()
