@@ -385,7 +385,7 @@ class RulesEngine:
 
     def _said_in(self, turn: str | None) -> list[Candidate]:
         """What the user's turn `turn` stated (none for None): what the first clause of the next turn may go on
-        about (a goal's detail, another allergen)."""
+        about (a goal's detail or its reaching, another allergen, an exception, a favourite's new value)."""
         return self._extract_one(turn, split_clauses(turn)) if turn else []
 
     def _right_allergen(self, clause: Clause) -> list[Candidate]:
