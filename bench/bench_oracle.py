@@ -63,7 +63,7 @@ from sqlalchemy import select
 from bench.bench_pipeline import git_commit
 from bench.bench_retrieval import Locomo, Question, bench_stack, load_locomo, write_locomo
 from bench.common import configure, write_section
-from bench.locomo_model import LocomoModel, Turn, load_turns, observation_candidate, serve
+from bench.locomo_model import LocomoModel, Turn, load_turns, serve
 from config.settings import get_settings
 from memory_tasks import dispatch
 from memory_tasks.db.models import LongTermMemory, MemoryHistory, Message
@@ -136,11 +136,6 @@ class ModeResult:
         return [f for r in self.results for f in r.fates]
 
 
-def _key_of(text: str, number: int) -> str:
-    """The key `bench.locomo_model` proposes for the `number`-th fact of a turn saying `text`."""
-    return observation_candidate(text, number, "")["key"]
-
-
 @contextlib.contextmanager
 def captured_triggers() -> Iterator[deque[int]]:
     """The triggers the stages send (`dispatch.enqueue_message`), queued here instead of the broker."""
@@ -187,7 +182,7 @@ def run_conversation(
         record_turn(user_id, turn.text, role="assistant", conversation_id=conversation_id + 1 - 2 * turn.speaker)
         dialog_of_message[message_id] = turn.dialog_id
         for fact_number, fact in enumerate(model.facts_of.get(turn.text, [])):
-            key = _key_of(turn.text, fact_number)
+            key = model.key_of(turn.text, fact_number)
             dialogs_of_key.setdefault(key, set()).add(turn.dialog_id)
             proposed.append(Proposed(index, turn.dialog_id, key, fact, message_id))
         queue.append(message_id)

@@ -16,7 +16,6 @@ slow model).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import threading
@@ -76,7 +75,9 @@ def load_turns(path: Path, conversations: int, max_turns: int | None) -> list[li
 
 _USER_MESSAGE = re.compile(r"<user_message>\n(.*?)\n</user_message>", re.DOTALL)
 REFINE_TAIL = "\n\nAnswer with the JSON object"
-KEY_PREFIX = "locomo-"
+# The word of the retrieval-only write's keys (`bench_retrieval.write_locomo`: observation-<n>), so the two
+# sides of the oracle benchmark carry the same key noise into the index text (a hash in the key cost recall).
+KEY_PREFIX = "observation-"
 
 
 @dataclass(frozen=True)
@@ -94,11 +95,17 @@ class LocomoModel:
 
     def __init__(self, conversations: list[list[Turn]]) -> None:
         self.facts_of: dict[str, list[str]] = {}
-        self.turn_of_digest: dict[str, str] = {}  # `turn_digest` -> text of the turn
         for turns in conversations:
             for turn in turns:
                 self.facts_of.setdefault(turn.text, []).extend(turn.facts)
-                self.turn_of_digest[turn_digest(turn.text)] = turn.text
+        # One key per proposed fact, numbered in order: (turn text, fact number) -> key, and back to the turn.
+        self._keys: dict[tuple[str, int], str] = {}
+        self._turn_of_key: dict[str, str] = {}
+        for text, facts in self.facts_of.items():
+            for number in range(len(facts)):
+                key = f"{KEY_PREFIX}{len(self._keys)}"
+                self._keys[(text, number)] = key
+                self._turn_of_key[key] = text
         self.delay = 0.0
         self.calls: list[Call] = []
         self._lock = threading.Lock()
@@ -110,7 +117,7 @@ class LocomoModel:
         if texts:
             self._record("extract", texts, texts)
             candidates = [
-                {**observation_candidate(text, number, fact), "turn": position}
+                {**observation_candidate(self.key_of(text, number), fact), "turn": position}
                 for position, text in enumerate(texts, 1)
                 for number, fact in enumerate(self.facts_of.get(text, []))
             ]
@@ -126,10 +133,13 @@ class LocomoModel:
         self._record("other", ())
         return as_json({"decisions": [], "candidates": []}, delay=self.delay)
 
+    def key_of(self, text: str, number: int) -> str:
+        """The key of the `number`-th fact proposed for the turn saying `text`."""
+        return self._keys[(text, number)]
+
     def turn_of_key(self, key: str) -> str | None:
-        """The text of the turn whose candidate has this key (`observation_candidate`), or None."""
-        digest = key.removeprefix(KEY_PREFIX).rpartition("-")[0] if key.startswith(KEY_PREFIX) else ""
-        return self.turn_of_digest.get(digest)
+        """The text of the turn whose candidate has this key (`key_of`), or None."""
+        return self._turn_of_key.get(key)
 
     def _record(self, purpose: str, texts: tuple[str, ...], turns: tuple[str, ...] = ()) -> None:
         with self._lock:
@@ -140,17 +150,12 @@ class LocomoModel:
             return [call for call in self.calls if start <= call.at <= end]
 
 
-def turn_digest(text: str) -> str:
-    """A short digest of a turn's text: what the keys of its candidates say."""
-    return hashlib.sha1(text.encode()).hexdigest()[:8]
-
-
-def observation_candidate(text: str, number: int, fact: str) -> dict[str, Any]:
-    """One extraction candidate for `fact`, keyed by the turn so no two facts share a slot."""
+def observation_candidate(key: str, fact: str) -> dict[str, Any]:
+    """One extraction candidate for `fact` under `key` (`LocomoModel.key_of`: no two facts share a slot)."""
     return {
         "op": "upsert",
         "memory_type": "fact",
-        "key": f"{KEY_PREFIX}{turn_digest(text)}-{number}",
+        "key": key,
         "content": fact,
         "importance": 3,
         "confidence": 0.9,

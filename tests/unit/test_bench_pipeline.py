@@ -109,7 +109,7 @@ def test_the_stub_model_names_every_turn_of_a_window_and_the_turns_a_refinement_
         ("extract", ("Hi Bo!", "I adopted a cat and started painting.")),
         ("refine", ("I adopted a cat and started painting.",)),
     ]
-    assert model.turn_of_key("locomo-00000000-0") is None
+    assert model.turn_of_key("observation-999999") is None
 
 
 def _event(kind: str, uuid: str, at: float, **fields) -> dict:
