@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from config.settings import get_settings
@@ -288,7 +288,7 @@ class RulesEngine:
             if clause.contrast and _DIET_ALLOWS[clause.lang].match(clause.text):
                 held = previous
                 if not held and clause is clauses[0] and turn_before:
-                    held = self._extract_one(turn_before, split_clauses(turn_before))
+                    held = self._said_in(turn_before)
                 if held and (held[-1].key == "diet" or held[-1].key.startswith(_ALLOWANCE_OF)):
                     # 「我是素食者，但是吃鸡蛋」: what the diet allows is part of it, not a preference of its own;
                     # said in the next turn, the diet is said again with it.
@@ -551,17 +551,34 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
     戒酒 to it, and 「最近又开始喝酒了」 takes that part out, so no core memory says the user keeps from what
     they have again. A delete when nothing else is left, else an upsert of the other parts; nothing
     when no part names the item (「是素食者」 is left to the user to take back)."""
-    diet = next((m for m in existing if m.key == "diet" and m.memory_type == "fact"), None)
+    diet = _held_fact(existing, "diet")
     taken_up = [c for c in candidates if c.op == "upsert" and c.extra.get(TAKEN_UP) and c.key in DIETARY_KEYS]
     if diet is None or not taken_up:
         return []
     items = {candidate.key.partition("-")[2] for candidate in taken_up}
-    parts = [part for part in _PARTS.split(diet.content) if part]
-    kept = [part for part in parts if not items & {slug for slug, _ in lexicon_entries(_GAVE_UP_ZH.sub("", part))}]
+    return _held_fact_without(
+        diet,
+        lambda part: bool(items & {slug for slug, _ in lexicon_entries(_GAVE_UP_ZH.sub("", part))}),
+        taken_up[0],
+        "rules: a food or drink taken up again is no longer kept from",
+    )
+
+
+def _held_fact(existing: list[ExistingMemory], key: str) -> ExistingMemory | None:
+    """The held fact under `key`, or None."""
+    return next((m for m in existing if m.key == key and m.memory_type == "fact"), None)
+
+
+def _held_fact_without(
+    memory: ExistingMemory, goes: Callable[[str], bool], cause: Candidate, reason: str
+) -> list[Candidate]:
+    """`memory` (an appended fact) without the parts `goes` says are over, as `cause` says: a delete when nothing
+    else is left, else an upsert of the other parts marked `narrows`; nothing when no part goes."""
+    parts = [part for part in _PARTS.split(memory.content) if part]
+    kept = [part for part in parts if not goes(part)]
     if len(kept) == len(parts):
         return []
-    reason = "rules: a food or drink taken up again is no longer kept from"
-    ended = replace(taken_up[0], memory_type="fact", key="diet", importance=4, reason=reason, extra={})
+    ended = replace(cause, op="upsert", memory_type="fact", key=memory.key, importance=4, reason=reason, extra={})
     if not kept:
         return [replace(ended, op="delete")]
     return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept), narrows=True)]
@@ -598,7 +615,7 @@ def _partner_without_a_pregnancy_ended(candidates: list[Candidate], existing: li
     """The held partner's fact without the parts saying a pregnancy, once the turn says the child is born:
     「老婆怀孕了，预产期是明年三月」 then 「宝宝出生了」 leave no pregnancy on every reply. A delete when nothing else
     is left, else an upsert of the other parts; nothing when the turn says no birth or no part is a pregnancy."""
-    partner = next((m for m in existing if m.key == "family-partner" and m.memory_type == "fact"), None)
+    partner = _held_fact(existing, "family-partner")
     birth = next(
         (
             c
@@ -610,16 +627,9 @@ def _partner_without_a_pregnancy_ended(candidates: list[Candidate], existing: li
     )
     if partner is None or birth is None:
         return []
-    parts = [part for part in _PARTS.split(partner.content) if part]
-    kept = [part for part in parts if not _PREGNANCY_PART.search(part)]
-    if len(kept) == len(parts):
-        return []
-    ended = replace(
-        birth, memory_type="fact", key="family-partner", importance=4, reason="rules: the pregnancy ended", extra={}
+    return _held_fact_without(
+        partner, lambda part: bool(_PREGNANCY_PART.search(part)), birth, "rules: the pregnancy ended"
     )
-    if not kept:
-        return [replace(ended, op="delete")]
-    return [replace(ended, op="upsert", content=("；" if has_han("".join(kept)) else "; ").join(kept), narrows=True)]
 
 
 # Named diets and the foods each keeps from (lexicon slugs), the strictest first.
@@ -638,7 +648,7 @@ def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[Ex
     """An append to the held `diet` fact of a food it keeps from, taken up now: 「是素食者」 and then 「最近开始吃鱼了」
     leave 「是素食者；最近开始吃鱼了」, so no core memory says the user keeps from what they now eat. Nothing when
     the turn states a diet itself ("…, so pescatarian now" replaces it) or no named diet keeps from the food."""
-    diet = next((m for m in existing if m.key == "diet" and m.memory_type == "fact"), None)
+    diet = _held_fact(existing, "diet")
     if diet is None or any(c.key == "diet" for c in candidates):
         return []
     kept_from = next((slugs for named, slugs in _DIET_KEEPS_FROM if named.search(diet.content)), frozenset())
@@ -646,7 +656,10 @@ def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[Ex
         (
             c
             for c in candidates
-            if c.op == "upsert" and c.extra.get(TAKEN_UP) and c.key.startswith("food-") and c.key[5:] in kept_from
+            if c.op == "upsert"
+            and c.extra.get(TAKEN_UP)
+            and c.key.startswith("food-")
+            and c.key.partition("-")[2] in kept_from
         ),
         None,
     )
