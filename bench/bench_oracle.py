@@ -32,8 +32,10 @@ another turn of its window than the one proposing it is counted (`pipeline._sour
 Then QA recall@6 of LoCoMo's questions (categories 1-4) through `find_memories(mode="dense")`
 (what `retrieve` runs) for that user, against the retrieval-only figure on the same
 questions: every observation fact written directly as a memory of another user
-(`bench_retrieval.write_locomo`). The report replaces this selection's section of --output
-(docs/quality.md).
+(`bench_retrieval.write_locomo`), under the key the stub first proposed it with, so a fact
+both sides hold is the same vector and the gap is what the write path lost. Each side is
+asked once its last sync has settled (`qa_recall`). The report replaces this selection's
+section of --output (docs/quality.md).
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from bench.bench_pipeline import git_commit
-from bench.bench_retrieval import Locomo, Question, bench_stack, load_locomo, write_locomo
+from bench.bench_retrieval import LOCOMO_USER_BASE, Locomo, Question, bench_stack, load_locomo, write_locomo
 from bench.common import configure, write_section
 from bench.locomo_model import LocomoModel, Turn, load_turns, serve
 from config.settings import get_settings
@@ -72,7 +74,7 @@ from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.gate import refusal
 from memory_tasks.memories.store import comparable
 from memory_tasks.pipeline import extract_stage, refine_stage, upsert_stage
-from memory_tasks.retrieval.search import find_memories
+from memory_tasks.retrieval.search import MILVUS_STALENESS_SEC, find_memories
 from memory_tasks.turns import record_turn
 from memory_tasks.vectors.embedders import get_embedder
 from memory_tasks.vectors.index import embed_memories, sync_vectors
@@ -82,7 +84,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "quality.md"
 SECTION_TITLE = "## Write path with an oracle extractor (issue 13.4, 16.4)"
 MODES = ("per-turn", "windowed")
-# Conversation i is user USER_BASE[mode] + i; retrieval-only users are 1 + i.
+# Conversation i is user USER_BASE[mode] + i; retrieval-only users are LOCOMO_USER_BASE + i.
 USER_BASE = {"per-turn": 10_001, "windowed": 20_001}
 CALLS_PER_TURN_TARGET = 0.6
 MISATTRIBUTED_SHOWN = 8
@@ -251,8 +253,28 @@ def judge(fact: Proposed, user_id: int, dialog_of_message: dict[int, str]) -> Fa
     return Fate(fact, "not written (no outcome recorded)")
 
 
+def first_proposed_keys(chosen: list[int], turns: list[list[Turn]], model: LocomoModel) -> dict[tuple[int, str], str]:
+    """{(retrieval-only user, fact text): the key the stub proposed the fact with first}.
+
+    The key is part of the embedded text (`index_text`): written under these keys, a fact the pipeline
+    kept is the same vector on both sides, and the recall gap is what the write path lost, not key noise.
+    """
+    keys: dict[tuple[int, str], str] = {}
+    for index in chosen:
+        for turn in turns[index]:
+            for number, fact in enumerate(model.facts_of.get(turn.text, [])):
+                keys.setdefault((LOCOMO_USER_BASE + index, fact), model.key_of(turn.text, number))
+    return keys
+
+
 def qa_recall(questions: list[Question], user_of: dict[int, int], dialog_of_memory) -> float:
-    """Share of questions with a memory from an evidence turn among `find_memories`' top K."""
+    """Share of questions with a memory from an evidence turn among `find_memories`' top K.
+
+    Asked once the last sync is MILVUS_STALENESS_SEC old: before that, a search also ranks every row synced
+    within it (`search._truth`), a larger candidate set whose rescaled signals order the top K differently, so
+    the side asked right after its writes would be ranked unlike the other.
+    """
+    time.sleep(MILVUS_STALENESS_SEC)
     hits = 0
     for question in questions:
         found = find_memories(user_of[question.user_id], question.text, mode="dense", limit=K)
@@ -288,7 +310,7 @@ def run_mode(mode: str, chosen: list[int], turns: list[list[Turn]], model: Locom
         )
     outcome.recall = qa_recall(
         questions,
-        {q.user_id: base + q.user_id - 1 for q in questions},
+        {q.user_id: base + q.user_id - LOCOMO_USER_BASE for q in questions},
         lambda memory_id: dialogs_of_key.get(key_of_memory.get(memory_id, ""), set()),
     )
     return outcome
@@ -442,8 +464,8 @@ def main(argv: list[str] | None = None) -> int:
             configure(LONG_TERM_MEMORY_ENGINE="llm", OPENAI_BASE_URL=server.base_url)
             get_store().ensure_collection(get_embedder().dim)
             runs = [run_mode(mode, chosen, turns, model, questions) for mode in modes]
-            direct = Locomo({u: f for u, f in locomo.facts.items() if u - 1 in chosen}, questions)
-            dialog_of = write_locomo(direct)
+            direct = Locomo({u: f for u, f in locomo.facts.items() if u - LOCOMO_USER_BASE in chosen}, questions)
+            dialog_of = write_locomo(direct, first_proposed_keys(chosen, turns, model))
             sync_vectors(sorted(dialog_of))
             # `write_locomo` maps each memory to its fact's dialog ids, a set already.
             direct_recall = qa_recall(

@@ -43,7 +43,7 @@ import struct
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -247,8 +247,11 @@ def load_locomo(path: Path) -> Locomo:
     return Locomo(facts, questions)
 
 
-def write_locomo(locomo: Locomo) -> dict[int, str]:
-    """Write every fact as a memory through the write model; returns {memory id: dialog id}."""
+def write_locomo(locomo: Locomo, keys: Mapping[tuple[int, str], str] | None = None) -> dict[int, Dialogs]:
+    """Write every fact as a memory through the write model; returns {memory id: the dialog ids of its facts}.
+
+    A fact's key is `keys[(user id, fact text)]` when given, else `observation-<its number>`.
+    """
     from sqlalchemy.dialects.postgresql import insert as pg_insert
 
     from memory_tasks.db.clock import db_now
@@ -268,14 +271,14 @@ def write_locomo(locomo: Locomo) -> dict[int, str]:
                 candidate = Candidate(
                     op="upsert",
                     memory_type="fact",
-                    key=f"observation-{number}",
+                    key=(keys or {}).get((user_id, text), f"observation-{number}"),
                     content=text,
                     importance=3,
                     confidence=0.9,
                 )
                 change = apply_candidate(session, ctx, candidate)
-                if change is not None:
-                    dialog_of[change.memory_id] = dialog_id
+                # A fact said again (the same text, or a key given twice) confirms one memory: it counts for both.
+                dialog_of[change.memory_id] = dialog_of.get(change.memory_id, frozenset()) | dialog_id
     return dialog_of
 
 

@@ -5,8 +5,19 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from bench.bench_oracle import ConversationResult, Fate, ModeResult, Proposed, captured_triggers, render, section_title
+from bench.bench_oracle import (
+    ConversationResult,
+    Fate,
+    ModeResult,
+    Proposed,
+    captured_triggers,
+    first_proposed_keys,
+    render,
+    section_title,
+)
+from bench.bench_retrieval import LOCOMO_USER_BASE
 from bench.common import write_section
+from bench.locomo_model import LocomoModel, Turn
 from memory_tasks import dispatch
 
 
@@ -29,6 +40,29 @@ def test_each_selection_replaces_only_its_own_section(tmp_path: Path) -> None:
     write_section(output, f"{first_two}\nB\n", first_two)
     write_section(output, f"{all_ten}\nA2\n", all_ten)
     assert output.read_text(encoding="utf-8") == f"# Quality\n\n## Dedup\nD\n\n{all_ten}\nA2\n\n{first_two}\nB\n"
+
+
+def test_the_retrieval_only_side_keys_each_fact_as_the_stub_first_proposed_it() -> None:
+    """Issue 13.4: the key is embedded with the fact, so both sides must carry the same one; a fact citing
+    two turns is proposed at both, and the first proposal's key is the one the pipeline keeps."""
+    turns = [
+        [
+            Turn(0, 1, "D1:1", 0, "I paint.", ("Ann paints.",)),
+            Turn(0, 1, "D1:2", 1, "Nice!", ()),
+            Turn(0, 1, "D1:3", 0, "I got a cat, and I still paint.", ("Ann adopted a cat.", "Ann paints.")),
+        ],
+        [Turn(1, 1, "D1:1", 0, "I run.", ("Bo runs.",))],
+    ]
+    model = LocomoModel(turns)
+    keys = first_proposed_keys([0, 1], turns, model)
+    ann, bo = LOCOMO_USER_BASE, LOCOMO_USER_BASE + 1
+    assert keys == {
+        (ann, "Ann paints."): model.key_of("I paint.", 0),
+        (ann, "Ann adopted a cat."): model.key_of("I got a cat, and I still paint.", 0),
+        (bo, "Bo runs."): model.key_of("I run.", 0),
+    }
+    assert keys[(ann, "Ann paints.")] != model.key_of("I got a cat, and I still paint.", 1)
+    assert first_proposed_keys([1], turns, model) == {(bo, "Bo runs."): model.key_of("I run.", 0)}
 
 
 def _run(mode: str, fates: list[Fate], extract_calls: int, sizes: Counter[int]) -> ModeResult:
