@@ -4760,3 +4760,43 @@ def test_a_favourites_new_value_said_bare_replaces_it() -> None:
     assert keyed("现在改成绿色了。", recent=("我最喜欢的颜色是蓝色。",))[0][3] == "最喜欢的颜色是绿色"
     assert keyed("My favorite color is blue. Actually, green now.")[0][3] == "Favorite color is green"
     assert keyed("I'm busy now.", recent=("My favorite color is blue.",)) == []
+
+
+def test_a_drug_switched_to_ends_the_one_held_drug_of_its_use() -> None:
+    """R-WRITE-2, R-READ-6 (nineteenth probe): "My doctor switched me to insulin" after "I take metformin"
+    kept both drugs on every reply; 「我换成胰岛素了」 stored nothing. Of two held blood-pressure drugs the switch
+    does not say which it replaces, so both stay; a drug put on beside another ends nothing."""
+    metformin = ExistingMemory(1, "medication-metformin", "fact", "Takes metformin for their diabetes")
+    for message in (
+        "My doctor switched me to insulin.",
+        "I switched to insulin.",
+        "我换成胰岛素了。",
+        "医生让我改打胰岛素",
+    ):
+        assert sorted(refined(message, [metformin])) == [
+            ("delete", "fact", "medication-metformin"),
+            ("upsert", "fact", "medication-insulin"),
+        ], message
+    statin = ExistingMemory(2, "medication-statins", "fact", "Takes statins")
+    assert ("delete", "fact", "medication-statins") not in refined("My doctor switched me to insulin.", [statin])
+    lisinopril = ExistingMemory(3, "medication-lisinopril", "fact", "Takes lisinopril")
+    amlodipine = ExistingMemory(4, "medication-amlodipine", "fact", "Takes amlodipine")
+    assert refined("My doctor switched me to losartan.", [lisinopril, amlodipine]) == [
+        ("upsert", "fact", "medication-losartan")
+    ]
+    assert refined("My doctor put me on amlodipine too.", [lisinopril]) == [("upsert", "fact", "medication-amlodipine")]
+
+
+def test_drugs_said_together_are_each_a_medication_on_a_key_of_their_own() -> None:
+    """R-READ-6 (nineteenth probe): "I take lisinopril and amlodipine" was one memory under the first drug's key
+    (a switch from it would end both); "heart medication" and "seizure medication" shared `medication-medicine`,
+    so one overwrote the other; 帕罗西汀 was a hashed key and Lipitor not atorvastatin's."""
+    assert [(c.key, c.content) for c in extract("I take lisinopril and amlodipine.")] == [
+        ("medication-lisinopril", "Takes lisinopril"),
+        ("medication-amlodipine", "Takes amlodipine"),
+    ]
+    assert [c.key for c in extract("我在吃二甲双胍和胰岛素。")] == ["medication-metformin", "medication-insulin"]
+    assert only("I take heart medication.").key == "medication-heart-medication"
+    assert only("I take seizure medication.").key == only("我每天吃抗癫痫药。").key == "medication-seizure-medication"
+    assert only("我在吃帕罗西汀。").key == only("I take Paxil.").key == "medication-paroxetine"
+    assert only("I take Lipitor.").key == only("我在吃阿托伐他汀。").key == "medication-atorvastatin"

@@ -495,7 +495,7 @@ def habit_taken_up(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [taken_up, ends]
 
 
-# Devices and code editors one uses one of: switching to one ends the other held ("I switched to a Mac" after
+# Devices, code editors and drugs of one use one uses one of: switching to one ends the other held ("I switched to a Mac" after
 # "I use Windows", "I switched to Neovim" after "I use VS Code"), said only as a switch ("I also have a Mac" ends
 # nothing). Refinement ends what is held (`engine._what_a_switch_replaces`).
 SWITCHED_AWAY = {
@@ -513,6 +513,23 @@ _EDITORS = tuple(
     for name in "vs-code vscode neovim nvim vim emacs intellij pycharm sublime sublime-text zed".split()
 )
 SWITCHED_AWAY.update({editor: tuple(other for other in _EDITORS if other != editor) for editor in _EDITORS})
+# Drugs of one use, under their `medication-<slug>` keys: "My doctor switched me to insulin" ends a held metformin.
+_SAME_USE_MEDICATIONS = (
+    ("metformin", "insulin", "diabetes-medication"),
+    ("blood-pressure-medication", "lisinopril", "amlodipine", "losartan", "metoprolol"),
+    ("statins", "atorvastatin", "simvastatin"),
+    ("antidepressants", "sertraline", "fluoxetine", "escitalopram", "paroxetine"),
+)
+SWITCHED_AWAY.update(
+    {
+        f"medication-{drug}": tuple(f"medication-{other}" for other in use if other != drug)
+        for use in _SAME_USE_MEDICATIONS
+        for drug in use
+    }
+)
+# A switch to one of these ends a held one of its use only when one is held: of two blood-pressure drugs the
+# switch does not say which it replaces, and a drug wrongly ended is worse than one kept.
+ENDS_ONLY_A_SINGLE_HELD = frozenset(key for key in SWITCHED_AWAY if key.startswith("medication-"))
 # Marks a device or an editor said as switched to (`switched_to`), in Candidate.extra.
 SWITCHED = "switched"
 

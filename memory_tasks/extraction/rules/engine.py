@@ -11,6 +11,7 @@ from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.filters import drop_reason, is_trivial
 from memory_tasks.extraction.rules.builders import (
     DIETARY_KEYS,
+    ENDS_ONLY_A_SINGLE_HELD,
     IF_HELD,
     IF_NAMED,
     ITEM,
@@ -585,18 +586,22 @@ def _held_fact_without(
 
 
 def _what_a_switch_replaces(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
-    """Deletes of the held devices and editors a switch replaces (`SWITCHED_AWAY`): "I switched to Android"
-    ends a held iPhone, "I switched to Neovim" a held "Uses VS Code"; nothing the turn itself names."""
-    held = {memory.key for memory in existing if memory.memory_type == "preference"}
+    """Deletes of the held devices, editors and drugs a switch replaces (`SWITCHED_AWAY`): "I switched to
+    Android" ends a held iPhone, "I switched to Neovim" a held "Uses VS Code", "My doctor switched me to
+    insulin" a held metformin (only when it is the one drug of that use held: `ENDS_ONLY_A_SINGLE_HELD`);
+    nothing the turn itself names."""
+    held = {memory.key for memory in existing}
     named = {candidate.key for candidate in candidates}
     ends: dict[str, Candidate] = {}
     for candidate in candidates:
         if candidate.op != "upsert" or not candidate.extra.get(SWITCHED):
             continue
-        for key in SWITCHED_AWAY[candidate.key]:
-            if key in held and key not in named:
-                reason = "rules: the device or editor switched to replaces it"
-                ends.setdefault(key, replace(candidate, op="delete", key=key, reason=reason, extra={}))
+        replaced = [key for key in SWITCHED_AWAY[candidate.key] if key in held and key not in named]
+        if candidate.key in ENDS_ONLY_A_SINGLE_HELD and len(replaced) > 1:
+            continue
+        for key in replaced:
+            reason = "rules: what was switched to replaces it"
+            ends.setdefault(key, replace(candidate, op="delete", key=key, reason=reason, extra={}))
     return list(ends.values())
 
 

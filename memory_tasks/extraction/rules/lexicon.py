@@ -353,7 +353,24 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("antidepressants", "medication", ("抗抑郁药", "antidepressants")),
     ("folic-acid", "medication", ("叶酸", "folic acid")),
     ("prenatal-vitamins", "medication", ("孕妇维生素", "prenatal vitamins")),
+    # A drug for one condition said with the general word, as its own key: "heart medication" is not
+    # "seizure medication" (both were `medication-medicine`, the plain word's, and one overwrote the other).
+    ("heart-medication", "medication", ("心脏病药", "heart medication", "heart meds", "heart pills", "heart medicine")),
+    (
+        "seizure-medication",
+        "medication",
+        ("抗癫痫药", "seizure medication", "seizure meds", "seizure pills", "anti-seizure medication"),
+    ),
+    ("anxiety-medication", "medication", ("抗焦虑药", "anxiety medication", "anxiety meds", "anxiety pills")),
+    ("adhd-medication", "medication", ("adhd medication", "adhd meds", "adhd pills")),
+    ("lisinopril", "medication", ("赖诺普利", "lisinopril")),
+    ("amlodipine", "medication", ("氨氯地平", "络活喜", "amlodipine")),
+    ("losartan", "medication", ("氯沙坦", "科素亚", "losartan")),
+    ("metoprolol", "medication", ("美托洛尔", "倍他乐克", "metoprolol")),
+    ("atorvastatin", "medication", ("阿托伐他汀", "立普妥", "atorvastatin", "lipitor")),
+    ("simvastatin", "medication", ("辛伐他汀", "simvastatin")),
     ("sertraline", "medication", ("舍曲林", "左洛复", "sertraline", "zoloft")),
+    ("paroxetine", "medication", ("帕罗西汀", "赛乐特", "paroxetine", "paxil")),
     ("fluoxetine", "medication", ("氟西汀", "百忧解", "fluoxetine", "prozac")),
     ("escitalopram", "medication", ("艾司西酞普兰", "来士普", "escitalopram", "lexapro")),
     (

@@ -171,15 +171,19 @@ _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|�
 _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时)+(?=我))?(?:我|本人)?" + _ZH_ADV
 _ZH_CHRONIC_MEDS = (
-    r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|舍曲林|氟西汀|帕罗西汀|艾司西酞普兰|左洛复|百忧解|来士普|抗凝药|华法林|优甲乐"
-    r"|甲状腺素|他汀|避孕药|抗癫痫药|叶酸|孕妇维生素"
+    r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|舍曲林|氟西汀|帕罗西汀|赛乐特|艾司西酞普兰|左洛复|百忧解|来士普|抗凝药|华法林|优甲乐"
+    r"|甲状腺素|阿托伐他汀|立普妥|辛伐他汀|他汀|避孕药|抗癫痫药|抗焦虑药|心脏病药|叶酸|孕妇维生素"
+    r"|赖诺普利|氨氯地平|络活喜|氯沙坦|科素亚|美托洛尔|倍他乐克"
 )
 _EN_CHRONIC_MEDS = (
     r"metformin|insulin|blood thinners|warfarin|antidepressants|sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro"
     r"|statins|levothyroxine|birth control|an inhaler|folic acid|prenatal vitamins"
-    r"|lisinopril|amlodipine|losartan|metoprolol|atorvastatin|simvastatin|lipitor"
+    r"|lisinopril|amlodipine|losartan|metoprolol|atorvastatin|simvastatin|lipitor|paroxetine|paxil"
     r"|(?:blood pressure|diabetes|thyroid|heart|seizure|anxiety|ADHD) (?:medication|meds|medicine|pills)"
 )
+# Several drugs said at once, each its own memory (`keyed_fact` splits them): "I take lisinopril and amlodipine".
+_ZH_CHRONIC_MED_LIST = rf"(?:{_ZH_CHRONIC_MEDS})(?:(?:和|跟|、|以及|还有)(?:{_ZH_CHRONIC_MEDS}))*"
+_EN_CHRONIC_MED_LIST = rf"(?:{_EN_CHRONIC_MEDS})(?:(?:,\s*|,?\s+and\s+)(?:{_EN_CHRONIC_MEDS}))*"
 # The styles an answer can have, as a reply-style preference names them.
 # 「回答短一点」: 短 and 长 only as a degree asked for (not 「短期」, 「长话短说」).
 _ZH_STYLES = r"简洁|简短|简单|详细|正式|口语化|直接|幽默|通俗|专业|委婉|随意|随便|轻松|活泼|严肃|客气|亲切|耐心|[短长](?=一?点|些|一些)"
@@ -309,6 +313,7 @@ REPLY_STYLE = Slot("preference", "reply-style", importance=3)
 # How much the user knows, which every explanation is pitched at: apart from the style (「回复简洁」).
 REPLY_LEVEL = Slot("preference", "reply-level", importance=3)
 MEDICATION = keyed_fact("medication", 5)
+_switched_medication = switched_to(MEDICATION)
 # Sobriety kept: the statement is the content, whatever words it came in (core: `health-`).
 SOBRIETY_STATED = Slot("fact", "health-sobriety", importance=5)
 # "简洁一点" said after another reply rule: the clause alone does not say it is about replies.
@@ -773,12 +778,14 @@ RULES: tuple[Rule, ...] = (
     _r("allergy", "en", r"^I(?: have| have got|'ve got| got) (?:an? )?(?P<item>[\w-]+(?: [\w-]+)?(?:(?: allerg(?:y|ies))?,?(?: and)? (?:an? )?[\w-]+(?: [\w-]+)?)*) allerg(?:y|ies)\b", ALLERGY),
     # Medication taken for a long time (a cold's 感冒药 is not): a chronic drug by name, or any
     # 药 said with a long-term word.
-    _r("medication", "zh", _ZH_ME + r"(?:在|正在|一直在|长期|常年|每天(?:都)?(?:要)?|每天按时)?(?:吃|服用|服|打|注射|用|补充?)(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
+    _r("medication", "zh", _ZH_ME + r"(?:在|正在|一直在|长期|常年|每天(?:都)?(?:要)?|每天按时)?(?:吃|服用|服|打|注射|用|补充?)(?P<item>" + _ZH_CHRONIC_MED_LIST + r")", MEDICATION),
     # 「医生让我补充叶酸」: a medication the doctor put the user on.
-    _r("medication", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:每天)?(?:吃|服用|补充?|打|用)(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
+    _r("medication", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:每天)?(?:吃|服用|补充?|打|用)(?P<item>" + _ZH_CHRONIC_MED_LIST + r")", MEDICATION),
     _r("medication", "zh", _ZH_ME + r"(?:长期|常年|每天(?:都)?(?:要)?|一直(?:在)?)(?:吃|服用|服)(?P<item>[^，。]{1,6}药)$", MEDICATION),
     # A drug the doctor moved the user to: "My doctor switched me to insulin", 「医生让我改打胰岛素」.
-    _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved|put) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
+    # Switched to, it ends the one held drug of its use (`builders.SWITCHED_AWAY`); put on, it is one more.
+    _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
+    _r("medication", "en", r"^(?:my |the )?doctor (?:put|started) me (?:on|onto) (?P<item>" + _EN_CHRONIC_MED_LIST + r")\b", MEDICATION),
     # A drug ended: "My doctor took me off metformin", "I'm off metformin now", 「医生让我停了二甲双胍」; and the
     # drug switched from ("switched me from metformin to insulin": the rule above keeps the new one).
     _r("medication-ended", "en", r"^(?:(?:my |the )?doctor (?:took|has taken|'s taken) me|I(?:'m| am| came| went|'ve come| have come)) off (?:of )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", keyed_retirement("medication")),
@@ -786,9 +793,9 @@ RULES: tuple[Rule, ...] = (
     _r("medication-ended", "zh", r"^(?:我|医生让我|医生叫我)?(?:已经|现在)?(?:停了|停掉了|停用了|不用再吃|不用吃|换掉了)(?P<item>" + _ZH_CHRONIC_MEDS + r")了?$", keyed_retirement("medication")),
     # The drug named first: 「（医生说血压控制得不错，）降压药停了」, 「二甲双胍已经不吃了」.
     _r("medication-ended", "zh", r"^(?:我的?)?(?P<item>" + _ZH_CHRONIC_MEDS + r")(?:已经|现在|也|可以)?(?:停了|停掉了|停用了|不吃了|不用吃了|不用再吃了)$", keyed_retirement("medication")),
-    _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
-    _r("medication", "zh", r"^(?:医生)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", MEDICATION),
-    _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MEDS + r")\b", MEDICATION),
+    _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
+    _r("medication", "zh", r"^(?:我|医生)?(?:已经|现在)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", _switched_medication),
+    _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MED_LIST + r")\b", MEDICATION),
     _r("health", "zh", r"(?<!没)(?<!没有)(?<!不)(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血)(?!的人|的话|的患者|患者|的朋友)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
