@@ -4800,3 +4800,28 @@ def test_drugs_said_together_are_each_a_medication_on_a_key_of_their_own() -> No
     assert only("I take seizure medication.").key == only("我每天吃抗癫痫药。").key == "medication-seizure-medication"
     assert only("我在吃帕罗西汀。").key == only("I take Paxil.").key == "medication-paroxetine"
     assert only("I take Lipitor.").key == only("我在吃阿托伐他汀。").key == "medication-atorvastatin"
+
+
+def test_a_family_members_allergy_said_to_be_over_leaves_their_fact() -> None:
+    """R-WRITE-2 (nineteenth probe): 「我儿子对芒果过敏」 then 「他现在不过敏了」 appended 「儿子现在不过敏了」 beside the allergy.
+    The allergy leaves the member's fact (of the allergen named, if one is); a part naming another allergen as well
+    stays whole, the safe side; another member's allergy is not touched."""
+
+    def written(message: str, held: str) -> list[tuple[str, str]]:
+        children = ExistingMemory(1, "family-children", "fact", held)
+        return [(c.op, c.content) for c in ENGINE.refine(extract(message), [children])]
+
+    assert written("我儿子现在不过敏了。", "儿子5岁了；儿子对芒果过敏") == [("upsert", "儿子5岁了")]
+    assert written("我儿子现在对牛奶不过敏了。", "儿子对牛奶过敏") == [("delete", "儿子现在对牛奶不过敏了")]
+    assert written("My son outgrew his egg allergy.", "Son is allergic to eggs; Daughter is 3") == [
+        ("upsert", "Daughter is 3")
+    ]
+    assert written("My son is not allergic anymore.", "Son is allergic to eggs") == [
+        ("delete", "Son is not allergic anymore")
+    ]
+    for message, held in (
+        ("我儿子现在对牛奶不过敏了。", "儿子对牛奶和芒果过敏"),
+        ("My son outgrew his egg allergy.", "Son is allergic to eggs and peanuts"),
+        ("我女儿现在不过敏了。", "儿子对牛奶过敏"),
+    ):
+        assert [op for op, _ in written(message, held)] == ["append"], message

@@ -22,7 +22,7 @@ from memory_tasks.extraction.rules.builders import (
     TAKEN_UP,
     UNLESS_NAMED,
 )
-from memory_tasks.extraction.rules.clauses import CONFIDENT, Clause, family_member_after, split_clauses
+from memory_tasks.extraction.rules.clauses import CONFIDENT, FAMILY, Clause, family_member_after, split_clauses
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug, liking_key
 from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries
@@ -501,6 +501,10 @@ class RulesEngine:
                 if corrected is not None:
                     refined.append(corrected)
                 continue
+            outgrown = _family_fact_without_an_allergy_outgrown(candidate, existing)
+            if outgrown:
+                refined.extend(outgrown)  # 「他现在不过敏了」: the allergy leaves the son's fact, nothing is added
+                continue
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
             if _ends_another_value(candidate, existing):
@@ -583,6 +587,53 @@ def _held_fact_without(
     if not kept:
         return [replace(ended, op="delete")]
     return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept), narrows=True)]
+
+
+# A family member's allergy said to be over: 「他现在不过敏了」, "He's not allergic anymore", "Emma outgrew her egg allergy".
+_ALLERGY_OVER = re.compile(
+    r"不(?:再)?过敏了|过敏(?:已经)?好了|\b(?:no longer|not|isn't|aren't) allergic\b(?:(?! to\b).)*?\bany ?more\b"
+    r"|\bno longer allergic\b|\boutgr[eo]wn?\b.*\ballerg",
+    re.IGNORECASE,
+)
+_ALLERGY_PART = re.compile(r"过敏|\ballerg", re.IGNORECASE)
+# Who a family member's part speaks of, as the family rules write it: 「儿子…」, "Son …", "Child Emma …".
+_MEMBER = re.compile(r"^(?:(?-i:Child [A-Z]\w*)|" + "|".join(FAMILY.values()) + r")", re.IGNORECASE)
+
+
+# The words around the allergens of an allergy or of its end, as separators: what is left names the allergens.
+_AROUND_ALLERGENS = re.compile(
+    r"现在|已经|也|都|对|不再|不|过敏|好了|了|的|和|跟|、|以及|还有"
+    r"|\b(?:is|are|was|not|no|longer|any ?more|allergic|allerg\w*|to|his|her|their|outgr[eo]wn?|and|or|an?)\b"
+    r"|[\s,.;!?，。；！？]",
+    re.IGNORECASE,
+)
+
+
+def _allergens_said(text: str) -> set[str]:
+    """The allergens `text` (an allergy, or its end, without the member) names, as words: 「对牛奶和芒果过敏」 ->
+    {牛奶, 芒果}, "outgrew his egg allergy" -> {egg} (an English plural as its singular)."""
+    words = (word.casefold() for word in _AROUND_ALLERGENS.sub(" ", text).split())
+    return {word[:-1] if word.endswith("s") and len(word) > 3 and word.isascii() else word for word in words}
+
+
+def _family_fact_without_an_allergy_outgrown(candidate: Candidate, existing: list[ExistingMemory]) -> list[Candidate]:
+    """The held family member's fact without that member's allergy `candidate` says is over (of the allergens it
+    names, if it names any), in place of `candidate`: 「我儿子对芒果过敏」 then 「他现在不过敏了」 appended the second beside
+    the first. A part naming another allergen as well stays whole (the safe side). Nothing when `candidate` says
+    no allergy over or the held fact holds no such part."""
+    held = _held_fact(existing, candidate.key) if candidate.key.startswith("family-") else None
+    member = _MEMBER.match(candidate.content)
+    if held is None or member is None or candidate.op == "delete" or not _ALLERGY_OVER.search(candidate.content):
+        return []
+    over = _allergens_said(candidate.content[member.end() :])
+
+    def outgrown(part: str) -> bool:
+        said = _MEMBER.match(part)
+        if said is None or said.group(0).casefold() != member.group(0).casefold() or not _ALLERGY_PART.search(part):
+            return False
+        return not over or _allergens_said(part[said.end() :]) <= over
+
+    return _held_fact_without(held, outgrown, candidate, "rules: the family member's allergy is over")
 
 
 def _what_a_switch_replaces(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
