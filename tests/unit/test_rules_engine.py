@@ -4825,3 +4825,23 @@ def test_a_family_members_allergy_said_to_be_over_leaves_their_fact() -> None:
         ("我女儿现在不过敏了。", "儿子对牛奶过敏"),
     ):
         assert [op for op, _ in written(message, held)] == ["append"], message
+
+
+def test_programming_languages_said_together_are_each_a_preference_with_what_they_are_for() -> None:
+    """R-WRITE-2 (nineteenth probe): 「我平时用Python和Go写后端」 was one memory under `preference-python` (saying it
+    stopped Python would end Go too) and "I mostly code in Rust and TypeScript" lost TypeScript. Each is its own
+    memory, and what the list is for stays with each item."""
+    assert [(c.key, c.content) for c in extract("我平时用Python和Go写后端。")] == [
+        ("preference-python", "平时用Python写后端"),
+        ("preference-go", "平时用Go写后端"),
+    ]
+    assert [(c.key, c.content) for c in extract("I mostly code in Rust and TypeScript.")] == [
+        ("preference-rust", "Mostly codes in Rust"),
+        ("preference-typescript", "Mostly codes in TypeScript"),
+    ]
+    assert [c.key for c in extract("I code in Python, Go and Rust.")] == [
+        "preference-python",
+        "preference-go",
+        "preference-rust",
+    ]
+    assert [c.content for c in extract("我主要用Java、Kotlin写安卓。")] == ["主要用Java写安卓", "主要用Kotlin写安卓"]

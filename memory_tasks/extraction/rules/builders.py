@@ -116,7 +116,9 @@ def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) ->
             contents = [statement(match.group(0), clause.lang)]
         else:
             head = clause.text[match.start() : match.start("item")].strip()
-            contents = [statement(_listed(head, item, clause.lang), clause.lang) for item in items]
+            # What the match says after the list is each item's: 「平时用Python和Go写后端」 -> 「平时用Go写后端」.
+            tail = clause.text[match.end("item") : match.end()].rstrip()
+            contents = [statement(_listed(head, item, clause.lang) + tail, clause.lang) for item in items]
         return [
             _candidate("upsert", memory_type, key_of(item), content, clause, importance, item=item)
             for item, content in zip(items, contents, strict=True)

@@ -145,6 +145,8 @@ _LANGUAGES_ZH = (
 )
 # A tool or language named in Latin letters inside Chinese text: "Python", "VS Code", "C++".
 _ZH_TOOL = r"[A-Za-z][A-Za-z0-9+#.\-]*(?: [A-Za-z][A-Za-z0-9+#.\-]*)?"
+# Tools said together, each its own memory (`per_item`): 「我平时用Python和Go写后端」.
+_ZH_TOOLS = _ZH_TOOL + r"(?:\s*(?:和|、|跟|以及|/)\s*" + _ZH_TOOL + r")*"
 _LANGUAGES_EN = (
     r"English|Chinese|Mandarin|Cantonese|Japanese|Korean|French|German|Spanish|Portuguese|Italian|Russian|Arabic"
     r"|Hindi|Dutch|Swedish|Polish|Turkish|Vietnamese|Thai|Indonesian"
@@ -478,9 +480,9 @@ RULES: tuple[Rule, ...] = (
     # The tool is Latin letters, digits and +#.- (not \w, which takes the Chinese after it: 「用Python写后端」).
     # Not in a rule about the assistant's examples (「以后代码示例都用TypeScript」: a constraint below);
     # the user's own code is (「我平时用Python写代码」).
-    _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOL + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
+    _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOLS + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
     # 「我用 Python 写后端」: the tool one works with, not a one-off (「我用Python写了个脚本」).
-    _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOL + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
+    _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOLS + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     # "I've actually started to enjoy running": a taste changed, under the liking's key.
     _r("pref", "en", r"^I(?:'ve| have)? " + _EN_ADV + r"(?:started|begun|began|come|grown|learned|learnt) to (?:enjoy|like|love) (?P<item>[\w' -]{2,40})$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit)\b)(?P<item>.+)$", _pref),
@@ -501,7 +503,7 @@ RULES: tuple[Rule, ...] = (
     # 「我上夜班，白天睡觉」, "I sleep during the day": the bedtime of a night worker (it replaces a night-time one).
     _r("pref", "zh", _ZH_ME + r"(?:改成|变成|换成)?(?:都)?(?:白天|上午|早上)(?:才)?(?P<item>睡觉|睡)(?:了)?$", timed_habit),
     _r("pref", "en", r"^I (?:now |usually |mostly )?(?P<item>sleep) (?:during the day|in the daytime|days)(?: now)?$", timed_habit),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*)", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*(?:(?:,\s*|,?\s+(?:and|or)\s+)" + CAP + r"[\w+#.-]*)*)", _pref),
     # "I write Go at work", 「我主要写Go」, 「我是写Java的」: the language one works in ("I write a blog" names none).
     _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING + r")\b(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
     _r("pref", "zh", r"^(?:我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?|(?:平时|平常|一般|通常|主要|日常|工作中|工作上))(?:都|也)?写(?P<item>" + _PROGRAMMING + r")(?![^，。]*[了过])(?:的|比较多|多一些|为主)?$", _pref),
