@@ -899,7 +899,7 @@ def test_a_clause_that_only_dates_a_goal_is_part_of_it() -> None:
     """Issue 13.7: 「打算明年上半年考」 after 「在准备PMP考试」 is when, not a second goal with a hash key;
     「打算明年去日本留学」 after 「在学日语」 names a goal of its own."""
     [goal] = extract("我在准备PMP考试，打算明年上半年考。")
-    assert goal.content == "在准备PMP考试; 打算明年上半年考"
+    assert goal.content == "在准备PMP考试；打算明年上半年考"
     assert {c.key for c in extract("我最近在学日语，打算明年去日本留学。")} == {"goal-japanese", "goal-japan"}
 
 
@@ -4148,7 +4148,7 @@ def test_a_goal_reached_by_its_words_and_a_retake_with_no_object() -> None:
     for message in ("车买了，买的是比亚迪。", "我提车了", "我买车了"):
         assert ("delete", "goal", "goal-car") in refined(message, [car]), message
     assert keyed("我打算12月再考一次。") == []
-    assert keyed("我在准备PMP考试，打算明年上半年考")[0][3] == "在准备PMP考试; 打算明年上半年考"
+    assert keyed("我在准备PMP考试，打算明年上半年考")[0][3] == "在准备PMP考试；打算明年上半年考"
     assert keyed("接下来想考N1。") == [("upsert", "goal", "goal-jlpt-n1", "接下来想考N1")]
 
 
@@ -4845,3 +4845,12 @@ def test_programming_languages_said_together_are_each_a_preference_with_what_the
         "preference-rust",
     ]
     assert [c.content for c in extract("我主要用Java、Kotlin写安卓。")] == ["主要用Java写安卓", "主要用Kotlin写安卓"]
+
+
+def test_a_goals_detail_is_joined_with_the_separator_of_its_language() -> None:
+    """R-WRITE-2 (nineteenth probe): 「我在准备考研，目标是浙大」 was stored 「在准备考研; 目标是浙大」, an English semicolon
+    inside Chinese, where family facts and narrowed facts already used 「；」."""
+    assert only("我在准备考研，目标是浙大。").content == "在准备考研；目标是浙大"
+    assert only("I'm training for a marathon. My goal is to finish under four hours.").content == (
+        "Is training for a marathon; goal is to finish under four hours"
+    )

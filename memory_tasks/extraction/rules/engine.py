@@ -265,7 +265,7 @@ class RulesEngine:
                 # 「芒果也不行」, "Also pollen in spring" after an allergy, in this message or the turn before.
                 found = self._right_allergen(clause) if said[-1].op == "delete" else self._also_allergic(clause)
             if found and previous and _is_goal_detail(found, previous, clause):
-                previous[-1].content = f"{previous[-1].content}; {_lower_first(found[0].content)}"[:1000]
+                previous[-1].content = _joined(previous[-1].content, _lower_first(found[0].content), clause.lang)
                 continue
             before = _goal_stated(said) if not previous else None
             if found and before is not None and _is_goal_detail(found, [before], clause):
@@ -273,7 +273,7 @@ class RulesEngine:
                 # sentence or the turn after: the detail goes with that goal, so reaching it ends both.
                 detail = _lower_first(found[0].content) if clause.lang == "en" else found[0].content
                 if any(before is candidate for candidate in last):
-                    before.content = f"{before.content}; {detail}"[:1000]
+                    before.content = _joined(before.content, detail, clause.lang)
                     continue
                 found = [replace(found[0], op="append", key=before.key, content=detail)]
             if not found and before is not None and _REACHED_IT[clause.lang].match(clause.text):
@@ -282,7 +282,7 @@ class RulesEngine:
                 found = [replace(before, op="delete", content=reached, extra={**before.extra, IF_HELD: True})]
             if found and clause.continues and previous and _is_goal_detail_without_object(found, previous):
                 # 「我在准备PMP考试，打算明年上半年考」: when, not a second goal.
-                previous[-1].content = f"{previous[-1].content}; {found[0].content}"[:1000]
+                previous[-1].content = _joined(previous[-1].content, found[0].content, clause.lang)
                 continue
             # 「我打算12月再考一次」 in a turn of its own: no goal it could be the time of.
             found = [candidate for candidate in found if not _is_bare_goal(candidate)]
@@ -361,8 +361,7 @@ class RulesEngine:
                     by_key[candidate.key] = candidate
                 elif first is not candidate and first.op == candidate.op == "append":
                     # Several facts about one family member: one append of both sentences.
-                    joiner = "；" if clause.lang == "zh" else "; "
-                    first.content = f"{first.content}{joiner}{candidate.content}"[:1000]
+                    first.content = _joined(first.content, candidate.content, clause.lang)
                 # Otherwise the first statement of a key wins: "我不打算考N1了" is read as a
                 # retirement before the goal rules see "打算考N1".
             previous = found
@@ -567,6 +566,11 @@ def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[
         taken_up[0],
         "rules: a food or drink taken up again is no longer kept from",
     )
+
+
+def _joined(first: str, second: str, lang: str) -> str:
+    """Two statements of one memory as one content, with the separator of their language (at most 1,000 chars)."""
+    return f"{first}{'；' if lang == 'zh' else '; '}{second}"[:1000]
 
 
 def _held_fact(existing: list[ExistingMemory], key: str) -> ExistingMemory | None:
