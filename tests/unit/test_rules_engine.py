@@ -4854,3 +4854,27 @@ def test_a_goals_detail_is_joined_with_the_separator_of_its_language() -> None:
     assert only("I'm training for a marathon. My goal is to finish under four hours.").content == (
         "Is training for a marathon; goal is to finish under four hours"
     )
+
+
+def test_a_rule_said_with_its_condition_is_a_standing_rule_and_a_statement_after_a_condition_is_the_users() -> None:
+    """R-TYPE-2 (nineteenth probe): 「如果我问菜谱，都按素食来」 and 「推荐餐厅的话人均200以内就行」 stored nothing (如果我 read as
+    a supposition); 「我找工作的时候，压力很大」 was a standing rule; 「推荐餐厅的话，我喜欢川菜」 lost the liking."""
+    for message, key in (
+        ("如果我问菜谱，都按素食来。", "rule-recipes"),
+        ("我问菜谱的时候都按素食来。", "rule-recipes"),
+        ("推荐餐厅的话人均200以内就行。", "rule-restaurants"),
+        ("要是推荐电影的话，别推荐恐怖片。", "rule-horror-movies"),
+    ):
+        candidate = only(message)
+        assert (candidate.memory_type, candidate.key) == ("constraint", key), message
+    for message in (
+        "我找工作的时候，压力很大。",
+        "如果我问你天气，你会怎么回答？",
+        "如果我是素食者，应该怎么补充蛋白质？",
+    ):
+        assert extract(message) == [], message
+    assert only("我写代码的时候都用Vim。").key == "preference-vim"
+    assert (only("推荐餐厅的话，我喜欢川菜。").key, only("推荐餐厅的话，我喜欢川菜。").content) == (
+        "food-sichuan-cuisine",
+        "喜欢川菜",
+    )

@@ -179,7 +179,8 @@ _LASTING_AFTER_WINDOW = re.compile(
 # A supposition of the user's: 「如果我是素食者」, 「要是我怀孕了」, "If I were vegan", "Suppose I moved to Tokyo".
 # ("If I ask for code, give me the full file" is a standing rule, in the indicative.)
 _SUPPOSED = {
-    "zh": re.compile(r"^(?:如果|要是|假如|假设|倘若|万一|若是)(?:说)?我"),
+    # Not the condition of a rule for a request: 「如果我问菜谱，都按素食来」.
+    "zh": re.compile(r"^(?:如果|要是|假如|假设|倘若|万一|若是)(?:说)?我(?!问|让你|请你|找你)"),
     "en": re.compile(
         r"^(?:if I were|if I was|suppose I|supposing I|what if I|imagine (?:that )?I|say I|let's say I|pretend (?:that )?I"
         r"|let's pretend|assume I|hypothetically)\b",
@@ -559,11 +560,16 @@ def _joined_short_subjects(parts: list[str]) -> list[str]:
 # 都按素食来」), governs the clause after it.
 _STANDING_ALONE = re.compile(
     r"^(?:从现在(?:开始|起)|从今(?:天|以后)(?:开始|起)?|以后|今后|from now on|going forward"
-    r"|(?:以后)?(?:每次)?我?(?:问|找|查|要)[^，。]{1,8}的时候"
+    r"|(?:以后)?(?:每次)?我?(?:问|找|查|要)[^，。]{1,8}(?:的时候|的话)"
+    r"|(?:如果|要是)我(?:问(?:你)?|让你|请你|找你)[^，。]{1,8}"
     # 「以后推荐餐厅的时候，不要推荐太贵的」: the kind of reply the rule after the comma is for.
-    r"|(?:以后|今后)?(?:每次)?(?:你)?(?:给我|帮我)?(?:推荐|介绍|安排|规划|写|解释)[^，。]{1,8}的时候)$",
+    r"|(?:如果|要是)?(?:以后|今后)?(?:每次)?(?:你)?(?:给我|帮我)?(?:推荐|介绍|安排|规划|写|解释)[^，。]{1,8}(?:的时候|的话))$",
     re.I,
 )
+
+
+# A part that is a statement of the user's own (「我喜欢川菜」), not what they want of the assistant (「我希望…」).
+_OWN_STATEMENT = re.compile(r"^\s*我(?!希望|要|想要|需要|想让你|要求)")
 
 
 def _standing_words_carried(parts: list[str]) -> list[str]:
@@ -574,6 +580,10 @@ def _standing_words_carried(parts: list[str]) -> list[str]:
         if _STANDING_ALONE.match(part.strip(" ，,")):
             pending = f"{pending}{part.strip(' ，,')}，"
             continue
+        if pending and _OWN_STATEMENT.match(part):
+            # 「推荐餐厅的话，我喜欢川菜」: a liking of the user's own, not the rule of the condition before it.
+            carried.append(pending.rstrip("，"))
+            pending = ""
         carried.append(f"{pending}{part}" if has_han(part) or not pending else f"{pending[:-1]}, {part}")
         pending = ""
     return carried + ([pending.rstrip("，")] if pending else [])
