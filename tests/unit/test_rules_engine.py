@@ -4878,3 +4878,39 @@ def test_a_rule_said_with_its_condition_is_a_standing_rule_and_a_statement_after
         "food-sichuan-cuisine",
         "喜欢川菜",
     )
+
+
+def test_meat_taken_up_again_ends_the_diet_that_kept_from_it() -> None:
+    """R-WRITE-2, R-READ-6 (nineteenth probe): "I'm vegetarian" then "I started eating meat again" left the core diet
+    "Is vegetarian; Started eating meat again" on every reply. The named diet goes (what else the fact keeps stays);
+    fish taken up still qualifies a vegetarian diet, and chicken is meat (it had no key and was not read)."""
+    vegetarian = ExistingMemory(1, "diet", "fact", "Is vegetarian")
+    assert ("delete", "fact", "diet") in refined("I started eating meat again.", [vegetarian])
+    assert ("delete", "fact", "diet") in refined("I started eating chicken again.", [vegetarian])
+    sober = ExistingMemory(1, "diet", "fact", "是素食者；不喝酒")
+    narrowed = [c for c in ENGINE.refine(extract("最近又开始吃肉了。"), [sober]) if c.key == "diet"]
+    assert [(c.op, c.content, c.narrows) for c in narrowed] == [("upsert", "不喝酒", True)]
+    assert ("append", "fact", "diet") in refined("最近开始吃鱼了。", [ExistingMemory(1, "diet", "fact", "是素食者")])
+
+
+def test_a_break_up_or_divorce_said_with_the_partner_first_ends_the_partner() -> None:
+    """R-WRITE-2 (nineteenth probe): "Anna and I broke up" stored nothing and "My girlfriend and I broke up" / "My
+    wife and I got divorced" were appended to the partner's fact; 「我和小美分手了」, 「我和老婆离婚了」 and "We got
+    divorced last year" were none."""
+    for message in ("Anna and I broke up.", "My girlfriend and I broke up.", "我和小美分手了。"):
+        assert [(c.op, c.key) for c in extract(message)] == [("delete", "family-partner")], message
+    for message in ("My wife and I got divorced.", "我和老婆离婚了。", "We got divorced last year."):
+        assert [(c.op, c.key) for c in extract(message)] == [
+            ("upsert", "relationship-status"),
+            ("delete", "family-partner"),
+        ], message
+    assert extract("My girlfriend and I just moved in together.")[0].op == "append"
+
+
+def test_a_title_said_as_an_acronym_is_the_occupation() -> None:
+    """R-WRITE-2 (nineteenth probe): "I'm a PM at Stripe" stored the employer only; "I'm a PM" nothing."""
+    assert [(c.key, c.content) for c in extract("I'm a PM at Stripe.")] == [
+        ("occupation", "Occupation: PM"),
+        ("employer", "Works at Stripe"),
+    ]
+    assert only("I work as an SRE.").content == "Occupation: SRE"

@@ -693,7 +693,7 @@ def _partner_without_a_pregnancy_ended(candidates: list[Candidate], existing: li
 
 
 # Named diets and the foods each keeps from (lexicon slugs), the strictest first.
-_MEAT = frozenset({"meat", "red-meat", "pork", "beef", "lamb", "offal"})
+_MEAT = frozenset({"meat", "red-meat", "pork", "beef", "chicken", "lamb", "offal"})
 _DIET_KEEPS_FROM = (
     (
         re.compile(r"\bvegan\b|纯素|全素", re.IGNORECASE),
@@ -707,7 +707,8 @@ _DIET_KEEPS_FROM = (
 def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
     """An append to the held `diet` fact of a food it keeps from, taken up now: 「是素食者」 and then 「最近开始吃鱼了」
     leave 「是素食者；最近开始吃鱼了」, so no core memory says the user keeps from what they now eat. Nothing when
-    the turn states a diet itself ("…, so pescatarian now" replaces it) or no named diet keeps from the food."""
+    the turn states a diet itself ("…, so pescatarian now" replaces it) or no named diet keeps from the food. Meat
+    taken up ends the named diet instead: the fact without its parts naming one, or a delete."""
     diet = _held_fact(existing, "diet")
     if diet is None or any(c.key == "diet" for c in candidates):
         return []
@@ -725,6 +726,15 @@ def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[Ex
     )
     if taken_up is None:
         return []
+    if taken_up.key.partition("-")[2] in _MEAT:
+        # Meat again ends the named diet itself ("I'm vegetarian", then "I started eating meat again"): its parts
+        # naming a diet go, what else the fact keeps ("不喝酒") stays.
+        return _held_fact_without(
+            diet,
+            lambda part: any(named.search(part) for named, _ in _DIET_KEEPS_FROM),
+            taken_up,
+            "rules: meat taken up again ends the diet that kept from it",
+        )
     reason = "rules: the diet now allows a food it kept from"
     return [replace(taken_up, op="append", memory_type="fact", key="diet", importance=4, reason=reason, extra={})]
 

@@ -24,6 +24,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("seafood", "food", ("海鲜", "seafood")),
     ("pork", "food", ("猪肉", "pork")),
     ("beef", "food", ("牛肉", "beef")),
+    ("chicken", "food", ("鸡肉", "chicken", "poultry")),
     ("lamb", "food", ("羊肉", "lamb", "mutton")),
     ("red-meat", "food", ("红肉", "red meat")),
     ("meat", "food", ("肉", "吃肉", "荤", "荤菜", "meat")),

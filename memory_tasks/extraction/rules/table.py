@@ -119,7 +119,7 @@ _EN_OCCUPATION = (
     r"|freelancer|photographer|artist|musician|electrician|plumber|firefighter|police officer|pilot|driver|translator"
     r"|editor|professor|lecturer|therapist|psychologist|veterinarian|vet|mechanic|farmer|librarian|recruiter"
     r"|salesperson|marketer|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
-    r"|co-founder|cofounder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)"
+    r"|co-founder|cofounder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP|PM|TPM|SWE|SRE|QA|DBA)"
 )
 # Car makes named in Chinese (「买的是比亚迪」, 「换成特斯拉了」): the vehicle, not a liking switched to.
 _ZH_CAR_MAKES = (
@@ -908,8 +908,8 @@ RULES: tuple[Rule, ...] = (
     # Divorced, single, widowed: the status is stated and the partner retired (「我离婚了」 after
     # "My wife is a doctor" leaves no wife). Engaged and married are the partner's fact (below).
     _r("relationship", "en", r"^I(?:'m| am) (?:now |recently |currently |still |happily )?(?P<value>divorced|single|widowed|a widow|a widower)(?: now| again)?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
-    _r("relationship", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:got|gotten) (?P<value>divorced)\b", slots(RELATIONSHIP, _ENDS_PARTNER)),
-    _r("relationship", "zh", r"^(?:我们|我)?(?:已经|刚|刚刚|去年|前年|上个月)?(?P<value>离婚|离异|丧偶)(?:[一二三四五六七八九十两几\d]+年)?(?:多)?了?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
+    _r("relationship", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally |officially )?(?:got|gotten) (?P<value>divorced)\b", slots(RELATIONSHIP, _ENDS_PARTNER)),
+    _r("relationship", "zh", r"^(?:我们|我)?(?:(?:和|跟)(?:我的?)?(?:老公|老婆|丈夫|妻子|爱人|先生|太太))?(?:已经|刚|刚刚|去年|前年|上个月)?(?P<value>离婚|离异|丧偶)(?:[一二三四五六七八九十两几\d]+年)?(?:多)?了?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
     # A divorce under way is the status now; the partner stays until it is done ("I'm divorced").
     _r("relationship", "en", r"^(?:I'm|I am|we're|we are) (?:now |currently |officially )?(?P<value>(?:getting|going to get|about to get) divorced|going through (?:a|my|the) divorce|in the (?:middle|process) of (?:a|my|our|the) divorce|separated)\b", RELATIONSHIP),
     _r("relationship", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?P<value>filed for (?:a )?divorce|separated)\b", RELATIONSHIP),
@@ -938,6 +938,10 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^I(?:'m| am) (?:an )?(?P<siblings>only child)\b", family_fact),
     # "I have a girlfriend now, her name is Mia" is about her from its second half on (family=True).
     _r("family", "en", r"^I (?:now |finally )?(?:have|'ve got|have got|got) an? (?:new )?(?P<partner>girlfriend|boyfriend)\b", slots(family_fact, _ENDS_STATUS), family=True),
+    # The partner and the user broke up or divorced, said with the partner first: "My girlfriend and I broke up",
+    # "Anna and I split up", "My wife and I got divorced" (the status as "I got divorced" says it).
+    _r("family", "en", r"^(?:my (?:girlfriend|boyfriend|partner|fianc[ée]e?)|(?-i:[A-Z][a-z]+)) and I (?:just |recently |finally )?(?:broke up|split up)\b", _ENDS_PARTNER, family=True),
+    _r("family", "en", r"^(?:my (?:wife|husband|partner|spouse)|(?-i:[A-Z][a-z]+)) and I (?:just |recently |finally |officially )?(?:got |are |have )?(?P<value>divorced)\b", slots(RELATIONSHIP, _ENDS_PARTNER), family=True),
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
     _r("family", "zh", r".+", family_fact, family=True),  # a clause continuing a family member ("是一名医生")
     _r("family", "en", r".+", family_fact, family=True),
@@ -948,7 +952,7 @@ RULES: tuple[Rule, ...] = (
     # before; 「我们分手了」, "We broke up" end the partner held (nothing when none is).
     _r("family", "zh", r"^(?:我)?(?:现在|已经|终于)?有(?:了)?(?P<partner>女朋友|男朋友|对象)了?$", slots(family_fact, _ENDS_STATUS)),
     _r("relationship", "en", r"^(?:we|I)(?:'ve| have)? (?:just |recently |finally )?(?:broke up|broken up|split up)\b(?! with (?:the|this|that|a|an) )", _ENDS_PARTNER),
-    _r("relationship", "zh", r"^(?:我们|我)?(?:(?:和|跟)(?:我的?)?(?:女朋友|男朋友|对象|女友|男友))?(?:已经|刚|刚刚|上个月|上周|去年|前几天)?分手了?$", _ENDS_PARTNER),
+    _r("relationship", "zh", r"^(?:我们|我)?(?:(?:和|跟)(?:我的?)?(?:女朋友|男朋友|对象|女友|男友|他|她|[\u4e00-\u9fff]{2,3}?))?(?:已经|刚|刚刚|上个月|上周|去年|前几天)?分手了?$", _ENDS_PARTNER),
     # Married or engaged: the partner's fact, and a divorced or single status said before is over.
     _r("family", "en", r"^I(?:'m| am| (?:just |recently )?got) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
     # "We got married last Saturday" (after "I'm engaged"): the partner's fact, as "I got married" is.
