@@ -4914,3 +4914,19 @@ def test_a_title_said_as_an_acronym_is_the_occupation() -> None:
         ("employer", "Works at Stripe"),
     ]
     assert only("I work as an SRE.").content == "Occupation: SRE"
+
+
+def test_a_role_play_or_an_imagined_scene_is_no_fact_of_the_user() -> None:
+    """R-TYPE-3 (nineteenth probe): "Pretend you're my wife and I'm a doctor" stored the occupation "doctor"; the
+    scene's clauses naming the user were read as statements. The whole sentence of a role-play is none; the next
+    sentence is the user's again, and a persona given to the assistant alone frames nothing."""
+    for message in (
+        "Pretend you're my wife and I'm a doctor.",
+        "Let's role-play: you are my boss and I am a nurse.",
+        "Imagine we are married and I am a pilot.",
+        "我们来玩角色扮演，你是医生，我是病人。",
+        "请扮演我的女朋友，我是一名医生。",
+    ):
+        assert extract(message) == [], message
+    assert only("Imagine that. I'm a doctor.").key == "occupation"
+    assert only("You are a nutritionist. I'm a diabetic patient.").key == "health-diabetes"

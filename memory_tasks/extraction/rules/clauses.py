@@ -187,6 +187,15 @@ _SUPPOSED = {
         re.IGNORECASE,
     ),
 }
+# A role-play or an imagined scene: the whole sentence is the scene, whoever its clauses name ("Pretend you're my
+# wife and I'm a doctor", 「我们来玩角色扮演，你是医生，我是病人」).
+_IMAGINED = {
+    "zh": re.compile(r"^(?:请)?(?:你)?(?:扮演|假装|想象|模拟一下)|^(?:我们)?(?:来)?(?:玩)?(?:个|一个)?角色扮演"),
+    "en": re.compile(
+        r"^(?:(?:let's|let us) )?(?:pretend|imagine|role-?play)\b|^(?:act as|play the role)\b|^in this (?:role-?play|scene)\b",
+        re.IGNORECASE,
+    ),
+}
 # A worry or a doubt of the user's own is no diagnosis: 「我怕我得了糖尿病」, 「我担心自己有抑郁症」 (「我怕冷」 is a trait).
 _ZH_HEDGE = re.compile(
     r"可能|也许|大概|好像|应该是|说不定|或许|怕我|怕自己|担心|怀疑(?!论)|不知道(?:自己)?是不是|不确定"
@@ -634,6 +643,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             parts = [_EN_BARE_CONDITION.sub(lambda m: f"I'm {(m.group(1) or m.group(2)).lower()}", p) for p in parts]
         parts = _standing_words_carried(parts)
         tainted: str | None = None
+        imagined = False
         previous_subject = "self"
         quit_habit: str | None = None  # the habit of a former-state clause just read
         for index, raw in enumerate(parts):
@@ -715,6 +725,9 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             # ("我今天想说一下，我对青霉素过敏").
             if explicit:
                 tainted = None
+            imagined = imagined or bool(_IMAGINED[lang].match(clause.text))
+            if imagined:
+                tainted = "a role-play or an imagined scene"
             lasting = _LASTING_AFTER_WINDOW.match(clause.text)
             if lasting:
                 # "今天才发现自己对芒果过敏": the window dates the discovery, not the fact.
