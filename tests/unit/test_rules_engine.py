@@ -4930,3 +4930,45 @@ def test_a_role_play_or_an_imagined_scene_is_no_fact_of_the_user() -> None:
         assert extract(message) == [], message
     assert only("Imagine that. I'm a doctor.").key == "occupation"
     assert only("You are a nutritionist. I'm a diabetic patient.").key == "health-diabetes"
+
+
+def test_a_goal_reached_ends_its_part_of_a_held_goal_and_the_next_step_is_a_goal() -> None:
+    """R-WRITE-2 (nineteenth probe): 「N2考过了！下一步考N1」 after 「我最近在学日语，目标是明年考N2」 left the N2 target in the
+    Japanese goal and stored no next step. The part naming what is reached leaves the held goal (the rest stays);
+    「下一步考N1」 is a goal; a goal of one part is left to its own key."""
+    japanese = ExistingMemory(1, "goal-japanese", "goal", "最近在学日语；目标是明年考N2")
+    written = [(c.op, c.key, c.content) for c in ENGINE.refine(extract("N2考过了！下一步考N1。"), [japanese])]
+    assert ("upsert", "goal-japanese", "最近在学日语") in written
+    assert ("upsert", "goal-jlpt-n1", "下一步考N1") in written
+    alone = ExistingMemory(1, "goal-japanese", "goal", "目标是考N2")
+    assert ENGINE.refine(extract("N2考过了。"), [alone]) == []
+
+
+def test_a_goal_reached_with_no_object_ends_the_goal_before_it_and_names_the_school() -> None:
+    """R-WRITE-2 (nineteenth probe): 「考过了！」 / 「通过了！」 after 「我在准备考N2」 ended nothing (two goal rules read 考 and
+    通 as the item); 「考上了！九月入学」 after 「我在准备考研，目标是浙大」 and 「我考上浙大了」 stored no school."""
+    for reached in ("考过了！", "通过了！"):
+        assert [(op, key) for op, _, key, _ in keyed(reached, ("我在准备考N2。",))] == [("delete", "goal-jlpt-n2")], (
+            reached
+        )
+    assert keyed("考上了！", ("我在准备考研，目标是浙大。",)) == [
+        ("delete", "goal", "goal-grad-school-exam", "考上了"),
+        ("upsert", "fact", "school", "考上了浙大"),
+    ]
+    assert [(c.key, c.content) for c in extract("我考上浙大研究生了。") if c.key == "school"] == [
+        ("school", "考上了浙大")
+    ]
+    assert [c for c in extract("我考上了一个好大学。") if c.key == "school"] == []
+    assert keyed("考过了！") == []
+
+
+def test_an_employer_said_before_a_job_with_its_field_and_a_job_field_are_read() -> None:
+    """R-WRITE-2 (nineteenth probe): 「我在阿里做Java开发」 stored no employer (the job had to follow 做 at once);
+    「我转行做数据分析了」 no occupation; 「我在学校当老师」 was also a goal 「学校当老师」 (在学 read as studying)."""
+    assert [(c.key, c.content) for c in extract("我在阿里做Java开发。")] == [
+        ("occupation", "职业：Java开发"),
+        ("employer", "在阿里工作"),
+    ]
+    assert only("我转行做数据分析了。").content == "职业：数据分析"
+    assert [c.key for c in extract("我在学校当老师。")] == ["occupation"]
+    assert only("我在学日语。").key == "goal-japanese"

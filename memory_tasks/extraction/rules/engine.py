@@ -21,6 +21,7 @@ from memory_tasks.extraction.rules.builders import (
     SWITCHED_AWAY,
     TAKEN_UP,
     UNLESS_NAMED,
+    zh_alma_mater,
 )
 from memory_tasks.extraction.rules.clauses import CONFIDENT, FAMILY, Clause, family_member_after, split_clauses
 from memory_tasks.extraction.rules.content import statement
@@ -280,6 +281,13 @@ class RulesEngine:
                 # 「考上了！」 right after 「我在准备考研」: that goal is reached (where held).
                 reached = statement(clause.text, clause.lang)
                 found = [replace(before, op="delete", content=reached, extra={**before.extra, IF_HELD: True})]
+                aimed = _SCHOOL_AIMED_AT.search(before.content) if clause.lang == "zh" else None
+                if aimed and zh_alma_mater(aimed.group("school")):
+                    # 「考上了！」 after 「我在准备考研，目标是浙大」: the school the goal named is the user's now.
+                    school = f"考上了{aimed.group('school')}"
+                    found.append(
+                        replace(before, memory_type="fact", key="school", content=school, importance=4, extra={})
+                    )
             if found and clause.continues and previous and _is_goal_detail_without_object(found, previous):
                 # 「我在准备PMP考试，打算明年上半年考」: when, not a second goal.
                 previous[-1].content = _joined(previous[-1].content, found[0].content, clause.lang)
@@ -521,6 +529,10 @@ class RulesEngine:
             if candidate.op != "delete" or candidate.key in existing_keys:
                 refined.append(candidate)
                 continue
+            reached = _held_goal_without_a_part_reached(candidate, existing)
+            if reached:
+                refined.extend(reached)  # 「N2考过了」: the N2 target leaves 「在学日语；目标是明年考N2」
+                continue
             if candidate.extra.get(IF_HELD):
                 continue  # "I just got married" with no single status stored retires nothing
             forget = bool(candidate.extra.get(FORGET))
@@ -587,7 +599,9 @@ def _held_fact_without(
     kept = [part for part in parts if not goes(part)]
     if len(kept) == len(parts):
         return []
-    ended = replace(cause, op="upsert", memory_type="fact", key=memory.key, importance=4, reason=reason, extra={})
+    ended = replace(
+        cause, op="upsert", memory_type=memory.memory_type, key=memory.key, importance=4, reason=reason, extra={}
+    )
     if not kept:
         return [replace(ended, op="delete")]
     return [replace(ended, content=("；" if has_han("".join(kept)) else "; ").join(kept), narrows=True)]
@@ -638,6 +652,21 @@ def _family_fact_without_an_allergy_outgrown(candidate: Candidate, existing: lis
         return not over or _allergens_said(part[said.end() :]) <= over
 
     return _held_fact_without(held, outgrown, candidate, "rules: the family member's allergy is over")
+
+
+def _held_goal_without_a_part_reached(candidate: Candidate, existing: list[ExistingMemory]) -> list[Candidate]:
+    """The held goal without its part naming the goal `candidate` says is reached, when that goal is not held under
+    its own key: 「N2考过了」 takes 「目标是明年考N2」 out of 「最近在学日语；目标是明年考N2」, the rest of the goal stays.
+    Nothing for a goal of one part (whether the whole is reached is not said) or when no held goal names it."""
+    item = str(candidate.extra.get(ITEM) or "").casefold()
+    if candidate.op != "delete" or candidate.memory_type != "goal" or len(item) < 2:
+        return []
+    for memory in existing:
+        if memory.memory_type == "goal" and item in memory.content.casefold() and _PARTS.search(memory.content):
+            return _held_fact_without(
+                memory, lambda part: item in part.casefold(), candidate, "rules: a part of the goal is reached"
+            )
+    return []
 
 
 def _what_a_switch_replaces(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
@@ -773,6 +802,10 @@ _NEW_FAVORITE = {
     "zh": re.compile(r"^(?:现在|其实)?(?:改成|换成|变成)(?P<value>[^，。]{1,6}?)了?$"),
 }
 # A goal reached, said with no object of its own: 「考上了！」, 「上岸了」, "I passed!", "I got in!".
+# The school a study goal aims at: 「在准备考研；目标是浙大」, 「准备高考，目标是考上清华」.
+_SCHOOL_AIMED_AT = re.compile(
+    r"(?:考研|考博|高考|中考|考大学|升学)[^；;]*[；;，]\s*目标(?:院校)?是(?:考上?)?(?P<school>[^；;，。\s]{2,10}?)(?:大学|的研究生|研究生)?$"
+)
 _REACHED_IT = {
     "zh": re.compile(r"^(?:我)?(?:终于|已经|也)?(?:考上了|考过了|通过了|上岸了|拿到了|做到了|成功了|搞定了)(?:啦)?$"),
     "en": re.compile(

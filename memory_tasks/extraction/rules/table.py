@@ -109,7 +109,7 @@ _ZH_OCCUPATION = (
     r"工程师|程序员|程序猿|码农|设计师|产品经理|经理|医生|医师|护士|律师|会计|老师|教师|教授|记者|作家|编辑|翻译|厨师|司机|警察"
     r"|销售|运营|分析师|研究员|架构师|科学家|学生|研究生|博士生|本科生|大学生|高中生|主播|博主|自由职业者|创业者|公务员|店主"
     r"|画家|摄影师|演员|歌手|工人|农民|快递员|外卖员|药剂师|咨询师|顾问|律师助理|产品|前端|后端|全栈|测试|运维|HR|hr"
-    r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发|总监|主管|总裁|合伙人|老板|组长"
+    r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发|总监|主管|总裁|合伙人|老板|组长|数据分析|算法"
     # Titles said in Latin letters inside Chinese: 「我在字节做SRE」.
     r"|(?-i:SRE|DevOps|DBA|PM|UI|UX|QA|CTO|CEO|CFO|COO)"
 )
@@ -290,6 +290,7 @@ OCCUPATION_STATED = Slot("fact", "occupation")
 SCHOOL = Slot("fact", "school", {"zh": "在{value}上学", "en": "Studies at {value}"})
 # Admitted, not yet there: 「我被浙大录取了」, "I got into Stanford".
 ADMITTED = Slot("fact", "school", {"zh": "被{value}录取", "en": "Admitted to {value}"})
+PASSED_INTO = Slot("fact", "school", {"zh": "考上了{value}"}, clean=zh_alma_mater)
 SCHOOL_YEAR = Slot("fact", "school", {"zh": "在读{value}", "en": "In {value}"})
 SCHOOL_ZH = replace(SCHOOL, clean=zh_employer)
 REPLY_UNITS = Slot("constraint", "reply-units")
@@ -422,14 +423,15 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:finally |just |recently )?(?:got|gotten|earned|passed) (?:my )?(?P<item>driver'?s licen[cs]e|driving licen[cs]e|driving test)\b", goal_reached),
     # "I'm fluent in French now": the language goal reached (the language spoken is read below).
     _r("pref", "en", r"^I(?:'m| am) (?:now |finally )?(?:fluent|conversational) in (?P<item>" + _LANGUAGES_EN + r")\b", goal_reached),
-    _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
+    _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>(?!了|啦)[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
     # 「减肥成功了」: the goal named, then reached.
     _r("pref", "zh", r"^(?:我)?(?:终于|已经)?(?P<item>[^，。]{2,6}?)(?:成功了|成功啦)$", goal_reached),
     # 「我考完雅思了」, 「雅思考完了」, 「我雅思考过了」: an exam sat is the goal of preparing for it reached.
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?考完了?(?P<item>[^，。]{1,10}?)(?:了|啦)$", goal_reached),
     _r("pref", "zh", r"^(?:我)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也)?考(?:完|过)了$", goal_reached),
     # 「N2过了！」, 「我雅思通过了」, 「驾照拿到了」: the goal held under that item is reached (nothing when none is).
-    _r("pref", "zh", r"^(?:我)?(?:的)?(?P<item>[^，。我]{1,10}?)(?:终于|已经|也|顺利)*(?:过了|通过了|拿到了|拿下了|考下来了|拿下来了)$", goal_reached),
+    # Not a reach with no object (「考过了！」, 「通过了」: the verb's first character is no item; `engine._REACHED_IT`).
+    _r("pref", "zh", r"^(?:我)?(?:的)?(?P<item>(?!考过了$|通过了$)[^，。我]{1,10}?)(?:终于|已经|也|顺利)*(?:过了|通过了|拿到了|拿下了|考下来了|拿下来了)$", goal_reached),
     # 「车买了」, 「我提车了」, 「我买车了」: the goal of buying a car reached (where held).
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|也)?(?:买车|提车|买了车|车(?:也|终于|已经)?买(?:好|到)?)了", goal_reached_as("买车")),
     # A home bought is the house goal reached, and where the user lives now.
@@ -561,6 +563,8 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "zh", r"(?:我的)?(?:长期)?(?:目标|梦想|心愿|愿望|计划)(?:是|就是)(?P<item>[^，。]+)$", goal),
     _r("goal", "zh", r"(?<![不没])(?:在|正在)?(?:准备|备考|冲刺)(?:考(?![研公]))?(?P<item>[^，。]+)(?<!了)$", goal),
     _r("goal", "zh", r"(?<![不没])(?:打算|计划|决定|立志)(?:在)?(?P<item>[^，。]+)(?<!了)$", goal),
+    # The next step after a goal reached: 「N2考过了！下一步考N1」.
+    _r("goal", "zh", r"^(?:我)?(?:下一步|接下来|下一个目标是?)(?:就|要|再|是)?(?P<item>考[^，。]+)(?<!了)$", goal),
     _r("goal", "zh", r"(?<![不没])(?:希望|想要|想)(?=在|以后|将来|未来|今年|明年|年底|[^，。]{1,8}之前)(?P<item>[^，。]+)$", goal),
     # The time first (「我今年想考驾照」): a bare 想 is a wish of the moment (「我想吃火锅」), a year is a
     # goal. 「以后要…」 and a wish about the assistant (「以后想让你…」) are how standing instructions start.
@@ -570,7 +574,7 @@ RULES: tuple[Rule, ...] = (
     # 「我想学钢琴」, 「我一直想考驾照」: to learn or to pass something is a goal even without a year;
     # not a question of the moment (「我想学一下这个怎么用」) or a quiz (「我想考考你」).
     _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?)?想(?:要|去)?(?P<item>(?:学|考)(?!一下|下|考|学|会儿|点|怎么|如何|这|那)[^，。？?吗]{1,10}|换(?:个|一个)?(?:城市|工作|行业|方向)[^，。？?吗]{0,6}|(?:存钱|攒钱)?买(?:车|房|房子)[^，。？?吗]{0,6})$", goal),
-    _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公|考驾照|考(?:[A-Z]{2,5}|[^，。]{1,6}?(?:证|资格证?|执照)))$", goal),
+    _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?!校|院|期|历|费|位|生)(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公|考驾照|考(?:[A-Z]{2,5}|[^，。]{1,6}?(?:证|资格证?|执照)))$", goal),
     _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution)(?: this year| for this year| for (?:the year|\d{4}))? (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
@@ -652,7 +656,8 @@ RULES: tuple[Rule, ...] = (
     # "I'm Sarah, a nurse from Dublin": the occupation after the name (the name itself is a profile field).
     _r("occupation", "en", r"^I(?:'m| am) " + CAP + r"[\w'-]*, an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", EMPLOYER_OR_KIND_ZH),
-    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
+    # The job may name its field first: 「在阿里做Java开发」, as the occupation rule reads it.
+    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
     _r("work-city", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", WORK_CITY_ZH),
     # 「公司把我调到广州了」, 「我被调到广州了」: a transfer is the new work city.
     _r("work-city", "zh", r"^(?:公司|单位|领导)?(?:把我|我被|我)(?:调|派|外派)(?:到|去)了?(?P<value>" + ZH + r"{2,6}?)(?:工作|上班)?了$", WORK_CITY_ZH),
@@ -687,6 +692,8 @@ RULES: tuple[Rule, ...] = (
     # 「我在北大读研一」, 「在浙大读大三」: the school with the year, said as the user said it.
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读|上)(?:研[一二三]|大[一二三四]|博[一二三四五]|高[一二三]|初[一二三])$", replace(SCHOOL, templates=None, clean=zh_employer)),
     # Admitted (「我被浙大录取了」, "I got into Stanford"), or the year of school the user is in (「我今年高三」).
+    # The school passed into (the goal it reaches ends as well, in the goal rules): 「我考上浙大研究生了」.
+    _r("employer", "zh", r"^(?:我)?(?:已经|终于|刚|刚刚|今年)?考上(?:了)?(?P<value>(?!研|公|编|驾照|[A-Za-z\d]|一|个|所|好|理想|了)[^，。\s]{2,12}?)(?:的?(?:研究生|硕士|博士|本科|大学))?(?:了|啦)?$", PASSED_INTO),
     _r("employer", "zh", r"^(?:我)?(?:已经|终于|刚|刚刚)?被(?P<value>(?!公司|单位)[^，。\s]{2,12}?)(?:的[^，。]{1,8}?专业)?录取了?$", ADMITTED),
     _r("employer", "en", r"^I (?:just |finally |officially )?(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|have been accepted (?:to|into|at)|'ve been accepted (?:to|into|at)) " + _EN_NAME, ADMITTED),
     _r("employer", "zh", r"^(?:我)?(?:今年|现在|目前)?(?:在)?(?:读|上)?(?P<value>高[一二三]|初[一二三]|大[一二三四]|研[一二三])(?:了|的学生)?$", SCHOOL_YEAR),
