@@ -4972,3 +4972,27 @@ def test_an_employer_said_before_a_job_with_its_field_and_a_job_field_are_read()
     assert only("我转行做数据分析了。").content == "职业：数据分析"
     assert [c.key for c in extract("我在学校当老师。")] == ["occupation"]
     assert only("我在学日语。").key == "goal-japanese"
+
+
+def test_a_food_or_drink_said_first_is_read_as_after_its_verb() -> None:
+    """R-WRITE-2 (nineteenth probe): 「其实香菜我现在能吃了」 after 「我不吃香菜」 kept the dislike; 「香菜我不吃」 and 「咖啡我不喝了」,
+    common Chinese word orders, stored nothing. Not a meal (「晚饭我不吃了」 is tonight's) nor words with a verb of
+    their own (「医生不让我喝了」)."""
+    assert (only("香菜我不吃。").key, only("香菜我不吃。").content) == ("food-cilantro", "不吃香菜")
+    assert only("其实香菜我现在能吃了。").content == "现在能吃香菜了"
+    assert (only("咖啡我不喝了。").op, only("咖啡我不喝了。").key) == ("delete", "drink-coffee")
+    assert only("辣的我现在也能吃了。").key == "food-spicy-food"
+    assert extract("晚饭我不吃了。") == extract("这个我不吃。") == []
+    assert only("我喜欢喝咖啡，不过医生不让我喝了").content == "喜欢喝咖啡，但医生不让我喝了"
+
+
+def test_a_hot_drink_switched_to_ends_the_held_one() -> None:
+    """R-WRITE-2 (nineteenth probe): 「我现在改喝茶了」 after 「我喜欢喝美式咖啡」 kept the coffee; a drink taken up without a
+    switch ends nothing."""
+    coffee = ExistingMemory(1, "drink-coffee", "preference", "喜欢喝美式咖啡")
+    for message in ("我现在改喝茶了。", "I switched to tea."):
+        assert sorted(refined(message, [coffee])) == [
+            ("delete", "preference", "drink-coffee"),
+            ("upsert", "preference", "drink-tea"),
+        ], message
+    assert refined("我开始喝茶了。", [coffee]) == [("upsert", "preference", "drink-tea")]

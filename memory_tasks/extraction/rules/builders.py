@@ -473,6 +473,8 @@ def habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "preference", f"{category}-{slug}", content, clause, 3)]
 
 
+# A habit taken up as a switch from another: 「改喝茶」, 「换成喝茶」.
+_SWITCH_WORD = re.compile(r"改|换成")
 # Habits one cannot keep at once: 「最近开始早睡早起了」 ends 「是夜猫子」.
 _OPPOSITE_HABITS = {"habit-early-rising": "habit-staying-up-late", "habit-staying-up-late": "habit-early-rising"}
 
@@ -489,6 +491,8 @@ def habit_taken_up(match: re.Match[str], clause: Clause) -> list[Candidate]:
     content = statement(clause.text, clause.lang)
     taken_up = _candidate("upsert", "preference", f"{category}-{slug}", content, clause, 3)
     taken_up.extra[TAKEN_UP] = True
+    if taken_up.key in SWITCHED_AWAY and _SWITCH_WORD.search(match.group(0)):
+        taken_up.extra[SWITCHED] = True  # 「我现在改喝茶了」: the tea replaces the held coffee
     opposite = _OPPOSITE_HABITS.get(taken_up.key)
     if opposite is None:
         return [taken_up]
@@ -497,9 +501,9 @@ def habit_taken_up(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [taken_up, ends]
 
 
-# Devices, code editors and drugs of one use one uses one of: switching to one ends the other held ("I switched to a Mac" after
-# "I use Windows", "I switched to Neovim" after "I use VS Code"), said only as a switch ("I also have a Mac" ends
-# nothing). Refinement ends what is held (`engine._what_a_switch_replaces`).
+# Devices, code editors, the daily hot drink and drugs of one use one uses one of: switching to one ends the other
+# held ("I switched to a Mac" after "I use Windows", "I switched to Neovim" after "I use VS Code"), said only as a
+# switch ("I also have a Mac" ends nothing). Refinement ends what is held (`engine._what_a_switch_replaces`).
 SWITCHED_AWAY = {
     "device-mac": ("device-windows", "device-linux"),
     "device-windows": ("device-mac", "device-linux"),
@@ -515,6 +519,8 @@ _EDITORS = tuple(
     for name in "vs-code vscode neovim nvim vim emacs intellij pycharm sublime sublime-text zed".split()
 )
 SWITCHED_AWAY.update({editor: tuple(other for other in _EDITORS if other != editor) for editor in _EDITORS})
+# The daily hot drink: 「我现在改喝茶了」 after 「我喜欢喝美式咖啡」 ends the coffee.
+SWITCHED_AWAY.update({"drink-tea": ("drink-coffee",), "drink-coffee": ("drink-tea",)})
 # Drugs of one use, under their `medication-<slug>` keys: "My doctor switched me to insulin" ends a held metformin.
 _SAME_USE_MEDICATIONS = (
     ("metformin", "insulin", "diabetes-medication"),

@@ -493,6 +493,24 @@ def _household_as_user(text: str, lang: Lang) -> str:
     return f"I {verb} {text[said.end() :]}"
 
 
+# A food or drink said first, as Chinese often puts it: 「香菜我不吃」, 「咖啡我不喝了」, 「辣的我现在也能吃了」. Not a time,
+# a pronoun or a meal, whose 「晚饭我不吃了」 is tonight's, nor words with a verb of their own (「医生不让我喝了」).
+_ZH_TOPIC_FIRST = re.compile(
+    r"^(?P<topic>(?!今天|昨天|明天|现在|最近|以前|平时|这|那|什么|他|她|它|你|我|饭|早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵)"
+    r"(?:(?![让叫要不没说把被给帮会想能在是都也就还])[\u4e00-\u9fffA-Za-z]){1,6}?)(?P<de>的)?我(?P<adverbs>(?:现在|已经|也|都|从来|一直|平时|真的|实在|还是|再也|就)*)"
+    r"(?P<modal>不太|不|没法|不能|不敢|能|可以|敢|很少)?(?P<verb>吃|喝|碰|抽)(?P<end>了|过)?$"
+)
+
+
+def _topic_put_after_its_verb(text: str, lang: Lang) -> str:
+    """`text` with a food or drink said first put after its verb: 「香菜我不吃」 -> 「我不吃香菜」, read as the usual order."""
+    said = _ZH_TOPIC_FIRST.match(text) if lang == "zh" else None
+    if said is None:
+        return text
+    topic = said.group("topic") + (said.group("de") or "")
+    return f"我{said.group('adverbs')}{said.group('modal') or ''}{said.group('verb')}{topic}{said.group('end') or ''}"
+
+
 def _strip_discourse(text: str, lang: Lang) -> str:
     """`text` without its discourse words, a leading frequency word put after the subject."""
     pattern = _ZH_DISCOURSE if lang == "zh" else _EN_DISCOURSE
@@ -654,7 +672,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                 clauses.append(Clause(text=raw[:MAX_CLAUSE_CHARS], lang=lang, skip="too long to be one statement"))
                 continue
             raw = raw.strip(" ，,、：:")
-            text = _household_as_user(_strip_discourse(raw, lang), lang)
+            text = _topic_put_after_its_verb(_household_as_user(_strip_discourse(raw, lang), lang), lang)
             if quit_habit and _QUIT_ALONE[lang].match(text):
                 text = _QUIT_READ_AS[quit_habit]
             quit_habit = None
