@@ -4996,3 +4996,45 @@ def test_a_hot_drink_switched_to_ends_the_held_one() -> None:
             ("upsert", "preference", "drink-tea"),
         ], message
     assert refined("我开始喝茶了。", [coffee]) == [("upsert", "preference", "drink-tea")]
+
+
+def test_a_drug_ended_never_ends_another_safety_fact_and_a_drug_after_a_condition_is_its_own() -> None:
+    """R-READ-6 (nineteenth probe): "I have type 2 diabetes and take metformin" was one memory, the diabetes's, and
+    "My doctor took me off metformin" then found it by the drug's name and deleted it: the user's diabetes was lost.
+    The drug is a memory of its own, and a retirement that finds a safety fact of another kind adds to it."""
+    assert [(c.key, c.content) for c in extract("I have type 2 diabetes and take metformin.")] == [
+        ("health-diabetes", "Has type 2 diabetes"),
+        ("medication-metformin", "Takes metformin"),
+    ]
+    legacy = ExistingMemory(1, "health-diabetes", "fact", "Has type 2 diabetes and take metformin")
+    assert refined("My doctor took me off metformin, diet is enough now.", [legacy]) == [
+        ("append", "fact", "health-diabetes")
+    ]
+    metformin = ExistingMemory(2, "medication-metformin", "fact", "Takes metformin")
+    assert refined("My doctor took me off metformin.", [metformin]) == [("delete", "fact", "medication-metformin")]
+    assert [c.key for c in extract("She loved to sit there every morning and take in the view.")] == []
+
+
+def test_children_said_as_twin_boys_or_one_of_them_are_the_childrens_fact() -> None:
+    """R-WRITE-2 (nineteenth probe): "…and we have twin boys, 6" and "One of the boys, Leo, has asthma" stored
+    nothing: boys, girls and twins were no children, and "one of the boys" no subject."""
+    assert [(c.op, c.key) for c in extract("We have twin boys, 6.")] == [("append", "family-children")]
+    assert [c.key for c in extract("My husband Mark is a firefighter and we have twin boys, 6.")] == [
+        "family-partner",
+        "family-children",
+    ]
+    assert only("One of the boys, Leo, has asthma.").key == "family-children"
+    assert only("I have two girls.").key == "family-children"
+
+
+def test_an_aim_is_the_goals_detail_and_the_level_passed_leaves_it() -> None:
+    """R-WRITE-2 (nineteenth probe): "I'm learning Spanish, aiming for B2 by next summer" lost the target, and
+    "Passed B2! Going for C1 next." stored nothing."""
+    assert only("I'm learning Spanish, aiming for B2 by next summer.").content == (
+        "Is learning Spanish; aiming for B2 by next summer"
+    )
+    spanish = ExistingMemory(1, "goal-spanish", "goal", "Is learning Spanish; aiming for B2 by next summer")
+    written = [(c.op, c.key, c.content) for c in ENGINE.refine(extract("Passed B2! Going for C1 next."), [spanish])]
+    assert ("upsert", "goal-spanish", "Is learning Spanish") in written
+    assert ("upsert", "goal-c1", "Going for C1 next") in written
+    assert extract("Going for a run next.") == extract("I'm going for a walk.") == []

@@ -88,6 +88,13 @@ _EN_BARE_CONDITION = re.compile(
     r"|^(?:so |and )?((?:basically |now )?(?:vegetarian|vegan|pesc[ae]tarian)(?: now)?$)",
     re.IGNORECASE,
 )
+# What "take" takes that is no drug ("…and take in the view", "take a walk", "take notes").
+_NOT_A_DRUG_TAKEN = (
+    r"(?!(?:in|a|an|the|care|time|it|them|off|out|up|over|on|part|turns?|notes?|photos?|pictures?|walks?|breaks?"
+    r"|classes|lessons|courses?|trips?)\b)"
+)
+# A treatment said after a condition without "I": "…, and take metformin" -> "I take metformin".
+_EN_BARE_TREATMENT = re.compile(r"^and (?P<also>(?:also |still ))?(?P<verb>take|inject) ", re.IGNORECASE)
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since"
     r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|allergic|her name|his name|it's|it is|it was|except|"
@@ -98,6 +105,8 @@ _EN_CLAUSE = re.compile(
     + r"|keep|don't|do not|never|avoid|please)\b)"
     # "I'm vegetarian and allergic to nuts": an allergy after a diet is a fact of its own (`_EN_BARE_CONDITION`).
     r"|\s+(?=and (?:(?:severely|very|also|mildly) )?(?:allergic|lactose intolerant|gluten intolerant)\b)"
+    # "I have type 2 diabetes and take metformin": the drug is a fact of its own (`_EN_BARE_TREATMENT`).
+    r"|\s+(?=and (?:also |still )?(?:take|inject) " + _NOT_A_DRUG_TAKEN + r")"
     # "Update: I now work at Stripe": what follows a colon is a statement of its own.
     r"|\s*[:：]\s*(?=(?:I|I'm|I've|we|we're|my)\b)",
     re.IGNORECASE,
@@ -295,7 +304,7 @@ def _former_habit(text: str, lang: Lang) -> str | None:
 FAMILY = {
     "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|未婚妻|未婚夫"
     r"|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?",
-    "children": r"女儿|儿子|孩子|daughters?|sons?|kids|children|child",
+    "children": r"女儿|儿子|孩子|daughters?|sons?|kids|children|child|boys|girls|twins|triplets",
     # 我妈 / 我爸 only after 我 (妈 alone opens "妈呀"); 老妈 / 老爸 anywhere.
     "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|老妈|老爸|(?<=我)妈|(?<=我)爸|(?<=我的)妈|(?<=我的)爸|mom|mother|dad|father|parents",
     # 我姐 / 我哥 only after 我, as 我妈 (姐 alone opens 姐妹们, 哥 哥们).
@@ -310,7 +319,8 @@ _ZH_SUBJECT = re.compile(
     r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?:好|最好的|老|一个)?(?P<other>朋友|闺蜜|哥们|同事|同学|室友|老板|领导|邻居|房东|前任|前妻|前夫|前男友|前女友|病人|患者|客户|学生|他们|她们|他|她)"
 )
 _EN_SUBJECT = re.compile(
-    r"^(?:(?:my|our)|(?:I|we) have (?:a|an|one|two|three|\d+)(?: (?:older|younger|little|big|baby|twin|step))?)"
+    r"^(?:(?:my|our|one of (?:my|our|the))|(?:I|we) have (?:a|an|one|two|three|four|\d+)(?: (?:older|younger|little|big|baby|twin|step))?"
+    r"|(?:I|we) have twin)"
     r" (?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")\b"
     r"|^(?:(?:my|our|I have (?:a|an|one|two|three|\d+)) (?:(?:best|close|closest|good|old|oldest|childhood|new) )?"
     r"(?P<other>friend|colleague|coworker|co-worker|roommate|boss|neighbou?r|manager|teammate|classmate|buddy|pal|landlord"
@@ -659,6 +669,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
         parts = _joined_short_subjects([p for p in parts if p])
         if lang == "en":
             parts = [_EN_BARE_CONDITION.sub(lambda m: f"I'm {(m.group(1) or m.group(2)).lower()}", p) for p in parts]
+            parts = [_EN_BARE_TREATMENT.sub(lambda m: f"I {m.group('also') or ''}{m.group('verb')} ", p) for p in parts]
         parts = _standing_words_carried(parts)
         tainted: str | None = None
         imagined = False

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.extraction.core import is_core_key
 from memory_tasks.extraction.filters import drop_reason, is_trivial
 from memory_tasks.extraction.rules.builders import (
     DIETARY_KEYS,
@@ -113,7 +114,9 @@ WRONG_VALUE = "wrong_value"
 RIGHT_VALUE = "right_value"
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
 # clause is the first goal's detail, not a goal of its own.
-_GOAL_DETAIL = re.compile(r"^(?:my (?:\w+ )?(?:goal|aim|target) is|我?的?目标是)", re.IGNORECASE)
+_GOAL_DETAIL = re.compile(
+    r"^(?:my (?:\w+ )?(?:goal|aim|target) is|(?:and |so )?(?:I'm |I am )?aiming (?:for|to)|我?的?目标是)", re.IGNORECASE
+)
 # Another allergen said right after an allergy, with no verb of its own: 「我对花生过敏，芒果也不行」,
 # 「…，还有芒果」, "I'm allergic to peanuts. Mangoes too." Read as the allergy said of it (`_ALLERGY_OF`).
 _ALSO_ALLERGEN = {
@@ -541,7 +544,8 @@ class RulesEngine:
                 if not forget:
                     refined.append(replace(candidate, reuse_key=None))
                 continue
-            op = "append" if not forget and _names_others(target, candidate) else candidate.op
+            kept = _names_others(target, candidate) or _another_safety_fact(target, candidate)
+            op = "append" if not forget and kept else candidate.op
             refined.append(replace(candidate, op=op, reuse_key=target.key, memory_type=target.memory_type))
         # After the retirements by name: 「我从苹果换成安卓了」 already ends the iPhone it names.
         deleted = {c.target_key for c in refined if c.op == "delete"}
@@ -940,6 +944,12 @@ def _names_others(memory: ExistingMemory, candidate: Candidate) -> bool:
     item = re.escape(str(candidate.extra.get(ITEM) or "").strip())
     listed = rf"{item}\s*(?:,|\band\b|[和、与及])|(?:,|\band\b|[和、与及])\s*(?:the\s+)?{item}"
     return bool(item) and re.search(listed, memory.content, re.IGNORECASE) is not None
+
+
+def _another_safety_fact(memory: ExistingMemory, candidate: Candidate) -> bool:
+    """True when `memory`, which a retirement names, is a safety fact of another kind than what ends: "My doctor
+    took me off metformin" must not end "Has type 2 diabetes and takes metformin" (the ending is added to it)."""
+    return is_core_key(memory.key) and memory.key.partition("-")[0] != candidate.key.partition("-")[0]
 
 
 def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bool:

@@ -419,6 +419,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
     # A goal reached ends it: "I finished my first marathon!", "I passed the N1", 「我考过N1了」.
     _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)(?![\w' -]*? (?:on|in(?! (?:under |about |just under )?\d)|at|with|from|for|about|of|to) )[\w' -]{2,40}?)(?: exam| test)?(?: in (?:under |about |just under )?\d[\d:.]*(?: hours?| minutes?| mins?)?)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
+    # An exam passed, said without "I": "Passed B2!", "Finally passed the JLPT N2".
+    _r("pref", "en", r"^(?:just |finally )?passed (?:my |the )?(?P<item>(?-i:[A-Z0-9])[\w -]{0,20}?)(?: exam| test)?$", goal_reached),
     # "I got my driver's license!": the license is the goal, however it was got.
     _r("pref", "en", r"^I(?:'ve| have)? (?:finally |just |recently )?(?:got|gotten|earned|passed) (?:my )?(?P<item>driver'?s licen[cs]e|driving licen[cs]e|driving test)\b", goal_reached),
     # "I'm fluent in French now": the language goal reached (the language spoken is read below).
@@ -576,6 +578,10 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?)?想(?:要|去)?(?P<item>(?:学|考)(?!一下|下|考|学|会儿|点|怎么|如何|这|那)[^，。？?吗]{1,10}|换(?:个|一个)?(?:城市|工作|行业|方向)[^，。？?吗]{0,6}|(?:存钱|攒钱)?买(?:车|房|房子)[^，。？?吗]{0,6})$", goal),
     _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?!校|院|期|历|费|位|生)(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公|考驾照|考(?:[A-Z]{2,5}|[^，。]{1,6}?(?:证|资格证?|执照)))$", goal),
     _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution)(?: this year| for this year| for (?:the year|\d{4}))? (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
+    # A target said as an aim ("I'm learning Spanish, aiming for B2 by next summer"), or the next one after a goal
+    # reached ("Passed B2! Going for C1 next").
+    _r("goal", "en", r"^(?:and |so )?(?:I'm |I am )?aiming (?:for|to) (?P<item>.+)$", goal),
+    _r("goal", "en", r"^(?:and |so )?(?:I'm |I am )?(?:going|aiming|heading) for (?P<item>(?:the )?(?-i:[A-Z0-9])[\w -]*?) next$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) learning (?:how )?to (?P<item>.+)$", goal),
