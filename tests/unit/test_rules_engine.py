@@ -5038,3 +5038,29 @@ def test_an_aim_is_the_goals_detail_and_the_level_passed_leaves_it() -> None:
     assert ("upsert", "goal-spanish", "Is learning Spanish") in written
     assert ("upsert", "goal-c1", "Going for C1 next") in written
     assert extract("Going for a run next.") == extract("I'm going for a walk.") == []
+
+
+def test_only_a_known_drug_after_a_condition_is_split_from_it() -> None:
+    """R-WRITE-2 (nineteenth probe): splitting "…and take <anything>" lost what it did not know as a drug ("I have
+    ADHD and take Adderall" kept no Adderall) and split scenes ("…every morning and take in the view"). Only a drug
+    LEXICON knows is its own memory; another stays with the condition."""
+    assert only("I have ADHD and take Adderall.").content == "Has ADHD and take Adderall"
+    assert [c.key for c in extract("I have asthma and take an inhaler.")] == ["health-asthma", "medication-inhaler"]
+
+
+def test_more_chinese_word_orders_with_the_food_first() -> None:
+    """R-WRITE-2 (nineteenth probe): 「牛奶我喝不了」, 「酒我早就戒了」 and 「猪肉我们家不吃」 stored nothing."""
+    assert (only("牛奶我喝不了。").key, only("牛奶我喝不了。").content) == ("drink-milk", "喝不了牛奶")
+    assert ("append", "fact", "diet", "戒酒") in keyed("酒我早就戒了。")
+    assert (only("猪肉我们家不吃。").key, only("猪肉我们家不吃。").content) == ("food-pork", "不吃猪肉")
+
+
+def test_a_verb_after_a_gerund_in_a_liking_is_no_item_of_it() -> None:
+    """R-WRITE-2 (nineteenth probe): "I love hiking and take my dog along" stored "Loves take their dog along" as a
+    liking of dogs; an item with a verb of its own still replaces the head's verb, and infinitives stay items."""
+    assert [c.key for c in extract("I love hiking and take my dog along.")] == ["sport-hiking"]
+    assert [c.content for c in extract("I don't eat pork or drink alcohol.")] == [
+        "Doesn't eat pork",
+        "Doesn't drink alcohol",
+    ]
+    assert [c.key for c in extract("I like to read and play chess.")] == ["preference-read", "preference-play-chess"]

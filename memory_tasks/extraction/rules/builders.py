@@ -116,6 +116,10 @@ def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) ->
             contents = [statement(match.group(0), clause.lang)]
         else:
             head = clause.text[match.start() : match.start("item")].strip()
+            if clause.lang == "en" and items and items[0].endswith("ing") and not _EN_ITEM_VERB_END.search(head):
+                # "I love hiking and take my dog along": after a gerund, an item with a verb of its own is another
+                # statement (it replaces the head's verb only where the head has one: "I don't eat pork or drink…").
+                items = items[:1] + [item for item in items[1:] if not _EN_ITEM_VERB.match(item)]
             # What the match says after the list is each item's: 「平时用Python和Go写后端」 -> 「平时用Go写后端」.
             tail = clause.text[match.end("item") : match.end()].rstrip()
             contents = [statement(_listed(head, item, clause.lang) + tail, clause.lang) for item in items]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from memory_tasks.extraction.filters import short_window, text_drop_reason
+from memory_tasks.extraction.rules.lexicon import LEXICON
 from memory_tasks.text import HAN, HAN_CHAR, has_han
 
 Lang = Literal["zh", "en"]
@@ -88,10 +89,20 @@ _EN_BARE_CONDITION = re.compile(
     r"|^(?:so |and )?((?:basically |now )?(?:vegetarian|vegan|pesc[ae]tarian)(?: now)?$)",
     re.IGNORECASE,
 )
-# What "take" takes that is no drug ("…and take in the view", "take a walk", "take notes").
-_NOT_A_DRUG_TAKEN = (
-    r"(?!(?:in|a|an|the|care|time|it|them|off|out|up|over|on|part|turns?|notes?|photos?|pictures?|walks?|breaks?"
-    r"|classes|lessons|courses?|trips?)\b)"
+# The drugs LEXICON knows, in English: what "…and take" may name to be a fact of its own ("and take metformin"; not
+# "and take in the view", nor a drug it does not know, which stays with the condition: "Has ADHD and takes Adderall").
+_EN_DRUGS = "|".join(
+    sorted(
+        (
+            re.escape(word)
+            for _, category, words in LEXICON
+            if category == "medication"
+            for word in words
+            if word.isascii()
+        ),
+        key=len,
+        reverse=True,
+    )
 )
 # A treatment said after a condition without "I": "…, and take metformin" -> "I take metformin".
 _EN_BARE_TREATMENT = re.compile(r"^and (?P<also>(?:also |still ))?(?P<verb>take|inject) ", re.IGNORECASE)
@@ -106,7 +117,7 @@ _EN_CLAUSE = re.compile(
     # "I'm vegetarian and allergic to nuts": an allergy after a diet is a fact of its own (`_EN_BARE_CONDITION`).
     r"|\s+(?=and (?:(?:severely|very|also|mildly) )?(?:allergic|lactose intolerant|gluten intolerant)\b)"
     # "I have type 2 diabetes and take metformin": the drug is a fact of its own (`_EN_BARE_TREATMENT`).
-    r"|\s+(?=and (?:also |still )?(?:take|inject) " + _NOT_A_DRUG_TAKEN + r")"
+    r"|\s+(?=and (?:also |still )?(?:take|inject) (?:my |daily |an? )?(?:" + _EN_DRUGS + r")\b)"
     # "Update: I now work at Stripe": what follows a colon is a statement of its own.
     r"|\s*[:：]\s*(?=(?:I|I'm|I've|we|we're|my)\b)",
     re.IGNORECASE,
@@ -507,8 +518,9 @@ def _household_as_user(text: str, lang: Lang) -> str:
 # a pronoun or a meal, whose 「晚饭我不吃了」 is tonight's, nor words with a verb of their own (「医生不让我喝了」).
 _ZH_TOPIC_FIRST = re.compile(
     r"^(?P<topic>(?!今天|昨天|明天|现在|最近|以前|平时|这|那|什么|他|她|它|你|我|饭|早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵)"
-    r"(?:(?![让叫要不没说把被给帮会想能在是都也就还])[\u4e00-\u9fffA-Za-z]){1,6}?)(?P<de>的)?我(?P<adverbs>(?:现在|已经|也|都|从来|一直|平时|真的|实在|还是|再也|就)*)"
-    r"(?P<modal>不太|不|没法|不能|不敢|能|可以|敢|很少)?(?P<verb>吃|喝|碰|抽)(?P<end>了|过)?$"
+    r"(?:(?![让叫要不没说把被给帮会想能在是都也就还])[\u4e00-\u9fffA-Za-z]){1,6}?)(?P<de>的)?(?P<who>我们家|我家|我)"
+    r"(?P<adverbs>(?:现在|已经|早就|也|都|从来|一直|平时|真的|实在|还是|再也|就)*)"
+    r"(?P<modal>不太|不|没法|不能|不敢|能|可以|敢|很少)?(?P<verb>吃|喝|碰|抽|戒)(?P<end>不了|了|过)?$"
 )
 
 
@@ -518,7 +530,10 @@ def _topic_put_after_its_verb(text: str, lang: Lang) -> str:
     if said is None:
         return text
     topic = said.group("topic") + (said.group("de") or "")
-    return f"我{said.group('adverbs')}{said.group('modal') or ''}{said.group('verb')}{topic}{said.group('end') or ''}"
+    verb, end = said.group("verb"), said.group("end") or ""
+    if end == "不了":  # 「牛奶我喝不了」 -> 「我喝不了牛奶」
+        verb, end = f"{verb}不了", ""
+    return f"{said.group('who')}{said.group('adverbs')}{said.group('modal') or ''}{verb}{topic}{end}"
 
 
 def _strip_discourse(text: str, lang: Lang) -> str:
@@ -683,7 +698,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                 clauses.append(Clause(text=raw[:MAX_CLAUSE_CHARS], lang=lang, skip="too long to be one statement"))
                 continue
             raw = raw.strip(" ，,、：:")
-            text = _topic_put_after_its_verb(_household_as_user(_strip_discourse(raw, lang), lang), lang)
+            text = _household_as_user(_topic_put_after_its_verb(_strip_discourse(raw, lang), lang), lang)
             if quit_habit and _QUIT_ALONE[lang].match(text):
                 text = _QUIT_READ_AS[quit_habit]
             quit_habit = None
