@@ -5064,3 +5064,31 @@ def test_a_verb_after_a_gerund_in_a_liking_is_no_item_of_it() -> None:
         "Doesn't drink alcohol",
     ]
     assert [c.key for c in extract("I like to read and play chess.")] == ["preference-read", "preference-play-chess"]
+
+
+def test_which_of_a_liking_the_user_likes_most_stays_with_it() -> None:
+    """R-WRITE-2 (nineteenth probe; the eighteenth's 「特别是诺兰的」): 「我喜欢看科幻小说，特别是刘慈欣的」 lost 刘慈欣; 「我对坚果过敏，
+    特别是花生」 stored 「对特别是花生过敏」 and "…, especially peanuts" "Is allergic to especially peanuts"."""
+    assert only("我喜欢看科幻小说，特别是刘慈欣的。").content == "喜欢看科幻小说，特别是刘慈欣的"
+    assert (
+        only("I love sci-fi novels, especially Liu Cixin's.").content == "Loves sci-fi novels, especially Liu Cixin's"
+    )
+    assert [(c.key, c.content) for c in extract("我对坚果过敏，特别是花生。")] == [
+        ("allergy-tree-nut", "对坚果过敏"),
+        ("allergy-peanut", "对花生过敏"),
+    ]
+    assert extract("I'm allergic to nuts, especially peanuts.")[1].content == "Is allergic to peanuts"
+
+
+def test_emojis_the_user_dislikes_in_replies_and_a_phone_said_as_used_are_read() -> None:
+    """R-WRITE-2 (nineteenth probe): 「我不喜欢你用太多emoji」 and "I don't like it when you use too many emojis" were
+    no reply rule; 「我用的是iPhone 15」 and 「我的手机是iPhone 15」 no device (a model number after the name)."""
+    for message in (
+        "我不喜欢你用太多emoji。",
+        "I don't like it when you use too many emojis.",
+        "I hate it when you use emojis.",
+    ):
+        assert (only(message).memory_type, only(message).key) == ("constraint", "reply-emoji"), message
+    assert only("I dislike emojis.").key == "preference-emojis"  # a taste, not said of the replies
+    for message in ("我用的是iPhone 15。", "我的手机是iPhone 15。"):
+        assert only(message).key == "device-iphone", message

@@ -114,6 +114,11 @@ WRONG_VALUE = "wrong_value"
 RIGHT_VALUE = "right_value"
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
 # clause is the first goal's detail, not a goal of its own.
+# Which of a liking's kind the user likes most, in a clause of its own: 「特别是刘慈欣的」, "especially Liu Cixin's".
+_ESPECIALLY = {
+    "zh": re.compile(r"^(?:特别是|尤其是|最喜欢的是)[^，。]{1,12}$"),
+    "en": re.compile(r"^(?:especially|particularly|mostly|above all) [\w' .-]{1,40}$", re.IGNORECASE),
+}
 _GOAL_DETAIL = re.compile(
     r"^(?:my (?:\w+ )?(?:goal|aim|target) is|(?:and |so )?(?:I'm |I am )?aiming (?:for|to)|我?的?目标是)", re.IGNORECASE
 )
@@ -124,12 +129,13 @@ _ALSO_ALLERGEN = {
         r"^(?:还有|以及|连)?(?P<item>(?!其他|其它|别的|什么|这|那|它|我)[^，。吃喝碰用了的也都]{1,8}?)"
         r"(?:也|都)(?:不行|不能吃|不能碰|碰不了|吃不了|过敏|一样|是)(?:的)?$"
         # 「…，还有芒果」 reaches the rules as 「芒果」 (还有 is a discourse word): a food the lexicon knows.
-        r"|^(?P<listed>[^，。]{1,6})$"
+        # 「我对坚果过敏，特别是花生」: the one named most, an allergy too.
+        r"|^(?:特别是|尤其是)?(?P<listed>[^，。]{1,6})$"
     ),
     "en": re.compile(
         r"^(?!(?:it|that|this|them|me|you|I|we|my|everyone|everything)\b)(?P<item>[a-z][a-z -]{1,30}?),? (?:too|as well)$"
         # "(Also) pollen in spring." reaches the rules without its "also": an allergen the lexicon knows.
-        r"|^(?P<listed>[a-z][a-z -]{1,20}?)(?: (?:in|during) (?:the )?(?:spring|summer|autumn|fall|winter))?$",
+        r"|^(?:especially |particularly )?(?P<listed>[a-z][a-z -]{1,20}?)(?: (?:in|during) (?:the )?(?:spring|summer|autumn|fall|winter))?$",
         re.IGNORECASE,
     ),
 }
@@ -256,6 +262,16 @@ class RulesEngine:
             if _QUIT_IT[clause.lang].match(clause.text):
                 # 「我每天喝三杯咖啡，最近想戒掉」: the goal to quit what was just said; with nothing before, no goal.
                 found = _quitting_what_came_before(clause, last)
+            if (
+                not found
+                and previous
+                and previous[-1].memory_type == "preference"
+                and _ESPECIALLY[clause.lang].match(clause.text)
+            ):
+                # 「我喜欢看科幻小说，特别是刘慈欣的」: which of them, part of the liking.
+                joiner = "，" if clause.lang == "zh" else ", "
+                previous[-1].content = f"{previous[-1].content}{joiner}{_lower_first(clause.text)}"[:1000]
+                continue
             said = last
             if not said and clause is clauses[0] and _goes_on_from_before(found, clause):
                 said = self._said_in(turn_before)

@@ -144,7 +144,7 @@ _LANGUAGES_ZH = (
     r"|(?i:English|Chinese|Japanese|Korean)"
 )
 # A tool or language named in Latin letters inside Chinese text: "Python", "VS Code", "C++".
-_ZH_TOOL = r"[A-Za-z][A-Za-z0-9+#.\-]*(?: [A-Za-z][A-Za-z0-9+#.\-]*)?"
+_ZH_TOOL = r"[A-Za-z][A-Za-z0-9+#.\-]*(?: [A-Za-z0-9][A-Za-z0-9+#.\-]*)?"
 # Tools said together, each its own memory (`per_item`): 「我平时用Python和Go写后端」.
 _ZH_TOOLS = _ZH_TOOL + r"(?:\s*(?:和|、|跟|以及|/)\s*" + _ZH_TOOL + r")*"
 _LANGUAGES_EN = (
@@ -471,6 +471,7 @@ RULES: tuple[Rule, ...] = (
     # 「我的电脑是Mac」: the device the user works on.
     _r("pref", "zh", r"^我(?:现在|目前|平时)?的(?:电脑|笔记本|手机|系统|IDE|编辑器|浏览器|输入法)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
     _r("pref", "zh", r"^我?(?:现在|目前|平时|一直)?用的(?:电脑|笔记本|手机|系统|IDE|编辑器|浏览器|输入法)(?:是|一直是)(?P<item>" + _ZH_TOOL + r")$", _pref),
+    _r("pref", "zh", r"^我?(?:现在|目前|平时|一直)?用的是(?P<item>" + _ZH_TOOL + r")$", _pref),
     # 「我用的是安卓手机」: the phone or computer the user has.
     _r("pref", "zh", r"^我(?:现在|平时|一直)?用的(?:是|都是|一直是)(?P<item>[^，。]{1,8}?(?:手机|电脑|笔记本|平板))$", _pref),
     # A liking in a setting the user names first: 「我坐飞机喜欢靠窗的位置」, 「我写代码喜欢听音乐」; not a
@@ -1081,6 +1082,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"\b(?:don't|do not|never) (?:like|want|need|enjoy|give me|write) (?:\w+ )?(?P<value>long|lengthy|wordy|verbose|rambling)(?: \w+)? (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
     _r("constraint", "en", r"\b(?:don't|do not|never) make (?:your |the )?(?:answers|replies|responses) (?:too |so |very )?(?P<value>long|lengthy|wordy|verbose)\b", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"(?:不要|别|不用|少|禁止|不许|不准)(?:在回复里|在回答里|在回复中)?(?:用|加|带|放|使用|发)?(?:任何)?(?P<value>表情符号|表情包|表情|emoji|颜文字)", REPLY_EMOJI, standing=True),
+    _r("constraint", "zh", r"^(?:我)?(?:不喜欢|讨厌|受不了|很烦)(?:你)?(?:回复里|回答里)?(?:用|加|发|带)(?:太多|那么多|很多)?(?:的)?(?P<value>表情符号|表情包|表情|emoji|颜文字)", REPLY_EMOJI, standing=True),
     # "Emojis are fine now", 「可以用表情了」: the rule against them is over (before the rule itself is read).
     _r("constraint", "en", r"^(?:emojis? (?:are|is) (?:fine|ok|okay|allowed|welcome)|(?:you can|feel free to|go ahead and) (?:use|add) emojis?)(?: now| again)?\b", slot_retirement("constraint", "reply-emoji", if_held=True), standing=True),
     _r("constraint", "zh", r"^(?:现在|以后)?(?:可以|能)(?:用|加|发)(?:表情符号|表情|emoji)了?$|^(?:表情符号|表情|emoji)(?:可以用|能用|没关系)了?$", slot_retirement("constraint", "reply-emoji", if_held=True), standing=True),
@@ -1096,6 +1098,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后|现在)?(?:回答|回复|代码|写代码|代码里)?(?:都)?(?:不用|不需要|不必|无需|用不着)(?:再)?(?:每次)?(?:都)?(?:先)?(?:附上?|加上?|给我?|带上?|写|提供|列出)?(?P<item>[^，。]{2,10}?)了$", named_retirement("rule-", "reply-"), standing=True),
     _r("constraint", "en", r"^(?:you (?:don't|do not) (?:need|have) to|no need to|you can stop) (?:always )?(?:add|include|give me|use|using|start with|put|putting|write|writing|end with|list|cite|citing|show|mention)(?:ing)? (?:the |a |an |any )?(?P<item>[\w' -]{3,40}?)(?: anymore| any more| from now on| now| first)*$", named_retirement("rule-", "reply-"), standing=True),
     _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid|didn't|wouldn't)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
+    _r("constraint", "en", r"^I (?:(?:don't|do not) (?:like|love|want)|hate|dislike)(?: it)?(?: when)? you (?:(?:use|using|add|adding|put|putting) )?(?:so many |too many |lots of |any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
     _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\buse (?P<value>bullet points|bullets|numbered lists|tables|markdown|headings|code blocks)\b", REPLY_FORMAT, standing=True),
