@@ -5096,7 +5096,8 @@ def test_emojis_the_user_dislikes_in_replies_and_a_phone_said_as_used_are_read()
 
 def test_the_users_usual_budget_is_a_fact_and_one_purchases_is_not() -> None:
     """R-TYPE-2 (nineteenth probe; left since the seventeenth): 「我的预算一般在五千以内」, "My budget is usually under 500
-    dollars" and "I'm on a tight budget" stored nothing; a trip's budget or a bare 「预算五千」 is this request's."""
+    dollars" and "I'm on a tight budget" stored nothing. A budget not said as usual (a trip's, a bare 「预算五千」,
+    「我的预算不超过五千」 said with a request) is the request's."""
     for message in (
         "我的预算一般在五千以内。",
         "我买东西预算一般不超过500。",
@@ -5104,5 +5105,11 @@ def test_the_users_usual_budget_is_a_fact_and_one_purchases_is_not() -> None:
         "I'm on a tight budget.",
     ):
         assert (only(message).memory_type, only(message).key) == ("fact", "budget"), message
-    for message in ("这次旅行预算五千。", "预算五千。", "My budget for this trip is 500 dollars."):
+    for message in (
+        "这次旅行预算五千。",
+        "预算五千。",
+        "我的预算不超过五千。",
+        "My budget for this trip is 500 dollars.",
+        "My budget is around $2,000.",
+    ):
         assert extract(message) == [], message

@@ -985,9 +985,10 @@ RULES: tuple[Rule, ...] = (
     _r("family", "zh", r"^我(?:现在|目前|一直|还)?(?:和|跟)(?:我的?)?(?:(?P<parents>父母|爸妈|爸爸妈妈)|(?P<partner>男朋友|女朋友|对象|老公|老婆))(?:一起)?住", family_fact),
     _r("family", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) with my (?:(?P<parents>parents|mom|mother|dad|father)|(?P<partner>girlfriend|boyfriend|partner|wife|husband))\b", family_fact),
     # What the user usually spends, which every recommendation should heed: 「我的预算一般在五千以内」, "My budget is
-    # usually under $500", "I'm on a tight budget". Not one purchase's or trip's (「这次旅行预算五千」 names its topic).
-    _r("budget", "zh", r"^(?=[^，。]*(?:我|一般|通常|平时|基本))(?:我的?|我)?(?:一般|通常|平时)?(?:买东西|网购|购物)?(?:的)?(?:预算|消费)(?:一般|通常|平时|基本上?|大概)?(?:都)?(?:在|是|控制在|不超过|不会超过)?(?P<value>[\d一二三四五六七八九十两百千万几]+(?:块|元|块钱)?)(?:以内|以下|左右|之内)?$", BUDGET),
-    _r("budget", "en", r"^my (?:usual |monthly |typical )?budget (?:is|'s) (?:usually |generally |normally |typically |always )?(?:under |below |less than |up to |around |about |at most )?(?P<value>[$€£¥]?\d[\d,.]*k?(?: (?:dollars|bucks|usd|euros|pounds|rmb|yuan))?)(?: or (?:less|so))?$", BUDGET),
+    # usually under $500", "I'm on a tight budget": said as usual. Not one purchase's or trip's (「这次旅行预算五千」, 「我的预算
+    # 不超过五千」 said with a request, "My budget is around $2,000").
+    _r("budget", "zh", r"^(?=[^，。]*(?:一般|通常|平时|基本|每个?月))(?:我的?|我)?(?:每个?月)?(?:一般|通常|平时)?(?:买东西|网购|购物)?(?:的)?(?:预算|消费)(?:一般|通常|平时|基本上?|大概)?(?:都)?(?:在|是|控制在|不超过|不会超过)?(?P<value>[\d一二三四五六七八九十两百千万几]+(?:块|元|块钱)?)(?:以内|以下|左右|之内)?$", BUDGET),
+    _r("budget", "en", r"^my (?:(?P<usual>usual|monthly|typical) )?budget (?:is|'s) (?(usual)|(?:usually|generally|normally|typically|always) )(?:under |below |less than |up to |around |about |at most )?(?P<value>[$€£¥]?\d[\d,.]*k?(?: (?:dollars|bucks|usd|euros|pounds|rmb|yuan))?)(?: or (?:less|so))?$", BUDGET),
     _r("budget", "en", r"^I(?:'m| am) (?:currently |usually |always )?on a (?P<value>(?:tight |strict |limited |small )?budget)(?: these days| right now| now)?$", BUDGET),
     _r("commute", "zh", r"(?P<value>开车|(?:坐|搭|乘)?地铁|(?:坐|搭|乘)?公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
     # 「现在走路十分钟就到公司」: how long the way to work takes now, said by the way there.
