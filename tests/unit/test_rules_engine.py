@@ -5113,3 +5113,15 @@ def test_the_users_usual_budget_is_a_fact_and_one_purchases_is_not() -> None:
         "My budget is around $2,000.",
     ):
         assert extract(message) == [], message
+
+
+def test_where_the_user_lives_after_the_hometown_and_how_they_commute_are_read() -> None:
+    """R-WRITE-2 (nineteenth probe): "I'm originally from Brazil but live in Toronto now" stored the hometown only,
+    and "I commute by bike" (left since the third round) nothing."""
+    for message, city in (
+        ("I'm originally from Brazil but live in Toronto now.", "Lives in Toronto"),
+        ("I grew up in Ohio but live in Seattle.", "Lives in Seattle"),
+    ):
+        assert [(c.key, c.content) for c in extract(message)][1:] == [("residence-city", city)], message
+    assert (only("I commute by bike.").key, only("I commute by bike.").content) == ("commute", "Commutes by bike")
+    assert only("I usually get to work by train.").key == "commute"

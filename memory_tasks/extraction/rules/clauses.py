@@ -111,6 +111,8 @@ _EN_CLAUSE = re.compile(
     r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|allergic|her name|his name|it's|it is|it was|except|"
     + _EN_TIME_WORD
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
+    # "I'm originally from Brazil but live in Toronto now": where the user lives, after the hometown.
+    r"|\s+(?=but (?:now |currently )?(?:live|living) in\b)"
     r"|\s+(?=and (?:(?:now|then|since then) (?=I\b|I'm|I've|we\b|my\b))?(?:I|I'm|I've|we|we're|my|"
     + _EN_TIME_WORD
     + r"|keep|don't|do not|never|avoid|please)\b)"

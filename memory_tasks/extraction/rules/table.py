@@ -611,8 +611,8 @@ RULES: tuple[Rule, ...] = (
     # "我家在成都": home is a residence when it names a city ("我家在三楼" does not).
     _r("residence-city", "zh", r"^(?:我家|我的家)(?:现在|目前|一直)?(?:在|住在)(?P<value>" + ZH + r"{2,10}?)(?:这边|那边)?$", RESIDENCE_HOME_ZH),
     _r("residence-city", "zh", r"搬(?:到|去|来|回)了?(?P<value>" + ZH + r"{2,10}?|[A-Z][\w .'-]{1,30})(?:了|啦|住)?$", RESIDENCE_ZH),
-    # "I'm from 成都, now living in Shanghai": the clause after the hometown, without its "I".
-    _r("residence-city", "en", r"^(?:and )?(?:now |currently )?living in " + _EN_PLACE + r"(?: now)?$", RESIDENCE_EN),
+    # "I'm from 成都, now living in Shanghai", "…but live in Toronto now": the clause after the hometown, without its "I".
+    _r("residence-city", "en", r"^(?:and |but )?(?:now |currently )?(?:living|live) in " + _EN_PLACE + r"(?: now)?$", RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live|reside) (?:in|near|outside)(?: (?:a|the) (?:suburb|outskirts|small town|village) (?:of|near|outside))? " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I'm|I am|we're|we are) (?:currently |now )?(?:based|living|located) in " + _EN_PLACE, RESIDENCE_EN),
@@ -990,6 +990,7 @@ RULES: tuple[Rule, ...] = (
     _r("budget", "zh", r"^(?=[^，。]*(?:一般|通常|平时|基本|每个?月))(?:我的?|我)?(?:每个?月)?(?:一般|通常|平时)?(?:买东西|网购|购物)?(?:的)?(?:预算|消费)(?:一般|通常|平时|基本上?|大概)?(?:都)?(?:在|是|控制在|不超过|不会超过)?(?P<value>[\d一二三四五六七八九十两百千万几]+(?:块|元|块钱)?)(?:以内|以下|左右|之内)?$", BUDGET),
     _r("budget", "en", r"^my (?:(?P<usual>usual|monthly|typical) )?budget (?:is|'s) (?(usual)|(?:usually|generally|normally|typically|always) )(?:under |below |less than |up to |around |about |at most )?(?P<value>[$€£¥]?\d[\d,.]*k?(?: (?:dollars|bucks|usd|euros|pounds|rmb|yuan))?)(?: or (?:less|so))?$", BUDGET),
     _r("budget", "en", r"^I(?:'m| am) (?:currently |usually |always )?on a (?P<value>(?:tight |strict |limited |small )?budget)(?: these days| right now| now)?$", BUDGET),
+    _r("commute", "en", r"^I (?:usually |always |mostly |normally |often )?(?:commute|get to work|go to work|ride to work) (?:by|on) (?P<value>bike|bicycle|car|train|bus|subway|metro|foot|scooter|motorcycle|ferry)\b", COMMUTE),
     _r("commute", "zh", r"(?P<value>开车|(?:坐|搭|乘)?地铁|(?:坐|搭|乘)?公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
     # 「现在走路十分钟就到公司」: how long the way to work takes now, said by the way there.
     _r("commute", "zh", r"(?P<value>(?:开车|走路|步行|骑车|骑电动车|坐地铁|地铁|坐公交|公交)(?:只要|要|大概)?[一二三四五六七八九十两半几\d]+(?:个)?(?:多|半)?(?:小时|钟头|分钟)(?:左右)?)(?:就)?(?:能)?到(?:公司|单位)", COMMUTE),
