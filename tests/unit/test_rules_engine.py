@@ -19,6 +19,7 @@ from memory_tasks.extraction.rules import RulesEngine
 from memory_tasks.extraction.rules.english import third_person
 from memory_tasks.extraction.rules.keys import preference_key
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
+from memory_tasks.memories.store import append_content
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "data" / "extraction_scenarios.jsonl"
 ENGINE = RulesEngine(DEFAULT_NOISE_KEY_PATTERNS)
@@ -5125,3 +5126,14 @@ def test_where_the_user_lives_after_the_hometown_and_how_they_commute_are_read()
         assert [(c.key, c.content) for c in extract(message)][1:] == [("residence-city", city)], message
     assert (only("I commute by bike.").key, only("I commute by bike.").content) == ("commute", "Commutes by bike")
     assert only("I usually get to work by train.").key == "commute"
+
+
+def test_an_age_said_alone_after_a_family_member_is_theirs_and_a_correction_lead_leaves_no_shi() -> None:
+    """R-WRITE-2 (nineteenth probe): 「我女儿叫小雨，今年5岁」 then 「不对，她今年6岁了」 kept both ages (「女儿叫小雨；今年5岁；
+    女儿今年6岁了」): the age part named no one, so the new age replaced nothing. 「我说错了，是对芒果过敏」 stored 「是对芒果过敏」."""
+    held = only("我女儿叫小雨，今年5岁。").content
+    assert held == "女儿叫小雨；女儿今年5岁"
+    assert append_content(held, "女儿今年6岁了") == "女儿叫小雨；女儿今年6岁了"
+    assert [c.content for c in extract("我说错了，是对芒果过敏，不是花生。") if c.key == "allergy-mango"] == [
+        "对芒果过敏"
+    ]

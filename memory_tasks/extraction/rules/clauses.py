@@ -626,6 +626,10 @@ _STANDING_ALONE = re.compile(
 _OWN_STATEMENT = re.compile(r"^\s*我(?!希望|要|想要|需要|想让你|要求)")
 
 
+# An age said on its own after a family member: 「（我女儿叫小雨，）今年5岁」.
+_ZH_AGE_ALONE = re.compile(r"^(?:今年|现在|已经|刚|刚刚|马上)*(?:满)?[\d一二两三四五六七八九十]+(?:周)?(?:岁|个月)")
+
+
 def _standing_words_carried(parts: list[str]) -> list[str]:
     """`parts` with a part that is only a "from now on" put before the part after it."""
     carried: list[str] = []
@@ -763,6 +767,9 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             )
             clause.subject = named_subject if explicit else previous_subject
             clause.continues = not explicit
+            if not explicit and member and member[0] == clause.subject and member[1] and _ZH_AGE_ALONE.match(text):
+                # 「我女儿叫小雨，今年5岁」: whose age, so that 「她今年6岁了」 later replaces it (`store._restated_part`).
+                text = clause.text = f"{member[1]}{text}"
             previous_subject = clause.subject
             # Hedges are often the discourse words just stripped ("I think I like jazz").
             clause.hedged = bool((_ZH_HEDGE if lang == "zh" else _EN_HEDGE).search(raw))
