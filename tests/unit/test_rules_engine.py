@@ -5137,3 +5137,29 @@ def test_an_age_said_alone_after_a_family_member_is_theirs_and_a_correction_lead
     assert [c.content for c in extract("我说错了，是对芒果过敏，不是花生。") if c.key == "allergy-mango"] == [
         "对芒果过敏"
     ]
+
+
+def test_a_long_introduction_is_read_clause_by_clause() -> None:
+    """R-WRITE-2 (nineteenth probe): a first message telling everything at once lost half of it — 「有个4岁的儿子」 went
+    into the wife's fact, 「平时不怎么吃辣」 was a question (怎么), 「代码用TypeScript写」 no rule, 「从阿里跳到了美团」 no
+    employer, 「还是做后端」 the job 「做后端」; "I'm a 28-year-old data scientist in Berlin, originally from India" kept
+    "28-year-old" in the job and lost the city and the hometown."""
+    intro = "我今年32岁，在深圳做前端开发，老婆是老师，有个4岁的儿子。我对海鲜过敏，平时不怎么吃辣。以后回答尽量简短，代码用TypeScript写。"
+    assert {(c.key, c.content) for c in extract(intro)} >= {
+        ("family-partner", "老婆是老师"),
+        ("family-children", "有个4岁的儿子"),
+        ("food-spicy-food", "平时不怎么吃辣"),
+        ("code-language", "代码用TypeScript写"),
+    }
+    assert {(c.key, c.content) for c in extract("我最近换了工作，从阿里跳到了美团，还是做后端。")} == {
+        ("employer", "在美团工作"),
+        ("occupation", "职业：后端"),
+    }
+    assert [
+        (c.key, c.content) for c in extract("I'm a 28-year-old data scientist in Berlin, originally from India.")
+    ] == [
+        ("occupation", "Occupation: data scientist"),
+        ("work-city", "Works in Berlin"),
+        ("hometown", "Is from India"),
+    ]
+    assert extract("我该怎么办？") == []

@@ -107,7 +107,7 @@ _EN_DRUGS = "|".join(
 # A treatment said after a condition without "I": "…, and take metformin" -> "I take metformin".
 _EN_BARE_TREATMENT = re.compile(r"^and (?P<also>(?:also |still ))?(?P<verb>take|inject) ", re.IGNORECASE)
 _EN_CLAUSE = re.compile(
-    r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since"
+    r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since|originally"
     r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|allergic|her name|his name|it's|it is|it was|except|"
     + _EN_TIME_WORD
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
@@ -167,7 +167,8 @@ _EN_DISCOURSE = re.compile(
     re.IGNORECASE,
 )
 _ZH_QUESTION = re.compile(
-    r"[吗么呢][？?]?$|什么|怎么|为什么|为啥|哪[个里些儿种]|多少|是不是|能不能|可不可以|有没有|要不要|会不会|好不好"
+    # 「不怎么」 ("not much": 「我平时不怎么吃辣」) asks nothing.
+    r"[吗么呢][？?]?$|什么|(?<!不)怎么|为什么|为啥|哪[个里些儿种]|多少|是不是|能不能|可不可以|有没有|要不要|会不会|好不好"
 )
 # 什么…就…什么 (「我用什么语言你就用什么语言」, 「想吃什么就吃什么」) says "whatever": no question.
 _ZH_WHATEVER = re.compile(r"什么[^，。]*就[^，。]*什么")
@@ -326,7 +327,7 @@ FAMILY = {
 }
 _ZH_SUBJECT = re.compile(
     # 「我有个三岁的儿子」: what the member is like may come before the family word.
-    r"^(?:我的?|我家|我有(?:[一两二三四五\d])?个(?:[^，。的我]{1,6}的)?)?(?P<family>"
+    r"^(?:我的?|我家|我?有(?:[一两二三四五\d])?个(?:[^，。的我]{1,6}的)?)?(?P<family>"
     + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items())
     + r")"
     r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?:好|最好的|老|一个)?(?P<other>朋友|闺蜜|哥们|同事|同学|室友|老板|领导|邻居|房东|前任|前妻|前夫|前男友|前女友|病人|患者|客户|学生|他们|她们|他|她)"

@@ -445,7 +445,7 @@ RULES: tuple[Rule, ...] = (
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年|上个月)?(?P<value>搬进了?(?:新家|新房子?|自己的房子|新公寓|一套[^，。]{0,6}))了?$", HOME),
     # A drug the user must not take is a core sensitivity, not a taste (before the dislike, which would read it).
     _r("pref", "zh", r"^(?:我)?(?:也|都|绝对)?(?:不能|不可以|不宜|禁止)(?:吃|用|服用|打|输)(?P<item>" + _ZH_DRUGS + r")", SENSITIVITY),
-    _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|吃不了|喝不了|不(?:太|怎么)?能|不(?:吃|喝|看|碰|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:真的|实在|一点都|从来)?(?:不(?:太|怎么|是很|大)?喜欢|不爱|讨厌|受不了|反感|厌恶|用不惯|吃不惯|喝不惯|吃不了|喝不了|不(?:太|怎么)?能|不(?:太|怎么|大)?(?:吃|喝|看|碰|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|抽|坐))(?:吃|喝|看|听|用|玩|坐|去|碰|抽)?(?P<item>[^，。]+)$", _pref),
     # "I don't eat kiwi because I'm allergic to it": the food avoided is the allergen, not a taste
     # (in the preference group, before the dislike, so that one does not read it too).
     _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never) (?:eat|drink|have|touch) (?P<item>[\w -]+?),? (?:because|since|as) I(?:'m| am) allergic\b", ALLERGY),
@@ -628,11 +628,11 @@ RULES: tuple[Rule, ...] = (
     _r("hometown", "zh", r"^(?:我)?是(?P<value>(?!个|一个|好|坏|普通|外地|本地|年轻|老实|打工|上班|文化|有钱|穷)(?:(?!的)" + ZH + r"){2,6}?)人$", HOMETOWN),
     _r("hometown", "zh", r"(?:从小)?在(?P<value>" + ZH + r"{2,8}?)长大", GREW_UP),
     _r("hometown", "zh", r"(?:出生在|出生于|生在|来自)(?P<value>" + ZH + r"{2,8})", HOMETOWN),
-    _r("hometown", "en", r"^I(?:'m| am) (?:originally )?from " + _EN_PLACE, HOMETOWN),
+    _r("hometown", "en", r"^(?:I(?:'m| am) |and )?(?:originally )?from " + _EN_PLACE, HOMETOWN),
     _r("hometown", "en", r"^I (?:grew up|was born(?: and raised)?) in (?:a (?:small |little )?(?:town|village|city) (?:in|near|outside(?: of)?) )?" + _EN_PLACE, GREW_UP),
     _r("hometown", "en", r"^my home ?town is " + _EN_PLACE, HOMETOWN),
     _r("nationality", "en", r"^I(?:'m| am) (?P<value>" + _DEMONYMS + r")$", Slot("fact", "nationality", {"zh": "国籍：{value}", "en": "Is {value}"}, ttl_days=LIFELONG_TTL_DAYS)),
-    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还)?(?:是|当)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
+    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还是|还)?(?:是|当|做)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
     _r("occupation", "zh", r"职业是(?P<value>[^，。]+)$", OCCUPATION),
     # 「我被提拔为经理了」, 「我升职成主管了」: the new title.
     _r("occupation", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|今年)?(?:被)?(?:提拔|升职|晋升|升)(?:为|成|到|成了)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
@@ -642,7 +642,8 @@ RULES: tuple[Rule, ...] = (
     # 「我在Google上班，做SRE」: a job named by its letters after 做 (not 「做饭」).
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前|在公司|在那)?(?:做|当)(?P<value>[A-Z]{2,5}(?:工程师)?)(?:的)?$", OCCUPATION),
     _r("occupation", "zh", AT + r"[^，。\s]{2,10}?(?:做|当)(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
-    _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?)\b", OCCUPATION),
+    # "I'm a 28-year-old data scientist": the age is no part of the job.
+    _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:\d+[- ]year[- ]old )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?)\b", OCCUPATION),
     # "I've been a teacher for 20 years", "I just got promoted to senior engineer".
     _r("occupation", "en", r"^I(?:'ve| have) been an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")) (?:for|since)\b", OCCUPATION),
     _r("occupation", "en", r"^I(?: (?:just |recently |finally )?(?:got|was|have been)|'ve been| just got) promoted to (?:an? )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
@@ -720,7 +721,7 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年)?(?:被裁员?|被辞退|被开除|失业)了", slot_retirement("fact", "employer")),
     _r("employer", "zh", r"^(?:我)?(?:现在|目前|一直)?(?:在家)?待业(?:在家|中)?(?:了)?$", slot_retirement("fact", "employer", if_held=True)),
     # A new employer said as a job change: 「我跳槽到腾讯了」.
-    _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年|今年)?跳槽(?:到|去)了?(?P<value>[^，。\s]{2,10}?)(?:了|啦)?$", EMPLOYER_ZH),
+    _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|最近|上个月|上周|去年|今年)?(?:从[^，。\s]{2,10}?)?跳(?:槽)?(?:到|去)了?(?P<value>[^，。\s]{2,10}?)(?:了|啦)?$", EMPLOYER_ZH),
     # 「我刚入职字节」: the employer now (「下周一入职腾讯」 is a plan of the week, none yet).
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年|今年|最近)?入职(?:了)?(?P<value>[^，。\s]{2,10}?)(?:了|啦)?$", EMPLOYER_ZH),
     # 「我已经不在字节了」: no longer at a place the user's employer or city named (`named_retirement`).
@@ -1123,7 +1124,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?=.*\b" + _EN_STANDING + r"|.*\bwhen you (?:show|write|give)).*\b(?:code|examples?|snippets?)\b.*?\b(?:in|use|using) (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
     # Code examples in general, no task named: 「代码示例请用TypeScript」, "Keep code examples in Python 3",
     # "Use Python for code examples" (「用TypeScript写一个快排」 and "Write a quicksort in Rust" are one-offs).
-    _r("constraint", "zh", r"^(?:代码示例|示例代码|代码例子|代码样例|示例|例子|样例)(?:请|都|一律|统一|最好)*(?:用|使用)(?P<value>" + _PROGRAMMING + r")(?:写|来写)?(?:吧|就行|就好)?$", CODE_LANGUAGE, standing=True),
+    _r("constraint", "zh", r"^(?:代码示例|示例代码|代码例子|代码样例|代码|示例|例子|样例)(?:请|都|一律|统一|最好)*(?:用|使用)(?P<value>" + _PROGRAMMING + r")(?:写|来写)?(?:吧|就行|就好)?$", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?:please )?keep (?:all |your )?(?:code examples|code samples|code snippets|examples|snippets|code) in (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?P<value>" + _PROGRAMMING + r") for (?:all |your |any )?(?:code examples|code samples|code snippets|examples|snippets|code)\b", CODE_LANGUAGE, standing=True),
     # 别 as "don't", not inside 特别 / 分别 / 区别 / 性别 / 别人… (「我怀孕的时候特别想吃酸的」 is no rule).
