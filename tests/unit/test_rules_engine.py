@@ -5163,3 +5163,19 @@ def test_a_long_introduction_is_read_clause_by_clause() -> None:
         ("hometown", "Is from India"),
     ]
     assert extract("我该怎么办？") == []
+
+
+def test_updates_said_in_the_next_turn_or_after_and_are_read() -> None:
+    """R-WRITE-2 (nineteenth probe): "I'm at Google now" in the turn after "I left Microsoft last month." and
+    "Actually English is fine" after "Please answer in Spanish." stored nothing (their rules read only right after
+    a statement of their slot in the same message); "I sold my Civic and got a Tesla" kept the Civic."""
+    assert keyed("I'm at Google now.", ("I left Microsoft last month.",)) == [
+        ("upsert", "fact", "employer", "Works at Google")
+    ]
+    assert keyed("I'm at Starbucks now.", ("I love coffee.",)) == []
+    assert keyed("Actually English is fine.", ("Please answer in Spanish.",)) == [
+        ("upsert", "constraint", "reply-language", "Replies in English")
+    ]
+    assert keyed("English is fine.") == []
+    civic = ExistingMemory(1, "vehicle", "fact", "Has a Honda Civic")
+    assert refined("I sold my Civic and got a Tesla.", [civic]) == [("upsert", "fact", "vehicle")]

@@ -104,8 +104,11 @@ _EN_DRUGS = "|".join(
         reverse=True,
     )
 )
-# A treatment said after a condition without "I": "…, and take metformin" -> "I take metformin".
-_EN_BARE_TREATMENT = re.compile(r"^and (?P<also>(?:also |still ))?(?P<verb>take|inject) ", re.IGNORECASE)
+# A treatment or a thing got said after a clause of the user's without "I": "…, and take metformin" -> "I take
+# metformin", "…and got a Tesla" -> "I got a Tesla".
+_EN_BARE_TREATMENT = re.compile(
+    r"^and (?P<also>(?:also |still |then ))?(?P<verb>take|inject|got|bought|leased|adopted) ", re.IGNORECASE
+)
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since|originally"
     r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|allergic|her name|his name|it's|it is|it was|except|"
@@ -118,6 +121,8 @@ _EN_CLAUSE = re.compile(
     + r"|keep|don't|do not|never|avoid|please)\b)"
     # "I'm vegetarian and allergic to nuts": an allergy after a diet is a fact of its own (`_EN_BARE_CONDITION`).
     r"|\s+(?=and (?:(?:severely|very|also|mildly) )?(?:allergic|lactose intolerant|gluten intolerant)\b)"
+    # "I sold my Civic and got a Tesla": what the user got is a statement of its own (`_EN_BARE_TREATMENT`).
+    r"|\s+(?=and (?:then )?(?:got|bought|leased|adopted) (?:a|an|my|our) )"
     # "I have type 2 diabetes and take metformin": the drug is a fact of its own (`_EN_BARE_TREATMENT`).
     r"|\s+(?=and (?:also |still )?(?:take|inject) (?:my |daily |an? )?(?:" + _EN_DRUGS + r")\b)"
     # "Update: I now work at Stripe": what follows a colon is a statement of its own.

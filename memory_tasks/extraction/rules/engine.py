@@ -275,6 +275,9 @@ class RulesEngine:
             said = last
             if not said and clause is clauses[0] and _goes_on_from_before(found, clause):
                 said = self._said_in(turn_before)
+            if not found and said and not last and _READ_AFTER_ITS_SLOT[clause.lang].match(clause.text):
+                # "I'm at Google now" in the turn after "I left Microsoft": read as right after it (the rules' `after`).
+                found = self._statements(clause, said)
             new_favorite = _NEW_FAVORITE[clause.lang].match(clause.text) if not found else None
             if new_favorite and said and said[-1].key.startswith("favorite-"):
                 # "Actually green now" right after "My favorite color is blue": the favourite's new value, which
@@ -790,12 +793,13 @@ def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[Ex
 
 def _goes_on_from_before(found: list[Candidate], clause: Clause) -> bool:
     """True when the clause may go on about what the turn before stated: a goal's detail, another allergen,
-    a goal reached with no object, a favourite's new value (what is read of the turn before only then)."""
+    a goal reached with no object, a favourite's new value, where the user works after leaving a job (what is
+    read of the turn before only then)."""
     if found:
         return bool(_GOAL_DETAIL.match(clause.text))
     return any(
         pattern[clause.lang].match(clause.text)
-        for pattern in (_ALSO_ALLERGEN, _RIGHT_ALLERGEN, _REACHED_IT, _NEW_FAVORITE)
+        for pattern in (_ALSO_ALLERGEN, _RIGHT_ALLERGEN, _REACHED_IT, _NEW_FAVORITE, _READ_AFTER_ITS_SLOT)
     )
 
 
@@ -812,6 +816,12 @@ def _goal_stated(said: list[Candidate]) -> Candidate | None:
     return stated[-1] if stated and stated[-1].memory_type == "goal" else None
 
 
+# What table's `after` rules read only right after a statement of their slot, in this message or the turn before:
+# "I'm at Google now" after "I left Microsoft.", "English is fine" after "Please answer in Spanish".
+_READ_AFTER_ITS_SLOT = {
+    "en": re.compile(r"^I(?:'m| am) (?:now )?(?:at|with) \S|^\w+ is (?:fine|ok|okay|good|better)\b", re.IGNORECASE),
+    "zh": re.compile(r"(?!)"),
+}
 # A favourite's new value said bare: "(Actually,) green now", "purple instead", 「现在改成绿色了」.
 _NEW_FAVORITE = {
     "en": re.compile(

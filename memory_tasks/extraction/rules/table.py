@@ -1043,6 +1043,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:请|要|就|改|换成?|还是|都)?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")(?:吧|了|就行|就好)?$", REPLY_LANGUAGE_AFTER_RULE, standing=True, after="reply-"),
     # 「以后还是用中文」, 「还是用中文吧」 said alone: the language of the conversation from now on (or back to it).
     _r("constraint", "zh", r"^(?:(?:以后|今后|之后|从现在开始)(?:还是|都|就|请)*|还是)(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")(?:吧|了|就行|就好)?$", REPLY_LANGUAGE_AFTER_RULE, standing=True),
+    # "Actually English is fine" right after a reply-language rule: the language it now is.
+    _r("constraint", "en", r"^(?P<value>" + _LANGUAGES_EN + r") is (?:fine|ok|okay|good|better)(?: too| then| now| instead)?$", REPLY_LANGUAGE_AFTER_RULE, standing=True, after="reply-"),
     _r("constraint", "en", r"\b(?:stop|don't|do not|no more) (?:reply(?:ing)?|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing))(?: to me)? in \w+,? (?:and )?(?:use|reply in|answer in|respond in|switch to|write in) (?P<value>" + _LANGUAGES_EN + r")\b", REPLY_LANGUAGE, standing=True),
     # "You don't have to answer in English anymore", "Stop replying in English": the language rule taken back.
     _r("constraint", "en", r"^(?:please )?(?:you )?(?:(?:don't|do not|no need to|needn't|no longer)(?: (?:have|need) to)?|(?:can )?stop) (?:reply(?:ing)?|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing))(?: to me)? (?:only )?in (?:" + _LANGUAGES_EN + r")\b", slot_retirement("constraint", "reply-language"), standing=True),
