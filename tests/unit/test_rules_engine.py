@@ -5179,3 +5179,11 @@ def test_updates_said_in_the_next_turn_or_after_and_are_read() -> None:
     assert keyed("English is fine.") == []
     civic = ExistingMemory(1, "vehicle", "fact", "Has a Honda Civic")
     assert refined("I sold my Civic and got a Tesla.", [civic]) == [("upsert", "fact", "vehicle")]
+
+
+def test_the_day_an_age_was_reached_leaves_the_family_fact() -> None:
+    """R-WRITE-2 (nineteenth probe): "He turned 6 yesterday" after "My son is 5" was appended beside it ("Son is 5; Son
+    turned 6 yesterday"): the day kept the two from being one slot. The age lasts, the day does not."""
+    content = keyed("He turned 6 yesterday.", ("My son is 5.",))[0][3]
+    assert content == "Son turned 6"
+    assert append_content("Son is 5", content) == "Son turned 6"

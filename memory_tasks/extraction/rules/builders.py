@@ -365,13 +365,21 @@ _ONE_OFF_EXCHANGE = re.compile(
 )
 
 
+# The day an age was reached ("Son turned 6 yesterday"): the age lasts, the day does not, and without it the new
+# age replaces the old one (`store._restated_part`).
+_AGE_DAY = re.compile(
+    r"(\b(?:is|turned|turns|just turned) \d+)(?: years? old)? (?:yesterday|today|last (?:week|month)|this (?:week|month))$",
+    re.IGNORECASE,
+)
+
+
 def family_fact(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A fact about a family member, appended under family-<group>; none when the clause only
     points back at what the sentence said before (`_NO_PREDICATE`)."""
     group = next((g for g in FAMILY if match.groupdict().get(g)), None) or clause.subject.partition(":")[2]
     if not group or _NO_PREDICATE[clause.lang].match(clause.text) or _ONE_OFF_EXCHANGE.search(clause.text):
         return []
-    content = statement(clause.text, clause.lang)
+    content = _AGE_DAY.sub(r"\1", statement(clause.text, clause.lang))
     return [_candidate("append", "fact", f"family-{group}", content, clause, 4, LIFELONG_TTL_DAYS)]
 
 
