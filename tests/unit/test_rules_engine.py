@@ -5187,3 +5187,19 @@ def test_the_day_an_age_was_reached_leaves_the_family_fact() -> None:
     content = keyed("He turned 6 yesterday.", ("My son is 5.",))[0][3]
     assert content == "Son turned 6"
     assert append_content("Son is 5", content) == "Son turned 6"
+
+
+def test_a_pregnancy_ends_trying_to_conceive_and_a_drug_the_doctor_lets_go_ends() -> None:
+    """R-READ-6 (nineteenth probe): 「我最近在备孕」 then 「我怀孕了！」 kept the trying to conceive beside the pregnancy,
+    and 「医生说我可以停药了」 / "I'm off my meds now" kept the one drug held."""
+    trying = ExistingMemory(1, "health-trying-to-conceive", "fact", "最近在备孕")
+    for message in ("我怀孕了！", "I'm pregnant!"):
+        assert sorted(refined(message, [trying])) == [
+            ("delete", "fact", "health-trying-to-conceive"),
+            ("upsert", "fact", "health-pregnancy"),
+        ], message
+    sertraline = ExistingMemory(2, "medication-sertraline", "fact", "在吃舍曲林")
+    statins = ExistingMemory(3, "medication-statins", "fact", "在吃他汀")
+    for message in ("医生说我可以停药了。", "I'm off my meds now.", "My doctor says I can stop my medication."):
+        assert refined(message, [sertraline]) == [("delete", "fact", "medication-sertraline")], message
+        assert refined(message, [sertraline, statins]) == [], message

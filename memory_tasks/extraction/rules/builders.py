@@ -531,6 +531,8 @@ _EDITORS = tuple(
     for name in "vs-code vscode neovim nvim vim emacs intellij pycharm sublime sublime-text zed".split()
 )
 SWITCHED_AWAY.update({editor: tuple(other for other in _EDITORS if other != editor) for editor in _EDITORS})
+# Trying to conceive, once pregnant: 「我最近在备孕」 then 「我怀孕了！」.
+SWITCHED_AWAY["health-pregnancy"] = ("health-trying-to-conceive",)
 # The daily hot drink: 「我现在改喝茶了」 after 「我喜欢喝美式咖啡」 ends the coffee.
 SWITCHED_AWAY.update({"drink-tea": ("drink-coffee",), "drink-coffee": ("drink-tea",)})
 # Drugs of one use, under their `medication-<slug>` keys: "My doctor switched me to insulin" ends a held metformin.

@@ -333,6 +333,8 @@ TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
 PREGNANCY = Slot("fact", "health-pregnancy", importance=5)
 BREASTFEEDING = Slot("fact", "health-breastfeeding", importance=5)
 TRYING_TO_CONCEIVE = Slot("fact", "health-trying-to-conceive", importance=5)
+# A pregnancy ends the trying to conceive held (「我最近在备孕」 then 「我怀孕了！」; `builders.SWITCHED_AWAY`).
+_PREGNANT = switched_to(PREGNANCY)
 SENSITIVITY = keyed_fact("sensitivity", 4, LIFELONG_TTL_DAYS)
 DOCTORS_ORDER = keyed_fact("diet", 5)
 _EN_SUBSTANCES = (
@@ -725,9 +727,11 @@ RULES: tuple[Rule, ...] = (
     # 「我刚入职字节」: the employer now (「下周一入职腾讯」 is a plan of the week, none yet).
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|上个月|上周|去年|今年|最近)?入职(?:了)?(?P<value>[^，。\s]{2,10}?)(?:了|啦)?$", EMPLOYER_ZH),
     # 「我已经不在字节了」: no longer at a place the user's employer or city named (`named_retirement`).
-    # 「我已经停药了」, "I stopped my medication": the one medication held ends (with two held, which is unknown).
-    _r("medication", "zh", r"^(?:我)?(?:已经|现在|最近|上个月|上周)?(?:停药|断药)了$", named_retirement("medication-", item="")),
+    # 「我已经停药了」, "I stopped my medication", 「医生说我可以停药了」, "I'm off my meds now": the one medication held ends
+    # (with two held, which is unknown).
+    _r("medication", "zh", r"^(?:(?:医生|大夫)(?:说|让|叫)(?:我)?)?(?:我)?(?:已经|现在|最近|上个月|上周)?(?:可以)?(?:停药|断药|不用(?:再)?吃药)了$", named_retirement("medication-", item="")),
     _r("medication", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:stopped|quit|came off|went off) (?:taking )?my (?:medication|meds|medicine|pills)\b", named_retirement("medication-", item="")),
+    _r("medication", "en", r"^(?:(?:my |the )?doctor (?:says|said|told me) )?(?:I(?:'m| am) (?:now )?off (?:all )?(?:my )?(?:meds|medications?)|I can (?:now )?stop (?:taking )?(?:my )?(?:meds|medications?))(?: now)?$", named_retirement("medication-", item="")),
     # "I've lost 10 kg", 「我已经瘦了5公斤」: the goal that names the amount is reached.
     _r("pref", "en", r"^I(?:'ve| have)? (?:finally |just |already )?(?:lost|dropped|shed) (?P<item>\d+(?:\.\d+)? ?(?:kg|kgs|kilos|kilograms|pounds|lbs))\b", named_retirement("goal-")),
     _r("pref", "zh", r"^(?:我)?(?:已经|终于|总共)?(?:瘦了|减了|减掉了|瘦到了?|减到了?)(?P<item>\d+(?:\.\d+)?(?:斤|公斤|kg))", named_retirement("goal-")),
@@ -853,8 +857,8 @@ RULES: tuple[Rule, ...] = (
     # "The baby was born last week", "Our daughter was just born": a birth now, not "My son was born in 2019".
     _r("health", "en", r"^(?:the|my|our) (?:new )?(?:baby|babies|twins|baby (?:boy|girl)|little one) (?:was|were|is|are|has been) (?:just |finally |safely )?(?:born|here)\b|^(?:the|my|our) (?:baby|twins) (?:arrived|came)\b|^(?:the|my|our) (?:son|daughter|boy|girl) (?:was|were) (?:just born|born (?:today|yesterday|last night|this morning|last week|on \w+day))\b", slot_retirement("fact", "health-pregnancy"), family=True),
     # A pregnancy matters to every food, drug and exercise suggestion.
-    _r("health", "zh", _ZH_ME + r"(?P<value>怀孕|怀孕了|在孕期|是(?:一[个名])?孕妇|怀了?(?:宝宝|孩子|二胎|二宝|三胎|双胞胎))(?:[一二三四五六七八九十\d]+个?(?:月|周))?了?$", PREGNANCY),
-    _r("health", "en", r"^I(?:'m| am) (?:currently |now )?(?:(?:\d+|a few|\w+) (?:weeks?|months?) )?(?P<value>pregnant|expecting (?:a baby|twins))\b", PREGNANCY),
+    _r("health", "zh", _ZH_ME + r"(?P<value>怀孕|怀孕了|在孕期|是(?:一[个名])?孕妇|怀了?(?:宝宝|孩子|二胎|二宝|三胎|双胞胎))(?:[一二三四五六七八九十\d]+个?(?:月|周))?了?$", _PREGNANT),
+    _r("health", "en", r"^I(?:'m| am) (?:currently |now )?(?:(?:\d+|a few|\w+) (?:weeks?|months?) )?(?P<value>pregnant|expecting (?:a baby|twins))\b", _PREGNANT),
     # Breastfeeding bears on every drug and drink suggested, as a pregnancy does; weaning ends it.
     _r("health", "zh", r"^(?:我|宝宝|孩子|娃)?(?:已经|刚|刚刚|终于)?(?:断奶|断母乳)了$", slot_retirement("fact", "health-breastfeeding"), family=True),
     _r("health", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:stopped|finished|quit) (?:breastfeeding|breast-feeding)\b", slot_retirement("fact", "health-breastfeeding")),
