@@ -5203,3 +5203,20 @@ def test_a_pregnancy_ends_trying_to_conceive_and_a_drug_the_doctor_lets_go_ends(
     for message in ("医生说我可以停药了。", "I'm off my meds now.", "My doctor says I can stop my medication."):
         assert refined(message, [sertraline]) == [("delete", "fact", "medication-sertraline")], message
         assert refined(message, [sertraline, statins]) == [], message
+
+
+def test_more_reply_rules_of_both_languages_are_read() -> None:
+    """R-TYPE-2, R-READ-6 (nineteenth probe, 22 reply rules): 「以后跟我说话用繁体字」, "Always answer in British English",
+    「回答先给结论再解释」, 「回复的时候多用例子」, 「代码不要加注释」 and quoted openings to avoid stored nothing; 「以后回答都用列表
+    的形式」 also stored a liking 「列表的形式」 under a hashed key."""
+    for message, key in (
+        ("以后跟我说话用繁体字。", "reply-language"),
+        ("Always answer in British English.", "reply-language"),
+        ("回答先给结论再解释。", "rule-conclusion-first"),
+        ("代码不要加注释。", "rule-code-comments"),
+        ('Don\'t start with "Great question".', "rule-start-great-question"),
+    ):
+        assert (only(message).memory_type, only(message).key) == ("constraint", key), message
+    for message in ("回复的时候多用例子。", '不要每次都说"好的"开头。'):
+        assert only(message).memory_type == "constraint", message
+    assert [c.key for c in extract("以后回答都用列表的形式。")] == ["reply-format"]

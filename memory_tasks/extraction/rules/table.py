@@ -139,7 +139,7 @@ _EN_DEVICES = (
     r"|Windows (?:laptop|PC))(?: (?:Pro|Air|Max|Plus|Ultra|mini|Mini|[0-9][\w]*)){0,2}"
 )
 _LANGUAGES_ZH = (
-    r"(?:简体|繁体)?中文|普通话|粤语|英文|英语|日语|日文|韩语|韩文|法语|德语|西班牙语|俄语"
+    r"(?:简体|繁体)?中文|繁体字|简体字|繁体|简体|普通话|粤语|英文|英语|日语|日文|韩语|韩文|法语|德语|西班牙语|俄语"
     # A language named in English inside Chinese: 「以后回复用English」.
     r"|(?i:English|Chinese|Japanese|Korean)"
 )
@@ -148,7 +148,8 @@ _ZH_TOOL = r"[A-Za-z][A-Za-z0-9+#.\-]*(?: [A-Za-z0-9][A-Za-z0-9+#.\-]*)?"
 # Tools said together, each its own memory (`per_item`): 「我平时用Python和Go写后端」.
 _ZH_TOOLS = _ZH_TOOL + r"(?:\s*(?:和|、|跟|以及|/)\s*" + _ZH_TOOL + r")*"
 _LANGUAGES_EN = (
-    r"English|Chinese|Mandarin|Cantonese|Japanese|Korean|French|German|Spanish|Portuguese|Italian|Russian|Arabic"
+    r"(?:British |American |Australian )?English|Chinese|Mandarin|Cantonese|Japanese|Korean|French|German|Spanish"
+    r"|Portuguese|Italian|Russian|Arabic"
     r"|Hindi|Dutch|Swedish|Polish|Turkish|Vietnamese|Thai|Indonesian"
 )
 _PROGRAMMING = r"Python|Java(?:Script)?|TypeScript|Go(?:lang)?|Rust|C\+\+|C#|Ruby|PHP|Kotlin|Swift|Scala|Haskell|Lua|SQL|Bash|Shell"
@@ -488,7 +489,7 @@ RULES: tuple[Rule, ...] = (
     # The tool is Latin letters, digits and +#.- (not \w, which takes the Chinese after it: 「用Python写后端」).
     # Not in a rule about the assistant's examples (「以后代码示例都用TypeScript」: a constraint below);
     # the user's own code is (「我平时用Python写代码」).
-    _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOLS + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
+    _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例|回答|回复))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOLS + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
     # 「我用 Python 写后端」: the tool one works with, not a one-off (「我用Python写了个脚本」).
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOLS + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     # "I've actually started to enjoy running": a taste changed, under the liking's key.
@@ -1145,9 +1146,15 @@ RULES: tuple[Rule, ...] = (
     # 「技术术语可以保留英文」: an exception every reply in another language keeps.
     _r("constraint", "zh", r"^(?:以后)?(?:技术|专业|编程)?(?:术语|名词|专有名词)(?:可以|就|都|请)*(?:保留|用|写)(?:英文|英语|原文)(?:就行|就好|吧)?$", standing_rule, standing=True),
     # 「代码请加注释」: what all the assistant's code should carry.
-    _r("constraint", "zh", r"^(?:以后)?(?:写的?|给的?|你的)?(?:代码|程序)(?:里|中)?(?:请|都|要|记得|一定要|尽量)*(?:多加|加上?|带上|写上?)(?:点|些|一些)?(?:中文|英文|详细的?)?注释(?:吧)?$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:以后)?(?:写的?|给的?|你的)?(?:代码|程序)(?:里|中)?(?:请|都|要|记得|一定要|尽量)*(?:不要|别|不用)?(?:多加|加上?|带上|写上?)(?:点|些|一些|任何)?(?:中文|英文|详细的?)?注释(?:了|吧)?$", standing_rule, standing=True),
     # 「解释代码的时候多加注释」: what every explanation of a kind should carry.
     _r("constraint", "zh", r"^(?:解释|写|给)(?:代码|程序|示例)[^，。]{0,4}?(?:的时候|时)[^，。]{0,2}?(?:多加|加上|带上|附上)[^，。]+$", standing_rule, standing=True),
+    # How the user does not want a reply to open or close, quoted: 「不要每次都说"好的"开头」, 'Don't start with "Great
+    # question"' (every reply's opening, a standing rule however it is said).
+    _r("constraint", "zh", r"^(?:以后|请)?(?:不要|别)(?:每次)?(?:都)?(?:用|说|以)[\"“「'][^\"”」']{1,12}[\"”」'](?:开头|结尾|来开头|来结尾)$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|stop) (?:start(?:ing)?|begin(?:ning)?|open(?:ing)?|end(?:ing)?)(?: (?:your |every )?(?:answers?|replies|responses|messages?))? (?:with|by saying) [\"“'][^\"”']{1,40}[\"”']$", standing_rule, standing=True),
+    # 「回答先给结论再解释」, 「回复的时候多用例子」: what every reply should do, said without 以后.
+    _r("constraint", "zh", r"^(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量|请|最好)*(?:先给结论|先说结论|先给答案|先说重点|多用|多举|多给|多加|少用|少说)[^，。]*$", standing_rule, standing=True),
     # 「回答里别用英文术语」: a rule for every reply, said without 以后.
     _r("constraint", "zh", r"^(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量)?(?:别|不要|不用|少|尽量不要)(?:用|带|加|出现|说|提)[^，。]+$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
