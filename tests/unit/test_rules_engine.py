@@ -5220,3 +5220,14 @@ def test_more_reply_rules_of_both_languages_are_read() -> None:
     for message in ("回复的时候多用例子。", '不要每次都说"好的"开头。'):
         assert only(message).memory_type == "constraint", message
     assert [c.key for c in extract("以后回答都用列表的形式。")] == ["reply-format"]
+
+
+def test_what_a_request_asks_for_is_no_rule_and_a_rule_for_code_is_no_liking() -> None:
+    """R-TYPE-3 (nineteenth probe, 20 Chinese must-drop statements): 「给我推荐几本书吧，别太长的」 stored the reply style
+    「别太长的」 (the books' length, said with the request); 「帮我写个函数，以后代码都用TypeScript写」 also stored a liking of
+    TypeScript. A rule after a request still counts when it names replies or a time to come."""
+    assert extract("给我推荐几本书吧，别太长的。") == []
+    assert only("给我推荐几本书吧，以后回答别太长。").key == "reply-style"
+    assert only("别太长。").key == "reply-style"
+    assert [c.key for c in extract("帮我写个函数，以后代码都用TypeScript写。")] == ["code-language"]
+    assert only("我平时都用Python写代码。").key == "preference-python"

@@ -195,6 +195,23 @@ _ONE_OFF = re.compile(
     r"这个问题|这道题|这次|这一次|这段|这句|这篇|下面这|this (?:one|time|question|answer|message|text)|just this|for now",
     re.IGNORECASE,
 )
+# Words that make a clause after a request a rule of every reply, not the request's detail.
+_ZH_REPLY_OR_STANDING = re.compile(r"回复|回答|答案|解释|说话|以后|今后|每次|一直|永远|从现在")
+
+
+def _describes_the_request(clause: Clause, before: list[Clause]) -> bool:
+    """True for a Chinese clause that only describes what the request just before it asks for: 「给我推荐几本书吧，
+    别太长的」 (the books, not every reply); not one naming replies or a time to come (「…，以后回答别太长」)."""
+    return (
+        clause.lang == "zh"
+        and clause.continues
+        and bool(before)
+        and before[-1].request
+        and before[-1].sentence == clause.sentence
+        and not _ZH_REPLY_OR_STANDING.search(clause.text)
+    )
+
+
 _LASTING_AFTER_WINDOW = re.compile(
     r"^.*?(?:[才刚]?发现|[才刚]知道|得知|被确诊|确诊(?=了)|医生说|查出|检查出)(?:了)?(?:自己|我)?(?P<rest>.+)$"
     # 「明天开始我要戒咖啡」: the day a resolution starts, not a window it holds in.
@@ -807,6 +824,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                 or text_drop_reason(clause.text)
                 or ("question" if clause.question else None)
                 or ("one-off request" if _ONE_OFF.search(text) else None)
+                or ("what a request asks for" if _describes_the_request(clause, clauses) else None)
             )
             if text:
                 clauses.append(clause)

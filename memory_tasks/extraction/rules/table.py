@@ -489,7 +489,7 @@ RULES: tuple[Rule, ...] = (
     # The tool is Latin letters, digits and +#.- (not \w, which takes the Chinese after it: 「用Python写后端」).
     # Not in a rule about the assistant's examples (「以后代码示例都用TypeScript」: a constraint below);
     # the user's own code is (「我平时用Python写代码」).
-    _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例|回答|回复))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOLS + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
+    _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例|回答|回复|以后|今后))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOLS + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
     # 「我用 Python 写后端」: the tool one works with, not a one-off (「我用Python写了个脚本」).
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOLS + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     # "I've actually started to enjoy running": a taste changed, under the liking's key.
