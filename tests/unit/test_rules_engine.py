@@ -5231,3 +5231,16 @@ def test_what_a_request_asks_for_is_no_rule_and_a_rule_for_code_is_no_liking() -
     assert only("别太长。").key == "reply-style"
     assert [c.key for c in extract("帮我写个函数，以后代码都用TypeScript写。")] == ["code-language"]
     assert only("我平时都用Python写代码。").key == "preference-python"
+
+
+def test_a_child_named_by_birth_order_and_a_universitys_offer_are_read() -> None:
+    """R-READ-6, R-WRITE-2 (nineteenth probe): 「老大对花生过敏」 after 「我有两个孩子，老大8岁，老二5岁」 stored nothing (a
+    child's allergy lost); 「我拿到东京大学的offer了！」 no school. 老大 alone is as often the boss: 「我老大让我加班」 is none."""
+    assert keyed("老大对花生过敏。", ("我有两个孩子，老大8岁，老二5岁。",)) == [
+        ("append", "fact", "family-children", "我家老大对花生过敏")
+    ]
+    assert extract("我老大让我加班。") == []
+    assert (only("我拿到东京大学的offer了！").key, only("我拿到东京大学的offer了！").content) == (
+        "school",
+        "拿到了东京大学的offer",
+    )

@@ -340,7 +340,9 @@ def _former_habit(text: str, lang: Lang) -> str | None:
 FAMILY = {
     "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|未婚妻|未婚夫"
     r"|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?",
-    "children": r"女儿|儿子|孩子|daughters?|sons?|kids|children|child|boys|girls|twins|triplets",
+    # 「我家老大」, 「我家二宝」: one of the children by birth order (老大 alone is as often the boss).
+    "children": r"女儿|儿子|孩子|(?<=我家)(?:老[大二三]|[大二三小]宝)|daughters?|sons?|kids|children|child|boys|girls|twins"
+    r"|triplets",
     # 我妈 / 我爸 only after 我 (妈 alone opens "妈呀"); 老妈 / 老爸 anywhere.
     "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|老妈|老爸|(?<=我)妈|(?<=我)爸|(?<=我的)妈|(?<=我的)爸|mom|mother|dad|father|parents",
     # 我姐 / 我哥 only after 我, as 我妈 (姐 alone opens 姐妹们, 哥 哥们).
@@ -450,6 +452,10 @@ def _member_word(said_name: re.Match[str]) -> str:
     return said_name.groupdict().get("word") or said_name.groupdict().get("had") or ""
 
 
+# One of the children by birth order, said alone: 「老大」, 「二宝」.
+_BIRTH_ORDER = re.compile(r"^(?:老[大二三]|[大二三小]宝)")
+
+
 def _pronoun_resolved(text: str, lang: Lang, member: Member | None) -> str | None:
     """`text` with its leading "she" / 她 (or "he" / 他), or the member's name, put back as the
     family member it stands for ("She loves drawing" after "My daughter is 5" -> "My daughter loves
@@ -457,6 +463,8 @@ def _pronoun_resolved(text: str, lang: Lang, member: Member | None) -> str | Non
     `text` opens with neither or `member` is not one person of the pronoun's gender."""
     if not member:
         return None
+    if lang == "zh" and member[0] == "family:children" and _BIRTH_ORDER.match(text):
+        return f"我家{text}"  # 「老大对花生过敏」 after 「我有两个孩子，老大8岁，老二5岁」
     _, word, name = member
     if name and "|" in name:
         # One of the children named in a list; a pronoun cannot say which.

@@ -292,6 +292,7 @@ SCHOOL = Slot("fact", "school", {"zh": "在{value}上学", "en": "Studies at {va
 # Admitted, not yet there: 「我被浙大录取了」, "I got into Stanford".
 ADMITTED = Slot("fact", "school", {"zh": "被{value}录取", "en": "Admitted to {value}"})
 PASSED_INTO = Slot("fact", "school", {"zh": "考上了{value}"}, clean=zh_alma_mater)
+OFFER_FROM = Slot("fact", "school", {"zh": "拿到了{value}的offer"}, clean=zh_alma_mater)
 SCHOOL_YEAR = Slot("fact", "school", {"zh": "在读{value}", "en": "In {value}"})
 SCHOOL_ZH = replace(SCHOOL, clean=zh_employer)
 REPLY_UNITS = Slot("constraint", "reply-units")
@@ -706,6 +707,8 @@ RULES: tuple[Rule, ...] = (
     # Admitted (「我被浙大录取了」, "I got into Stanford"), or the year of school the user is in (「我今年高三」).
     # The school passed into (the goal it reaches ends as well, in the goal rules): 「我考上浙大研究生了」.
     _r("employer", "zh", r"^(?:我)?(?:已经|终于|刚|刚刚|今年)?考上(?:了)?(?P<value>(?!研|公|编|驾照|[A-Za-z\d]|一|个|所|好|理想|了)[^，。\s]{2,12}?)(?:的?(?:研究生|硕士|博士|本科|大学))?(?:了|啦)?$", PASSED_INTO),
+    # A university's offer: 「我拿到东京大学的offer了」 (a school; a company's offer is 「拿到了字节的offer」, no 大学/学院).
+    _r("employer", "zh", r"^(?:我)?(?:已经|终于|刚|刚刚)?拿到(?:了)?(?P<value>[^，。\s]{2,12}?(?:大学|学院|大))的(?:offer|录取通知书?)了?$", OFFER_FROM),
     _r("employer", "zh", r"^(?:我)?(?:已经|终于|刚|刚刚)?被(?P<value>(?!公司|单位)[^，。\s]{2,12}?)(?:的[^，。]{1,8}?专业)?录取了?$", ADMITTED),
     _r("employer", "en", r"^I (?:just |finally |officially )?(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|have been accepted (?:to|into|at)|'ve been accepted (?:to|into|at)) " + _EN_NAME, ADMITTED),
     _r("employer", "zh", r"^(?:我)?(?:今年|现在|目前)?(?:在)?(?:读|上)?(?P<value>高[一二三]|初[一二三]|大[一二三四]|研[一二三])(?:了|的学生)?$", SCHOOL_YEAR),
