@@ -5240,7 +5240,7 @@ def test_a_child_named_by_birth_order_and_a_universitys_offer_are_read() -> None
         ("append", "fact", "family-children", "我家老大对花生过敏")
     ]
     assert extract("我老大让我加班。") == []
-    assert (only("我拿到东京大学的offer了！").key, only("我拿到东京大学的offer了！").content) == (
-        "school",
-        "拿到了东京大学的offer",
-    )
+    # (The goal it may reach is ended only where held: an `IF_HELD` delete beside it.)
+    assert [(c.key, c.content) for c in extract("我拿到东京大学的offer了！") if c.op == "upsert"] == [
+        ("school", "拿到了东京大学的offer")
+    ]
