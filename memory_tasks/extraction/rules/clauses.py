@@ -106,7 +106,7 @@ _EN_DRUGS = "|".join(
 )
 # A treatment or a thing got said after a clause of the user's without "I": "…, and take metformin" -> "I take
 # metformin", "…and got a Tesla" -> "I got a Tesla".
-_EN_BARE_TREATMENT = re.compile(
+_EN_VERB_WITHOUT_I = re.compile(
     r"^and (?P<also>(?:also |still |then ))?(?P<verb>take|inject|got|bought|leased|adopted) ", re.IGNORECASE
 )
 _EN_CLAUSE = re.compile(
@@ -121,9 +121,9 @@ _EN_CLAUSE = re.compile(
     + r"|keep|don't|do not|never|avoid|please)\b)"
     # "I'm vegetarian and allergic to nuts": an allergy after a diet is a fact of its own (`_EN_BARE_CONDITION`).
     r"|\s+(?=and (?:(?:severely|very|also|mildly) )?(?:allergic|lactose intolerant|gluten intolerant)\b)"
-    # "I sold my Civic and got a Tesla": what the user got is a statement of its own (`_EN_BARE_TREATMENT`).
+    # "I sold my Civic and got a Tesla": what the user got is a statement of its own (`_EN_VERB_WITHOUT_I`).
     r"|\s+(?=and (?:then )?(?:got|bought|leased|adopted) (?:a|an|my|our) )"
-    # "I have type 2 diabetes and take metformin": the drug is a fact of its own (`_EN_BARE_TREATMENT`).
+    # "I have type 2 diabetes and take metformin": the drug is a fact of its own (`_EN_VERB_WITHOUT_I`).
     r"|\s+(?=and (?:also |still )?(?:take|inject) (?:my |daily |an? )?(?:" + _EN_DRUGS + r")\b)"
     # "Update: I now work at Stripe": what follows a colon is a statement of its own.
     r"|\s*[:：]\s*(?=(?:I|I'm|I've|we|we're|my)\b)",
@@ -721,7 +721,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
         parts = _joined_short_subjects([p for p in parts if p])
         if lang == "en":
             parts = [_EN_BARE_CONDITION.sub(lambda m: f"I'm {(m.group(1) or m.group(2)).lower()}", p) for p in parts]
-            parts = [_EN_BARE_TREATMENT.sub(lambda m: f"I {m.group('also') or ''}{m.group('verb')} ", p) for p in parts]
+            parts = [_EN_VERB_WITHOUT_I.sub(lambda m: f"I {m.group('also') or ''}{m.group('verb')} ", p) for p in parts]
         parts = _standing_words_carried(parts)
         tainted: str | None = None
         imagined = False

@@ -616,7 +616,7 @@ def _held_fact(existing: list[ExistingMemory], key: str) -> ExistingMemory | Non
 def _held_fact_without(
     memory: ExistingMemory, goes: Callable[[str], bool], cause: Candidate, reason: str
 ) -> list[Candidate]:
-    """`memory` (an appended fact) without the parts `goes` says are over, as `cause` says: a delete when nothing
+    """`memory` (an appended fact or goal) without the parts `goes` says are over, as `cause` says: a delete when nothing
     else is left, else an upsert of the other parts marked `narrows`; nothing when no part goes."""
     parts = [part for part in _PARTS.split(memory.content) if part]
     kept = [part for part in parts if not goes(part)]
