@@ -5244,3 +5244,16 @@ def test_a_child_named_by_birth_order_and_a_universitys_offer_are_read() -> None
     assert [(c.key, c.content) for c in extract("我拿到东京大学的offer了！") if c.op == "upsert"] == [
         ("school", "拿到了东京大学的offer")
     ]
+
+
+def test_a_day_shift_ends_sleeping_by_day() -> None:
+    """R-WRITE-2 (nineteenth probe; left since the seventeenth): 「我换成白班了」 after 「我上夜班，白天睡觉」 kept 「白天睡觉」 on
+    every reply ("I switched to day shifts" the same); a bedtime at night is kept."""
+    by_day = ExistingMemory(1, "preference-bedtime", "preference", "白天睡觉")
+    for message in ("我换成白班了。", "I switched to day shifts."):
+        assert sorted(refined(message, [by_day])) == [
+            ("delete", "preference", "preference-bedtime"),
+            ("upsert", "fact", "work-schedule"),
+        ], message
+    at_night = ExistingMemory(1, "preference-bedtime", "preference", "晚上十一点睡")
+    assert refined("我换成白班了。", [at_night]) == [("upsert", "fact", "work-schedule")]

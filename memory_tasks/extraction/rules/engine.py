@@ -510,8 +510,9 @@ class RulesEngine:
         held allergy already explains is dropped, so the two statements end the same in either order.
         A food or drink taken up again leaves the `diet` fact (`_diet_without_what_was_taken_up`), or
         qualifies the diet that keeps from it (`_diet_with_what_it_now_allows`); a birth takes the
-        pregnancy out of the partner's fact (`_partner_without_a_pregnancy_ended`), and a device or
-        editor switched to ends the held one it replaces (`_what_a_switch_replaces`)."""
+        pregnancy out of the partner's fact (`_partner_without_a_pregnancy_ended`), a day shift the sleeping by
+        day (`_daytime_sleep_a_day_shift_ends`), and a device, editor, hot drink or drug switched to ends the held
+        one it replaces (`_what_a_switch_replaces`)."""
         existing_keys = {memory.key for memory in existing}
         refined = [
             *_avoidances_an_allergy_explains(candidates, existing),
@@ -521,6 +522,7 @@ class RulesEngine:
             ),
             *_goals_a_quit_reaches(candidates, existing),
             *_partner_without_a_pregnancy_ended(candidates, existing),
+            *_daytime_sleep_a_day_shift_ends(candidates, existing),
         ]
         # Keys the turn writes, or ends by name, itself.
         keyed = {c.key for c in candidates if c.op != "delete" or not c.extra.get(IF_NAMED)}
@@ -675,6 +677,33 @@ def _family_fact_without_an_allergy_outgrown(candidate: Candidate, existing: lis
         return not over or _allergens_said(part[said.end() :]) <= over
 
     return _held_fact_without(held, outgrown, candidate, "rules: the family member's allergy is over")
+
+
+# A day schedule said now, and the daytime sleep a night shift had: 「我换成白班了」 after 「我上夜班，白天睡觉」.
+_DAY_SHIFT = re.compile(r"白班|早班|正常班|\bday shifts?\b|\b9-?to-?5\b", re.IGNORECASE)
+_DAYTIME_SLEEP = re.compile(r"白天睡|\bsleeps? (?:during|in) the day(?:time)?\b|\bdaytime\b", re.IGNORECASE)
+
+
+def _daytime_sleep_a_day_shift_ends(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+    """A delete of the held bedtime that says the user sleeps by day, once the turn says they work days now:
+    「我换成白班了」 after 「我上夜班，白天睡觉」 ("I switched to day shifts" after "…so I sleep during the day")."""
+    day_shift = next(
+        (c for c in candidates if c.key == "work-schedule" and c.op == "upsert" and _DAY_SHIFT.search(c.content)), None
+    )
+    if day_shift is None:
+        return []
+    return [
+        replace(
+            day_shift,
+            op="delete",
+            memory_type=memory.memory_type,
+            key=memory.key,
+            reason="rules: a day shift ends sleeping by day",
+            extra={},
+        )
+        for memory in existing
+        if memory.key == "preference-bedtime" and _DAYTIME_SLEEP.search(memory.content)
+    ]
 
 
 def _held_goal_without_a_part_reached(candidate: Candidate, existing: list[ExistingMemory]) -> list[Candidate]:
