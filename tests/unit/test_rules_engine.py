@@ -5257,3 +5257,13 @@ def test_a_day_shift_ends_sleeping_by_day() -> None:
         ], message
     at_night = ExistingMemory(1, "preference-bedtime", "preference", "晚上十一点睡")
     assert refined("我换成白班了。", [at_night]) == [("upsert", "fact", "work-schedule")]
+
+
+def test_the_nineteenth_probes_new_readings_keep_what_the_user_states() -> None:
+    """R-READ-6, R-TYPE-3 (nineteenth probe, the review of its own changes): a clause after a request is skipped only
+    when it is a degree of what is asked for — 「帮我推荐个餐厅，对海鲜过敏」 keeps the allergy; "Imagine my surprise when I
+    found out I'm allergic to peanuts" is no imagined scene; 「我要是胖了的话，就去跑步」 is no rule for the assistant."""
+    assert [c.key for c in extract("帮我推荐个餐厅，对海鲜过敏。")] == ["allergy-seafood"]
+    assert [c.key for c in extract("推荐几道菜吧，不吃辣。")] == ["food-spicy-food"]
+    assert only("Imagine my surprise when I found out I'm allergic to peanuts.").key == "allergy-peanut"
+    assert [c for c in extract("我要是胖了的话，就去跑步。") if c.memory_type == "constraint"] == []

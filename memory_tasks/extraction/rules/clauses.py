@@ -195,20 +195,23 @@ _ONE_OFF = re.compile(
     r"这个问题|这道题|这次|这一次|这段|这句|这篇|下面这|this (?:one|time|question|answer|message|text)|just this|for now",
     re.IGNORECASE,
 )
-# Words that make a clause after a request a rule of every reply, not the request's detail.
-_ZH_REPLY_OR_STANDING = re.compile(r"回复|回答|答案|解释|说话|以后|今后|每次|一直|永远|从现在")
+# A degree said right after a request, of what it asks for: 「（给我推荐几本书吧，）别太长的」 (the books, not every reply).
+_ZH_DEGREE_ALONE = re.compile(
+    r"^(?:别|不要|不用)?(?:太|过于|那么)?(?:长|短|难|贵|复杂|啰嗦|啰唆)(?:的|了|点|一点|些)?$"
+)
 
 
 def _describes_the_request(clause: Clause, before: list[Clause]) -> bool:
-    """True for a Chinese clause that only describes what the request just before it asks for: 「给我推荐几本书吧，
-    别太长的」 (the books, not every reply); not one naming replies or a time to come (「…，以后回答别太长」)."""
+    """True for a Chinese clause that is only a degree of what the request just before it asks for: 「给我推荐几本书吧，
+    别太长的」 (the books, not every reply). Anything more stays a statement: 「帮我推荐个餐厅，对海鲜过敏」 is the
+    user's allergy, 「…，以后回答别太长」 a rule."""
     return (
         clause.lang == "zh"
         and clause.continues
         and bool(before)
         and before[-1].request
         and before[-1].sentence == clause.sentence
-        and not _ZH_REPLY_OR_STANDING.search(clause.text)
+        and _ZH_DEGREE_ALONE.match(clause.text) is not None
     )
 
 
@@ -235,9 +238,13 @@ _SUPPOSED = {
 # A role-play or an imagined scene: the whole sentence is the scene, whoever its clauses name ("Pretend you're my
 # wife and I'm a doctor", 「我们来玩角色扮演，你是医生，我是病人」).
 _IMAGINED = {
-    "zh": re.compile(r"^(?:请)?(?:你)?(?:扮演|假装|想象|模拟一下)|^(?:我们)?(?:来)?(?:玩)?(?:个|一个)?角色扮演"),
+    # Not 「想象不到…」 nor "Imagine my surprise when…", which say what is so.
+    "zh": re.compile(
+        r"^(?:请)?(?:你)?(?:扮演|假装|想象一下|想象你|想象我们|模拟一下)|^(?:我们)?(?:来)?(?:玩)?(?:个|一个)?角色扮演"
+    ),
     "en": re.compile(
-        r"^(?:(?:let's|let us) )?(?:pretend|imagine|role-?play)\b|^(?:act as|play the role)\b|^in this (?:role-?play|scene)\b",
+        r"^(?:(?:let's|let us) )?(?:pretend|role-?play)\b|^(?:(?:let's|let us) )?imagine (?:that |if |we |you |being )"
+        r"|^(?:act as|play the role)\b|^in this (?:role-?play|scene)\b",
         re.IGNORECASE,
     ),
 }
@@ -645,7 +652,7 @@ def _joined_short_subjects(parts: list[str]) -> list[str]:
 # 都按素食来」), governs the clause after it.
 _STANDING_ALONE = re.compile(
     r"^(?:从现在(?:开始|起)|从今(?:天|以后)(?:开始|起)?|以后|今后|from now on|going forward"
-    r"|(?:以后)?(?:每次)?我?(?:问|找|查|要)[^，。]{1,8}(?:的时候|的话)"
+    r"|(?:以后)?(?:每次)?我?(?:问|找|查|要)[^，。]{1,8}的时候|(?:以后)?(?:每次)?我?问[^，。]{1,8}的话"
     r"|(?:如果|要是)我(?:问(?:你)?|让你|请你|找你)[^，。]{1,8}"
     # 「以后推荐餐厅的时候，不要推荐太贵的」: the kind of reply the rule after the comma is for.
     r"|(?:如果|要是)?(?:以后|今后)?(?:每次)?(?:你)?(?:给我|帮我)?(?:推荐|介绍|安排|规划|写|解释)[^，。]{1,8}(?:的时候|的话))$",

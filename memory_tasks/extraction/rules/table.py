@@ -1196,7 +1196,7 @@ RULES: tuple[Rule, ...] = (
     # What every answer about a kind of thing must follow, said with its condition: 「我问菜谱的时候，都按素食来」 (as
     # "Whenever I ask about recipes, …"), 「如果我问菜谱，都按素食来」, 「推荐餐厅的话人均200以内就行」. The asking is the
     # user's (我问) or the reply the assistant's (推荐, 写…): 「我找工作的时候都用BOSS直聘」 is a habit, 「…，压力很大」 no rule.
-    _r("constraint", "zh", r"^(?:如果|要是|以后|今后|每次)*(?:我(?:问(?:你)?|让你|请你|找你|要)|(?:你)?(?:给我|帮我)?(?:推荐|介绍|安排|规划|写|解释|做))(?P<item>[^，。]{1,8}?)(?:(?:的时候|的话)，?|，)(?P<rule>[^，。]*(?:都|就|按|用|给|要|别|不要|只|优先|控制|以内|不超过|别超过|记得|请|尽量)[^，。]*)$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:如果|要是|以后|今后|每次)*(?:我(?:问(?:你)?|让你|请你|找你)|(?:你)?(?:给我|帮我)?(?:推荐|介绍|安排|规划|写|解释|做))(?P<item>[^，。]{1,8}?)(?:(?:的时候|的话)，?|，)(?P<rule>[^，。]*(?:都|就|按|用|给|要|别|不要|只|优先|控制|以内|不超过|别超过|记得|请|尽量)[^，。]*)$", standing_rule, standing=True),
     # What every recommendation of a kind must heed: 「推荐菜的时候注意少油少盐」 (the English form is below).
     _r("constraint", "zh", r"^(?:以后|每次)?(?:给我|帮我)?(?:推荐|介绍|安排|规划)(?P<item>[^，。]{1,8}?)的时候(?:请|要|都)?(?:注意|记得|考虑|优先|避开|避免|别|不要|尽量|多|少)[^，。]+$", standing_rule, standing=True),
     # What a condition or a trait asks of every reply, right after it: "I'm colorblind, so don't rely on colors in
