@@ -29,7 +29,7 @@ from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug, liking_key
 from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries
 from memory_tasks.extraction.rules.retract import denies, positive_form, topic_key
-from memory_tasks.extraction.rules.table import RULES
+from memory_tasks.extraction.rules.table import PASSED_INTO, RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.text import has_han, without_control_chars
 
@@ -306,7 +306,7 @@ class RulesEngine:
                 aimed = _SCHOOL_AIMED_AT.search(before.content) if clause.lang == "zh" else None
                 if aimed and zh_alma_mater(aimed.group("school")):
                     # 「考上了！」 after 「我在准备考研，目标是浙大」: the school the goal named is the user's now.
-                    school = f"考上了{aimed.group('school')}"
+                    school = PASSED_INTO.templates["zh"].format(value=aimed.group("school"))
                     found.append(
                         replace(before, memory_type="fact", key="school", content=school, importance=4, extra={})
                     )
