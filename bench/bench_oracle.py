@@ -34,7 +34,10 @@ Then QA recall@6 of LoCoMo's questions (categories 1-4) through `find_memories(m
 questions: every observation fact written directly as a memory of another user
 (`bench_retrieval.write_locomo`), under the key the stub first proposed it with, so a fact
 both sides hold is the same vector and the gap is what the write path lost. Each side is
-asked once its last sync has settled (`qa_recall`). The report replaces this selection's
+asked once its last sync has settled (`qa_recall`), and each side's memories are dated as said: the
+direct side is written as stated when its session took place, and the pipeline's, whose turns are
+recorded now, get the date of the session of the turns that proposed them (`date_as_said`), so a
+question naming a day, month or year (the rerank's period signal) reads both alike. The report replaces this selection's
 section of --output (docs/quality.md).
 """
 
@@ -60,7 +63,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from bench.bench_pipeline import git_commit
 from bench.bench_retrieval import LOCOMO_USER_BASE, Locomo, Question, bench_stack, load_locomo, write_locomo
@@ -283,7 +286,22 @@ def qa_recall(questions: list[Question], user_of: dict[int, int], dialog_of_memo
     return hits / max(len(questions), 1)
 
 
-def run_mode(mode: str, chosen: list[int], turns: list[list[Turn]], model: LocomoModel, questions) -> ModeResult:
+def date_as_said(locomo: Locomo, base: int, dialogs_of_key: dict[str, set[str]]) -> None:
+    """Give the memories of users `base`.. the time their facts were said (the earliest session of the
+    turns that proposed them), as if each turn had been recorded when it was said."""
+    with session_scope() as session:
+        rows = session.execute(
+            select(LongTermMemory.id, LongTermMemory.user_id, LongTermMemory.memory_key).where(
+                LongTermMemory.user_id >= base, LongTermMemory.user_id < base + 10
+            )
+        ).all()
+        for memory_id, user_id, key in rows:
+            said = locomo.said_on(user_id - base + LOCOMO_USER_BASE, frozenset(dialogs_of_key.get(key, ())))
+            if said is not None:
+                session.execute(update(LongTermMemory).where(LongTermMemory.id == memory_id).values(stated_at=said))
+
+
+def run_mode(mode: str, chosen: list[int], turns: list[list[Turn]], model: LocomoModel, locomo: Locomo) -> ModeResult:
     """The chosen conversations through the stages in `mode`, then QA recall@K for its users."""
     outcome = ModeResult(mode)
     dialogs_of_key: dict[str, set[str]] = {}
@@ -308,9 +326,10 @@ def run_mode(mode: str, chosen: list[int], turns: list[list[Turn]], model: Locom
                 )
             ).all()
         )
+    date_as_said(locomo, base, dialogs_of_key)
     outcome.recall = qa_recall(
-        questions,
-        {q.user_id: base + q.user_id - LOCOMO_USER_BASE for q in questions},
+        locomo.questions,
+        {q.user_id: base + q.user_id - LOCOMO_USER_BASE for q in locomo.questions},
         lambda memory_id: dialogs_of_key.get(key_of_memory.get(memory_id, ""), set()),
     )
     return outcome
@@ -463,9 +482,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             configure(LONG_TERM_MEMORY_ENGINE="llm", OPENAI_BASE_URL=server.base_url)
             get_store().ensure_collection(get_embedder().dim)
-            runs = [run_mode(mode, chosen, turns, model, questions) for mode in modes]
-            direct = Locomo({u: f for u, f in locomo.facts.items() if u - LOCOMO_USER_BASE in chosen}, questions)
-            dialog_of = write_locomo(direct, first_proposed_keys(chosen, turns, model))
+            facts = {u: f for u, f in locomo.facts.items() if u - LOCOMO_USER_BASE in chosen}
+            direct = Locomo(facts, questions, locomo.session_dates)
+            runs = [run_mode(mode, chosen, turns, model, direct) for mode in modes]
+            dialog_of = write_locomo(direct, first_proposed_keys(chosen, turns, model), dated=True)
             sync_vectors(sorted(dialog_of))
             # `write_locomo` maps each memory to its fact's dialog ids, a set already.
             direct_recall = qa_recall(

@@ -163,6 +163,9 @@ class Settings(BaseSettings):
     LONG_TERM_MEMORY_RERANK_W_CONFIDENCE: float = Field(0.03, ge=0, le=100)
     LONG_TERM_MEMORY_RERANK_W_RECENCY: float = Field(0.03, ge=0, le=100)
     LONG_TERM_MEMORY_RERANK_W_KEY: float = Field(0.1, ge=0, le=100)
+    # A memory stated in the day, month or year the question names ("in June", 「2023年5月」):
+    # as strong as the best similarity, chosen on LoCoMo's conversations 0-4 (docs/quality.md).
+    LONG_TERM_MEMORY_RERANK_W_PERIOD: float = Field(1.0, ge=0, le=100)
     # Recency signal = 0.5 ** (days since the memory last changed / half-life).
     LONG_TERM_MEMORY_RECENCY_HALF_LIFE_DAYS: float = Field(90, gt=0)
     # Lexical fallback (R-READ-3): stop scoring the user's memories after this long.

@@ -32,6 +32,7 @@ MEMORY_JSON_COLUMNS = (
     LongTermMemory.created_at,
     LongTermMemory.updated_at,
     LongTermMemory.last_confirmed_at,
+    LongTermMemory.stated_at,
 )
 
 
@@ -55,6 +56,9 @@ def memory_json(memory: LongTermMemory | Row[Any]) -> dict[str, Any]:
         "created_at": memory.created_at.isoformat() if memory.created_at else None,
         "updated_at": memory.updated_at.isoformat() if memory.updated_at else None,
         "last_confirmed_at": memory.last_confirmed_at.isoformat() if memory.last_confirmed_at else None,
+        # When the user last said what the memory holds (the message's time); a question naming a
+        # period ranks memories stated in it higher (retrieval/period.py).
+        "stated_at": memory.stated_at.isoformat() if memory.stated_at else None,
     }
 
 

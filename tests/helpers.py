@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime
 
 from sqlalchemy import event
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Engine
 
+from config.settings import get_settings
 from memory_tasks.api import enqueue_turn, record_turn, wait_for_message
+from memory_tasks.db.clock import db_now
+from memory_tasks.db.models import HistorySource, User
+from memory_tasks.db.session import session_scope
+from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
+from memory_tasks.vectors.index import sync_vectors
 from tests.fake_openai import FakeOpenAI, as_json
 
 OOLONG_CANDIDATES = {
@@ -47,6 +57,23 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def write_indexed(user_id: int, candidates: Iterable[Candidate | tuple[Candidate, datetime]]) -> list[int]:
+    """Write `candidates` for `user_id` through the write model as a tool would, each stated now or at the
+    time paired with it, then embed and index them in Milvus; returns the memory ids in order."""
+    ids = []
+    with session_scope() as session:
+        session.execute(pg_insert(User).values(id=user_id).on_conflict_do_nothing())
+        lock_user(session, user_id)
+        ctx = WriteContext(
+            user_id, HistorySource.TOOL, db_now(session), get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
+        )
+        for item in candidates:
+            candidate, said = item if isinstance(item, tuple) else (item, None)
+            ids.append(apply_candidate(session, replace(ctx, stated_at=said), candidate).memory_id)
+    sync_vectors(ids)
+    return ids
 
 
 def ingest(user_id: int, text: str, role: str = "user", timeout: float = 60) -> dict:

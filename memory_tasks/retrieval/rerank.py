@@ -1,7 +1,7 @@
 """The rerank of retrieval candidates (R-READ-2): one weighted sum of signals in [0, 1].
 
     score = w_similarity * similarity + w_lexical * lexical + w_importance * importance
-          + w_confidence * confidence + w_recency * recency + w_key * key
+          + w_confidence * confidence + w_recency * recency + w_key * key + w_period * period
 
 * similarity - the vector path's cosine, rescaled over the candidates of this query
   (best = 1, worst = 0): cosines of one embedding model sit in a narrow band (e5: ~0.75-0.95),
@@ -14,6 +14,11 @@
   as fresh as one written yesterday).
 * key - share of the memory key's words the query mentions ("home-city" and "which city
   is my home" -> 1.0).
+* period - 1.0 when the question names a day, month or year ("on May 3, 2023", "in June",
+  「2023年5月」: `period`, read by the caller from the question alone, not the conversation
+  summary; `period.py`) and the memory was stated in it or within a week after (its
+  `stated_at` or, first written then, its `created_at`); 0.0 otherwise, and for every memory
+  when no period is named.
 
 Beside the weighted, rescaled signals (`why`), each ranked memory keeps its raw scores
 (`raw`): `cosine`, the vector path's cosine with the query (absent when unknown), `bm25`, and
@@ -37,6 +42,7 @@ from typing import Protocol
 
 from config.settings import Settings
 from memory_tasks.retrieval.lexical import bm25_scores, search_tokens
+from memory_tasks.retrieval.period import Period, stated_in
 from memory_tasks.vectors.index import index_text
 
 SECONDS_PER_DAY = 86_400.0
@@ -52,6 +58,8 @@ class MemoryLike(Protocol):
     confidence: float
     updated_at: datetime | None
     last_confirmed_at: datetime | None
+    stated_at: datetime | None
+    created_at: datetime | None
     is_core: bool
 
 
@@ -65,6 +73,7 @@ class RerankWeights:
     confidence: float = 0.03
     recency: float = 0.03
     key: float = 0.1
+    period: float = 1.0
     recency_half_life_days: float = 90.0
 
     @classmethod
@@ -76,6 +85,7 @@ class RerankWeights:
             confidence=settings.LONG_TERM_MEMORY_RERANK_W_CONFIDENCE,
             recency=settings.LONG_TERM_MEMORY_RERANK_W_RECENCY,
             key=settings.LONG_TERM_MEMORY_RERANK_W_KEY,
+            period=settings.LONG_TERM_MEMORY_RERANK_W_PERIOD,
             recency_half_life_days=settings.LONG_TERM_MEMORY_RECENCY_HALF_LIFE_DAYS,
         )
 
@@ -179,8 +189,11 @@ def _relative(values: Sequence[float | None]) -> list[float]:
     return [0.0 if v is None else (1.0 if span <= 0 else (v - low) / span) for v in values]
 
 
-def rerank(candidates: Sequence[Candidate], query: str, weights: RerankWeights, now: datetime) -> list[Ranked]:
-    """The candidates ranked best first by the weighted signals (ties keep the input order)."""
+def rerank(
+    candidates: Sequence[Candidate], query: str, weights: RerankWeights, now: datetime, period: Period | None = None
+) -> list[Ranked]:
+    """The candidates ranked best first by the weighted signals (ties keep the input order); `period`: the
+    one the question names, if any."""
     if not candidates:
         return []
     query_tokens = search_tokens(query)
@@ -201,6 +214,7 @@ def rerank(candidates: Sequence[Candidate], query: str, weights: RerankWeights, 
             "confidence": weights.confidence * min(1.0, max(0.0, memory.confidence)),
             "recency": weights.recency * recency_signal(last_said_at(memory), now, weights.recency_half_life_days),
             "key": weights.key * key_signal(memory.memory_key, query_set),
+            "period": weights.period * stated_in(period, memory.stated_at, memory.created_at),
         }
         why = {name: round(value, 4) for name, value in signals.items() if value > 0}
         raw = {"bm25": round(lex, 4), "overlap": round(overlap(query_set, candidate.tokens), 4)}

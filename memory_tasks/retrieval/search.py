@@ -47,6 +47,7 @@ from memory_tasks.extraction.filters import is_noise_memory
 from memory_tasks.memories.store import valid_memories
 from memory_tasks.retrieval.access import enqueue_touch
 from memory_tasks.retrieval.outage import Outage
+from memory_tasks.retrieval.period import Period, named_period, without_period
 from memory_tasks.retrieval.rerank import (
     Candidate,
     Ranked,
@@ -227,8 +228,11 @@ def _full_inject(
     return hits
 
 
-def lexical_ranking(session: Session, user_id: int, query: str, now: datetime, settings: Settings) -> list[Ranked]:
-    """The user's valid memories ranked without vectors, scanning within the time budget.
+def lexical_ranking(
+    session: Session, user_id: int, query: str, now: datetime, settings: Settings, period: Period | None = None
+) -> list[Ranked]:
+    """The user's valid memories ranked without vectors, scanning within the time budget (`period`: the
+    one the question names, if any).
 
     Memories are tokenised most important first, so when the budget runs out the ones
     left unscored are the least important.
@@ -247,7 +251,7 @@ def lexical_ranking(session: Session, user_id: int, query: str, now: datetime, s
             )
             break
         candidates.append(make_candidate(memory))
-    return rerank(candidates, query, RerankWeights.from_settings(settings), now)
+    return rerank(candidates, query, RerankWeights.from_settings(settings), now, period)
 
 
 def vector_search(user_id: int, query: str, settings: Settings) -> VectorResult | None:
@@ -379,7 +383,15 @@ def find_memories(
         limit = settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT
     _check_arguments(user_id, mode, limit)
     text = query_text(query, summary)
-    found = vector_search(user_id, text, settings) if mode == "dense" and text else None
+    # The question's period ranks what was stated then; its date words stay out of the query vector,
+    # which they pull away from what is asked about (period.without_period).
+    question = query_text(query, None)
+    period = named_period(question)
+    found = (
+        vector_search(user_id, query_text(without_period(question), summary), settings)
+        if mode == "dense" and text
+        else None
+    )
     core_limit = settings.LONG_TERM_MEMORY_CORE_LIMIT
     with _read_session(settings) as (session, now):
         if mode == "full_inject" or not text:
@@ -387,11 +399,11 @@ def find_memories(
         elif found is None:
             metrics.RETRIEVAL_FALLBACKS.inc()
             # valid_memories already left noise out; _top checks again, cheaply, on the ranking.
-            ranked = lexical_ranking(session, user_id, text, now, settings)
+            ranked = lexical_ranking(session, user_id, text, now, settings, period)
             hits = _hits(_top(ranked, limit, core_limit, settings, relevance_floor(settings, lexical=True)))
         else:
             candidates = dense_candidates(session, user_id, found, now, settings)
-            ranked = rerank(candidates, text, RerankWeights.from_settings(settings), now)
+            ranked = rerank(candidates, text, RerankWeights.from_settings(settings), now, period)
             hits = _hits(_top(ranked, limit, core_limit, settings, relevance_floor(settings, lexical=False)))
     enqueue_touch(user_id, [hit.id for hit in hits], now)
     return hits

@@ -8,19 +8,14 @@ them: the allergy is in every answer about food, the language rule in every dens
 from __future__ import annotations
 
 import pytest
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from config.settings import get_settings
 from memory_tasks.api import list_memories
-from memory_tasks.db.clock import db_now
-from memory_tasks.db.models import HistorySource, User
-from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
 from memory_tasks.retrieval import format_memory_block, retrieve
 from memory_tasks.retrieval.prompt import CORE_HEADER, RELEVANT_HEADER
-from memory_tasks.vectors.index import sync_vectors
 from memory_tasks.vectors.milvus_store import get_store
+from tests.helpers import write_indexed
 
 pytestmark = [pytest.mark.slow]
 
@@ -63,17 +58,13 @@ def user_with_core_memories(db, milvus_env, monkeypatch: pytest.MonkeyPatch) -> 
     from memory_tasks.celery_app import app
 
     monkeypatch.setattr(app, "send_task", lambda *args, **kwargs: None)  # no access-stats worker here
-    ids = []
-    with session_scope() as session:
-        session.execute(pg_insert(User).values(id=USER).on_conflict_do_nothing())
-        lock_user(session, USER)
-        ctx = WriteContext(USER, HistorySource.TOOL, db_now(session), get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
-        for memory_type, key, content in [ALLERGY, *_unrelated(200), LANGUAGE]:
-            importance = 5 if key == ALLERGY[1] else 3
-            candidate = Candidate("upsert", memory_type, key, content, importance=importance, confidence=0.9)
-            ids.append(apply_candidate(session, ctx, candidate).memory_id)
-    sync_vectors(ids)
-    yield ids
+    yield write_indexed(
+        USER,
+        [
+            Candidate("upsert", memory_type, key, content, importance=5 if key == ALLERGY[1] else 3, confidence=0.9)
+            for memory_type, key, content in [ALLERGY, *_unrelated(200), LANGUAGE]
+        ],
+    )
     get_store.cache_clear()
 
 

@@ -9,17 +9,12 @@ the user said gets the core block alone.
 from __future__ import annotations
 
 import pytest
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from config.settings import get_settings
-from memory_tasks.db.clock import db_now
-from memory_tasks.db.models import HistorySource, User
-from memory_tasks.db.session import session_scope
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.memories.store import WriteContext, apply_candidate, lock_user
 from memory_tasks.retrieval import retrieve
-from memory_tasks.vectors.index import sync_vectors
 from memory_tasks.vectors.milvus_store import get_store
+from tests.helpers import write_indexed
 
 pytestmark = [pytest.mark.slow]
 
@@ -42,14 +37,7 @@ def user_with_memories(db, milvus_env, monkeypatch: pytest.MonkeyPatch) -> None:
     from memory_tasks.celery_app import app
 
     monkeypatch.setattr(app, "send_task", lambda *args, **kwargs: None)  # no access-stats worker here
-    ids = []
-    with session_scope() as session:
-        session.execute(pg_insert(User).values(id=USER).on_conflict_do_nothing())
-        lock_user(session, USER)
-        ctx = WriteContext(USER, HistorySource.TOOL, db_now(session), get_settings().LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
-        for memory_type, key, content in MEMORIES:
-            ids.append(apply_candidate(session, ctx, Candidate("upsert", memory_type, key, content)).memory_id)
-    sync_vectors(ids)
+    write_indexed(USER, [Candidate("upsert", memory_type, key, content) for memory_type, key, content in MEMORIES])
     yield
     get_store.cache_clear()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 
@@ -34,6 +35,30 @@ def test_a_fact_naming_several_dialogs_is_a_hit_for_each_of_them(tmp_path) -> No
     assert recall([ranked_for_cat], [cat])[1] == 0.0
     assert recall([ranked_for_cat], [cat])[3] == 1.0
     assert recall([[facts[0][1]]], [Question(city.user_id, city.text, city.evidence, 4)])[1] == 0.0
+
+
+def test_a_fact_is_dated_by_the_earliest_session_of_its_dialogs(tmp_path) -> None:
+    """Issue 13.5: the benchmark writes each fact as stated when its session took place (what the period
+    signal reads); a fact citing two sessions is dated by the first."""
+    sample = {
+        "conversation": {
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_2_date_time": "10:37 am on 27 June, 2023",
+        },
+        "observation": {
+            "session_2_observation": {"Ann": [["Ann adopted a cat.", ["D2:4", "D1:3"]], ["Ann runs.", "D2:5"]]}
+        },
+        "qa": [],
+    }
+    path = tmp_path / "locomo.json"
+    path.write_text(json.dumps([sample]), encoding="utf-8")
+
+    locomo = load_locomo(path)
+    (user,) = locomo.facts
+    (cat, run) = (dialogs for _, dialogs in locomo.facts[user])
+    assert locomo.said_on(user, cat) == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    assert locomo.said_on(user, run) == datetime(2023, 6, 27, 10, 37, tzinfo=UTC)
+    assert locomo.said_on(user, frozenset({"D9:1"})) is None
 
 
 def _index_experiment(flat_p50_64: float, flat_p50_1: float) -> SpeedResult:

@@ -9,6 +9,7 @@ import pytest
 
 from memory_tasks.memories.similarity import lexical_tokens
 from memory_tasks.retrieval.lexical import bm25_scores, search_tokens, stem
+from memory_tasks.retrieval.period import Period, named_period
 from memory_tasks.retrieval.prompt import HEADER, format_memory_block
 from memory_tasks.retrieval.rerank import (
     RelevanceFloor,
@@ -33,6 +34,8 @@ class Memory:
     confidence: float = 0.8
     updated_at: datetime | None = NOW
     last_confirmed_at: datetime | None = None
+    stated_at: datetime | None = None
+    created_at: datetime | None = None
 
 
 def keys(ranked) -> list[str]:
@@ -118,6 +121,43 @@ def test_a_confirmed_memory_counts_as_recent_from_its_last_confirmation() -> Non
     # A confirmation older than the last change does not make the memory older.
     stale = Memory("stale", "x", updated_at=NOW, last_confirmed_at=old)
     assert rerank([make_candidate(stale, 0.8)], "q", weights, NOW)[0].why["recency"] == pytest.approx(weights.recency)
+
+
+def test_a_question_naming_a_period_ranks_what_was_stated_then_first() -> None:
+    """Issue 13.5 / R-READ-2: "on May 3, 2023", "in June", 「2023年5月」 rank a memory stated in that period
+    (or within a week after, when it was reported) above an equally relevant one stated at another time."""
+    may = datetime(2023, 5, 4, 18, tzinfo=UTC)
+    camping = Memory("camping-june", "Went camping with the kids", stated_at=datetime(2023, 6, 20, tzinfo=UTC))
+    hiking = Memory("hiking-may", "Went hiking with the kids", stated_at=may)
+    first_written = Memory("museum", "Went to the museum with the kids", stated_at=NOW, created_at=may)
+    weights = RerankWeights()
+
+    def order(question: str) -> list[str]:
+        candidates = [
+            make_candidate(m, cosine) for m, cosine in ((camping, 0.90), (hiking, 0.88), (first_written, 0.89))
+        ]
+        return keys(
+            rerank(
+                [*candidates, make_candidate(Memory("tea", "Drinks green tea"), 0.80)],
+                question,
+                weights,
+                NOW,
+                named_period(question),
+            )
+        )
+
+    assert order("What did I do with the kids?")[:3] == ["camping-june", "museum", "hiking-may"]
+    # Both stated in the period (the museum first written then) pass the more similar camping trip.
+    assert order("What did I do with the kids on May 3, 2023?")[:3] == ["museum", "hiking-may", "camping-june"]
+    assert order("我2023年5月和孩子们做了什么？")[:3] == ["museum", "hiking-may", "camping-june"]
+    assert order("What did I do with the kids in June?")[0] == "camping-june"
+    ranked = rerank([make_candidate(hiking, 0.88)], "Where was I?", weights, NOW, named_period("in May 2023"))
+    assert ranked[0].why["period"] == pytest.approx(weights.period)
+    in_2024 = Period(2024, None, None)
+    assert "period" not in rerank([make_candidate(hiking, 0.88)], "Where was I?", weights, NOW, in_2024)[0].why
+    off = RerankWeights(period=0.0)
+    candidates = [make_candidate(camping, 0.90), make_candidate(hiking, 0.88)]
+    assert keys(rerank(candidates, "What did I do?", off, NOW, Period(2023, 5, 3)))[0] == "camping-june"
 
 
 def test_without_vectors_the_lexical_signal_carries_the_relevance_weight() -> None:
