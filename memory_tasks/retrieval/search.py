@@ -4,9 +4,10 @@
 writes (access statistics are deferred to a task). `find_memories` is the same search
 but lets errors through, for the CLI and tests.
 
-dense: question + summary -> `embed_query` -> Milvus top RETRIEVE_SCAN_LIMIT of this user
--> PostgreSQL truth for those ids (this user, active, unexpired, not noise), joined by the
-user's rows Milvus may not show yet -> rerank -> top RETRIEVE_LIMIT. When the embedder or
+dense: question (less the date words of a period it names) + summary -> `embed_query` -> Milvus
+top RETRIEVE_SCAN_LIMIT of this user -> PostgreSQL truth for those ids (this user, active,
+unexpired, not noise), joined by the user's rows Milvus may not show yet -> rerank (with the
+question's period: `period.py`) -> top RETRIEVE_LIMIT. When the embedder or
 Milvus is off or failing, the user's valid memories are ranked lexically instead, within
 LONG_TERM_MEMORY_LEXICAL_BUDGET_MS.
 
