@@ -17,8 +17,8 @@
 * period - 1.0 when the question names a day, month or year ("on May 3, 2023", "in June",
   「2023年5月」: `period`, read by the caller from the question alone, not the conversation
   summary; `period.py`) and the memory was stated in it or within a week after (its
-  `stated_at` or, first written then, its `created_at`); 0.0 otherwise, and for every memory
-  when no period is named.
+  `stated_at` or, first written then, its `created_at`); 0.0 otherwise, for every memory
+  when no period is named, and for core memories (they hold whenever they were said).
 
 Beside the weighted, rescaled signals (`why`), each ranked memory keeps its raw scores
 (`raw`): `cosine`, the vector path's cosine with the query (absent when unknown), `bm25`, and
@@ -214,7 +214,9 @@ def rerank(
             "confidence": weights.confidence * min(1.0, max(0.0, memory.confidence)),
             "recency": weights.recency * recency_signal(last_said_at(memory), now, weights.recency_half_life_days),
             "key": weights.key * key_signal(memory.memory_key, query_set),
-            "period": weights.period * stated_in(period, memory.stated_at, memory.created_at),
+            # A standing constraint or safety fact holds whenever it was said: its place in the core
+            # block is decided by relevance alone, not by the period a question names.
+            "period": weights.period * (not memory.is_core and stated_in(period, memory.stated_at, memory.created_at)),
         }
         why = {name: round(value, 4) for name, value in signals.items() if value > 0}
         raw = {"bm25": round(lex, 4), "overlap": round(overlap(query_set, candidate.tokens), 4)}

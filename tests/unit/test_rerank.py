@@ -36,6 +36,7 @@ class Memory:
     last_confirmed_at: datetime | None = None
     stated_at: datetime | None = None
     created_at: datetime | None = None
+    is_core: bool = False
 
 
 def keys(ranked) -> list[str]:
@@ -155,6 +156,9 @@ def test_a_question_naming_a_period_ranks_what_was_stated_then_first() -> None:
     assert ranked[0].why["period"] == pytest.approx(weights.period)
     in_2024 = Period(2024, None, None)
     assert "period" not in rerank([make_candidate(hiking, 0.88)], "Where was I?", weights, NOW, in_2024)[0].why
+    # A core memory (an allergy, a reply rule) holds whenever it was said: no period signal.
+    allergy = Memory("allergy-peanut", "Allergic to peanuts", stated_at=may, is_core=True)
+    assert "period" not in rerank([make_candidate(allergy, 0.8)], "q", weights, NOW, Period(2023, 5, None))[0].why
     off = RerankWeights(period=0.0)
     candidates = [make_candidate(camping, 0.90), make_candidate(hiking, 0.88)]
     assert keys(rerank(candidates, "What did I do?", off, NOW, Period(2023, 5, 3)))[0] == "camping-june"
