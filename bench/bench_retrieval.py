@@ -429,26 +429,31 @@ def run_quality(locomo_path: Path, sweep: bool) -> QualityResult:
             result.sweep.append((w_sim, w_lex, w_period, recall(ranked, locomo.questions)))
             result.sweep_by_split.append(recall_by_split(ranked, locomo.questions))
             print(f"sweep: similarity {w_sim} lexical {w_lex} period {w_period}: {result.sweep[-1][3]}", flush=True)
-        result.rerank_ms = {
-            label: rerank_times(candidates_of, locomo.questions, replace(weights, period=w_period))
-            for label, w_period in (("with the period signal", period), ("without it", 0.0))
-        }
+        result.rerank_ms = rerank_times(
+            candidates_of,
+            locomo.questions,
+            {"with the period signal": weights, "without it": replace(weights, period=0.0)},
+        )
     return result
 
 
-def rerank_times(candidates_of, questions: Sequence[Question], weights) -> tuple[float, float]:
-    """(p50, p95) in ms of `rerank` over each question's dense candidates, three passes, the first discarded."""
+def rerank_times(
+    candidates_of, questions: Sequence[Question], variants: Mapping[str, object]
+) -> dict[str, tuple[float, float]]:
+    """{variant: (p50, p95) in ms} of reading the question's period and `rerank` over its dense candidates,
+    with each variant's weights. The variants alternate question by question, so load on the machine falls on
+    all of them alike; three passes, the first discarded."""
     from memory_tasks.retrieval.rerank import rerank
 
-    times = []
+    times: dict[str, list[float]] = {label: [] for label in variants}
     for attempt in range(3):
         for (cands, now), question in zip(candidates_of, questions, strict=True):
-            started = time.perf_counter()
-            rerank(cands, question.text, weights, now, named_period(question.text))
-            if attempt:
-                times.append((time.perf_counter() - started) * 1000)
-    figures = percentiles(times)
-    return figures["p50"], figures["p95"]
+            for label, weights in variants.items():
+                started = time.perf_counter()
+                rerank(cands, question.text, weights, now, named_period(question.text))
+                if attempt:
+                    times[label].append((time.perf_counter() - started) * 1000)
+    return {label: (percentiles(t)["p50"], percentiles(t)["p95"]) for label, t in times.items()}
 
 
 # --- speed: 100,000 memories over 1,000 users ------------------------------------------------------

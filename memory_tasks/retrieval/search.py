@@ -12,9 +12,9 @@ Milvus is off or failing, the user's valid memories are ranked lexically instead
 LONG_TERM_MEMORY_LEXICAL_BUDGET_MS.
 
 Core memories (R-READ-6: standing constraints and safety facts, `extraction/core.py`) are in
-every answer of every mode: up to LONG_TERM_MEMORY_CORE_LIMIT of them, the most relevant
-first, take their place whatever the question, and relevance fills the rest of the limit
-(`with_core_block`). The hits stay ordered by score; `format_memory_block` shows the core
+every answer of every mode: up to LONG_TERM_MEMORY_CORE_LIMIT of them take their place
+whatever the question, safety facts first and the most relevant first within each kind, and
+relevance fills the rest of the limit (`with_core_block`). The hits stay ordered by score; `format_memory_block` shows the core
 ones first.
 
 Relevance floor (issue 17 item 3): in dense mode (and its lexical fallback) a memory that is
@@ -44,6 +44,7 @@ from config.settings import Settings, get_settings
 from memory_tasks import metrics
 from memory_tasks.db.models import LongTermMemory, VectorStatus
 from memory_tasks.db.session import session_scope
+from memory_tasks.extraction.core import is_safety_memory
 from memory_tasks.extraction.filters import is_noise_memory
 from memory_tasks.memories.store import valid_memories
 from memory_tasks.retrieval.access import enqueue_touch
@@ -168,14 +169,21 @@ def _hits(ranked: list[Ranked]) -> list[Hit]:
 
 
 def with_core_block(
-    items: Sequence[_Item], limit: int, core_limit: int, is_core: Callable[[_Item], bool]
+    items: Sequence[_Item],
+    limit: int,
+    core_limit: int,
+    is_core: Callable[[_Item], bool],
+    is_safety: Callable[[_Item], bool] = lambda _: False,
 ) -> list[_Item]:
     """The `limit` items to inject from `items` (best first): the core block, then the best of the rest.
 
-    The first min(`core_limit`, `limit`) core items are always in; the remaining places go to
-    the best other items, core or not. Returned in the order of `items`.
+    The first min(`core_limit`, `limit`) core items are always in, those `is_safety` says guard the
+    user's safety before the others (a peanut allergy before a reply-style rule when both cannot
+    fit); the remaining places go to the best other items, core or not. Returned in the order of `items`.
     """
-    core = [index for index, item in enumerate(items) if is_core(item)][: min(core_limit, limit)]
+    core_indexes = [index for index, item in enumerate(items) if is_core(item)]
+    # A stable sort: safety first, each group in the order of `items`.
+    core = sorted(core_indexes, key=lambda index: not is_safety(items[index]))[: min(core_limit, limit)]
     chosen = set(core)
     chosen.update(islice((index for index in range(len(items)) if index not in chosen), limit - len(core)))
     return [item for index, item in enumerate(items) if index in chosen]
@@ -208,7 +216,13 @@ def _top(ranked: list[Ranked], limit: int, core_limit: int, settings: Settings, 
         if (r.memory.is_core or is_relevant(r, floor))
         and not is_noise_memory(r.memory.memory_key, r.memory.content, patterns)
     ]
-    return with_core_block(clean, limit, core_limit, lambda r: r.memory.is_core)
+    return with_core_block(clean, limit, core_limit, lambda r: r.memory.is_core, _guards_safety)
+
+
+def _guards_safety(item: Ranked | LongTermMemory) -> bool:
+    """True for a core memory that is a safety fact (`core.is_safety_memory`), not a reply rule."""
+    memory = item.memory if isinstance(item, Ranked) else item
+    return is_safety_memory(memory.memory_type, memory.memory_key, memory.content)
 
 
 def _full_inject(
@@ -216,7 +230,8 @@ def _full_inject(
 ) -> list[Hit]:
     """The user's valid memories, most important first, then most recently changed; the core block always in."""
     hits = []
-    chosen = with_core_block(valid_memories(session, user_id, now), limit, core_limit, lambda m: m.is_core)
+    memories = valid_memories(session, user_id, now)
+    chosen = with_core_block(memories, limit, core_limit, lambda m: m.is_core, _guards_safety)
     for memory in chosen:
         why = {
             "importance": round(importance_signal(memory.importance), 4),

@@ -111,3 +111,33 @@ def test_core_memories_reach_every_reply(user_with_core_memories, monkeypatch: p
     assert missed
     monkeypatch.delenv("LONG_TERM_MEMORY_CORE_LIMIT")
     get_settings.cache_clear()
+
+
+CROWDED_USER = 1308
+# Five core memories for three places (LONG_TERM_MEMORY_CORE_LIMIT): two of them reply rules.
+CROWDED_CORE = [
+    ("fact", "allergy-peanut", "对花生过敏"),
+    ("constraint", "diet", "吃素，不吃肉"),
+    ("fact", "health-diabetes", "有二型糖尿病"),
+    ("constraint", "reply-language", "以后回复尽量用中文"),
+    ("preference", "reply-style", "回复简洁"),
+]
+
+
+def test_a_crowded_core_block_keeps_the_safety_facts(db, milvus_env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13.3 / R-READ-6: when a user holds more core memories than the core block has places, the
+    allergy, the diet and the condition are in it for food questions, ahead of the reply rules (the
+    reply-style rule ranked above the peanut allergy for "Suggest a protein bar" and pushed it out)."""
+    from memory_tasks.celery_app import app
+
+    monkeypatch.setattr(app, "send_task", lambda *args, **kwargs: None)  # no access-stats worker here
+    memories = [*CROWDED_CORE, *_unrelated(100)]
+    write_indexed(CROWDED_USER, [Candidate("upsert", t, key, content) for t, key, content in memories])
+    assert get_settings().LONG_TERM_MEMORY_CORE_LIMIT == 3
+    try:
+        for question in ["Suggest a protein bar", "I want to try a new Thai place tonight", "今晚吃火锅怎么样"]:
+            for mode in ("dense", "full_inject"):
+                core = [h.memory_key for h in retrieve(CROWDED_USER, question, mode=mode) if h.is_core]
+                assert {"allergy-peanut", "diet", "health-diabetes"} <= set(core), (question, mode, core)
+    finally:
+        get_store.cache_clear()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_tasks.extraction.core import is_core_memory
+from memory_tasks.extraction.core import is_core_memory, is_safety_memory
 from memory_tasks.retrieval.prompt import CORE_HEADER, HEADER, RELEVANT_HEADER, format_memory_block
 from memory_tasks.retrieval.search import Hit, with_core_block
 
@@ -62,6 +62,35 @@ def test_the_core_block_takes_its_places_and_relevance_fills_the_rest() -> None:
     assert with_core_block(ranked, 6, 2, lambda item: core(item[0])) == ["a", "b", "C1", "c", "d", "C2"]
     assert with_core_block(ranked, 2, 3, lambda item: core(item[0])) == ["C1", "C2"]
     assert with_core_block(ranked, 3, 0, lambda item: core(item[0])) == ["a", "b", "C1"]
+
+
+def test_safety_facts_take_the_core_blocks_places_before_reply_rules() -> None:
+    """Issue 13.3 / R-READ-6: with more core memories than places, an allergy is not pushed out by a
+    reply-style rule that ranks higher ("Suggest a protein bar" lost the peanut allergy that way)."""
+    ranked = ["a", "Rstyle", "Rlanguage", "b", "Sdiet", "c", "Sallergy"]  # best first; R: reply rule, S: safety
+    core, safety = (lambda item: item[0] in "RS"), (lambda item: item[0] == "S")
+    assert with_core_block(ranked, 6, 3, core, safety) == ["a", "Rstyle", "Rlanguage", "b", "Sdiet", "Sallergy"]
+    assert with_core_block(ranked, 6, 3, core) == ["a", "Rstyle", "Rlanguage", "b", "Sdiet", "c"]
+    assert with_core_block(ranked, 2, 3, core, safety) == ["Sdiet", "Sallergy"]
+
+
+@pytest.mark.parametrize(
+    ("memory_type", "key", "content", "safety"),
+    [
+        ("fact", "allergy-peanut", "对花生过敏", True),
+        ("constraint", "diet", "吃素，不吃肉", True),
+        ("fact", "health-diabetes", "Has type 2 diabetes", True),
+        ("constraint", "never-suggest-seafood", "千万不要给我推荐海鲜", True),
+        ("constraint", "reply-language", "以后回复尽量用中文", False),
+        ("preference", "reply-style", "回复简洁", False),
+        ("constraint", "format-bullets", "Always answer in bullet points", False),
+    ],
+)
+def test_a_core_memory_is_a_safety_fact_or_a_rule_of_replying(
+    memory_type: str, key: str, content: str, safety: bool
+) -> None:
+    assert is_core_memory(memory_type, key, content)
+    assert is_safety_memory(memory_type, key, content) is safety
 
 
 def hit(memory_type: str, content: str, is_core: bool) -> Hit:
