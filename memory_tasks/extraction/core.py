@@ -70,7 +70,7 @@ def is_core_memory(memory_type: str, key: str, content: str) -> bool:
     return memory_type == "constraint" or is_core_key(key) or has_safety_words(content)
 
 
-def is_safety_memory(memory_type: str, key: str, content: str) -> bool:
+def is_safety_memory(key: str, content: str) -> bool:
     """True when a core memory guards the user's safety (an allergy, a diet kept, a condition, a
     medication, "never do X") rather than saying how to reply (`reply-…` keys, reply rules): when
     a user holds more core memories than the core block has places, these go in first."""

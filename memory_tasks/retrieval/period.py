@@ -6,9 +6,9 @@ stated then is likelier the answer than an equally similar one stated at another
 
 Only absolute dates are read: a day, a month or a year, in English or Chinese, the year possibly
 left unsaid ("in June", 「5月3日」). Relative words ("yesterday", 「上个月」) are not: most of
-them time the reply ("What should I cook today?"), not the memory asked about. A bare month
-name needs "in", "during", "of" or "around" before it, so "May I ask…" and "march on" name no
-period. Pure functions, no database.
+them time the reply ("What should I cook today?"), not the memory asked about. A month without
+a year needs "in", "during" or "around" before it and a day without a year "on", so "May I ask…",
+"march on" and "April's birthday" name no period. Pure functions, no database.
 """
 
 from __future__ import annotations

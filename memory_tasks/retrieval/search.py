@@ -222,7 +222,7 @@ def _top(ranked: list[Ranked], limit: int, core_limit: int, settings: Settings, 
 def _guards_safety(item: Ranked | LongTermMemory) -> bool:
     """True for a core memory that is a safety fact (`core.is_safety_memory`), not a reply rule."""
     memory = item.memory if isinstance(item, Ranked) else item
-    return is_safety_memory(memory.memory_type, memory.memory_key, memory.content)
+    return is_safety_memory(memory.memory_key, memory.content)
 
 
 def _full_inject(

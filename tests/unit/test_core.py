@@ -90,7 +90,7 @@ def test_a_core_memory_is_a_safety_fact_or_a_rule_of_replying(
     memory_type: str, key: str, content: str, safety: bool
 ) -> None:
     assert is_core_memory(memory_type, key, content)
-    assert is_safety_memory(memory_type, key, content) is safety
+    assert is_safety_memory(key, content) is safety
 
 
 def hit(memory_type: str, content: str, is_core: bool) -> Hit:
