@@ -295,10 +295,14 @@ def date_as_said(locomo: Locomo, base: int, dialogs_of_key: dict[str, set[str]])
                 LongTermMemory.user_id >= base, LongTermMemory.user_id < base + 10
             )
         ).all()
-        for memory_id, user_id, key in rows:
-            said = locomo.said_on(user_id - base + LOCOMO_USER_BASE, frozenset(dialogs_of_key.get(key, ())))
-            if said is not None:
-                session.execute(update(LongTermMemory).where(LongTermMemory.id == memory_id).values(stated_at=said))
+        said = {
+            memory_id: locomo.said_on(user_id - base + LOCOMO_USER_BASE, frozenset(dialogs_of_key.get(key, ())))
+            for memory_id, user_id, key in rows
+        }
+        # One ORM bulk UPDATE by primary key (an executemany), not a round trip per memory.
+        dated = [{"id": memory_id, "stated_at": when} for memory_id, when in said.items() if when is not None]
+        if dated:
+            session.execute(update(LongTermMemory), dated)
 
 
 def run_mode(mode: str, chosen: list[int], turns: list[list[Turn]], model: LocomoModel, locomo: Locomo) -> ModeResult:
