@@ -33,7 +33,7 @@ from memory_tasks.extraction.core import CORE_KEY_CATEGORIES
 from memory_tasks.memories.corpus import CorpusRow, UserMemories, user_memories
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
 from memory_tasks.memories.store import WriteContext, comparable, merge_into
-from memory_tasks.memories.values import key_items, split_common_ends, state_different_values
+from memory_tasks.memories.values import QUALIFIERS, han_frame, key_items, split_common_ends, state_different_values
 from memory_tasks.text import canonical_english, has_han
 from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
 from memory_tasks.vectors.index import EmbeddingKind, embed_texts, text_hash
@@ -108,19 +108,13 @@ def different_facts(key_a: str, content_a: str, key_b: str, content_b: str) -> b
     )
 
 
-# Words that qualify a statement without changing what it is about: "Still loves sashimi" is "Loves sashimi".
-_QUALIFIERS = frozenset("still really also just now absolutely totally actually very so currently even truly".split())
-
-
 def _object_swapped(a: str, b: str) -> bool:
     """True when two English texts say one verb of two different objects of a word or two: "Loves sushi" /
     "Still loves sashimi" (cosine 0.91, over the English dedup threshold). Synonyms are one word
     (`canonical_english`: "Italian food" / "Italian cuisine" are one object), qualifiers are left out."""
     if has_han(a + b):
         return False
-    words_a, words_b = (
-        [w for w in _WORD.findall(canonical_english(t).lower()) if w not in _QUALIFIERS] for t in (a, b)
-    )
+    words_a, words_b = ([w for w in _WORD.findall(canonical_english(t).lower()) if w not in QUALIFIERS] for t in (a, b))
     prefix, rest_a, rest_b = split_common_ends(words_a, words_b)
     return bool(prefix) and 0 < len(rest_a) <= 2 and 0 < len(rest_b) <= 2 and not set(rest_a) & set(rest_b)
 
@@ -216,13 +210,25 @@ def _swaps_value(stored: str, stated: str) -> bool:
     learning swapped for another a new value ("Is learning Korean" / "Is studying Korean").
     """
     if has_han(stored + stated):
-        a, b = list(comparable(stored)), list(comparable(stated))
+        a, b = list(comparable(han_frame(stored))), list(comparable(han_frame(stated)))
     else:
         a, b = _WORD.findall(stored.lower()), _WORD.findall(stated.lower())
     prefix, rest_a, rest_b = split_common_ends(a, b)
     if _SOFT_VERBS.issuperset(rest_a) and _SOFT_VERBS.issuperset(rest_b):
         return False
+    if len(rest_a) == len(rest_b) == 1 and _one_word_derived(rest_a[0], rest_b[0]):
+        return False
     return bool(prefix and rest_a and rest_b and not set(rest_a) & set(rest_b))
+
+
+# Endings that make one word of another without another value: "software engineer" / "software engineering".
+_DERIVING_SUFFIXES = ("ing", "er", "ers", "ed", "ist", "ists", "y")
+
+
+def _one_word_derived(a: str, b: str) -> bool:
+    """True when one English word is the other with a deriving ending ("engineer" / "engineering")."""
+    shorter, longer = sorted((a, b), key=len)
+    return len(shorter) >= 4 and longer.startswith(shorter) and longer[len(shorter) :] in _DERIVING_SUFFIXES
 
 
 # Verbs that vary between restatements of one liking or one goal: no value of their own.

@@ -144,6 +144,7 @@ def append_content(existing: str, addition: str) -> str:
     what one of `existing` says with another number, school stage or partner's name replaces it:
     "Daughter is 7" after "Daughter is 6", 「有两个孩子」 after 「有一个孩子」, 「女儿上小学了」 after 「女儿上幼儿园」
     (a child grows, a count changes), 「老婆叫小虹」 after 「老婆叫小红」 (one partner, the name corrected).
+    One that says it with the same values adds nothing: 「女儿现在读三年级」 after 「女儿今年上三年级」.
     """
     known = comparable(existing)
     new_parts = [
@@ -159,8 +160,10 @@ def append_content(existing: str, addition: str) -> str:
         restated = _restated_part(old_parts, part)
         if restated is None:
             added.append(part)
-        else:
+        elif _stated_values(old_parts[restated]) != _stated_values(part):
             old_parts[restated], restated_any = part, True
+    if not added and not restated_any:
+        return existing
     # Untouched, `existing` keeps its own punctuation; restated, it is rebuilt from its parts.
     parts = (old_parts if restated_any else [existing] if existing else []) + added
     # A part's own closing separator would double the joiner ("Son is 5；; Daughter is 3").
@@ -203,12 +206,42 @@ _SCHOOL_STAGE = re.compile(
 )
 
 
+# Whose it is, said or not: 「我家女儿三年级了」 is about the daughter of 「女儿今年上三年级」.
+_OWNER = re.compile(r"^(?:我们家|我家|我的|我|my\s+)(?=\w)", re.IGNORECASE)
+# The verb before a school stage, which says nothing of which stage: 上三年级, 读三年级, "is in 5th grade".
+_STAGE_VERB = re.compile(
+    r"^(?:在读|在上|读|上|念|is in|is at|goes to|attends|started|starts|is starting|will start|began|entered|in)\s*",
+    re.IGNORECASE,
+)
+
+
 def _value_shape(sentence: str) -> str:
-    """`sentence` with its numbers, school stages and partner's name as "#" and its time fillers
-    gone, as `comparable` compares it."""
-    named = _PARTNER_NAME.sub(lambda m: f"{m.group('said') or m.group('said_en')}#", sentence.strip())
-    staged = _SCHOOL_STAGE.sub("#", _TURNED.sub("is", named))
-    return _NUMBER.sub("#", comparable(_TIME_FILLER.sub("", staged)))
+    """`sentence` with its numbers, school stages and partner's name as "#", its time fillers and
+    owner gone, as `comparable` compares it."""
+    return _shape_and_values(sentence)[0]
+
+
+def _stated_values(sentence: str) -> list[str]:
+    """The numbers, school stages (without their verb) and partner's name `sentence` states, in order."""
+    return _shape_and_values(sentence)[1]
+
+
+def _shape_and_values(sentence: str) -> tuple[str, list[str]]:
+    values: list[str] = []
+
+    def hole(value: str, kept: str = "") -> str:
+        values.append(comparable(value))
+        return f"{kept}#"
+
+    def partner(match: re.Match[str]) -> str:
+        said = match.group("said") or match.group("said_en")
+        return hole(match.group(0)[len(said) :], said)
+
+    timeless = " ".join(_TIME_FILLER.sub("", _OWNER.sub("", sentence.strip())).split())
+    named = _PARTNER_NAME.sub(partner, timeless)
+    staged = _SCHOOL_STAGE.sub(lambda m: hole(_STAGE_VERB.sub("", m.group(0))), _TURNED.sub("is", named))
+    shape = _NUMBER.sub(lambda m: hole(m.group(0)), comparable(staged))
+    return shape, values
 
 
 def _restated_part(parts: list[str], sentence: str) -> int | None:

@@ -14,10 +14,13 @@ and these checks say when a pair that looks alike states different facts:
 - languages, in either script (以后回答用中文 / 以后用英文回答): a reply rule's value.
 
 Words are compared through the synonyms of `text.canonical_english` and a light plural fold
-("documentaries" / "documentary"). In texts with Chinese only two narrower checks apply: the
+("documentaries" / "documentary"), qualifiers left out ("Is currently learning Spanish" restates
+"Is learning Spanish"). In texts with Chinese only two narrower checks apply: the
 Latin words they name differ (用VS Code写代码 / 用Vim写代码), or the two texts are one frame with
 a short filler swapped (回答使用中文 / 回答使用英文, 一年级 / 三年级, 湖人队 / 勇士队) — where the
-filler holds no adverb, verb or particle (很喜欢川菜 / 喜欢吃川菜 is a restatement).
+filler holds no adverb, verb or particle (很喜欢川菜 / 喜欢吃川菜 is a restatement). Chinese is
+compared as `han_frame` gives it: time and degree qualifiers out (喜欢喝绿茶 / 现在更喜欢喝红茶 is a
+filler swapped), common synonyms as one word (早上 / 早晨).
 Pure functions: no database, no model.
 """
 
@@ -38,11 +41,35 @@ _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.]*")
 # adverbs, verbs of liking and eating, particles): those vary between restatements.
 MAX_FILLER_CHARS = 3
 _SOFT_HAN = frozenset("很特别非常真太最挺超吃喝爱喜欢请尽量都也还就再要会想用了的是在")
+# Chinese words that qualify a statement without changing its value: 现在更喜欢喝红茶 states what 喜欢喝红茶
+# does. 更 only before a verb of liking or wanting (更换, 更新 are verbs of their own). How often says no
+# other value of a habit (周末喜欢去游泳 / 周末经常游泳 / 周末我一般去游泳); 一般 only before a verb (川菜一般
+# is a verdict).
+_HAN_QUALIFIER = re.compile(
+    r"现在|目前|最近|如今|平时|平常|一直|依然|仍然|还是|其实|确实|真的|更加|更(?=[喜爱想愿偏])"
+    r"|经常|常常|通常|总是|一般(?=[去会都在要])"
+)
+# Chinese words of one meaning, folded to the first: 每天早上跑步 / 每天早晨都会去跑步 say one habit.
+_HAN_SYNONYMS = {
+    "早晨": "早上",
+    "清晨": "早上",
+    "晚间": "晚上",
+    "夜里": "晚上",
+    "上班": "工作",
+    "小孩": "孩子",
+    "猫咪": "猫",
+    "狗狗": "狗",
+}
+_HAN_SYNONYM = re.compile("|".join(_HAN_SYNONYMS))
 # A qualified statement needs a real statement to qualify: "Is vegan" / "Follows a vegan diet"
 # (one content word against three) is a paraphrase, not a qualification.
 MIN_QUALIFIED_WORDS = 2
-# Intensifiers qualify nothing: "Really loves Italian food" restates "Loves Italian food".
-_INTENSIFIERS = frozenset("really very so too also just truly absolutely quite definitely totally genuinely".split())
+# Intensifiers and time qualifiers qualify nothing: "Really loves Italian food" restates "Loves Italian
+# food", "Is currently learning Spanish" "Is learning Spanish".
+QUALIFIERS = frozenset(
+    "really very so too also just truly absolutely quite definitely totally genuinely"
+    " still now actually currently even".split()
+)
 
 
 def singular(word: str) -> str:
@@ -57,7 +84,7 @@ def singular(word: str) -> str:
 def words(text: str) -> frozenset[str]:
     """The content words of an English text: synonyms as one word, plurals folded, stopwords and intensifiers dropped."""
     tokens = lexical_tokens(canonical_english(text))
-    return frozenset(singular(token) for token in tokens if token not in _INTENSIFIERS)
+    return frozenset(singular(token) for token in tokens if token not in QUALIFIERS)
 
 
 def named_values(text: str) -> frozenset[str]:
@@ -115,9 +142,15 @@ def _latin_words_differ(a: str, b: str) -> bool:
     return bool(words_a and words_b) and words_a != words_b
 
 
+def han_frame(text: str) -> str:
+    """`text` as Chinese frames are compared: qualifiers (现在, 更, 一直 …) out, synonyms as one word."""
+    return _HAN_SYNONYM.sub(lambda word: _HAN_SYNONYMS[word.group(0)], _HAN_QUALIFIER.sub("", text))
+
+
 def _filler_swapped(a: str, b: str) -> bool:
-    """True when `a` and `b` are one text with a short, content-bearing Chinese filler swapped."""
-    _, filler_a, filler_b = split_common_ends(a.strip().rstrip("。.！!"), b.strip().rstrip("。.！!"))
+    """True when `a` and `b` are one text (`han_frame`) with a short, content-bearing Chinese filler swapped."""
+    frame_a, frame_b = (han_frame(text).strip().rstrip("。.！!") for text in (a, b))
+    _, filler_a, filler_b = split_common_ends(frame_a, frame_b)
     return all(
         0 < len(filler) <= MAX_FILLER_CHARS and has_han(filler) and not _SOFT_HAN.intersection(filler)
         for filler in (filler_a, filler_b)

@@ -169,6 +169,15 @@ def _told(user_id: int, texts: list[str]) -> None:
         pipeline.upsert_stage(pipeline.refine_stage(pipeline.extract_stage(record_turn(user_id, text))))
 
 
+def _assert_sent_again_in_any_order_changes_nothing(user_id: int, burst: list[str], before: list[tuple]) -> None:
+    """Send `burst` again three times, shuffled each time; the user's active memories must stay `before`."""
+    for seed in (1, 2, 3):
+        shuffled = list(burst)
+        random.Random(seed).shuffle(shuffled)
+        _told(user_id, shuffled)
+        assert _active(user_id) == before, seed
+
+
 def test_a_burst_of_paraphrases_sent_again_in_any_order_leaves_its_text(db) -> None:
     """R-WRITE-3, issue 13.1 (sixteenth probe): each wording of a fact that scored below the merge threshold
     rewrote the memory, so sending the burst again in another order left other texts (and new revisions,
@@ -178,11 +187,7 @@ def test_a_burst_of_paraphrases_sent_again_in_any_order_leaves_its_text(db) -> N
     before = _active(user)
     assert len(before) == 5  # one memory per fact
     history_before = len(_ops(user))
-    for seed in (1, 2, 3):
-        shuffled = list(PARAPHRASE_BURST)
-        random.Random(seed).shuffle(shuffled)
-        _told(user, shuffled)
-        assert _active(user) == before, seed
+    _assert_sent_again_in_any_order_changes_nothing(user, PARAPHRASE_BURST, before)
     assert {op for _, op, *_ in _ops(user)[history_before:]} == {"confirm"}
 
 
@@ -213,11 +218,7 @@ def test_a_preference_said_again_of_a_standing_rules_slot_confirms_the_rule(db) 
     _told(user, burst)
     before = _active(user)
     assert [(key, memory_type) for _, key, memory_type, *_ in before] == [("reply-units", "constraint")]
-    for seed in (1, 2, 3):
-        shuffled = list(burst)
-        random.Random(seed).shuffle(shuffled)
-        _told(user, shuffled)
-        assert _active(user) == before, seed
+    _assert_sent_again_in_any_order_changes_nothing(user, burst, before)
     _told(user, ["I prefer imperial units."])
     assert [(memory_type, content) for _, _, memory_type, content, *_ in _active(user)] == [
         ("preference", "Prefers imperial units")
@@ -236,11 +237,7 @@ def test_a_burst_said_in_both_languages_sent_again_leaves_its_text(db) -> None:
     _told(user, burst)
     before = _active(user)
     assert len(before) == 1
-    for seed in (1, 2, 3):
-        shuffled = list(burst)
-        random.Random(seed).shuffle(shuffled)
-        _told(user, shuffled)
-        assert _active(user) == before, seed
+    _assert_sent_again_in_any_order_changes_nothing(user, burst, before)
 
 
 def test_a_candidate_narrowing_a_memory_on_purpose_is_written_not_confirmed(db) -> None:
@@ -266,3 +263,35 @@ def test_a_liking_of_another_object_is_not_taken_for_a_repeat(db) -> None:
     user = 1410
     _told(user, ["I love sushi.", "But I still love sashimi."])
     assert sorted(content for _, _, _, content, *_ in _active(user)) == ["Loves sushi", "Still loves sashimi"]
+
+
+# Nineteenth probe: one fact per burst, each wording new to the suite when the probe was run.
+QUALIFIED_BURSTS = [
+    ["I'm a software engineer.", "I work as a software engineer.", "My job is software engineering."],
+    ["I'm learning Spanish.", "I've been studying Spanish.", "I am currently learning Spanish."],
+    ["我每天早上跑步", "我每天早晨都会去跑步", "我有晨跑的习惯"],
+    ["我女儿今年上三年级", "我女儿现在读三年级", "我家女儿三年级了"],
+]
+
+
+@pytest.mark.parametrize("burst", QUALIFIED_BURSTS, ids=["engineer", "currently", "morning", "grade"])
+def test_a_qualifier_a_synonym_or_a_derived_word_sent_again_leaves_one_text(db, burst: list[str]) -> None:
+    """R-WRITE-3, issue 13.1 (nineteenth probe): each of these bursts left one memory, but its text flip-flopped
+    on every re-send ("Is learning Spanish" / "Is currently learning Spanish"; 每天早上 / 每天早晨; "software
+    engineer" / "software engineering" were read as another value), or kept each paraphrase of a child's school
+    stage as a part of its own (「女儿今年上三年级；女儿现在读三年级」)."""
+    user = 1410
+    _told(user, burst)
+    before = _active(user)
+    assert len(before) == 1
+    assert "；" not in before[0][3]
+    _assert_sent_again_in_any_order_changes_nothing(user, burst, before)
+
+
+def test_a_new_value_behind_a_qualifier_is_kept(db) -> None:
+    """R-WRITE-3, issue 13.1 (nineteenth probe): 「我现在更喜欢喝红茶」 after 「我喜欢喝绿茶」 was redirected onto the
+    green tea (the black tea has no key of its own) and confirmed it: the new value was lost. 现在更 hid the
+    swapped filler 绿 / 红."""
+    user = 1411
+    _told(user, ["我喜欢喝绿茶", "我现在更喜欢喝红茶"])
+    assert sorted(content for _, _, _, content, *_ in _active(user)) == ["喜欢喝绿茶", "现在更喜欢喝红茶"]

@@ -97,6 +97,15 @@ class _NeverAlike(_AlwaysAlike):
         ("以后用英文回答", "以后回答用中文", False),
         ("住在上海", "住在北京", False),
         ("Works day shifts", "Works night shifts", False),
+        # Nineteenth probe: a qualifier, a synonym or a derived word is no other value, so these flip-flopped on
+        # every re-send; a qualifier does not hide another value either.
+        ("Is currently learning Spanish", "Is learning Spanish", True),
+        ("每天早晨都会去跑步", "每天早上跑步", True),
+        ("Occupation: software engineering", "Occupation: software engineer", True),
+        ("住在北京", "现在住在上海", False),
+        ("周末喜欢去游泳", "周末经常游泳", True),
+        ("周末经常游泳", "周末一般去游泳", True),
+        ("周末打网球", "周末经常打羽毛球", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:
@@ -118,6 +127,8 @@ def test_words_said_before_confirm_unless_they_state_another_value(stored: str, 
         ("回答使用中文", "回答使用英文"),
         ("女儿在上小学一年级", "女儿在上小学三年级"),
         ("用VS Code写代码", "用Vim写代码"),
+        # Nineteenth probe: 「我现在更喜欢喝红茶」 was redirected onto 喜欢喝绿茶 and confirmed it: the new tea was lost.
+        ("喜欢喝绿茶", "现在更喜欢喝红茶"),
     ],
 )
 def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: str, b: str) -> None:
@@ -136,6 +147,8 @@ def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: 
         ("喜欢吃川菜", "喜欢吃川菜和湘菜"),
         ("很喜欢川菜", "喜欢吃川菜"),
         ("以后回复尽量用中文", "回复请用中文"),
+        ("Is learning Spanish", "Is currently learning Spanish"),
+        ("每天早上跑步", "每天早晨跑步"),
     ],
 )
 def test_english_restatements_and_chinese_are_not_judged_different(a: str, b: str) -> None:

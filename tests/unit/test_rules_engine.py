@@ -658,6 +658,10 @@ def test_the_demo_conversation_leaves_what_a_careful_person_would_write() -> Non
         ("I love Korean dishes.", "I'm a big fan of Korean food."),
         ("I like sci-fi films.", "I love sci-fi movies."),
         ("I enjoy French films.", "I like French movies."),
+        # Nineteenth probe: the noun of a pastime ("going on hikes") keyed preference-going-hikes.
+        ("I love hiking.", "I really enjoy going on hikes."),
+        ("I enjoy running.", "I like going for runs."),
+        ("I love cycling.", "I enjoy going on bike rides."),
     ],
 )
 def test_english_paraphrases_meet_on_one_key(first: str, second: str) -> None:
@@ -5267,3 +5271,17 @@ def test_the_nineteenth_probes_new_readings_keep_what_the_user_states() -> None:
     assert [c.key for c in extract("推荐几道菜吧，不吃辣。")] == ["food-spicy-food"]
     assert only("Imagine my surprise when I found out I'm allergic to peanuts.").key == "allergy-peanut"
     assert [c for c in extract("我要是胖了的话，就去跑步。") if c.memory_type == "constraint"] == []
+
+
+@pytest.mark.parametrize(
+    ("message", "occupation", "employer"),
+    [
+        ("I work as an engineer at Google.", "Occupation: engineer", "Works at Google"),
+        ("I'm working as a nurse at Mercy Hospital.", "Occupation: nurse", "Works at Mercy Hospital"),
+        ("I'm an accountant at Deloitte.", "Occupation: accountant", "Works at Deloitte"),
+    ],
+)
+def test_a_job_said_with_where_it_is_done_keeps_the_employer(message: str, occupation: str, employer: str) -> None:
+    """R-TYPE-2 (nineteenth probe): "I work as an engineer at Google" kept the job and lost Google, where "I'm an
+    engineer at Google" kept both."""
+    assert [(c.key, c.content) for c in extract(message)] == [("occupation", occupation), ("employer", employer)]

@@ -114,6 +114,17 @@ def test_a_childs_new_school_stage_replaces_the_old_one() -> None:
     assert append_content("女儿在北京上大学", "女儿毕业了") == "女儿在北京上大学；女儿毕业了"
 
 
+def test_a_sentence_said_again_with_the_same_values_adds_nothing() -> None:
+    """R-WRITE-3 (nineteenth probe): 「我女儿今年上三年级」 then 「我女儿现在读三年级」 left 「女儿今年上三年级；女儿现在读三年级」:
+    the stage verb (上 / 读) and a time word placed before it hid that the sentence says the same stage, and
+    「我家女儿三年级了」 was added as a third. The same values in other words add nothing; another value still replaces."""
+    assert append_content("女儿今年上三年级", "女儿现在读三年级") == "女儿今年上三年级"
+    assert append_content("女儿今年上三年级；Has two kids", "我家女儿三年级了") == "女儿今年上三年级；Has two kids"
+    assert append_content("Daughter is 6; Son is 3", "My daughter is 6 now") == "Daughter is 6; Son is 3"
+    assert append_content("女儿今年上三年级", "女儿现在读四年级") == "女儿现在读四年级"
+    assert append_content("Son is in 5th grade", "My son started 6th grade") == "My son started 6th grade"
+
+
 def test_a_partners_name_said_again_replaces_the_old_one() -> None:
     """R-WRITE-2 (eighteenth probe): 「我老婆叫小红」 then 「不对，她叫小虹」 left 「老婆叫小红；老婆叫小虹」, and "My wife's
     name is Hanna, not Anna" after Anna kept both names; a partner has one name, so the new one corrects the old.
