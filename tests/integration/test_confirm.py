@@ -271,10 +271,14 @@ QUALIFIED_BURSTS = [
     ["I'm learning Spanish.", "I've been studying Spanish.", "I am currently learning Spanish."],
     ["我每天早上跑步", "我每天早晨都会去跑步", "我有晨跑的习惯"],
     ["我女儿今年上三年级", "我女儿现在读三年级", "我家女儿三年级了"],
+    ["I'm a high school teacher.", "I teach high school.", "I work as a teacher at a high school."],
+    ["我周末喜欢去游泳", "周末我一般去游泳", "我周末经常游泳"],
 ]
 
 
-@pytest.mark.parametrize("burst", QUALIFIED_BURSTS, ids=["engineer", "currently", "morning", "grade"])
+@pytest.mark.parametrize(
+    "burst", QUALIFIED_BURSTS, ids=["engineer", "currently", "morning", "grade", "workplace", "how-often"]
+)
 def test_a_qualifier_a_synonym_or_a_derived_word_sent_again_leaves_one_text(db, burst: list[str]) -> None:
     """R-WRITE-3, issue 13.1 (nineteenth probe): each of these bursts left one memory, but its text flip-flopped
     on every re-send ("Is learning Spanish" / "Is currently learning Spanish"; 每天早上 / 每天早晨; "software

@@ -5285,3 +5285,17 @@ def test_a_job_said_with_where_it_is_done_keeps_the_employer(message: str, occup
     """R-TYPE-2 (nineteenth probe): "I work as an engineer at Google" kept the job and lost Google, where "I'm an
     engineer at Google" kept both."""
     assert [(c.key, c.content) for c in extract(message)] == [("occupation", occupation), ("employer", employer)]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("I work as a teacher at a high school.", "Occupation: teacher at a high school"),
+        ("I'm a nurse at a hospital.", "Occupation: nurse at a hospital"),
+        ("I'm a high school teacher.", "Occupation: high school teacher"),
+    ],
+)
+def test_the_kind_of_place_a_job_is_done_at_is_kept_with_it(message: str, content: str) -> None:
+    """R-TYPE-2, issue 13.1 (nineteenth probe): "I work as a teacher at a high school" was "Occupation: teacher",
+    which then flip-flopped with "Occupation: high school teacher" on every re-send (one adds words to the other)."""
+    assert (only(message).key, only(message).content) == ("occupation", content)

@@ -121,6 +121,14 @@ _EN_OCCUPATION = (
     r"|salesperson|marketer|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
     r"|co-founder|cofounder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP|PM|TPM|SWE|SRE|QA|DBA)"
 )
+# The kind of place a job is done at, kept with the job ("Occupation: teacher at a high school"): the rules
+# engine dropped it, so "I work as a teacher at a high school" restated "I'm a high school teacher" as a
+# less detailed job. A named place is an employer (the employer rules).
+_EN_WORKPLACE_KIND = (
+    r"(?: (?:at|in) (?:a|an|the) (?-i:[a-z-]+ ){0,2}?(?:high school|middle school|elementary school|school|hospital"
+    r"|clinic|restaurant|bank|hotel|store|shop|startup|company|firm|agency|university|college|factory|lab|library"
+    r"|bakery|cafe|gym|nonprofit|daycare|kindergarten|pharmacy|warehouse))?"
+)
 # Car makes named in Chinese (「买的是比亚迪」, 「换成特斯拉了」): the vehicle, not a liking switched to.
 _ZH_CAR_MAKES = (
     r"比亚迪|特斯拉|宝马|奔驰|奥迪|丰田|本田|大众|蔚来|小鹏|理想|小米SU7|小米汽车|极氪|问界|领克|吉利|长城|哈弗|红旗|五菱"
@@ -647,7 +655,7 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前|在公司|在那)?(?:做|当)(?P<value>[A-Z]{2,5}(?:工程师)?)(?:的)?$", OCCUPATION),
     _r("occupation", "zh", AT + r"[^，。\s]{2,10}?(?:做|当)(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
     # "I'm a 28-year-old data scientist": the age is no part of the job.
-    _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:\d+[- ]year[- ]old )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?)\b", OCCUPATION),
+    _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:\d+[- ]year[- ]old )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
     # "I've been a teacher for 20 years", "I just got promoted to senior engineer".
     _r("occupation", "en", r"^I(?:'ve| have) been an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")) (?:for|since)\b", OCCUPATION),
     _r("occupation", "en", r"^I(?: (?:just |recently |finally )?(?:got|was|have been)|'ve been| just got) promoted to (?:an? )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
@@ -655,7 +663,7 @@ RULES: tuple[Rule, ...] = (
     _r("work-field", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working) in (?P<value>(?-i:IT|HR|PR|QA|UX|AI|ML|R&D)|tech|finance|marketing|sales|education|healthcare|retail|software|research|consulting|real estate|insurance|law|media|advertising|hospitality|logistics|manufacturing|government|the (?:tech|finance|film|music|games?|gaming|restaurant) industry)$", WORK_FIELD),
     # A title held at a company: "I'm the CTO of a small startup", "I'm the founder of Acme".
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?the (?P<value>(?:[\w-]+ ){0,2}?(?:co-founder|cofounder|founder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)))(?: (?:of|at) .+)?$", OCCUPATION),
-    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing|(?:new )?(?:job|position|role))(?: (?:at|for|with) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing|(?:new )?(?:job|position|role))(?: (?:at|for|with) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     # "I retired last year": the occupation now (as 「我退休了」).
     _r("occupation", "en", r"^I (?:just |finally |recently |officially )?(?P<value>retired)(?: (?:last \w+|this \w+|in \d{4}|\w+ (?:years?|months?) ago|early))?$", OCCUPATION_STATED),
