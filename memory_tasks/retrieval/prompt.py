@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory_tasks.retrieval.search import Hit
+from memory_tasks.retrieval.search import Hit, guards_safety
 from memory_tasks.text import without_control_chars
 
 HEADER = (
@@ -25,15 +25,17 @@ def _line(hit: Hit) -> str:
 def format_memory_block(hits: Sequence[Hit]) -> str:
     """The header and one line per memory, `- [memory_type] content`; "" when there are no hits.
 
-    Core memories (standing constraints, safety facts) come first under CORE_HEADER, the
-    others after under RELEVANT_HEADER; without core hits the lines follow the header
-    directly, in the hits' order. Whitespace inside a memory is folded to single spaces so
+    Core memories come first under CORE_HEADER, safety facts (an allergy, a condition, a diet:
+    `core.is_safety_memory`) before the rules of replying, the others after under
+    RELEVANT_HEADER; each group in the hits' order. Without core hits the lines follow the
+    header directly. Whitespace inside a memory is folded to single spaces so
     each memory stays on one line; escape sequences and control characters are dropped (a row
     stored before they were stripped at write time never reaches the prompt).
     """
     if not hits:
         return ""
-    core = [_line(hit) for hit in hits if hit.is_core]
+    # A stable sort: what keeps the user safe leads the block, whatever the question ranked first.
+    core = [_line(hit) for hit in sorted((h for h in hits if h.is_core), key=lambda h: not guards_safety(h))]
     rest = [_line(hit) for hit in hits if not hit.is_core]
     if not core:
         return "\n".join([HEADER, *rest])

@@ -15,7 +15,7 @@ Core memories (R-READ-6: standing constraints and safety facts, `extraction/core
 every answer of every mode: up to LONG_TERM_MEMORY_CORE_LIMIT of them take their place
 whatever the question, safety facts first and the most relevant first within each kind, and
 relevance fills the rest of the limit (`with_core_block`). The hits stay ordered by score; `format_memory_block` shows the core
-ones first.
+ones first, safety facts ahead of reply rules.
 
 Relevance floor (issue 17 item 3): in dense mode (and its lexical fallback) a memory that is
 not core is injected only when its raw cosine with the query reaches
@@ -216,11 +216,11 @@ def _top(ranked: list[Ranked], limit: int, core_limit: int, settings: Settings, 
         if (r.memory.is_core or is_relevant(r, floor))
         and not is_noise_memory(r.memory.memory_key, r.memory.content, patterns)
     ]
-    return with_core_block(clean, limit, core_limit, lambda r: r.memory.is_core, _guards_safety)
+    return with_core_block(clean, limit, core_limit, lambda r: r.memory.is_core, guards_safety)
 
 
-def _guards_safety(item: Ranked | LongTermMemory) -> bool:
-    """True for a core memory that is a safety fact (`core.is_safety_memory`), not a reply rule."""
+def guards_safety(item: Ranked | LongTermMemory | Hit) -> bool:
+    """True for a memory that is a safety fact (`core.is_safety_memory`), not a reply rule."""
     memory = item.memory if isinstance(item, Ranked) else item
     return is_safety_memory(memory.memory_key, memory.content)
 
@@ -231,7 +231,7 @@ def _full_inject(
     """The user's valid memories, most important first, then most recently changed; the core block always in."""
     hits = []
     memories = valid_memories(session, user_id, now)
-    chosen = with_core_block(memories, limit, core_limit, lambda m: m.is_core, _guards_safety)
+    chosen = with_core_block(memories, limit, core_limit, lambda m: m.is_core, guards_safety)
     for memory in chosen:
         why = {
             "importance": round(importance_signal(memory.importance), 4),

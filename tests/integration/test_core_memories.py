@@ -88,9 +88,8 @@ def test_core_memories_reach_every_reply(user_with_core_memories, monkeypatch: p
             lines = format_memory_block(hits).splitlines()
             assert lines[1] == CORE_HEADER
             core_lines = lines[2 : lines.index(RELEVANT_HEADER)]
-            assert core_lines == ["- [fact] Is allergic to peanuts", "- [constraint] 以后回复尽量用中文"] or (
-                core_lines == ["- [constraint] 以后回复尽量用中文", "- [fact] Is allergic to peanuts"]
-            )
+            # The safety fact leads the block (nineteenth probe), whichever the question ranked first.
+            assert core_lines == ["- [fact] Is allergic to peanuts", "- [constraint] 以后回复尽量用中文"]
 
     for question in QUESTIONS + OTHER_QUESTIONS:
         hits = retrieve(USER, question, mode="dense")

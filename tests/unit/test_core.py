@@ -98,6 +98,25 @@ def hit(memory_type: str, content: str, is_core: bool) -> Hit:
     return Hit(memory, 1.0, {})
 
 
+def test_the_core_block_shows_the_safety_facts_first() -> None:
+    """Issue 13.3 / R-READ-6 (nineteenth probe): a reply rule that ranked higher for the question led the core
+    block (「回答简短一点」 above 「对虾过敏」 for "What should I cook for dinner tonight?"); the safety facts lead it."""
+    hits = [
+        hit("preference", "回答简短一点", True),
+        hit("fact", "喜欢吃薯片", False),
+        hit("constraint", "Please always answer in English", True),
+        hit("fact", "对虾过敏", True),
+        hit("fact", "Has celiac disease", True),
+    ]
+    assert format_memory_block(hits).splitlines()[1:6] == [
+        CORE_HEADER,
+        "- [fact] 对虾过敏",
+        "- [fact] Has celiac disease",
+        "- [preference] 回答简短一点",
+        "- [constraint] Please always answer in English",
+    ]
+
+
 def test_the_prompt_shows_the_core_block_first() -> None:
     hits = [
         hit("preference", "喜欢吃薯片", False),
