@@ -58,6 +58,8 @@ EN_SYNONYMS = {
     "series": "shows",
     "programmes": "shows",
     "programs": "shows",
+    "brevity": "length",
+    "verbosity": "length",
 }
 _EN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])")
 

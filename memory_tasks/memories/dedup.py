@@ -97,11 +97,35 @@ def keys_name_different_items(key_a: str, key_b: str) -> bool:
     return not (set_a <= set_b or set_b <= set_a)
 
 
+# What a key says the user does at a place, by the words keys use for it: "Lives in Chicago" (residence-city)
+# and "Was born in Chicago" (birthplace) score 0.94, "Lives in Toronto" / "Works in Toronto" (work-city) 0.93.
+_PLACE_RELATIONS = {
+    **dict.fromkeys(("residence", "live", "lives", "living"), "lives"),
+    **dict.fromkeys(("work", "works", "office", "workplace", "commute"), "works"),
+    **dict.fromkeys(("birthplace", "born", "birth", "hometown", "origin", "grew"), "comes from"),
+    **dict.fromkeys(("school", "university", "college", "campus"), "studies"),
+    **dict.fromkeys(("trip", "travel", "travels", "visit", "visited", "vacation", "holiday"), "visited"),
+}
+
+
+def _place_relation(key: str) -> str | None:
+    """The place relation the first of `key`'s words that names one says (`_PLACE_RELATIONS`), or None."""
+    return next((_PLACE_RELATIONS[w] for w in _KEY_SPLIT.split(key.casefold()) if w in _PLACE_RELATIONS), None)
+
+
+def keys_name_other_place_relations(key_a: str, key_b: str) -> bool:
+    """True when both keys say how the user is tied to a place, and not the same way (residence-city / work-city)."""
+    relation_a, relation_b = _place_relation(key_a), _place_relation(key_b)
+    return relation_a is not None and relation_b is not None and relation_a != relation_b
+
+
 def different_facts(key_a: str, content_a: str, key_b: str, content_b: str) -> bool:
-    """True when keys, numbers, stated values (`values.state_different_values`) or another object of one
-    verb (`_object_swapped`) show two similar-looking memories state different facts."""
+    """True when keys (other items of one category, other ties to a place), numbers, stated values
+    (`values.state_different_values`) or another object of one verb (`_object_swapped`) show two
+    similar-looking memories state different facts."""
     return (
         keys_name_different_items(key_a, key_b)
+        or keys_name_other_place_relations(key_a, key_b)
         or _numbers_differ(content_a, content_b)
         or state_different_values(content_a, content_b)
         or _object_swapped(content_a, content_b)
@@ -116,6 +140,8 @@ def _object_swapped(a: str, b: str) -> bool:
         return False
     words_a, words_b = ([w for w in _WORD.findall(canonical_english(t).lower()) if w not in QUALIFIERS] for t in (a, b))
     prefix, rest_a, rest_b = split_common_ends(words_a, words_b)
+    if _SOFT_VERBS.issuperset(rest_a) and _SOFT_VERBS.issuperset(rest_b):
+        return False  # "Is learning Spanish" / "Is studying Spanish": the verb varies, the object is one
     return bool(prefix) and 0 < len(rest_a) <= 2 and 0 < len(rest_b) <= 2 and not set(rest_a) & set(rest_b)
 
 

@@ -161,6 +161,23 @@ def test_key_synonyms_name_one_item() -> None:
     assert not keys_name_different_items("preference-italian-cuisine", "preference-italian-food")
     assert not keys_name_different_items("preference-documentaries", "preference-documentary-films")
     assert keys_name_different_items("preference-italian-food", "preference-italian-wine")
+    assert not keys_name_different_items("reply-length", "reply-brevity")  # English held-out pairs (session 28)
+
+
+@pytest.mark.parametrize(
+    ("key_a", "key_b", "different"),
+    [
+        ("residence-city", "work-city", True),  # "Lives in Toronto" / "Works in Toronto", 0.928
+        ("residence-city", "birthplace", True),  # "Lives in Chicago" / "Was born in Chicago", 0.939
+        ("hometown", "travel-destination", True),
+        ("residence-city", "home-city", False),
+        ("residence-city", "lives-in", False),
+        ("occupation", "work-city", False),  # no place tie on one side: the other checks decide
+    ],
+)
+def test_keys_naming_other_ties_to_a_place_are_different_facts(key_a: str, key_b: str, different: bool) -> None:
+    """R-PIPE-4, issue 13.2: one city under two ties (lives / works / was born / visited) scores as a paraphrase."""
+    assert different_facts(key_a, "Chicago", key_b, "Chicago") is different
 
 
 @pytest.mark.parametrize(
@@ -172,6 +189,8 @@ def test_key_synonyms_name_one_item() -> None:
         ("Loves Italian food", "Loves Italian cuisine", False),
         ("Loves sushi", "Really loves sushi", False),
         ("Loves Italian food", "Really likes Italian cuisine", False),
+        # English held-out pairs (session 28): a verb of learning swapped is no other object.
+        ("Is learning Spanish", "Is studying Spanish", False),
     ],
 )
 def test_one_verb_of_another_object_is_a_different_fact(a: str, b: str, different: bool) -> None:
