@@ -5299,3 +5299,30 @@ def test_the_kind_of_place_a_job_is_done_at_is_kept_with_it(message: str, conten
     """R-TYPE-2, issue 13.1 (nineteenth probe): "I work as a teacher at a high school" was "Occupation: teacher",
     which then flip-flopped with "Occupation: high school teacher" on every re-send (one adds words to the other)."""
     assert (only(message).key, only(message).content) == ("occupation", content)
+
+
+def test_held_out_sentences_of_the_demos_kind_keep_their_objects_and_each_item() -> None:
+    """Issue 13.7 (nineteenth probe, sentences of the demo's kind not shown before): a race's target lost its
+    race ("Aiming for under two hours": under two hours of what?), a wish after a goal became a goal of its own
+    under a hash key (goal-hfb2f4dc 「想年底前能弹唱一首歌」), and each pet of a list held the whole list."""
+    assert [(c.key, c.content) for c in extract("I'm running a half marathon in May, aiming for under two hours.")] == [
+        ("goal-half-marathon", "Is running a half marathon in May; aiming for under two hours")
+    ]
+    assert [(c.key, c.content) for c in extract("我在学吉他，想年底前能弹唱一首歌。")] == [
+        ("goal-guitar", "在学吉他；想年底前能弹唱一首歌")
+    ]
+    # A wish naming an item of its own is a goal of its own.
+    assert [c.key for c in extract("我在学日语，还想明年去考驾照。")] == ["goal-japanese", "goal-drivers-license"]
+    assert [(c.key, c.content) for c in extract("I have a dog named Max and a cat named Luna.")] == [
+        ("pet-dog", "Has a dog named Max"),
+        ("pet-cat", "Has a cat named Luna"),
+    ]
+    assert [(c.key, c.content) for c in extract("I have a cat, a dog named Rex, and a parrot.")] == [
+        ("pet-cat", "Has a cat"),
+        ("pet-dog", "Has a dog named Rex"),
+        ("pet-parrot", "Has a parrot"),
+    ]
+    # Not a list: the clause goes on about the one dog.
+    assert [(c.key, c.content) for c in extract("I have a dog named Max, he is a corgi.")] == [
+        ("pet-dog", "Has a dog named Max, he is a corgi")
+    ]

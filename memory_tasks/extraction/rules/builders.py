@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memory_tasks.extraction.candidates import Candidate, Op
 from memory_tasks.extraction.rules.clauses import FAMILY, Clause, Lang
@@ -327,6 +327,35 @@ def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None, not_it
         ]
 
     return build
+
+
+def listed_fact(prefix: str, importance: int, mention: re.Pattern[str]) -> Build:
+    """`keyed_fact` for every item of an English list whose items carry words of their own ("I have a
+    dog named Max and a cat named Luna", "a cat, a dog named Rex"): each item's content is the words
+    before the list and its own part ("Has a dog named Max", "Has a cat named Luna"), not the whole
+    sentence under each key. `mention` finds where each item's part starts, its item in group `item`."""
+    keyed = keyed_fact(prefix, importance)
+
+    def build(match: re.Match[str], clause: Clause) -> list[Candidate]:
+        mentions = list(mention.finditer(clause.text))
+        listed = all(_LIST_JOINT_END.search(clause.text, 0, m.start()) for m in mentions[1:])
+        if clause.lang != "en" or len(mentions) < 2 or not listed:  # "a dog named Max, he is a corgi": one dog
+            return keyed(match, clause)
+        lead = clause.text[: mentions[0].start()]
+        found = []
+        for this, following in zip(mentions, [*mentions[1:], None], strict=True):
+            part = _LIST_JOINT.sub("", clause.text[this.start() : following.start() if following else None])
+            own = replace(clause, text=lead + part)
+            found.extend(keyed(mention.search(own.text, len(lead)), own))
+        return found
+
+    return build
+
+
+# What ties one item's part to the next one's: ", and", " and", ",".
+_LIST_JOINT = re.compile(r"(?:,?\s+and|,)?\s*$")
+# A list goes on before each of its items: "…, a dog", "… and a cat".
+_LIST_JOINT_END = re.compile(r"(?:,|\band)\s*$")
 
 
 # What a clause says of a family member when it only points back at the sentence before:

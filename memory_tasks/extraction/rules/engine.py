@@ -29,7 +29,7 @@ from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug, liking_key
 from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries
 from memory_tasks.extraction.rules.retract import denies, positive_form, topic_key
-from memory_tasks.extraction.rules.table import PASSED_INTO, RULES
+from memory_tasks.extraction.rules.table import EN_PET_MENTION, PASSED_INTO, RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.text import has_han, without_control_chars
 
@@ -112,6 +112,11 @@ _CORRECTS = {
 # In Candidate.extra: the value a correction says is wrong, and the right one (`_corrected_memory`).
 WRONG_VALUE = "wrong_value"
 RIGHT_VALUE = "right_value"
+# The last pet of an English list, cut from it as a clause of its own: "…, and a parrot" (`_ANOTHER_PET`).
+_ANOTHER_PET = {
+    "zh": re.compile(r"(?!)"),
+    "en": re.compile(r"^(?:and )?(?P<pet>" + EN_PET_MENTION.pattern + r")$", re.IGNORECASE),
+}
 # "my goal is to finish under four hours" right after "I'm training for a marathon": the second
 # clause is the first goal's detail, not a goal of its own.
 # Which of a liking's kind the user likes most, in a clause of its own: 「特别是刘慈欣的」, "especially Liu Cixin's".
@@ -373,10 +378,17 @@ class RulesEngine:
                 if _is_avoidance(candidate) and (faith_said or _RELIGIOUS.search(candidate.content)):
                     _becomes_religious(candidate, by_key, clause.lang)
             if not found and clause.continues and previous and previous[-1].key.startswith(_GOES_ON_ABOUT):
-                # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」, 「我怀孕了，预产期是明年三月」: the clause goes
-                # on about the pet, the person or the pregnancy.
-                previous[-1].content = f"{previous[-1].content}，{statement(clause.text, clause.lang)}"[:1000]
-                continue
+                another_pet = previous[-1].key.startswith("pet-") and _ANOTHER_PET[clause.lang].match(clause.text)
+                if another_pet:
+                    # "I have a cat, a dog named Rex, and a parrot": the list's last pet, a pet of its own.
+                    found = self._read(replace(clause, text=f"I have {another_pet.group('pet')}"), [])
+                else:
+                    # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」, 「我怀孕了，预产期是明年三月」: the clause goes
+                    # on about the pet, the person or the pregnancy.
+                    said = statement(clause.text, clause.lang)
+                    joiner, said = ("，", said) if clause.lang == "zh" else (", ", _lower_first(said))
+                    previous[-1].content = f"{previous[-1].content}{joiner}{said}"[:1000]
+                    continue
             for candidate in found:
                 first = by_key.setdefault(candidate.key, candidate)
                 if first is candidate:
@@ -1177,14 +1189,22 @@ def _is_goal_detail(found: list[Candidate], previous: list[Candidate], clause: C
 _ZH_GOAL_TIME = re.compile(
     r"今年|明年|后年|年底|年初|上半年|下半年|[一二三四五六七八九十\d]+月份?|之前|以前|前|底|内|再|就|去|一次|一遍|下次"
 )
+# A goal keyed by a hash of its wording: its words name no item the lexicon knows.
+_WORDING_HASH_KEY = re.compile(r"^goal-h[0-9a-f]{7}$")
+# A wish said after a goal, of what the goal is for: 想, 希望, 争取, 打算 …
+_ZH_WISH = re.compile(r"^(?:还)?(?:想|希望|争取|打算|计划|目标是|准备)")
 _BARE_GOAL_VERB = re.compile(r"^(?:考|考试|做|完成|搞定|学|去|办|拿下|报名|申请)?$")
 
 
 def _is_goal_detail_without_object(found: list[Candidate], previous: list[Candidate]) -> bool:
-    """True when the clause's one goal names no object of its own and a goal came just before."""
+    """True when the clause's one goal names no object of its own and a goal came just before, or
+    wishes what that goal is for in words naming nothing the lexicon knows (「我在学吉他，想年底前能弹唱一首歌」)."""
     if previous[-1].memory_type != "goal" or len(found) != 1:
         return False
-    return _is_bare_goal(found[0])
+    wish = found[0]
+    return _is_bare_goal(wish) or (
+        wish.memory_type == "goal" and _WORDING_HASH_KEY.match(wish.key) is not None and _ZH_WISH.match(wish.content)
+    )
 
 
 def _is_bare_goal(candidate: Candidate) -> bool:

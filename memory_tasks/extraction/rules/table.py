@@ -24,6 +24,7 @@ from memory_tasks.extraction.rules.builders import (
     habit_taken_up,
     keyed_fact,
     keyed_retirement,
+    listed_fact,
     named_restatement,
     named_retirement,
     per_item,
@@ -360,6 +361,13 @@ _ZH_SUBSTANCES = r"咖啡因|咖啡|浓茶|茶|红酒|啤酒|白酒|酒|牛奶|�
 # 「我有乳糖不耐受，喝牛奶会拉肚子」: the reaction after a condition or an allergy is that one's, not another fact.
 _EXPLAINED = ("health-", "allergy-", "sensitivity-")
 PET = keyed_fact("pet", 3)
+# Where a pet of an English list starts, its kind in `item`: "a dog named Max", "two cats".
+EN_PET_MENTION = re.compile(
+    r"\b(?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish"
+    r"|puppy|kitten|" + _EN_BREEDS + r")\b",
+    re.IGNORECASE,
+)
+LISTED_PET = listed_fact("pet", 3, EN_PET_MENTION)
 EDUCATION = Slot("fact", "education-major", ttl_days=LIFELONG_TTL_DAYS)
 COMMUTE = Slot("fact", "commute")
 BUDGET = Slot("fact", "budget")
@@ -597,6 +605,9 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "en", r"^(?:and |so )?(?:I'm |I am )?aiming (?:for|to) (?P<item>.+)$", goal),
     _r("goal", "en", r"^(?:and |so )?(?:I'm |I am )?(?:going|aiming|heading) for (?P<item>(?:the )?(?-i:[A-Z0-9])[\w -]*?) next$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:currently )?(?:preparing|studying|training|prepping|cramming) for (?:the |a |an |my )?(?P<item>.+)$", goal),
+    # A race the user is entered in: "I'm running a half marathon in May", "I signed up for a triathlon".
+    _r("goal", "en", r"^I(?:'m| am) (?:running|doing|racing|competing in|signed up for|registered for) (?:a |an |the |my first )?(?P<item>(?:half[- ])?marathon|ultramarathon|ultra|triathlon|ironman|\d+k(?: race| run)?)\b.*$", goal),
+    _r("goal", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:signed up|registered) for (?:a |an |the |my first )?(?P<item>(?:half[- ])?marathon|ultramarathon|ultra|triathlon|ironman|\d+k(?: race| run)?)\b.*$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) learning (?:how )?to (?P<item>.+)$", goal),
     # "I'm doing a master's in education part-time": the degree is the goal ("I finished my master's" reaches it).
@@ -935,9 +946,9 @@ RULES: tuple[Rule, ...] = (
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
     _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|对|[一二三四五六七八九十\d]+岁)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten) " + CAP + r"\w* (?:is|was|likes|loves|has|hates)\b", PET),
-    _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:also )?(?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
+    _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:also )?(?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
-    _r("pet-more", "en", r"^(?:I|we)(?: have| own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, PET),
+    _r("pet-more", "en", r"^(?:I|we)(?: have| own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
     # Divorced, single, widowed: the status is stated and the partner retired (「我离婚了」 after
     # "My wife is a doctor" leaves no wife). Engaged and married are the partner's fact (below).
     _r("relationship", "en", r"^I(?:'m| am) (?:now |recently |currently |still |happily )?(?P<value>divorced|single|widowed|a widow|a widower)(?: now| again)?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
