@@ -33,7 +33,15 @@ from memory_tasks.extraction.core import CORE_KEY_CATEGORIES
 from memory_tasks.memories.corpus import CorpusRow, UserMemories, user_memories
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
 from memory_tasks.memories.store import WriteContext, comparable, merge_into
-from memory_tasks.memories.values import QUALIFIERS, han_frame, key_items, split_common_ends, state_different_values
+from memory_tasks.memories.values import (
+    QUALIFIERS,
+    SOFT_VERBS,
+    han_frame,
+    key_items,
+    split_common_ends,
+    state_different_values,
+    without_subject,
+)
 from memory_tasks.text import canonical_english, has_han
 from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
 from memory_tasks.vectors.index import EmbeddingKind, embed_texts, text_hash
@@ -83,8 +91,9 @@ def keys_name_different_items(key_a: str, key_b: str) -> bool:
     """True when two keys of one category name different items (pet-cat vs pet-dog).
 
     Similarity cannot tell 养了一只猫 from 养了一只狗 (cosine 0.95); the keys can. Keys of
-    different categories, wording hashes (except in a core category: `extraction.core.CORE_KEY_CATEGORIES`), or
-    one item contained in the other (food-thai vs food-thai-cuisine) leave the decision to similarity.
+    different categories, wording hashes (except in a core category: `extraction.core.CORE_KEY_CATEGORIES`),
+    one item contained in the other (food-thai vs food-thai-cuisine) or a group's key (family-children vs
+    family-son) leave the decision to similarity.
     """
     category_a, *items_a = _KEY_SPLIT.split(key_a)
     category_b, *items_b = _KEY_SPLIT.split(key_b)
@@ -94,7 +103,13 @@ def keys_name_different_items(key_a: str, key_b: str) -> bool:
         return False
     # Synonyms and plurals as one word: food-italian-cuisine and food-italian-food name one item.
     set_a, set_b = key_items(items_a), key_items(items_b)
+    if set_a <= _GROUP_ITEMS or set_b <= _GROUP_ITEMS:
+        return False  # family-children holds the son of family-son: the contents decide
     return not (set_a <= set_b or set_b <= set_a)
+
+
+# Items that name a group the other items of their category belong to (family-children / family-son).
+_GROUP_ITEMS = frozenset({"children", "child", "kid"})
 
 
 # What a key says the user does at a place, by the words keys use for it: "Lives in Chicago" (residence-city)
@@ -138,9 +153,11 @@ def _object_swapped(a: str, b: str) -> bool:
     (`canonical_english`: "Italian food" / "Italian cuisine" are one object), qualifiers are left out."""
     if has_han(a + b):
         return False
-    words_a, words_b = ([w for w in _WORD.findall(canonical_english(t).lower()) if w not in QUALIFIERS] for t in (a, b))
+    words_a, words_b = (
+        [w for w in _WORD.findall(canonical_english(without_subject(t)).lower()) if w not in QUALIFIERS] for t in (a, b)
+    )
     prefix, rest_a, rest_b = split_common_ends(words_a, words_b)
-    if _SOFT_VERBS.issuperset(rest_a) and _SOFT_VERBS.issuperset(rest_b):
+    if SOFT_VERBS.issuperset(rest_a) and SOFT_VERBS.issuperset(rest_b):
         return False  # "Is learning Spanish" / "Is studying Spanish": the verb varies, the object is one
     return bool(prefix) and 0 < len(rest_a) <= 2 and 0 < len(rest_b) <= 2 and not set(rest_a) & set(rest_b)
 
@@ -238,9 +255,9 @@ def _swaps_value(stored: str, stated: str) -> bool:
     if has_han(stored + stated):
         a, b = list(comparable(han_frame(stored))), list(comparable(han_frame(stated)))
     else:
-        a, b = _WORD.findall(stored.lower()), _WORD.findall(stated.lower())
+        a, b = (_WORD.findall(without_subject(text).lower()) for text in (stored, stated))
     prefix, rest_a, rest_b = split_common_ends(a, b)
-    if _SOFT_VERBS.issuperset(rest_a) and _SOFT_VERBS.issuperset(rest_b):
+    if SOFT_VERBS.issuperset(rest_a) and SOFT_VERBS.issuperset(rest_b):
         return False
     if len(rest_a) == len(rest_b) == 1 and _one_word_derived(rest_a[0], rest_b[0]):
         return False
@@ -255,13 +272,6 @@ def _one_word_derived(a: str, b: str) -> bool:
     """True when one English word is the other with a deriving ending ("engineer" / "engineering")."""
     shorter, longer = sorted((a, b), key=len)
     return len(shorter) >= 4 and longer.startswith(shorter) and longer[len(shorter) :] in _DERIVING_SUFFIXES
-
-
-# Verbs that vary between restatements of one liking or one goal: no value of their own.
-_SOFT_VERBS = frozenset(
-    "like likes love loves enjoy enjoys adore adores prefer prefers learning studying learn learns study studies"
-    " practicing practising".split()
-)
 
 
 def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str, said_before: bool = False) -> bool:

@@ -59,11 +59,24 @@ _HAN_SYNONYMS = {
     "小孩": "孩子",
     "猫咪": "猫",
     "狗狗": "狗",
+    "居住在": "住在",
+    "家在": "住在",
 }
 _HAN_SYNONYM = re.compile("|".join(_HAN_SYNONYMS))
 # A qualified statement needs a real statement to qualify: "Is vegan" / "Follows a vegan diet"
 # (one content word against three) is a paraphrase, not a qualification.
 MIN_QUALIFIED_WORDS = 2
+# Verbs that vary between restatements of one liking or one goal: no value of their own.
+SOFT_VERBS = frozenset(
+    "like likes love loves enjoy enjoys adore adores prefer prefers learning studying learn learns study studies"
+    " practicing practising".split()
+)
+# Words that qualify nothing when they are all a statement adds: a present "has" / "owns" ("User has a cat named
+# Mochi" / "User's cat is named Mochi"), "wants". They still count as words of a statement: "Has asthma" is
+# qualified by "Son has asthma", "Has type 2 diabetes" is no part of "Was diagnosed with type 2 diabetes".
+_LIGHT_WORDS = frozenset("has have is are am be owns own got gets want wants".split())
+# The subject a model's memory text may open with: "User lives in Berlin", "The user's cat is named Mochi".
+_SUBJECT = re.compile(r"^\s*(?:the\s+)?user(?:['\u2019]s)?\b\s*", re.IGNORECASE)
 # Intensifiers and time qualifiers qualify nothing: "Really loves Italian food" restates "Loves Italian
 # food", "Is currently learning Spanish" "Is learning Spanish".
 QUALIFIERS = frozenset(
@@ -82,9 +95,15 @@ def singular(word: str) -> str:
 
 
 def words(text: str) -> frozenset[str]:
-    """The content words of an English text: synonyms as one word, plurals folded, stopwords and intensifiers dropped."""
-    tokens = lexical_tokens(canonical_english(text))
+    """The content words of an English text: synonyms as one word, plurals folded; its subject ("User …"),
+    stopwords and qualifiers dropped."""
+    tokens = lexical_tokens(canonical_english(without_subject(text)))
     return frozenset(singular(token) for token in tokens if token not in QUALIFIERS)
+
+
+def without_subject(text: str) -> str:
+    """`text` without the "User" / "The user's" a model's memory may open with ("User lives in Berlin" -> "lives in Berlin")."""
+    return _SUBJECT.sub("", text, count=1)
 
 
 def named_values(text: str) -> frozenset[str]:
@@ -108,6 +127,7 @@ _LANGUAGES = (
     ("yue", r"粤语|广东话|\bCantonese\b"),
 )
 _LANGUAGE_NAMES = [(code, re.compile(pattern, re.IGNORECASE)) for code, pattern in _LANGUAGES]
+_LANGUAGE_NAME = re.compile("|".join(pattern for _, pattern in _LANGUAGES), re.IGNORECASE)
 
 
 def languages(text: str) -> frozenset[str]:
@@ -125,14 +145,17 @@ def state_different_values(a: str, b: str) -> bool:
     languages_a, languages_b = languages(a), languages(b)
     if languages_a and languages_b and languages_a != languages_b:
         return True
+    if languages_a:
+        # One language, named alike or not ("Reply in Chinese" / "Always respond in Mandarin Chinese"): no other value.
+        a, b = _LANGUAGE_NAME.sub("", a), _LANGUAGE_NAME.sub("", b)
     if has_han(a) or has_han(b):
         return _latin_words_differ(a, b) or _filler_swapped(a, b)
-    names_a, names_b = named_values(a), named_values(b)
+    names_a, names_b = named_values(without_subject(a)), named_values(without_subject(b))
     if names_a and names_b and names_a != names_b:
         return True
     words_a, words_b = words(a), words(b)
     smaller, larger = sorted((words_a, words_b), key=len)
-    return len(smaller) >= MIN_QUALIFIED_WORDS and smaller < larger
+    return len(smaller) >= MIN_QUALIFIED_WORDS and smaller < larger and not (larger - smaller) <= _LIGHT_WORDS
 
 
 def _latin_words_differ(a: str, b: str) -> bool:

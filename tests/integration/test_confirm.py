@@ -299,3 +299,66 @@ def test_a_new_value_behind_a_qualifier_is_kept(db) -> None:
     user = 1411
     _told(user, ["我喜欢喝绿茶", "我现在更喜欢喝红茶"])
     assert sorted(content for _, _, _, content, *_ in _active(user)) == ["喜欢喝绿茶", "现在更喜欢喝红茶"]
+
+
+# Nineteenth probe: what a model's extractor may propose for one fact, each statement under a key of its own.
+MODEL_WORDED_BURSTS = [
+    (
+        "fact",
+        [
+            ("location", "User lives in Berlin"),
+            ("residence", "User is based in Berlin"),
+            ("home-city", "User's home is in Berlin"),
+        ],
+    ),
+    (
+        "constraint",
+        [
+            ("reply-language", "Reply in Chinese"),
+            ("language", "User wants replies in Chinese"),
+            ("response-language", "Always respond in Mandarin Chinese"),
+        ],
+    ),
+    (
+        "fact",
+        [
+            ("pet", "User has a cat named Mochi"),
+            ("pet-cat", "User owns a cat called Mochi"),
+            ("cat-name", "User's cat is named Mochi"),
+        ],
+    ),
+    (
+        "preference",
+        [
+            ("hobby-yoga", "User enjoys yoga"),
+            ("exercise", "User likes doing yoga"),
+            ("fitness-activity", "User practices yoga regularly"),
+        ],
+    ),
+    ("fact", [("居住地", "住在上海"), ("residence-city", "目前居住在上海"), ("location", "家在上海")]),
+    ("fact", [("family-son", "儿子今年8岁"), ("child", "有个8岁的儿子"), ("family-children", "儿子8岁了")]),
+]
+
+
+@pytest.mark.parametrize(
+    ("memory_type", "burst"), MODEL_WORDED_BURSTS, ids=["berlin", "language", "cat", "yoga", "上海", "儿子"]
+)
+def test_a_models_wordings_of_one_fact_under_keys_of_their_own_leave_one_memory(db, memory_type, burst) -> None:
+    """R-WRITE-3, issue 13.1-2 (nineteenth probe): a model's statements of one fact, each under a key of its own,
+    left two or three memories: "User …" read as the verb whose object was swapped ("User lives in Berlin" / "User
+    is based in Berlin"), "Mandarin Chinese" as another named value than "Chinese", the "has" of "User has a cat
+    named Mochi" as a qualification, 住在 / 家在 as a swapped value, family-son / family-children as two items."""
+    user = 1412
+
+    def send(order: list[tuple[str, str]]) -> None:
+        for key, content in order:
+            _write(user, record_turn(user, content), Candidate("upsert", memory_type, key, content))
+
+    send(burst)
+    before = _active(user)
+    assert len(before) == 1, before
+    for seed in (1, 2, 3):
+        shuffled = list(burst)
+        random.Random(seed).shuffle(shuffled)
+        send(shuffled)
+        assert _active(user) == before, seed

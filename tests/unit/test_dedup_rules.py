@@ -129,6 +129,10 @@ def test_words_said_before_confirm_unless_they_state_another_value(stored: str, 
         ("用VS Code写代码", "用Vim写代码"),
         # Nineteenth probe: 「我现在更喜欢喝红茶」 was redirected onto 喜欢喝绿茶 and confirmed it: the new tea was lost.
         ("喜欢喝绿茶", "现在更喜欢喝红茶"),
+        # What a model's wording must not hide: another person, another language, another city.
+        ("Has asthma", "Son has asthma"),
+        ("Reply in Chinese", "User wants replies in English"),
+        ("住在上海", "家在北京"),
     ],
 )
 def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: str, b: str) -> None:
@@ -149,6 +153,11 @@ def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: 
         ("以后回复尽量用中文", "回复请用中文"),
         ("Is learning Spanish", "Is currently learning Spanish"),
         ("每天早上跑步", "每天早晨跑步"),
+        # A model's wordings (nineteenth probe): its "User" subject, a light "has", one language named two ways.
+        ("User has a cat named Mochi", "User's cat is named Mochi"),
+        ("Reply in Chinese", "Always respond in Mandarin Chinese"),
+        ("Reply in Chinese", "User wants replies in Chinese"),
+        ("住在上海", "家在上海"),
     ],
 )
 def test_english_restatements_and_chinese_are_not_judged_different(a: str, b: str) -> None:
@@ -162,6 +171,9 @@ def test_key_synonyms_name_one_item() -> None:
     assert not keys_name_different_items("preference-documentaries", "preference-documentary-films")
     assert keys_name_different_items("preference-italian-food", "preference-italian-wine")
     assert not keys_name_different_items("reply-length", "reply-brevity")  # English held-out pairs (session 28)
+    # A group's key holds its members (nineteenth probe: 儿子8岁了 under family-children stayed beside family-son).
+    assert not keys_name_different_items("family-son", "family-children")
+    assert keys_name_different_items("family-son", "family-daughter")
 
 
 @pytest.mark.parametrize(
@@ -191,6 +203,10 @@ def test_keys_naming_other_ties_to_a_place_are_different_facts(key_a: str, key_b
         ("Loves Italian food", "Really likes Italian cuisine", False),
         # English held-out pairs (session 28): a verb of learning swapped is no other object.
         ("Is learning Spanish", "Is studying Spanish", False),
+        # "User" is the subject, not a verb whose object was swapped (nineteenth probe).
+        ("User lives in Berlin", "User is based in Berlin", False),
+        ("User enjoys yoga", "User likes doing yoga", False),
+        ("User loves sushi", "User loves sashimi", True),
     ],
 )
 def test_one_verb_of_another_object_is_a_different_fact(a: str, b: str, different: bool) -> None:
