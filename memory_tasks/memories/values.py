@@ -145,7 +145,7 @@ def state_different_values(a: str, b: str) -> bool:
     languages_a, languages_b = languages(a), languages(b)
     if languages_a and languages_b and languages_a != languages_b:
         return True
-    if languages_a:
+    if languages_a and languages_a == languages_b:
         # One language, named alike or not ("Reply in Chinese" / "Always respond in Mandarin Chinese"): no other value.
         a, b = _LANGUAGE_NAME.sub("", a), _LANGUAGE_NAME.sub("", b)
     if has_han(a) or has_han(b):

@@ -132,6 +132,7 @@ def test_words_said_before_confirm_unless_they_state_another_value(stored: str, 
         # What a model's wording must not hide: another person, another language, another city.
         ("Has asthma", "Son has asthma"),
         ("Reply in Chinese", "User wants replies in English"),
+        ("Is learning Chinese cooking", "Is learning cooking"),  # a language named on one side only is a value
         ("住在上海", "家在北京"),
     ],
 )
