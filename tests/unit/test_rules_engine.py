@@ -5326,3 +5326,17 @@ def test_held_out_sentences_of_the_demos_kind_keep_their_objects_and_each_item()
     assert [(c.key, c.content) for c in extract("I have a dog named Max, he is a corgi.")] == [
         ("pet-dog", "Has a dog named Max, he is a corgi")
     ]
+    # Two rules of replying asked for with one verb: each in its own slot ("I prefer …" stored nothing).
+    assert [(c.key, c.memory_type, c.content) for c in extract("I prefer metric units and 24-hour time.")] == [
+        ("reply-units", "preference", "Prefers metric units"),
+        ("reply-time-format", "preference", "Prefers 24-hour time"),
+    ]
+    assert [(c.key, c.content) for c in extract("Use metric units and 24-hour time.")] == [
+        ("reply-units", "Use metric units"),
+        ("reply-time-format", "Use 24-hour time"),
+    ]
+    # One verb over two likings is read as before.
+    assert [(c.key, c.content) for c in extract("I like pizza and sushi.")] == [
+        ("food-pizza", "Likes pizza"),
+        ("food-sushi", "Likes sushi"),
+    ]

@@ -112,6 +112,15 @@ _CORRECTS = {
 # In Candidate.extra: the value a correction says is wrong, and the right one (`_corrected_memory`).
 WRONG_VALUE = "wrong_value"
 RIGHT_VALUE = "right_value"
+# Two things asked for with one verb: "Use metric units and 24-hour time" (`RulesEngine._read`).
+_SHARED_VERB = {
+    "zh": re.compile(r"(?!)"),
+    "en": re.compile(
+        r"^(?P<verb>(?:please )?(?:always )?(?:use|give me|show me)|I (?:prefer|like|want))"
+        r" (?P<first>.+?),? and (?:also )?(?P<second>.+)$",
+        re.IGNORECASE,
+    ),
+}
 # The last pet of an English list, cut from it as a clause of its own: "…, and a parrot" (`_ANOTHER_PET`).
 _ANOTHER_PET = {
     "zh": re.compile(r"(?!)"),
@@ -486,6 +495,26 @@ class RulesEngine:
         ]
 
     def _read(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
+        """The candidates of one readable clause (`_read_rules`), or of its two halves when it asks for two
+        rules of replying with one verb ("Use metric units and 24-hour time", "I prefer metric units and
+        24-hour time": each half said with the verb is a rule of its own slot)."""
+        halves = _SHARED_VERB[clause.lang].match(clause.text)
+        if halves:
+            first, second = (
+                self._read_rules(replace(clause, text=f"{halves.group('verb')} {halves.group(half)}"), previous)
+                for half in ("first", "second")
+            )
+            keys_first, keys_second = {c.key for c in first}, {c.key for c in second}
+            if (
+                first
+                and second
+                and keys_first.isdisjoint(keys_second)
+                and any(key.startswith("reply-") for key in keys_first | keys_second)
+            ):
+                return first + second
+        return self._read_rules(clause, previous)
+
+    def _read_rules(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
         """The candidates of one readable clause: each rule in order, rules of a group never
         reading text another rule of the group already read; a rule that continues another
         (`Rule.after`) only when the previous clause yielded a key it continues, and one that

@@ -511,7 +511,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOLS + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     # "I've actually started to enjoy running": a taste changed, under the liking's key.
     _r("pref", "en", r"^I(?:'ve| have)? " + _EN_ADV + r"(?:started|begun|began|come|grown|learned|learnt) to (?:enjoy|like|love) (?P<item>[\w' -]{2,40})$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit)\b)(?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     # "I've been getting into pottery lately": a liking on its way.
     _r("pref", "en", r"^I(?:'ve| have) been (?:really )?getting (?:really )?into (?!trouble|debt|fights?|arguments?|shape|bed|character|it\b|that\b|this\b|(?:a |some )?new (?:hobby|hobbies|things|stuff)\b|something\b|things\b|stuff\b|(?:college|university|grad school|med school|law school)\b)(?P<item>[\w' -]{2,40}?)(?: lately| recently| these days)?$", _pref),
@@ -1102,6 +1102,8 @@ RULES: tuple[Rule, ...] = (
     # A clock, sources, spoilers: how every reply is written, each a slot of its own (core).
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?\b", REPLY_TIME_FORMAT, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|都|时间)*(?:用|使用)(?P<value>24小时制|12小时制)(?:吧)?$", REPLY_TIME_FORMAT, standing=True),
+    # "I prefer 24-hour time": a preference in the slot "Use 24-hour time" fills (as the units above).
+    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use) (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?$", Slot("preference", "reply-time-format"), standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:cite|include|give|add|list|link) (?:your |the )?(?P<value>sources)\b", REPLY_SOURCES, standing=True),
     _r("constraint", "zh", r"(?:附上|给出|标明|注明|列出|带上)(?:信息|资料|引用)?(?:的)?(?P<value>出处|来源)", REPLY_SOURCES, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:avoid|no|don't give me|do not give me|never give me|without) (?P<value>spoilers)\b", REPLY_SPOILERS, standing=True),
