@@ -1232,7 +1232,9 @@ def _is_goal_detail_without_object(found: list[Candidate], previous: list[Candid
         return False
     wish = found[0]
     return _is_bare_goal(wish) or (
-        wish.memory_type == "goal" and _WORDING_HASH_KEY.match(wish.key) is not None and _ZH_WISH.match(wish.content)
+        wish.memory_type == "goal"
+        and _WORDING_HASH_KEY.match(wish.key) is not None
+        and _ZH_WISH.match(wish.content) is not None
     )
 
 
