@@ -273,11 +273,14 @@ QUALIFIED_BURSTS = [
     ["我女儿今年上三年级", "我女儿现在读三年级", "我家女儿三年级了"],
     ["I'm a high school teacher.", "I teach high school.", "I work as a teacher at a high school."],
     ["我周末喜欢去游泳", "周末我一般去游泳", "我周末经常游泳"],
+    ["I'm lactose intolerant.", "I can't have dairy, I'm lactose intolerant.", "Dairy doesn't agree with me."],
 ]
 
 
 @pytest.mark.parametrize(
-    "burst", QUALIFIED_BURSTS, ids=["engineer", "currently", "morning", "grade", "workplace", "how-often"]
+    "burst",
+    QUALIFIED_BURSTS,
+    ids=["engineer", "currently", "morning", "grade", "workplace", "how-often", "explained"],
 )
 def test_a_qualifier_a_synonym_or_a_derived_word_sent_again_leaves_one_text(db, burst: list[str]) -> None:
     """R-WRITE-3, issue 13.1 (nineteenth probe): each of these bursts left one memory, but its text flip-flopped

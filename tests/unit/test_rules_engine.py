@@ -5340,3 +5340,18 @@ def test_held_out_sentences_of_the_demos_kind_keep_their_objects_and_each_item()
         ("food-pizza", "Likes pizza"),
         ("food-sushi", "Likes sushi"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("I can't have dairy, I'm lactose intolerant.", "health-lactose-intolerance"),
+        ("I'm lactose intolerant, I can't have dairy.", "health-lactose-intolerance"),
+        ("I can't have gluten, I have celiac disease.", "health-celiac-disease"),
+    ],
+)
+def test_a_sensitivity_its_condition_explains_is_the_condition_in_either_order(message: str, key: str) -> None:
+    """R-TYPE-2, issue 13.1 (nineteenth probe): said after the condition, "I can't have dairy" was already
+    left out (the condition is why); said before it, it stayed as a second core fact, sensitivity-dairy."""
+    assert [c.key for c in extract(message)] == [key]
+    assert [c.key for c in extract("I can't have caffeine.")] == ["sensitivity-caffeine"]

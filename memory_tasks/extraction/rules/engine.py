@@ -112,6 +112,8 @@ _CORRECTS = {
 # In Candidate.extra: the value a correction says is wrong, and the right one (`_corrected_memory`).
 WRONG_VALUE = "wrong_value"
 RIGHT_VALUE = "right_value"
+# Facts that say why a sensitivity said just before them holds ("I can't have dairy, I'm lactose intolerant").
+_EXPLAINS_A_SENSITIVITY = ("health-", "allergy-")
 # Two things asked for with one verb: "Use metric units and 24-hour time" (`RulesEngine._read`).
 _SHARED_VERB = {
     "zh": re.compile(r"(?!)"),
@@ -398,6 +400,12 @@ class RulesEngine:
                     joiner, said = ("，", said) if clause.lang == "zh" else (", ", _lower_first(said))
                     previous[-1].content = f"{previous[-1].content}{joiner}{said}"[:1000]
                     continue
+            if any(c.op == "upsert" and c.key.startswith(_EXPLAINS_A_SENSITIVITY) for c in found):
+                # "I can't have dairy, I'm lactose intolerant": the condition is why, as in the other order,
+                # where the sensitivity rules do not read a clause after it (`table._EXPLAINED`).
+                for explained in previous:
+                    if explained.key.startswith("sensitivity-") and by_key.get(explained.key) is explained:
+                        del by_key[explained.key]
             for candidate in found:
                 first = by_key.setdefault(candidate.key, candidate)
                 if first is candidate:
