@@ -13,7 +13,7 @@ LOCOMO ?= ../shared/data/locomo10.json
 E5_KERNEL := memory_tasks/vectors/native/libe5kernel.so
 E5_KERNEL_CFLAGS := -mavx2 -mfma -mtune=generic -march=x86-64 -O3 -fno-strict-overflow -fPIC -funroll-loops -ffast-math -fopenmp
 
-.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup bench-retrieval bench-pipeline bench-embedding bench-write bench-oracle dashboard-picture setup clean \
+.PHONY: run up down status migrate lint test test-unit eval-extraction eval-dedup eval-bursts bench-retrieval bench-pipeline bench-embedding bench-write bench-oracle dashboard-picture setup clean \
 	serve openapi browser-deps chaos chaos-reload
 
 setup: $(STAMP) $(E5_KERNEL)
@@ -97,6 +97,12 @@ eval-extraction: setup
 
 eval-dedup: setup
 	$(PY) -m bench.eval_dedup
+
+## make eval-bursts [MODEL=name] [DATA=file]: bursts of paraphrases (DATA, default
+## tests/data/paraphrase_bursts.jsonl) through the write path in a throwaway database: one memory each,
+## unchanged when said again, a new value taken (issue 13.1)
+eval-bursts: setup
+	$(PY) -m bench.eval_bursts $(if $(MODEL),--model $(MODEL)) $(if $(DATA),--data $(DATA))
 
 bench-retrieval: setup
 	$(PY) -m bench.bench_retrieval --locomo $(LOCOMO)

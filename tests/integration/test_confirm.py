@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from memory_tasks import pipeline
+from bench.eval_bursts import STATE_COLUMNS, active_memories, tell
 from memory_tasks.api import record_turn
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, MemoryHistory
@@ -30,22 +30,10 @@ pytestmark = [pytest.mark.slow]
 
 def _active(user_id: int) -> list[tuple]:
     """Every column of the user's active memories a confirmation must leave alone, by id."""
-    with session_scope() as session:
-        rows = session.execute(
-            select(
-                LongTermMemory.id,
-                LongTermMemory.memory_key,
-                LongTermMemory.memory_type,
-                LongTermMemory.content,
-                LongTermMemory.revision,
-                LongTermMemory.vector_status,
-                LongTermMemory.vector_text_hash,
-                LongTermMemory.is_core,
-            )
-            .where(LongTermMemory.user_id == user_id, LongTermMemory.is_active.is_(True))
-            .order_by(LongTermMemory.id)
-        )
-        return [tuple(row) for row in rows]
+    return active_memories(
+        user_id,
+        (*STATE_COLUMNS, LongTermMemory.vector_status, LongTermMemory.vector_text_hash, LongTermMemory.is_core),
+    )
 
 
 def _ops(user_id: int) -> list[tuple]:
@@ -164,17 +152,12 @@ PARAPHRASE_BURST = [
 ]
 
 
-def _told(user_id: int, texts: list[str]) -> None:
-    for text in texts:
-        pipeline.upsert_stage(pipeline.refine_stage(pipeline.extract_stage(record_turn(user_id, text))))
-
-
 def _assert_sent_again_in_any_order_changes_nothing(user_id: int, burst: list[str], before: list[tuple]) -> None:
     """Send `burst` again three times, shuffled each time; the user's active memories must stay `before`."""
     for seed in (1, 2, 3):
         shuffled = list(burst)
         random.Random(seed).shuffle(shuffled)
-        _told(user_id, shuffled)
+        tell(user_id, shuffled)
         assert _active(user_id) == before, seed
 
 
@@ -183,7 +166,7 @@ def test_a_burst_of_paraphrases_sent_again_in_any_order_leaves_its_text(db) -> N
     rewrote the memory, so sending the burst again in another order left other texts (and new revisions,
     re-embeddings). Words a memory was already told in now confirm it."""
     user = 1404
-    _told(user, PARAPHRASE_BURST)
+    tell(user, PARAPHRASE_BURST)
     before = _active(user)
     assert len(before) == 5  # one memory per fact
     history_before = len(_ops(user))
@@ -194,9 +177,9 @@ def test_a_burst_of_paraphrases_sent_again_in_any_order_leaves_its_text(db) -> N
 def test_an_earlier_value_said_again_in_its_earlier_words_is_a_new_value(db) -> None:
     """R-WRITE-3: words already told are a repeat only when they state no other value than the memory's now."""
     user = 1405
-    _told(user, ["I'm vegetarian.", "I'm vegan now.", "I'm vegetarian."])
-    _told(user, ["I live in Boston.", "I live in Denver.", "I live in Boston."])
-    _told(user, ["I love coffee.", "I hate coffee.", "I love coffee."])
+    tell(user, ["I'm vegetarian.", "I'm vegan now.", "I'm vegetarian."])
+    tell(user, ["I live in Boston.", "I live in Denver.", "I live in Boston."])
+    tell(user, ["I love coffee.", "I hate coffee.", "I love coffee."])
     assert sorted(content for _, _, _, content, *_ in _active(user)) == [
         "Is vegetarian",
         "Lives in Boston",
@@ -215,15 +198,15 @@ def test_a_preference_said_again_of_a_standing_rules_slot_confirms_the_rule(db) 
     preference still rewrites it as the rule, and another value still changes it."""
     user = 1406
     burst = ["I prefer metric units.", "Please use metric units.", "Always use metric."]
-    _told(user, burst)
+    tell(user, burst)
     before = _active(user)
     assert [(key, memory_type) for _, key, memory_type, *_ in before] == [("reply-units", "constraint")]
     _assert_sent_again_in_any_order_changes_nothing(user, burst, before)
-    _told(user, ["I prefer imperial units."])
+    tell(user, ["I prefer imperial units."])
     assert [(memory_type, content) for _, _, memory_type, content, *_ in _active(user)] == [
         ("preference", "Prefers imperial units")
     ]
-    _told(user, ["Use imperial units."])
+    tell(user, ["Use imperial units."])
     assert [(memory_type, content) for _, _, memory_type, content, *_ in _active(user)] == [
         ("constraint", "Use imperial units")
     ]
@@ -234,7 +217,7 @@ def test_a_burst_said_in_both_languages_sent_again_leaves_its_text(db) -> None:
     another order rewrote the memory each time the language changed ("n't" and 不 were different negations)."""
     user = 1407
     burst = ["We don't eat pork.", "我们家不吃猪肉。", "I don't eat pork."]
-    _told(user, burst)
+    tell(user, burst)
     before = _active(user)
     assert len(before) == 1
     _assert_sent_again_in_any_order_changes_nothing(user, burst, before)
@@ -261,7 +244,7 @@ def test_a_liking_of_another_object_is_not_taken_for_a_repeat(db) -> None:
     """R-PIPE-4, R-WRITE-3 (eighteenth probe): "But I still love sashimi" after "I love sushi" was redirected onto the
     sushi memory by similarity (0.91) and confirmed it: the sashimi was never stored."""
     user = 1410
-    _told(user, ["I love sushi.", "But I still love sashimi."])
+    tell(user, ["I love sushi.", "But I still love sashimi."])
     assert sorted(content for _, _, _, content, *_ in _active(user)) == ["Loves sushi", "Still loves sashimi"]
 
 
@@ -288,7 +271,7 @@ def test_a_qualifier_a_synonym_or_a_derived_word_sent_again_leaves_one_text(db, 
     engineer" / "software engineering" were read as another value), or kept each paraphrase of a child's school
     stage as a part of its own (「女儿今年上三年级；女儿现在读三年级」)."""
     user = 1410
-    _told(user, burst)
+    tell(user, burst)
     before = _active(user)
     assert len(before) == 1
     assert "；" not in before[0][3]
@@ -300,7 +283,7 @@ def test_a_new_value_behind_a_qualifier_is_kept(db) -> None:
     green tea (the black tea has no key of its own) and confirmed it: the new value was lost. 现在更 hid the
     swapped filler 绿 / 红."""
     user = 1411
-    _told(user, ["我喜欢喝绿茶", "我现在更喜欢喝红茶"])
+    tell(user, ["我喜欢喝绿茶", "我现在更喜欢喝红茶"])
     assert sorted(content for _, _, _, content, *_ in _active(user)) == ["喜欢喝绿茶", "现在更喜欢喝红茶"]
 
 
