@@ -41,10 +41,12 @@ from typing import Any
 from sqlalchemy import select
 
 from bench.common import configure, throwaway_database
+from config.settings import get_settings
 from memory_tasks import pipeline
 from memory_tasks.api import record_turn
 from memory_tasks.db.models import LongTermMemory
 from memory_tasks.db.session import session_scope
+from memory_tasks.extraction.engine import choose_engine
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "paraphrase_bursts.jsonl"
 RESEND_SEEDS = (1, 2, 3)
@@ -179,9 +181,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(str(exc))
     if args.model:
         configure(OPENAI_CHAT_MODEL=args.model, LONG_TERM_MEMORY_ENGINE="llm")
+    settings = get_settings()
+    try:
+        engine = choose_engine(settings.LONG_TERM_MEMORY_ENGINE, settings)
+    except ValueError as exc:
+        parser.error(f"{exc} (set OPENAI_BASE_URL to an OpenAI-compatible server)")
+    label = f"model {settings.OPENAI_CHAT_MODEL} at {settings.OPENAI_BASE_URL}" if engine == "llm" else "rules engine"
     with throwaway_database():
         results = [run_burst(FIRST_USER + index, burst) for index, burst in enumerate(bursts)]
-    print(f"{len(bursts)} bursts from {args.data}")
+    print(f"{len(bursts)} bursts from {args.data}, {label}")
     print(format_results(results))
 
 
