@@ -5335,6 +5335,14 @@ def test_held_out_sentences_of_the_demos_kind_keep_their_objects_and_each_item()
         ("reply-units", "Use metric units"),
         ("reply-time-format", "Use 24-hour time"),
     ]
+    # Children and a pet had with one verb: each half is about whom it names (the dog was inside family-children).
+    assert [(c.key, c.content) for c in extract("I have two kids and a dog.")] == [
+        ("family-children", "Has two kids"),
+        ("pet-dog", "Has a dog"),
+    ]
+    assert [(c.key, c.content) for c in extract("I have a son and a daughter.")] == [
+        ("family-children", "Has a son and a daughter")
+    ]
     # One verb over two likings is read as before.
     assert [(c.key, c.content) for c in extract("I like pizza and sushi.")] == [
         ("food-pizza", "Likes pizza"),

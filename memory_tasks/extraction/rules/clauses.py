@@ -513,7 +513,7 @@ _EN_SOMEONES = re.compile(
 )
 
 
-def _subject(text: str, lang: Lang) -> str:
+def subject_of(text: str, lang: Lang) -> str:
     """Whom the clause is about: "self", "family:<group>" or "other"."""
     if (_ZH_SOMEONES if lang == "zh" else _EN_SOMEONES).match(text) or (lang == "zh" and _ZH_PEOPLE.match(text)):
         return "other"
@@ -784,7 +784,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             if resolved:
                 # 「她喜欢画画」 after 「我女儿…」: the daughter's, said of her by name.
                 text = clause.text = resolved
-            named_subject = _subject(text, lang)
+            named_subject = subject_of(text, lang)
             if named_subject.startswith("family:"):
                 word = (_ZH_SUBJECT if lang == "zh" else _EN_SUBJECT).match(text)
                 clause.member = word.group(named_subject.partition(":")[2]) if word else None

@@ -24,7 +24,14 @@ from memory_tasks.extraction.rules.builders import (
     UNLESS_NAMED,
     zh_alma_mater,
 )
-from memory_tasks.extraction.rules.clauses import CONFIDENT, FAMILY, Clause, family_member_after, split_clauses
+from memory_tasks.extraction.rules.clauses import (
+    CONFIDENT,
+    FAMILY,
+    Clause,
+    family_member_after,
+    split_clauses,
+    subject_of,
+)
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import item_slug, liking_key
 from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries
@@ -114,11 +121,12 @@ WRONG_VALUE = "wrong_value"
 RIGHT_VALUE = "right_value"
 # Facts that say why a sensitivity said just before them holds ("I can't have dairy, I'm lactose intolerant").
 _EXPLAINS_A_SENSITIVITY = ("health-", "allergy-")
-# Two things asked for with one verb: "Use metric units and 24-hour time" (`RulesEngine._read`).
+# Two things asked for or had with one verb: "Use metric units and 24-hour time", "I have two kids and a dog"
+# (`RulesEngine._read`).
 _SHARED_VERB = {
     "zh": re.compile(r"(?!)"),
     "en": re.compile(
-        r"^(?P<verb>(?:please )?(?:always )?(?:use|give me|show me)|I (?:prefer|like|want))"
+        r"^(?P<verb>(?:please )?(?:always )?(?:use|give me|show me)|I (?:prefer|like|want)|(?:I|we) (?:have|own|'ve got))"
         r" (?P<first>.+?),? and (?:also )?(?P<second>.+)$",
         re.IGNORECASE,
     ),
@@ -505,19 +513,21 @@ class RulesEngine:
     def _read(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
         """The candidates of one readable clause (`_read_rules`), or of its two halves when it asks for two
         rules of replying with one verb ("Use metric units and 24-hour time", "I prefer metric units and
-        24-hour time": each half said with the verb is a rule of its own slot)."""
+        24-hour time": each half said with the verb is a rule of its own slot) or lists children and a pet
+        ("I have two kids and a dog": each half about whom it names)."""
         halves = _SHARED_VERB[clause.lang].match(clause.text)
         if halves:
             first, second = (
-                self._read_rules(replace(clause, text=f"{halves.group('verb')} {halves.group(half)}"), previous)
-                for half in ("first", "second")
+                self._read_rules(replace(clause, text=said, subject=subject_of(said, clause.lang)), previous)
+                for said in (f"{halves.group('verb')} {halves.group(half)}" for half in ("first", "second"))
             )
             keys_first, keys_second = {c.key for c in first}, {c.key for c in second}
+            kinds = {key.partition("-")[0] for key in keys_first | keys_second}
             if (
                 first
                 and second
                 and keys_first.isdisjoint(keys_second)
-                and any(key.startswith("reply-") for key in keys_first | keys_second)
+                and (any(key.startswith("reply-") for key in keys_first | keys_second) or {"family", "pet"} <= kinds)
             ):
                 return first + second
         return self._read_rules(clause, previous)
