@@ -33,7 +33,7 @@ from memory_tasks.extraction.rules.clauses import (
     subject_of,
 )
 from memory_tasks.extraction.rules.content import statement
-from memory_tasks.extraction.rules.keys import item_slug, liking_key
+from memory_tasks.extraction.rules.keys import is_wording_hash, item_slug, liking_key
 from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries
 from memory_tasks.extraction.rules.retract import denies, positive_form, topic_key
 from memory_tasks.extraction.rules.table import EN_PET_MENTION, PASSED_INTO, RULES
@@ -1236,8 +1236,6 @@ def _is_goal_detail(found: list[Candidate], previous: list[Candidate], clause: C
 _ZH_GOAL_TIME = re.compile(
     r"今年|明年|后年|年底|年初|上半年|下半年|[一二三四五六七八九十\d]+月份?|之前|以前|前|底|内|再|就|去|一次|一遍|下次"
 )
-# A goal keyed by a hash of its wording: its words name no item the lexicon knows.
-_WORDING_HASH_KEY = re.compile(r"^goal-h[0-9a-f]{7}$")
 # A wish said after a goal, of what the goal is for: 想, 希望, 争取, 打算 …
 _ZH_WISH = re.compile(r"^(?:还)?(?:想|希望|争取|打算|计划|目标是|准备)")
 _BARE_GOAL_VERB = re.compile(r"^(?:考|考试|做|完成|搞定|学|去|办|拿下|报名|申请)?$")
@@ -1251,7 +1249,7 @@ def _is_goal_detail_without_object(found: list[Candidate], previous: list[Candid
     wish = found[0]
     return _is_bare_goal(wish) or (
         wish.memory_type == "goal"
-        and _WORDING_HASH_KEY.match(wish.key) is not None
+        and is_wording_hash(wish.key.partition("-")[2])
         and _ZH_WISH.match(wish.content) is not None
     )
 

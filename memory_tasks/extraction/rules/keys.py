@@ -50,6 +50,14 @@ def _hash_slug(text: str) -> str:
     return "h" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:7]
 
 
+def is_wording_hash(slug: str) -> bool:
+    """True when `slug` is a hash of the wording (`_hash_slug`) alone: its words name no item the lexicon knows."""
+    return _WORDING_HASH.match(slug) is not None
+
+
+_WORDING_HASH = re.compile(r"^h[0-9a-f]{7}$")
+
+
 def item_slug(item: str) -> str:
     """A stable ASCII slug naming `item`: its LEXICON slug, else its ASCII words plus a hash
     of any Chinese left over, else a hash of the Chinese (same item text, same slug); English
