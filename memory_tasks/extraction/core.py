@@ -54,6 +54,33 @@ _CORE_KEY = re.compile(rf"^(?:{'|'.join(CORE_KEY_CATEGORIES)})(?:[-_]|$)")
 # Types that never state a safety fact: a taste, a goal, a project.
 NOT_SAFETY_TYPES = frozenset({"preference", "goal", "project"})
 
+# Foods and drinks whose avoidance is a diet the user keeps, not a taste: "Doesn't eat meat", 「不吃猪肉」,
+# "Doesn't drink", 「滴酒不沾」 (a meal, a recipe or a bar suggested must respect it, as "Quit drinking" is).
+DIETARY_KEYS = frozenset(
+    {
+        "food-meat",
+        "food-red-meat",
+        "food-pork",
+        "food-beef",
+        "food-lamb",
+        "food-seafood",
+        "food-shellfish",
+        "drink-alcohol",
+    }
+)
+# A change of taste ("Doesn't like pork", 「不爱喝酒了」) is no restriction.
+TASTE = re.compile(r"\b(?:like|love|enjoy|fan)\b|喜欢|爱|迷", re.IGNORECASE)
+_KEEPS_FROM = re.compile(
+    r"不吃|不喝|不碰|不沾|戒|\b(?:doesn't|does not|don't|do not|never|no longer|avoids?|quit|stopped|gave up|given up)\b",
+    re.IGNORECASE,
+)
+
+
+def is_dietary_avoidance(key: str, content: str) -> bool:
+    """True when the memory says the user keeps from a food or drink of `DIETARY_KEYS` ("Doesn't eat
+    pork", 「不喝酒」), False for a taste of it ("Doesn't like pork") or a liking ("Loves pork")."""
+    return key in DIETARY_KEYS and _KEEPS_FROM.search(content) is not None and TASTE.search(content) is None
+
 
 def is_core_key(key: str) -> bool:
     """True when the key alone names a standing rule or a safety slot (`reply-language`, `allergy-peanut`)."""
@@ -67,7 +94,12 @@ def has_safety_words(content: str) -> bool:
 
 def is_core_memory(memory_type: str, key: str, content: str) -> bool:
     """True when the memory must reach every reply: a standing constraint or a safety fact."""
-    return memory_type == "constraint" or is_core_key(key) or has_safety_words(content)
+    return (
+        memory_type == "constraint"
+        or is_core_key(key)
+        or has_safety_words(content)
+        or is_dietary_avoidance(key, content)
+    )
 
 
 def is_safety_memory(key: str, content: str) -> bool:
@@ -76,4 +108,4 @@ def is_safety_memory(key: str, content: str) -> bool:
     a user holds more core memories than the core block has places, these go in first."""
     if key.startswith("reply"):
         return False
-    return is_core_key(key) or has_safety_words(content)
+    return is_core_key(key) or has_safety_words(content) or is_dietary_avoidance(key, content)

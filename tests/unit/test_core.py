@@ -33,6 +33,11 @@ from memory_tasks.retrieval.search import Hit, with_core_block
         # Thirteenth probe: what the user's faith forbids binds as an allergy does.
         ("preference", "food-beef", "Doesn't eat beef for religious reasons"),
         ("preference", "food-pork", "因为宗教原因不吃猪肉"),
+        # Twentieth probe: a food or drink kept from is a diet, as "Quit drinking" (the diet fact) was.
+        ("preference", "food-pork", "不吃猪肉"),
+        ("preference", "food-meat", "Doesn't eat meat"),
+        ("preference", "drink-alcohol", "Doesn't drink"),
+        ("preference", "drink-alcohol", "滴酒不沾"),
     ],
 )
 def test_standing_rules_and_safety_facts_are_core(memory_type: str, key: str, content: str) -> None:
@@ -49,6 +54,11 @@ def test_standing_rules_and_safety_facts_are_core(memory_type: str, key: str, co
         ("goal", "marathon", "Wants to run a marathon under four hours"),
         ("preference", "movie-horror", "Can't stand horror movies"),
         ("preference", "music-religious", "Loves religious music"),
+        # A taste of a dietary food is a taste; a food outside the diets (coffee) a habit.
+        ("preference", "food-pork", "Doesn't like pork"),
+        ("preference", "drink-alcohol", "不爱喝酒"),
+        ("preference", "drink-alcohol", "喜欢喝红酒"),
+        ("preference", "drink-coffee", "Doesn't drink coffee"),
     ],
 )
 def test_tastes_and_ordinary_facts_are_not_core(memory_type: str, key: str, content: str) -> None:

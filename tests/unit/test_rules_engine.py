@@ -1231,6 +1231,7 @@ def test_a_condition_in_a_job_title_is_no_health_fact(message: str) -> None:
 def test_a_condition_and_what_it_rules_out_are_both_kept() -> None:
     """R-TYPE-2, R-READ-6: the condition is the core fact; the drink it rules out is kept beside it."""
     assert [c.key for c in extract("我乳糖不耐受，不能喝牛奶。")] == ["health-lactose-intolerance", "drink-milk"]
+    assert [c.key for c in extract("我不能喝牛奶，我乳糖不耐受。")] == ["drink-milk", "health-lactose-intolerance"]
 
 
 @pytest.mark.parametrize(
@@ -5356,6 +5357,9 @@ def test_held_out_sentences_of_the_demos_kind_keep_their_objects_and_each_item()
         ("I can't have dairy, I'm lactose intolerant.", "health-lactose-intolerance"),
         ("I'm lactose intolerant, I can't have dairy.", "health-lactose-intolerance"),
         ("I can't have gluten, I have celiac disease.", "health-celiac-disease"),
+        # Twentieth probe: the allergen avoided, said with its allergy, was a second core memory saying it again.
+        ("我对花生过敏，不能吃花生。", "allergy-peanut"),
+        ("我不能吃花生，我对花生过敏。", "allergy-peanut"),
     ],
 )
 def test_a_sensitivity_its_condition_explains_is_the_condition_in_either_order(message: str, key: str) -> None:
@@ -5363,3 +5367,55 @@ def test_a_sensitivity_its_condition_explains_is_the_condition_in_either_order(m
     left out (the condition is why); said before it, it stayed as a second core fact, sensitivity-dairy."""
     assert [c.key for c in extract(message)] == [key]
     assert [c.key for c in extract("I can't have caffeine.")] == ["sensitivity-caffeine"]
+
+
+@pytest.mark.parametrize(
+    ("message", "keys"),
+    [
+        ("I'm lactose intolerant, I can't have caffeine.", ["health-lactose-intolerance", "sensitivity-caffeine"]),
+        ("I can't have caffeine, I'm lactose intolerant.", ["sensitivity-caffeine", "health-lactose-intolerance"]),
+        ("我有乳糖不耐受，喝咖啡会心慌。", ["health-lactose-intolerance", "sensitivity-coffee"]),
+        ("我有哮喘，吃海鲜会起疹子。", ["health-asthma", "allergy-seafood"]),
+    ],
+)
+def test_a_sensitivity_its_condition_does_not_explain_is_kept(message: str, keys: list[str]) -> None:
+    """R-READ-6 (twentieth probe): any sensitivity said next to a condition was taken for the condition's own, so
+    "I'm lactose intolerant, I can't have caffeine" lost the caffeine and 「我有哮喘，吃海鲜会起疹子」 the seafood
+    allergy: safety facts the user stated. Only what the condition explains is left out."""
+    assert [c.key for c in extract(message)] == keys
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("I don't drink.", "Doesn't drink"),
+        ("I never drink at all.", "Never drinks at all"),
+        ("我滴酒不沾。", "滴酒不沾"),
+        ("我不喝酒。", "不喝酒"),
+    ],
+)
+def test_not_drinking_said_alone_is_alcohol_kept_from(message: str, content: str) -> None:
+    """R-READ-6, R-TYPE-2 (twentieth probe): "I don't drink." and 「我滴酒不沾」 stored nothing, and 「我不喝酒」 was a
+    taste that was not core, while "I quit drinking" was a core diet: a bar or a wine pairing could be suggested."""
+    (candidate,) = extract(message)
+    assert (candidate.key, candidate.content) == ("drink-alcohol", content)
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+    assert extract("I don't drink anymore.")[0].op == "delete"
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("I'm on blood thinners, warfarin every day.", "Is on blood thinners, warfarin every day"),
+        ("我在吃抗凝药，华法林，每天一片。", "在吃抗凝药，华法林，每天一片"),
+        ("I take metformin, 500mg twice a day.", "Takes metformin, 500mg twice a day"),
+    ],
+)
+def test_a_drug_named_beside_its_kind_and_its_dose_stay_in_the_medication(message: str, content: str) -> None:
+    """R-TYPE-2, R-READ-6 (twentieth probe): "I'm on blood thinners, warfarin every day" kept "Is on blood thinners
+    every day" (warfarin, the drug a doctor or a pharmacist asks about, was dropped as a second item of the same key),
+    and 「我在吃抗凝药，华法林，每天一片」 kept only 在吃抗凝药."""
+    assert [c.content for c in extract(message)] == [content]
+    # A remark after the medication is no part of it.
+    assert [c.content for c in extract("我每天吃降压药，挺烦的。")] == ["每天吃降压药"]
+    assert [c.content for c in extract("I'm on insulin, so please keep that in mind.")] == ["Is on insulin"]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from memory_tasks.extraction.candidates import Candidate, Op
+from memory_tasks.extraction.core import DIETARY_KEYS, TASTE
 from memory_tasks.extraction.rules.clauses import FAMILY, Clause, Lang
 from memory_tasks.extraction.rules.content import (
     DEICTIC_ITEM,
@@ -157,24 +158,6 @@ def _listed(head: str, item: str, lang: Lang) -> str:
     return f"{head}{item}"
 
 
-# Foods and drinks whose giving up is a dietary restriction, not a change of taste: "I don't eat
-# meat anymore", 「我戒酒了」 (a diet the assistant must respect when it suggests a meal or a bar).
-DIETARY_KEYS = frozenset(
-    {
-        "food-meat",
-        "food-red-meat",
-        "food-pork",
-        "food-beef",
-        "food-lamb",
-        "food-seafood",
-        "food-shellfish",
-        "drink-alcohol",
-    }
-)
-# A change of taste ("I don't like pork anymore", 「不爱喝酒了」) is no restriction.
-_TASTE = re.compile(r"\b(?:like|love|enjoy|fan)\b|喜欢|爱|迷", re.IGNORECASE)
-
-
 def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
     """op=delete on the key the positive statement used; `key_of_verb(verb, item)` picks it.
 
@@ -192,7 +175,7 @@ def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
                 prefix = key.split("-", 1)[0]
                 memory_type = prefix if prefix in ("goal", "project") else "fact" if prefix == "pet" else "preference"
                 candidates.append(_candidate("delete", memory_type, key, content, clause, 3, item=item))
-        if any(c.key in DIETARY_KEYS for c in candidates) and not _TASTE.search(match.group(0)):
+        if any(c.key in DIETARY_KEYS for c in candidates) and not TASTE.search(match.group(0)):
             candidates.append(_candidate("append", "fact", "diet", content, clause, 4))
         return candidates
 
@@ -319,11 +302,22 @@ def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None, not_it
         else:
             before, after = clause.text[: match.start("item")], clause.text[match.end("item") :]
             contents = {item: statement(f"{before}{item}{after}", clause.lang) for item in items}
+        by_key: dict[str, list[str]] = {}
+        for item in contents:
+            by_key.setdefault(f"{prefix}-{item_slug(item)}", []).append(item)
         return [
             _candidate(
-                "upsert", "fact", f"{prefix}-{item_slug(item)}", content, clause, importance, ttl_days, item=item
+                "upsert",
+                "fact",
+                key,
+                # "I'm on blood thinners, warfarin every day": a drug named beside its kind is one fact, said whole.
+                contents[same[0]] if len(same) == 1 else statement(clause.text, clause.lang),
+                clause,
+                importance,
+                ttl_days,
+                item=same[0],
             )
-            for item, content in contents.items()
+            for key, same in by_key.items()
         ]
 
     return build

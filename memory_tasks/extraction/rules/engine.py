@@ -8,10 +8,9 @@ from dataclasses import replace
 
 from config.settings import get_settings
 from memory_tasks.extraction.candidates import Candidate
-from memory_tasks.extraction.core import is_core_key
+from memory_tasks.extraction.core import DIETARY_KEYS, is_core_key
 from memory_tasks.extraction.filters import drop_reason, is_trivial
 from memory_tasks.extraction.rules.builders import (
-    DIETARY_KEYS,
     ENDS_ONLY_A_SINGLE_HELD,
     IF_HELD,
     IF_NAMED,
@@ -106,6 +105,16 @@ _CORRECTED_VALUE = {
 }
 # The facts a clause naming no subject of its own goes on about.
 _GOES_ON_ABOUT = ("pet-", "family-", "health-pregnancy")
+# A medication's dose said in a clause after it: 「我在吃抗凝药，华法林，每天一片」, "I take metformin, 500mg twice a day".
+_DOSE = {
+    "zh": re.compile(
+        r"^(?:每天|每日|一天|早晚|每晚|每早|早上|晚上|饭前|饭后|睡前|每周|一周)[^，。]{0,8}?(?:片|粒|颗|次|针|毫克|mg|单位)$"
+    ),
+    "en": re.compile(
+        r"^(?:\d+ ?(?:mg|mcg|units?)\b[\w ]*|(?:once|twice|three times) (?:a|per) (?:day|week)|(?:every|each) (?:day|morning|night|evening)|daily|nightly)$",
+        re.IGNORECASE,
+    ),
+}
 # A value said bare as the right one, before the wrong one (「更正一下，是蚂蚁金服，不是阿里」, "Actually it's AWS, not
 # Amazon"): in a message that says it corrects, the held memory naming the wrong value is rewritten.
 _RIGHT_VALUE = {
@@ -120,7 +129,17 @@ _CORRECTS = {
 WRONG_VALUE = "wrong_value"
 RIGHT_VALUE = "right_value"
 # Facts that say why a sensitivity said just before them holds ("I can't have dairy, I'm lactose intolerant").
-_EXPLAINS_A_SENSITIVITY = ("health-", "allergy-")
+_EXPLAINS_A_SENSITIVITY = ("health-", "allergy-", "sensitivity-")
+# What a condition keeps the user from besides its own item, by the words of the food or drink.
+_GLUTEN = re.compile(r"gluten|wheat|bread|pasta|noodles|麸质|小麦|面", re.IGNORECASE)
+_CONDITION_FORBIDS = {
+    "health-lactose-intolerance": re.compile(
+        r"dairy|milk|lactose|cheese|ice cream|yogh?urt|cream|奶|乳", re.IGNORECASE
+    ),
+    "health-celiac-disease": _GLUTEN,
+    "health-gluten-intolerance": _GLUTEN,
+    "sensitivity-caffeine": re.compile(r"coffee|espresso|tea|cola|energy drinks?|咖啡|茶|可乐|功能饮料", re.IGNORECASE),
+}
 # Two things asked for or had with one verb: "Use metric units and 24-hour time", "I have two kids and a dog"
 # (`RulesEngine._read`).
 _SHARED_VERB = {
@@ -200,6 +219,34 @@ _OF_THE_JOKE = {
 }
 # Marks a delete that came from an explicit forget request (in Candidate.extra).
 FORGET = "forget"
+
+
+def _explains(condition: Candidate, other: Candidate) -> bool:
+    """True when `condition` (an allergy, a condition, a sensitivity) says what `other` says: a sensitivity it is
+    the cause of ("I can't have dairy" beside "I'm lactose intolerant"), or an avoidance of the allergen itself
+    (「不能吃花生」 beside 「对花生过敏」, as `_avoids_a_held_allergen` drops it in a later turn). False for anything
+    else: "I'm lactose intolerant, I can't have caffeine" keeps both, and so does "I can't eat gluten, I have
+    celiac disease" (the food ruled out, said as the user's own avoidance)."""
+    if condition is other or condition.op != "upsert" or not condition.key.startswith(_EXPLAINS_A_SENSITIVITY):
+        return False
+    item = str(other.extra.get(ITEM) or "")
+    if _is_avoidance(other):
+        return condition.key == f"allergy-{item_slug(item)}"
+    if other.op != "upsert" or not other.key.startswith("sensitivity-"):
+        return False
+    forbids = _CONDITION_FORBIDS.get(condition.key)
+    return bool(forbids and forbids.search(item)) or condition.key.partition("-")[2] == item_slug(item)
+
+
+def _goes_on_about(candidate: Candidate, clause: Clause) -> bool:
+    """True when `clause`, which nothing was read from, says more of `candidate`: it names no subject and
+    follows a pet, a family member or a pregnancy, or it names the medication's drug or its dose."""
+    if candidate.key.startswith("medication-"):
+        named = lexicon_entries(clause.text)
+        return _DOSE[clause.lang].match(clause.text) is not None or (
+            named == [(candidate.key.partition("-")[2], "medication")]
+        )
+    return clause.continues and candidate.key.startswith(_GOES_ON_ABOUT)
 
 
 class RulesEngine:
@@ -396,24 +443,27 @@ class RulesEngine:
             for candidate in found:
                 if _is_avoidance(candidate) and (faith_said or _RELIGIOUS.search(candidate.content)):
                     _becomes_religious(candidate, by_key, clause.lang)
-            if not found and clause.continues and previous and previous[-1].key.startswith(_GOES_ON_ABOUT):
+            if not found and previous and _goes_on_about(previous[-1], clause):
                 another_pet = previous[-1].key.startswith("pet-") and _ANOTHER_PET[clause.lang].match(clause.text)
                 if another_pet:
                     # "I have a cat, a dog named Rex, and a parrot": the list's last pet, a pet of its own.
                     found = self._read(replace(clause, text=f"I have {another_pet.group('pet')}"), [])
                 else:
-                    # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」, 「我怀孕了，预产期是明年三月」: the clause goes
-                    # on about the pet, the person or the pregnancy.
+                    # "我家狗狗叫豆豆，是只柯基", 「我们有一个女儿，今年四岁」, 「我怀孕了，预产期是明年三月」, 「我在吃抗凝药，
+                    # 华法林」: the clause goes on about the pet, the person, the pregnancy or the medication.
                     said = statement(clause.text, clause.lang)
                     joiner, said = ("，", said) if clause.lang == "zh" else (", ", _lower_first(said))
                     previous[-1].content = f"{previous[-1].content}{joiner}{said}"[:1000]
                     continue
-            if any(c.op == "upsert" and c.key.startswith(_EXPLAINS_A_SENSITIVITY) for c in found):
-                # "I can't have dairy, I'm lactose intolerant": the condition is why, as in the other order,
-                # where the sensitivity rules do not read a clause after it (`table._EXPLAINED`).
-                for explained in previous:
-                    if explained.key.startswith("sensitivity-") and by_key.get(explained.key) is explained:
-                        del by_key[explained.key]
+            # "I can't have dairy, I'm lactose intolerant", 「我对花生过敏，不能吃花生」: the condition says it, in either
+            # order; a sensitivity it does not explain ("…, I can't have caffeine") is a fact of its own.
+            found = [c for c in found if not any(_explains(condition, c) for condition in previous)]
+            for explained in previous:
+                if (
+                    any(_explains(condition, explained) for condition in found)
+                    and by_key.get(explained.key) is explained
+                ):
+                    del by_key[explained.key]
             for candidate in found:
                 first = by_key.setdefault(candidate.key, candidate)
                 if first is candidate:
@@ -535,8 +585,7 @@ class RulesEngine:
     def _read_rules(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
         """The candidates of one readable clause: each rule in order, rules of a group never
         reading text another rule of the group already read; a rule that continues another
-        (`Rule.after`) only when the previous clause yielded a key it continues, and one that
-        would explain it (`Rule.not_after`) never after such a key."""
+        (`Rule.after`) only when the previous clause yielded a key it continues."""
         found: list[Candidate] = []
         taken: dict[str, list[tuple[int, int]]] = {}
         for rule in RULES_BY_LANG[clause.lang]:
@@ -545,8 +594,6 @@ class RulesEngine:
             if clause.subject != "self" and not (rule.family and clause.subject.startswith("family:")):
                 continue
             if rule.after and not any(c.key.startswith(rule.after) for c in previous):
-                continue
-            if rule.not_after and any(c.key.startswith(rule.not_after) for c in previous):
                 continue
             spans = taken.setdefault(rule.group, [])
             for match in rule.pattern.finditer(clause.text):

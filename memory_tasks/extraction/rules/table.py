@@ -68,8 +68,6 @@ class Rule:
     family: bool = False  # may be read from a clause about a family member
     # Only right after a clause that yielded a key with (one of) these prefixes.
     after: str | tuple[str, ...] | None = None
-    # never right after a clause that yielded a key with one of these prefixes (it explains that one)
-    not_after: tuple[str, ...] = ()
 
 
 def _r(
@@ -81,7 +79,6 @@ def _r(
     standing: bool = False,
     family: bool = False,
     after: str | tuple[str, ...] | None = None,
-    not_after: tuple[str, ...] = (),
 ) -> Rule:
     # Case-insensitive throughout; a proper name's capital is required locally with CAP.
     return Rule(
@@ -92,7 +89,6 @@ def _r(
         standing=standing,
         family=family,
         after=after,
-        not_after=not_after,
     )
 
 
@@ -288,6 +284,8 @@ _retire_preference = retirement(lambda verb, item: preference_key(item))
 _retire_project = retirement(lambda verb, item: project_key(item))
 # "I don't drink anymore": to drink, said alone, is to drink alcohol.
 _retire_habit = retirement(lambda verb, item: preference_key("alcohol" if item.lower() == "drink" else item))
+# "I don't drink", 「我滴酒不沾」: alcohol kept from (core, `core.DIETARY_KEYS`).
+_no_alcohol = per_item("preference", lambda item: preference_key("alcohol"), 3)
 
 RESIDENCE_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"}, clean=zh_place)
 RESIDENCE_HOME_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"}, clean=zh_known_city)
@@ -358,8 +356,6 @@ _EN_DRUGS = (
 )
 _ZH_DRUGS = r"头孢(?:类)?|青霉素|阿莫西林|布洛芬|阿司匹林|磺胺(?:类)?(?:药物?)?|可待因|吗啡|非甾体抗炎药"
 _ZH_SUBSTANCES = r"咖啡因|咖啡|浓茶|茶|红酒|啤酒|白酒|酒|牛奶|奶制品|乳制品|辣的|辣|味精|巧克力|冰的|甜食"
-# 「我有乳糖不耐受，喝牛奶会拉肚子」: the reaction after a condition or an allergy is that one's, not another fact.
-_EXPLAINED = ("health-", "allergy-", "sensitivity-")
 PET = keyed_fact("pet", 3)
 # Where a pet of an English list starts, its kind in `item`: "a dog named Max", "two cats".
 EN_PET_MENTION = re.compile(
@@ -434,6 +430,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>(?:going )?(?:running|jogging|swimming|cycling|biking|hiking|climbing|bouldering|skiing|surfing|to the gym|the gym|yoga|pilates|working out))(?: for good| completely| altogether)?(?: last \w+| \w+ ago)?$", _retire_preference),
     # A habit given up; "I don't eat meat anymore" stays a dietary statement (the dislike rule below).
     _r("pref", "en", r"^I (?:(?:don't|do not) (?=\w+ any ?more$)|no longer )(?P<item>smoke|drink)(?: any ?more)?$", _retire_habit),
+    _r("pref", "en", r"^I (?:don't|do not|never) (?P<item>drink)(?: at all| alcohol at all)?$", _no_alcohol),
+    _r("pref", "zh", _ZH_ME + r"(?:从来|一直|基本|平时|几乎)?(?P<item>滴酒不沾)(?:的)?$", _no_alcohol),
     _r("pref", "en", r"^I(?:'m| am) (?:no longer|not) (?:planning|going|trying|aiming) to (?P<item>.+?)(?: anymore| any more)?$", _retire_goal),
     # "I stopped working on the budgeting app": the project is over (a goal given up is below).
     _r("pref", "en", r"^(?:I|we)(?:'ve| have)? (?:(?:stopped|quit) (?:working on|building|developing)|abandoned|shelved|dropped|gave up on|given up on) (?:the |my |our )(?P<item>[\w' -]*?\b(?:" + _EN_PROJECT_NOUNS + r"))(?: project)?$", _retire_project),
@@ -906,17 +904,17 @@ RULES: tuple[Rule, ...] = (
     _r("sensitivity", "en", r"^I(?:'m| am) (?:very |really |quite |a bit |a little |super |extremely )?sensitive to (?P<item>caffeine|alcohol|lactose|gluten|MSG|pollen|dust|spicy food)\b", SENSITIVITY),
     # What a food or drink does to the user's body: "Coffee makes me jittery", 「我一喝牛奶就拉肚子」. A closed
     # list of substances, so "This song makes me sick" or 「他让我头疼」 are none.
-    _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r")(?: always| usually| really)? (?:makes|gives) me (?:feel )?(?:jittery|sick|nauseous|dizzy|anxious|shaky|a headache|headaches|a migraine|migraines|heartburn|a stomachache|stomachaches|bloated|palpitations|insomnia)\b", SENSITIVITY, not_after=_EXPLAINED),
-    _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r") (?:always |usually |really )?(?:upsets|hurts|bothers|messes with|ruins) my (?:stomach|gut|sleep)\b", SENSITIVITY, not_after=_EXPLAINED),
+    _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r")(?: always| usually| really)? (?:makes|gives) me (?:feel )?(?:jittery|sick|nauseous|dizzy|anxious|shaky|a headache|headaches|a migraine|migraines|heartburn|a stomachache|stomachaches|bloated|palpitations|insomnia)\b", SENSITIVITY),
+    _r("sensitivity", "en", r"^(?P<item>" + _EN_SUBSTANCES + r") (?:always |usually |really )?(?:upsets|hurts|bothers|messes with|ruins) my (?:stomach|gut|sleep)\b", SENSITIVITY),
     # A drug the user must not take (「我对青霉素过敏，不能用头孢」, "I can't take aspirin"): core, as an allergy is.
     _r("sensitivity", "en", r"^I (?:can't|cannot|can not|must not|mustn't|shouldn't) (?:take|have|be given) (?P<item>" + _EN_DRUGS + r")\b", SENSITIVITY),
     # 「我吃海鲜会起疹子」: a rash or swelling after a food is an allergy's reaction (core), not a taste.
-    _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:吃|喝|碰)(?:了)?(?P<item>[^，。就会我]{1,6}?)(?:我)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:浑身|全身)?(?:起疹子|起红疹|长疹子|出疹子|起荨麻疹|嘴巴肿|嘴唇肿|喉咙肿|呼吸困难)", ALLERGY, not_after=_EXPLAINED),
+    _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:吃|喝|碰)(?:了)?(?P<item>[^，。就会我]{1,6}?)(?:我)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:浑身|全身)?(?:起疹子|起红疹|长疹子|出疹子|起荨麻疹|嘴巴肿|嘴唇肿|喉咙肿|呼吸困难)", ALLERGY),
     # "I can't have caffeine after 2pm": a restriction of the body's, whatever the hour (to eat or drink it is a dislike).
-    _r("sensitivity", "en", r"^I (?:can't|cannot|can not) (?:have|tolerate|handle|digest) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY, not_after=_EXPLAINED),
-    _r("sensitivity", "en", r"^I (?:always |usually |often )?get (?:a migraine|migraines|a headache|headaches|heartburn|sick|a rash|hives|a stomachache|stomachaches|palpitations|jittery) (?:from|after|when I (?:eat|drink|have)) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY, not_after=_EXPLAINED),
-    _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:喝|吃)(?P<item>" + _ZH_SUBSTANCES + r")(?:我)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:心慌|心悸|拉肚子|胃疼|胃痛|胃不舒服|头疼|头痛|偏头痛|失眠|睡不着|恶心|胀气|起疹子)", SENSITIVITY, not_after=_EXPLAINED),
-    _r("sensitivity", "zh", r"^(?P<item>" + _ZH_SUBSTANCES + r")(?:会|总会)?(?:让|使)我(?:心慌|心悸|拉肚子|胃疼|胃痛|头疼|头痛|偏头痛|失眠|睡不着|恶心)", SENSITIVITY, not_after=_EXPLAINED),
+    _r("sensitivity", "en", r"^I (?:can't|cannot|can not) (?:have|tolerate|handle|digest) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY),
+    _r("sensitivity", "en", r"^I (?:always |usually |often )?get (?:a migraine|migraines|a headache|headaches|heartburn|sick|a rash|hives|a stomachache|stomachaches|palpitations|jittery) (?:from|after|when I (?:eat|drink|have)) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY),
+    _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:喝|吃)(?P<item>" + _ZH_SUBSTANCES + r")(?:我)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:心慌|心悸|拉肚子|胃疼|胃痛|胃不舒服|头疼|头痛|偏头痛|失眠|睡不着|恶心|胀气|起疹子)", SENSITIVITY),
+    _r("sensitivity", "zh", r"^(?P<item>" + _ZH_SUBSTANCES + r")(?:会|总会)?(?:让|使)我(?:心慌|心悸|拉肚子|胃疼|胃痛|头疼|头痛|偏头痛|失眠|睡不着|恶心)", SENSITIVITY),
     _r("trait", "en", r"^I(?:'m| am) (?:really |very |quite |a bit |a little |kind of )?(?P<item>afraid of heights|scared of heights|carsick|seasick|sensitive to (?:cold|heat)|afraid of dogs|scared of dogs|(?:afraid|scared|terrified) of (?:flying|needles|heights|dogs))\b", TRAIT),
     _r("trait", "en", r"^I have an? (?:real |big |huge |terrible )?(?P<item>fear of (?:heights|flying|needles|dogs))\b", TRAIT),
     # Eyesight and glasses, personality: what a suggestion of a sport, a seat or an evening plans around.
