@@ -5419,3 +5419,37 @@ def test_a_drug_named_beside_its_kind_and_its_dose_stay_in_the_medication(messag
     # A remark after the medication is no part of it.
     assert [c.content for c in extract("我每天吃降压药，挺烦的。")] == ["每天吃降压药"]
     assert [c.content for c in extract("I'm on insulin, so please keep that in mind.")] == ["Is on insulin"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("Sesame makes my throat swell up.", "allergy-sesame"),
+        ("Shrimp gives me hives.", "allergy-shrimp"),
+        ("我吃芒果嘴巴会肿。", "allergy-mango"),
+        ("我有乙肝。", "health-hepatitis-b"),
+        ("I have hepatitis B.", "health-hepatitis-b"),
+        ("我有甲亢。", "health-hyperthyroidism"),
+        ("I have a pacemaker.", "health-pacemaker"),
+        ("我装了心脏起搏器。", "health-pacemaker"),
+    ],
+)
+def test_a_reaction_a_condition_or_an_implant_said_plainly_is_a_core_fact(message: str, key: str) -> None:
+    """R-READ-6, R-TYPE-2 (twentieth probe, safety statements written before the run): these stored nothing, so
+    sesame could be suggested to a user whose throat swells from it, and a scan to one with a pacemaker."""
+    (candidate,) = extract(message)
+    assert candidate.key == key
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+
+
+@pytest.mark.parametrize(
+    "message", ["Stress gives me hives.", "我吃火锅会上火。", "我喝酒会脸红。", "我们公司有一个支架项目。"]
+)
+def test_a_reaction_to_no_food_or_without_swelling_is_no_allergy(message: str) -> None:
+    """R-TYPE-3: stress is no allergen, 上火 and a flush are no allergic reaction, a company's project no implant."""
+    assert [c.key for c in extract(message) if c.key.startswith(("allergy-", "health-"))] == []
+
+
+def test_a_drink_listed_after_a_food_is_drunk() -> None:
+    """R-TYPE-2 (twentieth probe): 「我有痛风，不能吃海鲜和啤酒」 stored 「不能吃啤酒」."""
+    assert [c.content for c in extract("我有痛风，不能吃海鲜和啤酒。")] == ["有痛风", "不能吃海鲜", "不能喝啤酒"]

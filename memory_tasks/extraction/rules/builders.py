@@ -155,6 +155,8 @@ def _listed(head: str, item: str, lang: Lang) -> str:
     own_verb = opens_with_item_verb or item[:1] in _ZH_ACTIVITY_VERBS
     if head[-1:] in ZH_ITEM_VERBS and own_verb:
         head = head[:-1]
+    elif head.endswith("吃") and any(category == "drink" for _, category in lexicon_entries(item)):
+        head = f"{head[:-1]}喝"  # 「不能吃海鲜和啤酒」: beer is drunk (「不能喝啤酒」)
     return f"{head}{item}"
 
 
