@@ -81,8 +81,11 @@ _SUBJECT = re.compile(r"^\s*(?:the\s+)?user(?:['\u2019]s)?\b\s*", re.IGNORECASE)
 # food", "Is currently learning Spanish" "Is learning Spanish".
 QUALIFIERS = frozenset(
     "really very so too also just truly absolutely quite definitely totally genuinely"
-    " still now actually currently even".split()
+    " still now actually currently even any ever".split()
 )
+# One negation however it is said: "Never eats meat" and "Does not eat meat" restate "Doesn't eat meat".
+_NEGATIONS = frozenset("never doesn't don't not dont doesnt".split())
+_AUXILIARIES = frozenset("do does did".split())
 
 
 def singular(word: str) -> str:
@@ -98,7 +101,11 @@ def words(text: str) -> frozenset[str]:
     """The content words of an English text: synonyms as one word, plurals folded; its subject ("User …"),
     stopwords and qualifiers dropped."""
     tokens = lexical_tokens(canonical_english(without_subject(text)))
-    return frozenset(singular(token) for token in tokens if token not in QUALIFIERS)
+    return frozenset(
+        "not" if token in _NEGATIONS else singular(token)
+        for token in tokens
+        if token not in QUALIFIERS and token not in _AUXILIARIES
+    )
 
 
 def without_subject(text: str) -> str:

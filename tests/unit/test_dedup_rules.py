@@ -106,6 +106,10 @@ class _NeverAlike(_AlwaysAlike):
         ("周末喜欢去游泳", "周末经常游泳", True),
         ("周末经常游泳", "周末一般去游泳", True),
         ("周末打网球", "周末经常打羽毛球", False),
+        # Twentieth probe: one negation said two ways, and "any", flip-flopped "Doesn't eat meat" on every re-send.
+        ("Doesn't eat any meat", "Doesn't eat meat", True),
+        ("Doesn't eat meat", "Never eats any meat", True),
+        ("Doesn't eat meat", "Loves meat", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

@@ -5388,8 +5388,8 @@ def test_a_sensitivity_its_condition_does_not_explain_is_kept(message: str, keys
 @pytest.mark.parametrize(
     ("message", "content"),
     [
-        ("I don't drink.", "Doesn't drink"),
-        ("I never drink at all.", "Never drinks at all"),
+        ("I don't drink.", "Doesn't drink alcohol"),
+        ("I never drink at all.", "Never drinks alcohol"),
         ("我滴酒不沾。", "滴酒不沾"),
         ("我不喝酒。", "不喝酒"),
     ],
@@ -5453,3 +5453,14 @@ def test_a_reaction_to_no_food_or_without_swelling_is_no_allergy(message: str) -
 def test_a_drink_listed_after_a_food_is_drunk() -> None:
     """R-TYPE-2 (twentieth probe): 「我有痛风，不能吃海鲜和啤酒」 stored 「不能吃啤酒」."""
     assert [c.content for c in extract("我有痛风，不能吃海鲜和啤酒。")] == ["有痛风", "不能吃海鲜", "不能喝啤酒"]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"), [("芒果我过敏。", "对芒果过敏"), ("海鲜我从小就过敏。", "从小就对海鲜过敏")]
+)
+def test_an_allergen_said_first_is_the_allergy_in_the_usual_words(message: str, content: str) -> None:
+    """R-READ-6, R-WRITE-3 (twentieth probe): 「芒果我过敏」 stored nothing, or, after 「我对芒果过敏」, 「对芒果我过敏过敏」;
+    in the usual order its words restate the allergy, so a re-send confirms it instead of rewriting it."""
+    (candidate,) = extract(message)
+    assert (candidate.key, candidate.content) == (f"allergy-{'mango' if '芒果' in message else 'seafood'}", content)
+    assert extract("花粉我不过敏。") == extract("这个我过敏。") == []

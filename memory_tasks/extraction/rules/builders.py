@@ -195,6 +195,14 @@ _POINTS_BACK = re.compile(
 _FIRST_PART = re.compile(r"^.*?(?=\s+(?:and|then)\s+|[,，]|$)", re.IGNORECASE)
 
 
+def alcohol_kept_from(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """「我滴酒不沾」, "I don't drink": drink-alcohol, kept from (core, `core.DIETARY_KEYS`). English names what
+    is not drunk ("Doesn't drink alcohol"), so "I don't drink alcohol" said after it restates it."""
+    said = match.group(0) if clause.lang == "zh" else f"I {match.group('negation')} drink alcohol"
+    content = statement(said, clause.lang)
+    return [_candidate("upsert", "preference", liking_key("alcohol"), content, clause, 3, item="alcohol")]
+
+
 def goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
     item = match.group("item").strip()
     if re.match(r"^(?:你|您)", item):

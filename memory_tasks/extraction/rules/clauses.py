@@ -564,8 +564,19 @@ _ZH_TOPIC_FIRST = re.compile(
 )
 
 
+# An allergen said first: 「芒果我过敏」, 「海鲜我从小就过敏」 (「我不过敏」 denies, and is read as it is).
+_ZH_ALLERGEN_FIRST = re.compile(
+    r"^(?P<topic>(?!是|很|也|不|有|会|容易|这|那|什么|他|她|它|你|我)[^，。对的我]{1,6}?)(?P<who>我)"
+    r"(?P<adverbs>(?:从小|一直|天生|就|也|都|有点|严重)*)过敏(?:的)?$"
+)
+
+
 def _topic_put_after_its_verb(text: str, lang: Lang) -> str:
-    """`text` with a food or drink said first put after its verb: 「香菜我不吃」 -> 「我不吃香菜」, read as the usual order."""
+    """`text` with a food or drink said first put after its verb: 「香菜我不吃」 -> 「我不吃香菜」, and an allergen
+    after 对: 「芒果我过敏」 -> 「我对芒果过敏」, read as the usual order (and stored in the same words)."""
+    allergen = _ZH_ALLERGEN_FIRST.match(text) if lang == "zh" else None
+    if allergen is not None:
+        return f"{allergen.group('who')}{allergen.group('adverbs')}对{allergen.group('topic')}过敏"
     said = _ZH_TOPIC_FIRST.match(text) if lang == "zh" else None
     if said is None:
         return text

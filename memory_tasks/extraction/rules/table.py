@@ -14,6 +14,7 @@ from memory_tasks.extraction.rules.builders import (
     LIFELONG_TTL_DAYS,
     Build,
     Slot,
+    alcohol_kept_from,
     family_fact,
     favorite,
     favorite_of_kind,
@@ -294,8 +295,6 @@ _retire_preference = retirement(lambda verb, item: preference_key(item))
 _retire_project = retirement(lambda verb, item: project_key(item))
 # "I don't drink anymore": to drink, said alone, is to drink alcohol.
 _retire_habit = retirement(lambda verb, item: preference_key("alcohol" if item.lower() == "drink" else item))
-# "I don't drink", 「我滴酒不沾」: alcohol kept from (core, `core.DIETARY_KEYS`).
-_no_alcohol = per_item("preference", lambda item: preference_key("alcohol"), 3)
 
 RESIDENCE_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"}, clean=zh_place)
 RESIDENCE_HOME_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"}, clean=zh_known_city)
@@ -440,8 +439,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:stopped|quit|given up|gave up) (?P<item>(?:going )?(?:running|jogging|swimming|cycling|biking|hiking|climbing|bouldering|skiing|surfing|to the gym|the gym|yoga|pilates|working out))(?: for good| completely| altogether)?(?: last \w+| \w+ ago)?$", _retire_preference),
     # A habit given up; "I don't eat meat anymore" stays a dietary statement (the dislike rule below).
     _r("pref", "en", r"^I (?:(?:don't|do not) (?=\w+ any ?more$)|no longer )(?P<item>smoke|drink)(?: any ?more)?$", _retire_habit),
-    _r("pref", "en", r"^I (?:don't|do not|never) (?P<item>drink)(?: at all| alcohol at all)?$", _no_alcohol),
-    _r("pref", "zh", _ZH_ME + r"(?:从来|一直|基本|平时|几乎)?(?P<item>滴酒不沾)(?:的)?$", _no_alcohol),
+    _r("pref", "en", r"^I (?P<negation>don't|do not|never) drink(?: at all| alcohol at all)?$", alcohol_kept_from),
+    _r("pref", "zh", _ZH_ME + r"(?:从来|一直|基本|平时|几乎)?滴酒不沾(?:的)?$", alcohol_kept_from),
     _r("pref", "en", r"^I(?:'m| am) (?:no longer|not) (?:planning|going|trying|aiming) to (?P<item>.+?)(?: anymore| any more)?$", _retire_goal),
     # "I stopped working on the budgeting app": the project is over (a goal given up is below).
     _r("pref", "en", r"^(?:I|we)(?:'ve| have)? (?:(?:stopped|quit) (?:working on|building|developing)|abandoned|shelved|dropped|gave up on|given up on) (?:the |my |our )(?P<item>[\w' -]*?\b(?:" + _EN_PROJECT_NOUNS + r"))(?: project)?$", _retire_project),
