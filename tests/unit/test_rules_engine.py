@@ -5464,3 +5464,34 @@ def test_an_allergen_said_first_is_the_allergy_in_the_usual_words(message: str, 
     (candidate,) = extract(message)
     assert (candidate.key, candidate.content) == (f"allergy-{'mango' if '芒果' in message else 'seafood'}", content)
     assert extract("花粉我不过敏。") == extract("这个我过敏。") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("Talk to me like a friend, not a robot.", "reply-style"),
+        ("Please don't use the word 'delve'.", "rule-word-delve"),
+        ("解释概念的时候多举例子。", "rule-examples"),
+        ("Use lots of examples when you explain things.", "rule-examples"),
+        ("Avoid jargon, I'm not technical.", "rule-jargon"),
+        ("Always summarize at the end.", "rule-summarize-end"),
+        ("给我解释的时候多用比喻。", "rule-analogies"),
+        ("我是色盲，图表别用红绿配色。", "rule-red-green-colors"),
+    ],
+)
+def test_a_rule_of_replying_said_plainly_is_kept_under_a_readable_key(message: str, key: str) -> None:
+    """R-READ-6, issue 13.7 (twentieth probe, rules written before the run): the first five stored nothing, so the
+    assistant forgot how the user asked to be answered; 「…图表别用红绿配色」 was keyed rule-h1992645. (A summary
+    asked for gets no lexicon word: every rule naming one would share its key.)"""
+    candidate = extract(message)[-1]
+    assert candidate.key == key
+    assert is_core_memory(candidate.memory_type, candidate.key, candidate.content)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Give me some examples of sorting algorithms.", "Summarize this article.", "Don't use the word like that."],
+)
+def test_a_one_off_request_about_examples_or_a_summary_is_no_rule(message: str) -> None:
+    """R-TYPE-4: what is asked of this reply only is not kept."""
+    assert extract(message) == []

@@ -251,6 +251,9 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # What a reply rule keeps out, named in either language (「回答别用感叹号」 and "no exclamation marks" are one rule).
     ("exclamation-marks", "style", ("感叹号", "exclamation marks", "exclamation points", "exclamation mark")),
     ("jargon", "style", ("专业术语", "术语", "行话", "jargon", "technical terms")),
+    ("examples", "style", ("例子", "举例", "实例", "examples")),
+    ("analogies", "style", ("比喻", "类比", "analogies", "analogy")),
+    ("red-green-colors", "style", ("红绿配色", "red-green colors", "red and green colors")),
     ("code-comments", "style", ("注释", "代码注释", "code comments")),
     ("cold-food", "food", ("凉的", "凉", "生冷", "冷的", "cold food")),
     ("documentaries", "movie", ("纪录片", "documentaries", "documentary")),

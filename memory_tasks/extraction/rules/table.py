@@ -1244,5 +1244,14 @@ RULES: tuple[Rule, ...] = (
     # "Please don't use exclamation marks in your replies": any mark or word kept out of every
     # reply (last of its group: the format, emoji and style rules above read theirs first).
     _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|stop|avoid) (?:ever )?(?:use|using|put|putting|include|including|add|adding) (?:any )?(?P<item>[\w' -]{2,30}?) in (?:your |the |any |all (?:your )?)?(?:replies|answers|responses|messages)\b.*$", standing_rule, standing=True),
+    # Twentieth probe: how to explain, the words to leave out, a summary at the end, the tone; said without
+    # "from now on" or "your answers", each is asked of every reply (「解释概念的时候多举例子」, "Avoid jargon").
+    _r("constraint", "en", r"^(?:please )?(?:avoid|skip|cut(?: out)?|no|(?:don't|do not|never) use|go easy on|less) (?:the |any |too much |so much )?(?:technical )?(?:jargon|technical terms|buzzwords|acronyms)\b.*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|stop) (?:ever )?(?:use|using|say|saying) (?:the (?:word|phrase|term)s?|words like|phrases like) (?:[\"“'‘][^\"”'’]{1,30}[\"”'’]|[\w-]+)$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:use|give(?: me)?|include|add) (?:lots of|plenty of|more) (?:concrete |real-world |simple )?(?:examples|analogies)\b.*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?always (?:summari[sz]e|end with a summary|add a (?:short |brief )?summary|give (?:me )?a (?:short |brief )?summary)\b.*$|^(?:please )?(?:summari[sz]e|add a (?:short |brief )?summary|give (?:me )?a (?:short |brief )?summary|include a tl;?dr) at the end of (?:each|every|all)(?: of)? (?:your )?(?:answers?|repl(?:y|ies)|responses?)\b.*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:talk|speak|write|chat) (?:to|with) me (?P<value>like (?:a |an )?(?:friend|buddy|human|person|normal person|colleague|peer)|casually|informally|plainly|more casually|in plain (?:English|language))\b.*$", REPLY_STYLE, standing=True),
+    _r("constraint", "zh", r"^(?:以后|给我|跟我|帮我|你)*(?:解释|讲解?|介绍|说明|回答)[^，。]{0,8}?(?:的时候|时)?[^，。]{0,2}?(?:多|要|请|记得|尽量)(?:举|给|用|打)(?:一些|几个|点|些)?(?:例子|实例|案例|比喻)", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:以后|每次)?(?:你的)?(?:回答|回复)(?:的)?(?:最后|结尾|末尾)(?:都|请|要|帮我)*(?:总结|概括)(?:一下)?(?:要点|重点)?$", standing_rule, standing=True),
 )
 # fmt: on
