@@ -5495,3 +5495,23 @@ def test_a_rule_of_replying_said_plainly_is_kept_under_a_readable_key(message: s
 def test_a_one_off_request_about_examples_or_a_summary_is_no_rule(message: str) -> None:
     """R-TYPE-4: what is asked of this reply only is not kept."""
     assert extract(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("I work remotely as a data analyst for a company in Berlin.", ("occupation", "Occupation: data analyst")),
+        (
+            "I've been learning Japanese for two years, mostly for anime.",
+            ("goal-japanese", "Has been learning Japanese for two years"),
+        ),
+        ("My wife and I are both vegan.", ("diet", "Is vegan")),
+        ("Me and my girlfriend are vegetarian.", ("diet", "Is vegetarian")),
+        ("My husband and I don't eat pork.", ("food-pork", "Doesn't eat pork")),
+    ],
+)
+def test_everyday_statements_with_a_word_between_keep_their_fact(message: str, expected: tuple[str, str]) -> None:
+    """R-TYPE-2, issue 13.7 (twentieth probe, everyday messages written before the run): a job said with "remotely",
+    a language learned "for two years" stored nothing, and "My wife and I are vegetarians" became a fact about the
+    wife that is not core, while "We're vegetarian" was the user's diet."""
+    assert [(c.key, c.content) for c in extract(message)] == [expected]

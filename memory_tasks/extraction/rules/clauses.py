@@ -526,11 +526,17 @@ def subject_of(text: str, lang: Lang) -> str:
     return "other"
 
 
-# What a household eats is what the user eats: "We're vegetarian", "We don't eat pork", "Our family keeps kosher",
-# 「我们家不吃猪肉」 are read as said of the user (`_household_as_user`).
+# What a household eats is what the user eats: "We're vegetarian", "My wife and I are vegan", "We don't eat pork",
+# "Our family keeps kosher", 「我们家不吃猪肉」 are read as said of the user (`_household_as_user`).
+_EN_PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
+_EN_WE = r"(?:we|my " + _EN_PARTNER + r" and (?:I|me)|me and my " + _EN_PARTNER + ")"
 _EN_HOUSEHOLD_DIET = re.compile(
-    r"^(?:we(?:'re| are)|our (?:family|household) is)(?: all)? (?P<diet>vegetarian|vegan|pescatarian)s?\b"
-    r"|^(?:we|our (?:family|household))(?: all)? (?P<verb>don't eat|do not eat|never eat|keeps?|eats?|avoids?)"
+    r"^(?:"
+    + _EN_WE
+    + r"(?:'re| are)|our (?:family|household) is)(?: both| all)? (?P<diet>vegetarian|vegan|pescatarian)s?\b"
+    r"|^(?:"
+    + _EN_WE
+    + r"|our (?:family|household))(?: both| all)? (?P<verb>don't eat|do not eat|never eat|keeps?|eats?|avoids?)"
     r" (?!out\b)(?=\w)",  # "We don't eat out much" names no food
     re.IGNORECASE,
 )

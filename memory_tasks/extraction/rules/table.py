@@ -620,7 +620,7 @@ RULES: tuple[Rule, ...] = (
     # "I'm doing a master's in education part-time": the degree is the goal ("I finished my master's" reaches it).
     _r("goal", "en", r"^I(?:'m| am) (?:currently |now )?(?:doing|pursuing|working on|working towards|studying for|getting|finishing) (?:a |an |my )?(?P<item>master's|masters|PhD|MBA|doctorate|bachelor's|law degree|degree)\b.*$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:also |now |currently )?(?:learning|taking up) (?:the )?(?P<item>piano|guitar|violin|drums|cello|saxophone|flute|ukulele|bass guitar|swimming|coding|programming|photography|painting|drawing|calligraphy|chess|knitting|pottery)(?: now| these days| again)?$", goal),
-    _r("goal", "en", r"^I(?:'m| am) (?:also |now |currently )?(?:learning|studying|picking up) (?:some )?(?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
+    _r("goal", "en", r"^I(?:'m| am|'ve been| have been) (?:also |now |currently )?(?:learning|studying|picking up) (?:some )?(?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
     # Trying to conceive bears on drugs and drinks as a pregnancy does (not a goal like "trying to run").
     _r("goal", "zh", _ZH_ME + r"(?:在)?(?P<value>备孕)(?:中|了)?$", TRYING_TO_CONCEIVE),
     _r("goal", "en", r"^(?:I(?:'m| am)|we(?:'re| are)) (?:currently )?(?P<value>trying to (?:conceive|get pregnant|have a baby)|trying for a baby)\b", TRYING_TO_CONCEIVE),
@@ -681,7 +681,7 @@ RULES: tuple[Rule, ...] = (
     _r("work-field", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working) in (?P<value>(?-i:IT|HR|PR|QA|UX|AI|ML|R&D)|tech|finance|marketing|sales|education|healthcare|retail|software|research|consulting|real estate|insurance|law|media|advertising|hospitality|logistics|manufacturing|government|the (?:tech|finance|film|music|games?|gaming|restaurant) industry)$", WORK_FIELD),
     # A title held at a company: "I'm the CTO of a small startup", "I'm the founder of Acme".
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?the (?P<value>(?:[\w-]+ ){0,2}?(?:co-founder|cofounder|founder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)))(?: (?:of|at) .+)?$", OCCUPATION),
-    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing|(?:new )?(?:job|position|role))(?: (?:at|for|with) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
+    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing|(?:new )?(?:job|position|role))(?: (?:remotely|full-time|part-time|freelance|now|currently|mostly|from home))*(?: (?:at|for|with) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     # "I retired last year": the occupation now (as 「我退休了」).
     _r("occupation", "en", r"^I (?:just |finally |recently |officially )?(?P<value>retired)(?: (?:last \w+|this \w+|in \d{4}|\w+ (?:years?|months?) ago|early))?$", OCCUPATION_STATED),
