@@ -107,7 +107,7 @@ _ZH_OCCUPATION = (
     r"工程师|程序员|程序猿|码农|设计师|产品经理|经理|医生|医师|护士|律师|会计|老师|教师|教授|记者|作家|编辑|翻译|厨师|司机|警察"
     r"|销售|运营|分析师|研究员|架构师|科学家|学生|研究生|博士生|本科生|大学生|高中生|主播|博主|自由职业者|创业者|公务员|店主"
     r"|画家|摄影师|演员|歌手|工人|农民|快递员|外卖员|药剂师|咨询师|顾问|律师助理|产品|前端|后端|全栈|测试|运维|HR|hr"
-    r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发|总监|主管|总裁|合伙人|老板|组长|数据分析|算法"
+    r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发|总监|主管|总裁|合伙人|老板|组长|数据分析|算法|策划|编剧|插画师|美术"
     # Titles said in Latin letters inside Chinese: 「我在字节做SRE」.
     r"|(?-i:SRE|DevOps|DBA|PM|UI|UX|QA|CTO|CEO|CFO|COO)"
 )
@@ -604,7 +604,7 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "zh", r"^(?:我|本人)" + _ZH_ADV + _ZH_YEAR + r"要" + _ZH_OWN_GOAL, goal),
     # 「我想学钢琴」, 「我一直想考驾照」: to learn or to pass something is a goal even without a year;
     # not a question of the moment (「我想学一下这个怎么用」) or a quiz (「我想考考你」).
-    _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?)?想(?:要|去)?(?P<item>(?:学|考)(?!一下|下|考|学|会儿|点|怎么|如何|这|那)[^，。？?吗]{1,10}|换(?:个|一个)?(?:城市|工作|行业|方向)[^，。？?吗]{0,6}|(?:存钱|攒钱)?买(?:车|房|房子)[^，。？?吗]{0,6})$", goal),
+    _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?)?想(?:要|去|辞职去?)?(?P<item>(?:学|考)(?!一下|下|考|学|会儿|点|怎么|如何|这|那)[^，。？?吗]{1,10}|读(?:MBA|EMBA|研究生|研|博士|博|硕士|在职研究生)|换(?:个|一个)?(?:城市|工作|行业|方向)[^，。？?吗]{0,6}|(?:存钱|攒钱)?买(?:车|房|房子)[^，。？?吗]{0,6})$", goal),
     _r("goal", "zh", r"(?:在|正在|开始)(?P<item>学(?!校|院|期|历|费|位|生)(?:习)?[^，。]+|减肥|控糖|戒糖|攒钱[^，。]*|存钱[^，。]*|考研|考公|考驾照|考(?:[A-Z]{2,5}|[^，。]{1,6}?(?:证|资格证?|执照)))$", goal),
     _r("goal", "en", r"^my (?:main |big |long-term |ultimate |\w+ )?(?:goal|dream|plan|aim|ambition|resolution)(?: this year| for this year| for (?:the year|\d{4}))? (?:is|for [\w ]+ is) to (?P<item>.+)$", goal),
     # A target said as an aim ("I'm learning Spanish, aiming for B2 by next summer"), or the next one after a goal
