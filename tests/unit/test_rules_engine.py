@@ -5521,14 +5521,15 @@ def test_everyday_statements_with_a_word_between_keep_their_fact(message: str, e
     ("message", "expected"),
     [
         ("我想辞职去读MBA。", ("goal-mba", "想辞职去读MBA")),
-        ("我想读研。", ("goal-grad-school", "想读研")),
+        ("我想读研。", ("goal-grad-school-exam", "想读研")),
         ("我想读博士。", ("goal-phd", "想读博士")),
         ("我在一家游戏公司做策划。", ("occupation", "职业：策划")),
     ],
 )
 def test_a_degree_wanted_and_a_planners_job_are_kept(message: str, expected: tuple[str, str]) -> None:
     """R-TYPE-2, issue 13.7 (twentieth probe, Chinese everyday messages written before the run): these stored
-    nothing; 读研 and 读博 are keyed as English says them ("I want to get a PhD": goal-phd). Considering it
+    nothing; 读博 is keyed as English says it ("I want to get a PhD": goal-phd), 读研 as 考研 (考上研究生 reaches both). Considering it
     (「我在考虑辞职去读MBA」) stays unstored, as 「我在考虑换工作」 does."""
     assert [(c.key, c.content) for c in extract(message)] == [expected]
     assert only("I want to get a PhD.").key == "goal-phd"
+    assert (only("我考上研究生了！").op, only("我考上研究生了！").key) == ("delete", "goal-grad-school-exam")

@@ -458,8 +458,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("ielts", "exam", ("雅思", "ielts")),
     ("toefl", "exam", ("托福", "toefl")),
     # 「考上研究生了」 reaches 「我在准备考研」.
-    ("grad-school", "exam", ("读研", "读研究生", "读硕士", "grad school", "graduate school")),
-    ("grad-school-exam", "exam", ("考研", "研究生考试", "研究生")),
+    # 读研 is reached by 考上研究生, as 考研 is: one goal, whichever way the user says it.
+    ("grad-school-exam", "exam", ("考研", "研究生考试", "研究生", "读研", "读硕士", "grad school", "graduate school")),
     ("phd", "exam", ("读博", "读博士", "phd", "doctorate")),
     ("mba", "exam", ("读mba", "mba", "emba")),
     ("gaokao", "exam", ("高考", "gaokao", "college entrance exam")),
