@@ -5533,3 +5533,23 @@ def test_a_degree_wanted_and_a_planners_job_are_kept(message: str, expected: tup
     assert [(c.key, c.content) for c in extract(message)] == [expected]
     assert only("I want to get a PhD.").key == "goal-phd"
     assert (only("我考上研究生了！").op, only("我考上研究生了！").key) == ("delete", "goal-grad-school-exam")
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("Peanuts could literally kill me.", "allergy-peanut"),
+        ("Shrimp is deadly for me.", "allergy-shrimp"),
+        ("Nuts are a no-go for me, I'm allergic.", "allergy-tree-nut"),
+        ("I can't have nuts, I'm allergic.", "allergy-tree-nut"),
+        ("坚果不行，我会过敏。", "allergy-tree-nut"),
+        ("I suffer from panic attacks.", "health-panic-disorder"),
+        ("I'm bipolar.", "health-bipolar-disorder"),
+    ],
+)
+def test_an_allergy_said_as_a_danger_or_after_the_food_it_names_is_kept(message: str, key: str) -> None:
+    """R-READ-6 (twentieth probe, second safety batch written before the run): these stored nothing, the worst
+    being "Peanuts could literally kill me" and "Nuts are a no-go for me, I'm allergic" (the bare "I'm allergic"
+    was read only after a food avoided, "I can't eat nuts, I'm allergic")."""
+    assert [c.key for c in extract(message)] == [key]
+    assert extract("My boss could kill me.") == extract("Mondays are a no-go for me, I'm allergic.") == []

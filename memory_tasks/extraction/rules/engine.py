@@ -238,6 +238,19 @@ def _explains(condition: Candidate, other: Candidate) -> bool:
     return bool(forbids and forbids.search(item)) or condition.key.partition("-")[2] == item_slug(item)
 
 
+def _foods_named(text: str) -> list[str]:
+    """The foods and drinks of the lexicon `text` names, in its words: "Nuts are a no-go for me" -> ["nuts"]."""
+    folded = text.casefold()
+    named = []
+    for _, category, forms in LEXICON:
+        if category not in ("food", "drink"):
+            continue
+        said = [form for form in forms if re.search(rf"(?<![a-z]){re.escape(form)}(?![a-z])", folded)]
+        if said:
+            named.append(max(said, key=len))
+    return named
+
+
 def _goes_on_about(candidate: Candidate, clause: Clause) -> bool:
     """True when `clause`, which nothing was read from, says more of `candidate`: it names no subject and
     follows a pet, a family member or a pregnancy, or it names the medication's drug or its dose."""
@@ -292,7 +305,9 @@ class RulesEngine:
         joked: str | None = None  # the item of a statement just taken back as a joke
         right_value: str | None = None  # "是蚂蚁金服" / "it's AWS": a bare value, perhaps a correction's
         sentence, faith_said = -1, False
+        said_now: str | None = None  # the text of this clause, and of the one before it in the sentence
         for clause in clauses:
+            said_before, said_now = (said_now if clause.sentence == sentence else None), clause.text
             if clause.sentence != sentence:
                 previous, sentence, faith_said = [], clause.sentence, False
             if _JOKING[clause.lang].match(clause.text):
@@ -429,6 +444,10 @@ class RulesEngine:
             ):
                 _becomes_allergy(previous[-1], by_key, statement(clause.text, clause.lang), clause.lang)
                 continue
+            if not found and not previous and said_before and _ALLERGY_REASON[clause.lang].match(clause.text):
+                # "Nuts are a no-go for me, I'm allergic": the food the clause before named is the allergen.
+                for food in _foods_named(said_before):
+                    found.extend(self._read(replace(clause, text=_ALLERGY_OF[clause.lang].format(item=food)), []))
             if not found and _FAITH[clause.lang].match(clause.text):
                 faith_said = True  # 「我是回族，不吃猪肉」: the food that follows is avoided for it
                 for candidate in previous:  # 「我不吃牛肉，因为信仰」: the food before is

@@ -182,7 +182,7 @@ _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时)+(?=我))?(?:我|本
 # Conditions besides the common ones each rule lists: what a doctor, a pharmacist or a trip plan asks about.
 _ZH_CONDITIONS = r"乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺"
 _EN_CONDITIONS = (
-    r"hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:a )?thyroid"
+    r"panic attacks|(?:a )?panic disorder|PTSD|OCD|bipolar(?: disorder)?|(?:an )?eating disorder|hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:a )?thyroid"
     r" condition|kidney stones|(?:an )?irregular heartbeat|(?:an )?arrhythmia|Parkinson's|rheumatoid arthritis|HIV"
     r"|multiple sclerosis|Crohn's(?: disease)?|COPD|sleep apnea|fatty liver"
 )
@@ -360,6 +360,11 @@ _EN_SUBSTANCES = (
     r"|sugar|spicy food|chocolate|cheese|onions?|garlic|soy)"
 )
 # Drugs a user may be told never to take.
+# What an allergy is most often to, said as what it would do: "Peanuts could literally kill me".
+_EN_ALLERGENS = (
+    r"(?i:peanuts?|tree nuts|nuts|shellfish|shrimp|prawns|crab|lobster|sesame|eggs?|fish|soy|wheat|cashews?|almonds?"
+    r"|walnuts?|pecans?|hazelnuts?|pistachios?|bee stings?|wasp stings?|latex|penicillin)"
+)
 _EN_DRUGS = (
     r"(?i:aspirin|ibuprofen|advil|NSAIDs|penicillin|amoxicillin|codeine|sulfa drugs|cephalosporins|opioids|morphine)"
 )
@@ -828,6 +833,7 @@ RULES: tuple[Rule, ...] = (
     # Not a named person's ("Lily is allergic…"), a pet's ("My cat is allergic to chicken"), or a relative clause's.
     _r("allergy", "en", r"^(?!(?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?(?:'s| is| was| has| gets| got| became)\b)(?!(?:my|our|the) (?:\w+ )?(?:cat|dog|puppy|kitten|pet|rabbit|hamster|parrot|horse)s?\b)(?!.*\b(?:who|that|which)(?:'s| is| are)\s+(?:\w+ )?allerg)(?!I was\b|I used to\b)(?:.*?)allerg(?:ic|y|ies) to (?!(?:anything|something|nothing|everything|mondays?|work|people|mornings?|school|homework|exercise|effort|drama|nonsense)\b)(?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     # "a peanut allergy", "peanut and shellfish allergies", "a peanut allergy and a shellfish allergy".
+    _r("allergy", "en", r"^(?P<item>" + _EN_ALLERGENS + r")(?: (?:could|can|would|will|might) (?:literally |actually |seriously |probably |easily )?kill me| (?:is|are) (?:deadly|lethal|life-threatening) (?:for|to) me)\b", ALLERGY),
     _r("allergy", "en", r"^I(?: have| have got|'ve got| got) (?:an? )?(?P<item>[\w-]+(?: [\w-]+)?(?:(?: allerg(?:y|ies))?,?(?: and)? (?:an? )?[\w-]+(?: [\w-]+)?)*) allerg(?:y|ies)\b", ALLERGY),
     # Medication taken for a long time (a cold's 感冒药 is not): a chronic drug by name, or any
     # 药 said with a long-term word.
@@ -863,7 +869,7 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高|血糖(?:有点|偏|比较)?高|胆固醇(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
     _r("health", "en", r"^I(?: (?:have|suffer from|was diagnosed with|live with|(?:just )?got diagnosed with|have been diagnosed with)|'ve got|'ve (?:just )?been diagnosed with) (?:type \d |gestational )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism|" + _EN_CONDITIONS + r")\b", HEALTH),
-    _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant to (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic)\b", HEALTH),
+    _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant to (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic|bipolar)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
     # Sobriety kept: no drink may be suggested (core). "I'm sober" alone can mean tonight.
     _r("health", "en", r"^(?P<value>I(?:'m| am) (?:a )?(?:recovering alcoholic|recovering addict|in recovery)|I(?:'ve| have) been (?:sober|clean) (?:for|since))\b", SOBRIETY_STATED),
