@@ -98,8 +98,8 @@ def singular(word: str) -> str:
 
 
 def words(text: str) -> frozenset[str]:
-    """The content words of an English text: synonyms as one word, plurals folded; its subject ("User …"),
-    stopwords and qualifiers dropped."""
+    """The content words of an English text: synonyms as one word, plurals folded, every negation as "not"
+    ("Never eats" / "Doesn't eat"); its subject ("User …"), stopwords, auxiliaries and qualifiers dropped."""
     tokens = lexical_tokens(canonical_english(without_subject(text)))
     return frozenset(
         "not" if token in _NEGATIONS else singular(token)

@@ -128,7 +128,8 @@ _CORRECTS = {
 # In Candidate.extra: the value a correction says is wrong, and the right one (`_corrected_memory`).
 WRONG_VALUE = "wrong_value"
 RIGHT_VALUE = "right_value"
-# Facts that say why a sensitivity said just before them holds ("I can't have dairy, I'm lactose intolerant").
+# Facts that may say why a sensitivity or an avoidance said next to them holds, in either order (`_explains`):
+# "I can't have dairy, I'm lactose intolerant".
 _EXPLAINS_A_SENSITIVITY = ("health-", "allergy-", "sensitivity-")
 # What a condition keeps the user from besides its own item, by the words of the food or drink.
 _GLUTEN = re.compile(r"gluten|wheat|bread|pasta|noodles|麸质|小麦|面", re.IGNORECASE)
