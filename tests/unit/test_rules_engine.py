@@ -5443,7 +5443,15 @@ def test_a_reaction_a_condition_or_an_implant_said_plainly_is_a_core_fact(messag
 
 
 @pytest.mark.parametrize(
-    "message", ["Stress gives me hives.", "我吃火锅会上火。", "我喝酒会脸红。", "我们公司有一个支架项目。"]
+    "message",
+    [
+        "Stress gives me hives.",
+        "My job gives me hives.",
+        "我吃火锅会上火。",
+        "我喝酒会脸红。",
+        "我们公司有一个支架项目。",
+        "I use ICD codes at work.",
+    ],
 )
 def test_a_reaction_to_no_food_or_without_swelling_is_no_allergy(message: str) -> None:
     """R-TYPE-3: stress is no allergen, 上火 and a flush are no allergic reaction, a company's project no implant."""

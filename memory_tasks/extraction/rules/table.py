@@ -188,7 +188,9 @@ _EN_CONDITIONS = (
 )
 # A device in the body or worn for a condition (core: an MRI, a scan, a sport or a trip plans around it).
 _ZH_IMPLANTS = r"心脏起搏器|起搏器|胰岛素泵|人工耳蜗|心脏支架|支架"
-_EN_IMPLANTS = r"pacemaker|insulin pump|cochlear implant|(?:heart |cardiac )?stent|defibrillator|ICD"
+_EN_IMPLANTS = (
+    r"pacemaker|insulin pump|cochlear implant|(?:heart |cardiac )?stent|(?:implanted |implantable )?defibrillator"
+)
 _ZH_CHRONIC_MEDS = (
     r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|舍曲林|氟西汀|帕罗西汀|赛乐特|艾司西酞普兰|左洛复|百忧解|来士普|抗凝药|华法林|优甲乐"
     r"|甲状腺素|阿托伐他汀|立普妥|辛伐他汀|他汀|避孕药|抗癫痫药|抗焦虑药|心脏病药|叶酸|孕妇维生素"
@@ -928,7 +930,7 @@ RULES: tuple[Rule, ...] = (
     # 「我吃海鲜会起疹子」: a rash or swelling after a food is an allergy's reaction (core), not a taste.
     _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:吃|喝|碰)(?:了)?(?P<item>[^，。就会我]{1,6}?)(?:我)?(?:的)?(?P<part>嘴巴|嘴唇|嘴|喉咙|嗓子|脸|眼睛|皮肤)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:浑身|全身)?(?:起疹子|起红疹|长疹子|出疹子|起荨麻疹|嘴巴肿|嘴唇肿|喉咙肿|呼吸困难|(?(part)(?:肿|发肿|红肿|痒|发痒)|(?!)))", ALLERGY),
     # "Sesame makes my throat swell up", "Shrimp gives me hives": swelling or hives after a food is an allergy's.
-    _r("sensitivity", "en", r"^(?!(?:stress|anxiety|work|exams?|heat|cold|the sun|sunlight|exercise|it|this|that|he|she|they)\b)(?P<item>[\w -]{2,30}?) (?:always |usually |really )?(?:makes|make|gives|give) (?:me (?:hives|a rash|break out|swell up)|my (?:throat|lips|mouth|tongue|face|eyes) (?:swell(?: up)?|close up|itch|itchy))\b", ALLERGY),
+    _r("sensitivity", "en", r"^(?!(?:stress|anxiety|work|exams?|heat|cold|the sun|sunlight|exercise|it|this|that|he|she|they|my|your|his|her|our|their|people|someone|everything|thinking about)\b)(?P<item>[\w -]{2,30}?) (?:always |usually |really )?(?:makes|make|gives|give) (?:me (?:hives|a rash|break out|swell up)|my (?:throat|lips|mouth|tongue|face|eyes) (?:swell(?: up)?|close up|itch|itchy))\b", ALLERGY),
     # "I can't have caffeine after 2pm": a restriction of the body's, whatever the hour (to eat or drink it is a dislike).
     _r("sensitivity", "en", r"^I (?:can't|cannot|can not) (?:have|tolerate|handle|digest) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY),
     _r("sensitivity", "en", r"^I (?:always |usually |often )?get (?:a migraine|migraines|a headache|headaches|heartburn|sick|a rash|hives|a stomachache|stomachaches|palpitations|jittery) (?:from|after|when I (?:eat|drink|have)) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY),
