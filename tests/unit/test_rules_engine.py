@@ -5561,3 +5561,18 @@ def test_an_allergy_said_as_a_danger_or_after_the_food_it_names_is_kept(message:
     was read only after a food avoided, "I can't eat nuts, I'm allergic")."""
     assert [c.key for c in extract(message)] == [key]
     assert extract("My boss could kill me.") == extract("Mondays are a no-go for me, I'm allergic.") == []
+
+
+def test_a_rule_or_a_goal_ended_in_other_words_is_ended() -> None:
+    """R-WRITE-2 (twentieth probe, changes said after the facts): "You can use technical terms now" kept the rule
+    "Avoid jargon" (it names the item by its lexicon word, not its text), and "I got into grad school!" stored
+    nothing, so 「我想读研」 stayed a goal after it was reached."""
+    said = extract("You can use technical terms now, I've learned a lot.")
+    for held in ("Avoid jargon", "不要用太多专业术语"):
+        refined = ENGINE.refine(said, [ExistingMemory(1, "rule-jargon", "constraint", held)])
+        assert [(c.op, c.reuse_key) for c in refined] == [("delete", "rule-jargon")]
+    assert [(c.op, c.key) for c in extract("I got into grad school!")] == [
+        ("upsert", "school"),
+        ("delete", "goal-grad-school-exam"),
+    ]
+    assert [(c.op, c.key) for c in extract("I got into Stanford!")] == [("upsert", "school")]

@@ -1099,12 +1099,18 @@ def _named_memory(candidate: Candidate, existing: list[ExistingMemory]) -> Exist
     # two-letter item will do ("ex" in "don't mention my ex"), and one Chinese character (「胃好了」
     # and the health fact 「胃不好」).
     names = _item_pattern(item, min_latin=2, min_han=1)
+    # Or its key names the item's lexicon word: "You can use technical terms now" ends rule-jargon "Avoid jargon".
+    slugs = {f"-{slug}-" for slug, _ in lexicon_entries(item)} if item else set()
     unless = candidate.extra.get(UNLESS_NAMED)
     held = [
         m
         for m in existing
         if any(m.key == key or (key.endswith("-") and m.key.startswith(key)) for key in keys)
-        and (not item or (names is not None and names.search(m.content)))
+        and (
+            not item
+            or (names is not None and names.search(m.content))
+            or any(slug in f"-{m.key.partition('-')[2]}-" for slug in slugs)
+        )
         and not (unless and re.search(unless, m.content, re.IGNORECASE))
     ]
     return held[0] if len(held) == 1 else None

@@ -744,6 +744,8 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", r"^(?:我)?(?:已经|终于|刚|刚刚)?拿到(?:了)?(?P<value>[^，。\s]{2,12}?(?:大学|学院|大))的(?:offer|录取通知书?)了?$", OFFER_FROM),
     _r("employer", "zh", r"^(?:我)?(?:已经|终于|刚|刚刚)?被(?P<value>(?!公司|单位)[^，。\s]{2,12}?)(?:的[^，。]{1,8}?专业)?录取了?$", ADMITTED),
     _r("employer", "en", r"^I (?:just |finally |officially )?(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|have been accepted (?:to|into|at)|'ve been accepted (?:to|into|at)) " + _EN_NAME, ADMITTED),
+    # "I got into grad school!": admitted, and the goal of going (「我想读研」, goal-grad-school-exam) reached.
+    _r("employer", "en", r"^I (?:just |finally |officially )?(?:got into|got accepted (?:to|into)|was accepted (?:to|into)|have been accepted (?:to|into)|'ve been accepted (?:to|into)) (?P<value>(?P<item>grad school|graduate school|med school|medical school|law school|business school))\b", slots(ADMITTED, goal_reached)),
     _r("employer", "zh", r"^(?:我)?(?:今年|现在|目前)?(?:在)?(?:读|上)?(?P<value>高[一二三]|初[一二三]|大[一二三四]|研[一二三])(?:了|的学生)?$", SCHOOL_YEAR),
     # "I'm an engineer at Google", "I work as an engineer at Google": the occupation rules take the job, this the employer.
     _r("employer", "en", r"^I(?:(?:'m| am) an?|(?:'m| am)? (?:currently |now )?(?:work|working) as an?) (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:at|for) " + _EN_NAME, EMPLOYER_EN),
