@@ -33,7 +33,7 @@ from memory_tasks.extraction.rules.clauses import (
 )
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import is_wording_hash, item_slug, liking_key
-from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries
+from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries, lexicon_mentions
 from memory_tasks.extraction.rules.retract import denies, positive_form, topic_key
 from memory_tasks.extraction.rules.table import EN_PET_MENTION, PASSED_INTO, RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
@@ -241,15 +241,7 @@ def _explains(condition: Candidate, other: Candidate) -> bool:
 
 def _foods_named(text: str) -> list[str]:
     """The foods and drinks of the lexicon `text` names, in its words: "Nuts are a no-go for me" -> ["nuts"]."""
-    folded = text.casefold()
-    named = []
-    for _, category, forms in LEXICON:
-        if category not in ("food", "drink"):
-            continue
-        said = [form for form in forms if re.search(rf"(?<![a-z]){re.escape(form)}(?![a-z])", folded)]
-        if said:
-            named.append(max(said, key=len))
-    return named
+    return [said for _, category, said in lexicon_mentions(text) if category in ("food", "drink")]
 
 
 def _goes_on_about(candidate: Candidate, clause: Clause) -> bool:

@@ -566,8 +566,13 @@ def lexicon_entries(text: str) -> list[tuple[str, str]]:
     it is the whole text, so "绿茶" is not "茶" and "pop music" is not "music"; English forms
     match whole words.
     """
+    return [(slug, category) for slug, category, _ in lexicon_mentions(text)]
+
+
+def lexicon_mentions(text: str) -> list[tuple[str, str, str]]:
+    """`lexicon_entries` with the words of its first mention, casefolded: "Nuts are a no-go" -> tree-nut, "nuts"."""
     folded = text.casefold().strip()
-    found: list[tuple[int, str, str]] = []
+    found: list[tuple[int, str, str, str]] = []
     taken: list[tuple[int, int]] = []
     for term, pattern, slug, category in _LEXICON_INDEX:
         whole_only = term in WHOLE_ITEM_FORMS or (len(term) == 1 and HAN_CHAR.match(term))
@@ -578,6 +583,6 @@ def lexicon_entries(text: str) -> list[tuple[str, str]]:
             if any(start < t_end and t_start < end for t_start, t_end in taken):
                 continue
             taken.append((start, end))
-            if slug not in (s for _, s, _ in found):
-                found.append((start, slug, category))
-    return [(slug, category) for _, slug, category in sorted(found)]
+            if slug not in (s for _, s, _, _ in found):
+                found.append((start, slug, category, folded[start:end]))
+    return [(slug, category, said) for _, slug, category, said in sorted(found)]
