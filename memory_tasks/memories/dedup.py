@@ -36,13 +36,14 @@ from memory_tasks.memories.store import WriteContext, comparable, merge_into
 from memory_tasks.memories.values import (
     QUALIFIERS,
     SOFT_VERBS,
+    canonical_words,
     han_frame,
     key_items,
     split_common_ends,
     state_different_values,
     without_subject,
 )
-from memory_tasks.text import canonical_english, has_han
+from memory_tasks.text import has_han
 from memory_tasks.vectors.embedders import Embedder, EmbeddingError, get_embedder
 from memory_tasks.vectors.index import EmbeddingKind, embed_texts, text_hash
 
@@ -150,11 +151,11 @@ def different_facts(key_a: str, content_a: str, key_b: str, content_b: str) -> b
 def _object_swapped(a: str, b: str) -> bool:
     """True when two English texts say one verb of two different objects of a word or two: "Loves sushi" /
     "Still loves sashimi" (cosine 0.91, over the English dedup threshold). Synonyms are one word
-    (`canonical_english`: "Italian food" / "Italian cuisine" are one object), qualifiers are left out."""
+    (`values.canonical_words`: "Italian food" / "Italian cuisine" are one object), qualifiers are left out."""
     if has_han(a + b):
         return False
     words_a, words_b = (
-        [w for w in _WORD.findall(canonical_english(without_subject(t)).lower()) if w not in QUALIFIERS] for t in (a, b)
+        [w for w in _WORD.findall(canonical_words(without_subject(t)).lower()) if w not in QUALIFIERS] for t in (a, b)
     )
     prefix, rest_a, rest_b = split_common_ends(words_a, words_b)
     if SOFT_VERBS.issuperset(rest_a) and SOFT_VERBS.issuperset(rest_b):
@@ -216,8 +217,17 @@ _NEGATION_KIND = {
 }
 
 
+# An allergy or intolerance said with what it rules out: 「不能吃花生，会过敏」 states 「对花生过敏」, "Can't
+# eat shellfish, is allergic" "Is allergic to shellfish"; the "can't" is the allergy's, not a value turned around.
+_STATES_AN_ALLERGY = re.compile(r"过敏|不耐受|allerg|intoleran", re.IGNORECASE)
+_RULED_OUT = re.compile(r"不能|不可以|不敢|\b(?:can't|can’t|cannot|can not)\b", re.IGNORECASE)
+
+
 def _negations(text: str) -> set[str]:
-    """The kinds of negation `text` says (`_NEGATION_KIND`; "longer" of "no longer" is its own)."""
+    """The kinds of negation `text` says (`_NEGATION_KIND`; "longer" of "no longer" is its own); what an
+    allergy it states rules out is none (`_STATES_AN_ALLERGY`)."""
+    if _STATES_AN_ALLERGY.search(text):
+        text = _RULED_OUT.sub("", text)
     return {_NEGATION_KIND.get(match.lower(), match.lower()) for match in _NEGATION.findall(text)}
 
 
@@ -255,13 +265,30 @@ def _swaps_value(stored: str, stated: str) -> bool:
     if has_han(stored + stated):
         a, b = list(comparable(han_frame(stored))), list(comparable(han_frame(stated)))
     else:
-        a, b = (_WORD.findall(without_subject(text).lower()) for text in (stored, stated))
+        a, b = (_WORD.findall(canonical_words(without_subject(text)).lower()) for text in (stored, stated))
     prefix, rest_a, rest_b = split_common_ends(a, b)
     if SOFT_VERBS.issuperset(rest_a) and SOFT_VERBS.issuperset(rest_b):
         return False
     if len(rest_a) == len(rest_b) == 1 and _one_word_derived(rest_a[0], rest_b[0]):
         return False
+    if not has_han(stored + stated) and _english_stems(rest_a) & _english_stems(rest_b):
+        return False  # "Goes for a run every morning" / "Goes running every morning": one activity
     return bool(prefix and rest_a and rest_b and not set(rest_a) & set(rest_b))
+
+
+# Words that carry no value of their own in what is left of a frame ("for a run").
+_GLUE_WORDS = frozenset("a an the for to of on in at".split())
+
+
+def _english_stems(words: Sequence[str]) -> set[str]:
+    """The stems of `words` but the glue words: "running" and "run" are "run", "hikes" "hike"."""
+    stems = set()
+    for word in words:
+        if word in _GLUE_WORDS:
+            continue
+        stem = re.sub(r"(?:ing|ed|s)$", "", word) if len(word) > 4 else word
+        stems.add(stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)
+    return stems
 
 
 # Endings that make one word of another without another value: "software engineer" / "software engineering".
@@ -293,13 +320,14 @@ def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str, said_be
 def _states_another_value(stored: str, stated: str) -> bool:
     """True when the two texts differ in a value, whichever came first: a negation one lacks
     (likes / hates), other numbers on both sides (6 / 7; a number on one side only is a detail),
-    another value in the same frame, other named values or languages."""
+    another value in the same frame, other named values or languages; one side saying more words
+    than the other is no other value (`state_different_values` without `qualified`)."""
     numbers = [set(_NUMBER.findall(text)) for text in (stored, stated)]
     return (
         _negations(stored) != _negations(stated)
         or (all(numbers) and numbers[0] != numbers[1])
         or _swaps_value(stored, stated)
-        or state_different_values(stored, stated)
+        or state_different_values(stored, stated, qualified=False)
     )
 
 

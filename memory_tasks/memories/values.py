@@ -48,6 +48,8 @@ _SOFT_HAN = frozenset("很特别非常真太最挺超吃喝爱喜欢请尽量都
 _HAN_QUALIFIER = re.compile(
     r"现在|目前|最近|如今|平时|平常|一直|依然|仍然|还是|其实|确实|真的|更加|更(?=[喜爱想愿偏])"
     r"|经常|常常|通常|总是|一般(?=[去会都在要])"
+    # One of a kind and the home it lives in say no value: 我家有只猫 / 有一只猫咪 / 养了一只猫.
+    r"|我家|家里|一(?=[只个条位头匹])"
 )
 # Chinese words of one meaning, folded to the first: 每天早上跑步 / 每天早晨都会去跑步 say one habit.
 _HAN_SYNONYMS = {
@@ -97,10 +99,24 @@ def singular(word: str) -> str:
     return word
 
 
+# One trade called several ways: "Software engineer" / "Software developer" / "Programmer" is one occupation
+# (a memory's words only; keys keep the user's word).
+_ONE_TRADE = re.compile(
+    r"\b(?:software (?:engineer|developer|dev)s?|software engineering|programmers?|coders?|developers?)\b",
+    re.IGNORECASE,
+)
+
+
+def canonical_words(text: str) -> str:
+    """`text` as dedup compares its English words: one trade's names as one (`_ONE_TRADE`), then
+    `text.canonical_english`'s synonyms."""
+    return canonical_english(_ONE_TRADE.sub("programmer", text))
+
+
 def words(text: str) -> frozenset[str]:
     """The content words of an English text: synonyms as one word, plurals folded, every negation as "not"
     ("Never eats" / "Doesn't eat"); its subject ("User …"), stopwords, auxiliaries and qualifiers dropped."""
-    tokens = lexical_tokens(canonical_english(without_subject(text)))
+    tokens = lexical_tokens(canonical_words(without_subject(text)))
     return frozenset(
         "not" if token in _NEGATIONS else singular(token)
         for token in tokens
@@ -142,12 +158,14 @@ def languages(text: str) -> frozenset[str]:
     return frozenset(code for code, pattern in _LANGUAGE_NAMES if pattern.search(text))
 
 
-def state_different_values(a: str, b: str) -> bool:
-    """True when two English memory texts name different values or one qualifies the other, or
-    two texts in any script name different languages.
+def state_different_values(a: str, b: str, *, qualified: bool = True) -> bool:
+    """True when two English memory texts name different values or (with `qualified`) one qualifies
+    the other, or two texts in any script name different languages.
 
     For texts with Chinese only the narrower checks of the module docstring apply. False for
     texts that share their named values and neither of which only adds words to the other.
+    Without `qualified`, a side that only adds words is no other value: what a memory was already
+    told again in fewer words ("Occupation: nurse" to "Occupation: nurse at the hospital") repeats it.
     """
     languages_a, languages_b = languages(a), languages(b)
     if languages_a and languages_b and languages_a != languages_b:
@@ -160,6 +178,8 @@ def state_different_values(a: str, b: str) -> bool:
     names_a, names_b = named_values(without_subject(a)), named_values(without_subject(b))
     if names_a and names_b and names_a != names_b:
         return True
+    if not qualified:
+        return False
     words_a, words_b = words(a), words(b)
     smaller, larger = sorted((words_a, words_b), key=len)
     return len(smaller) >= MIN_QUALIFIED_WORDS and smaller < larger and not (larger - smaller) <= _LIGHT_WORDS

@@ -110,6 +110,21 @@ class _NeverAlike(_AlwaysAlike):
         ("Doesn't eat any meat", "Doesn't eat meat", True),
         ("Doesn't eat meat", "Never eats any meat", True),
         ("Doesn't eat meat", "Loves meat", False),
+        # Twenty-first probe: fewer words of the same fact, an allergy said with what it rules out, one trade's
+        # names, one activity said as a verb or a noun, and one cat at home flip-flopped on every re-send.
+        ("Occupation: nurse at the hospital", "Occupation: nurse", True),
+        ("不能吃花生，会过敏", "对花生过敏", True),
+        ("对花生过敏", "不能吃花生，会过敏", True),
+        ("Occupation: programmer", "Occupation: software engineer", True),
+        ("Occupation: software developer", "Occupation: programmer", True),
+        ("Goes for a run every morning", "Goes running every morning", True),
+        ("有一只猫咪", "我家有只猫", True),
+        ("我家有只猫", "养了一只猫", True),
+        ("对花生过敏", "对花生不过敏了", False),
+        ("Is allergic to peanuts", "Is not allergic to peanuts anymore", False),
+        ("Occupation: programmer", "Occupation: data scientist", False),
+        ("Drinks green tea", "Drinks black tea", False),
+        ("有一只猫", "有一只狗", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

@@ -1650,7 +1650,7 @@ def test_a_native_speaker_states_their_native_language() -> None:
 @pytest.mark.parametrize(
     ("message", "key", "content"),
     [
-        ("Sushi is my favorite food.", "favorite-food", "Favorite food is Sushi"),
+        ("Sushi is my favorite food.", "favorite-food", "Favorite food is sushi"),
         ("寿司是我最喜欢的食物", "favorite-food", "最喜欢的食物是寿司"),
         ("Jazz is my favorite.", "music-jazz", "Jazz is a favorite"),
     ],
@@ -2727,7 +2727,7 @@ def test_a_request_about_food_is_no_diet_of_the_users() -> None:
 def test_a_favourite_said_in_the_plural_keeps_its_verb() -> None:
     """R-WRITE-2 (fourteenth probe): "Italian dishes are my favorite" was stored as "Italian dishes is a favorite"."""
     assert only("Italian dishes are my favorite.").content == "Italian dishes are a favorite"
-    assert only("Dogs are my favorite animals.").content == "Favorite animals are Dogs"
+    assert only("Dogs are my favorite animals.").content == "Favorite animals are dogs"
     assert only("Sushi is my favorite.").content == "Sushi is a favorite"
 
 
@@ -3052,7 +3052,7 @@ def test_two_rules_that_open_alike_are_two_keys_and_one_rule_said_twice_is_one()
     words (politeness, polarity and frame left out) and a hash of them when there are more than five."""
     assert only("Please don't give me medical advice.").key == "rule-medical-advice"
     assert only("Please don't give me legal advice.").key == "rule-legal-advice"
-    assert only("Stop apologizing so much.").key == only("Stop apologizing all the time.").key == "rule-apologizing"
+    assert only("Stop apologizing so much.").key == only("Stop apologizing all the time.").key == "rule-apologies"
     long_a = only("From now on, always include a TL;DR at the top and a summary of the key risks at the bottom.")
     long_b = only("From now on, always include a TL;DR at the top and a summary of the key costs at the bottom.")
     assert long_a.key != long_b.key
@@ -5069,7 +5069,7 @@ def test_a_verb_after_a_gerund_in_a_liking_is_no_item_of_it() -> None:
         "Doesn't eat pork",
         "Doesn't drink alcohol",
     ]
-    assert [c.key for c in extract("I like to read and play chess.")] == ["preference-read", "preference-play-chess"]
+    assert [c.key for c in extract("I like to read and play chess.")] == ["preference-read", "habit-chess"]
 
 
 def test_which_of_a_liking_the_user_likes_most_stays_with_it() -> None:
@@ -5576,3 +5576,94 @@ def test_a_rule_or_a_goal_ended_in_other_words_is_ended() -> None:
         ("delete", "goal-grad-school-exam"),
     ]
     assert [(c.op, c.key) for c in extract("I got into Stanford!")] == [("upsert", "school")]
+
+
+# --- twenty-first probe (held-out statements, written before the run) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("I used to love coffee but now I can't stand it.", [("upsert", "drink-coffee", "Can't stand coffee")]),
+        ("I used to hate running, now I love it.", [("upsert", "sport-running", "Loves running")]),
+        ("我以前喜欢打篮球，现在膝盖不好不打了。", [("delete", "sport-basketball", "不再打篮球了")]),
+        ("我以前爱吃辣，现在不吃了。", [("delete", "food-spicy-food", "不再吃辣了")]),
+        ("我不打篮球了。", [("delete", "sport-basketball", "不打篮球了")]),
+        ("我不下棋了。", [("delete", "habit-chess", "不下棋了")]),
+        ("I used to live in Paris.", []),
+    ],
+)
+def test_a_liking_said_to_have_changed_since_is_read_of_what_it_named(message: str, expected: list) -> None:
+    """R-WRITE-2 (twenty-first probe): "I used to love coffee but now I can't stand it" left "Loves coffee" (the
+    whole clause was a former state), 「我以前喜欢打篮球，现在膝盖不好不打了」 and even 「我不打篮球了」 left
+    「喜欢打篮球」 (不打 was no retirement verb). What is said now is read of the thing the former state named."""
+    assert [(c.op, c.key, c.content) for c in extract(message)] == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("Bee stings are dangerous for me, I carry an EpiPen.", "allergy-bee-stings"),
+        ("我吃虾会过敏。", "allergy-shrimp"),
+        ("我一吃虾就过敏。", "allergy-shrimp"),
+        ("我喝牛奶会过敏。", "allergy-milk"),
+    ],
+)
+def test_an_allergy_said_by_what_it_does_or_by_eating_is_keyed_by_its_allergen(message: str, key: str) -> None:
+    """R-READ-6 (twenty-first probe): "Bee stings are dangerous for me" stored no allergy (only the EpiPen), and
+    「我吃虾会过敏」 was keyed `allergy-hb29040c` (the item was 吃虾会), so 「我对虾过敏」 would not meet it."""
+    allergies = [c for c in extract(message) if c.key == key]
+    assert allergies and is_core_memory(allergies[0].memory_type, key, allergies[0].content)
+
+
+def test_a_food_that_makes_the_user_sick_is_no_second_allergen_of_the_clause() -> None:
+    """R-READ-6 (twenty-first probe): after "I have a peanut allergy", "Peanuts make me sick, I'm allergic" stored
+    "Is allergic to peanuts make them sick": the clause was read as an allergen listed after the allergy."""
+    turn = TurnContext(message="Peanuts make me sick, I'm allergic.", earlier=("I have a peanut allergy.",))
+    assert {c.content for c in ENGINE.extract(turn)} <= {"Has a peanut allergy", "Is allergic to peanuts"}
+    assert [c.key for c in extract("I'm allergic to shellfish. Also pollen in spring.")] == [
+        "allergy-shellfish",
+        "allergy-pollen",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("Please don't recommend anything with alcohol, I'm in recovery.", "rule-alcohol"),
+        ("别给我推荐带酒精的饮料。", "rule-alcohol-soft-drinks"),
+        ("别跟我提减肥的事。", "rule-weight-loss"),
+        ("不要跟我提我前任。", "rule-ex"),
+        ("Please explain things step by step.", "rule-step-by-step"),
+        ("以后一步一步给我讲。", "rule-step-by-step"),
+        ("I hate it when you apologize too much.", "rule-apologies"),
+        ("以后别老是道歉。", "rule-apologies"),
+        ("I'm Muslim, so no pork please.", "diet-pork"),
+    ],
+)
+def test_rules_of_replying_and_recommending_said_in_more_ways_are_core(message: str, key: str) -> None:
+    """R-READ-6 (twenty-first probe): each of these stored nothing, or (alcohol) only "Is in recovery"; the
+    English and Chinese wordings of one rule meet on one key."""
+    found = [c for c in extract(message) if c.key == key]
+    assert found and is_core_memory(found[0].memory_type, found[0].key, found[0].content)
+    assert extract("别跟我提这个。") == extract("I hate it when you do that.") == []
+
+
+def test_a_habit_a_favourite_and_a_genre_said_in_other_orders_read_as_they_would_in_the_usual_one() -> None:
+    """R-WRITE-3 (twenty-first probe, held-out bursts): "Every morning I go for a run" was stored in the first
+    person; "Actually purple is my favorite color now" was keyed `favorite-color-now` beside the held blue;
+    "Mystery novels are my favorite genre" became "Favorite genre are Mystery novels"; "I love mystery books" and
+    "I enjoy reading mystery novels" were two keys; "I play the piano, been doing it for 20 years" stored nothing."""
+    assert [(c.key, c.content) for c in extract("Every morning I go for a run.")] == [
+        ("sport-running", "Goes for a run every morning")
+    ]
+    assert [(c.key, c.content) for c in extract("Actually purple is my favorite color now.")] == [
+        ("favorite-color", "Favorite color is purple")
+    ]
+    assert only("Mystery novels are my favorite genre.").content == "Favorite genre is mystery novels"
+    assert only("Radiohead is my favorite band.").content == "Favorite band is Radiohead"
+    for message in ("I love mystery books.", "I enjoy reading mystery novels.", "我喜欢看悬疑小说。"):
+        assert only(message).key == "book-mystery-novels"
+    assert only("I play the piano, been doing it for 20 years.").key == "music-piano"
+    assert only("I've been playing piano for 20 years.").key == "music-piano"
+    assert extract("I've been playing games all day.") == []

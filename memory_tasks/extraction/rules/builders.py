@@ -24,7 +24,7 @@ from memory_tasks.extraction.rules.content import (
     statement,
 )
 from memory_tasks.extraction.rules.keys import favorite_key, goal_key, item_slug, liking_key, project_key, rule_key
-from memory_tasks.extraction.rules.lexicon import lexicon_entries
+from memory_tasks.extraction.rules.lexicon import lexicon_entries, lexicon_mentions
 
 Build = Callable[[re.Match[str], Clause], list[Candidate]]
 
@@ -237,9 +237,14 @@ def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
         return []
     if clause.lang == "zh":
         content = f"最喜欢的{kind}是{item}" if kind else f"最喜欢{item}"
+    elif kind:
+        # The kind is the subject now: "Mystery novels are my favorite genre" -> "Favorite genre is mystery novels"
+        # (a word the lexicon knows loses the capital of the sentence it opened; a name keeps it).
+        known = item.casefold() in (said for _, _, said in lexicon_mentions(item))
+        content = f"Favorite {kind} {'are' if kind.endswith('s') else 'is'} {item.lower() if known else item}"
     else:
         verb = "are" if re.match(r"\s+are\b", clause.text[match.end("item") :], re.IGNORECASE) else "is"
-        content = f"Favorite {kind} {verb} {item}" if kind else f"{item[:1].upper()}{item[1:]} {verb} a favorite"
+        content = f"{item[:1].upper()}{item[1:]} {verb} a favorite"
     key = favorite_key(kind) if kind else liking_key(item)
     return [_candidate("upsert", "preference", key, content, clause, 3, item=item)]
 

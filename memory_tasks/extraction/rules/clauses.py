@@ -338,6 +338,43 @@ _QUIT_READ_AS = {
 }
 
 
+# A liking the user says has changed since: "I used to love coffee but now I can't stand it", 「我以前喜欢打篮球，
+# 现在膝盖不好不打了」. What is said now is read of the thing the former state named (`_changed_since`).
+_FORMER_LIKING = {
+    "en": re.compile(
+        r"\bused to (?:really |absolutely )?(?:love|like|enjoy|adore|hate|dislike|be into) (?P<item>[\w' -]{2,30}?)$",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(
+        r"(?:以前|之前|原来|过去|曾经)(?:很|特别|挺|超|最)?(?:喜欢|爱)(?P<verb>[打踢弹玩吃喝看听练])?(?P<item>[^，。]{1,8}?)$"
+    ),
+}
+_SAID_OF_IT_NOW = {
+    "en": re.compile(
+        r"^(?:now |these days )?(?P<said>I .+?) (?:it|them)(?P<tail> anymore| any more| now| these days)?$",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(r"不(?:再)?(?P<verb>[打踢弹玩吃喝看听练])?了$"),
+}
+# Where an English former state gives way to the present in one clause: "…coffee but now I…".
+_EN_BUT_NOW = re.compile(r",? (?:but|and) (?=now\b)|, (?=now\b)", re.IGNORECASE)
+
+
+def _changed_since(former: str, now: str, lang: Lang) -> str | None:
+    """`now`, said right after the former liking `former`, as a statement of the thing it named ("I can't
+    stand coffee", 「我不再打篮球了」), or None when `former` names no liking or `now` says nothing of it."""
+    liked = _FORMER_LIKING[lang].search(former)
+    said = _SAID_OF_IT_NOW[lang].search(now) if liked else None
+    if liked is None or said is None:
+        return None
+    if lang == "en":
+        return f"{said.group('said')} {liked.group('item')}{said.group('tail') or ''}"
+    verb = liked.group("verb") or ""
+    if said.group("verb") and verb and said.group("verb") != verb:
+        return None
+    return f"我不再{said.group('verb') or verb}{liked.group('item')}了"
+
+
 def _former_habit(text: str, lang: Lang) -> str | None:
     """The habit a former-state clause names ("used to smoke": "smoke"), or None."""
     found = _FORMER_HABIT[lang].search(text)
@@ -751,6 +788,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
         imagined = False
         previous_subject = "self"
         quit_habit: str | None = None  # the habit of a former-state clause just read
+        former_said: str | None = None  # the text of a former-state clause just read
         for index, raw in enumerate(parts):
             if len(clauses) >= MAX_CLAUSES:
                 return clauses
@@ -847,6 +885,18 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             # 「如果我是素食者，应该怎么补充蛋白质？」: what the user supposes, not what is so (nor what follows from it).
             tainted = tainted or ("a supposition" if _SUPPOSED[lang].match(clause.text) else None)
             former = not clause.reported and (_ZH_FORMER if lang == "zh" else _EN_FORMER).search(clause.text)
+            halves = _EN_BUT_NOW.split(clause.text, maxsplit=1) if former and lang == "en" else []
+            changed = (
+                _changed_since(*halves, lang)
+                if len(halves) == 2
+                else _changed_since(former_said, clause.text, lang)
+                if former_said and not former
+                else None
+            )
+            if changed:
+                text = clause.text = changed
+                former = None
+            former_said = clause.text if former else None
             quit_habit = _former_habit(clause.text, lang) if former else None
             if quit_habit and _QUIT_WITHIN[lang].search(clause.text):
                 clause.text, former, quit_habit = _QUIT_READ_AS[quit_habit], None, None

@@ -202,7 +202,7 @@ _AVOIDED = {
 # (「我是回族，不吃猪肉」 is read by the dislike rules.)
 _NO_FOODS_EN = re.compile(
     r"^(?:so |and |which means )?no (?P<items>(?:pork|beef|meat|shellfish|alcohol)(?:(?:,|,? or|,? and) (?:pork|beef|meat|shellfish|alcohol))*)"
-    r"(?: for me)?$",
+    r"(?: for me)?(?:,? please|,? thanks)?$",
     re.IGNORECASE,
 )
 # A statement taken back as a joke right after it was made: "I don't like sushi. Just kidding, I love it."
@@ -505,7 +505,8 @@ class RulesEngine:
         item = (also.group("item") or "").strip()
         listed = also.groupdict().get("listed")
         if listed:
-            if not any(slug for slug, _ in lexicon_entries(listed)):
+            # The clause names the allergen and nothing else: "Peanuts make me sick" is no "also peanuts".
+            if listed.casefold().strip() not in (said for _, _, said in lexicon_mentions(listed)):
                 return []
             item = listed
         if clause.lang == "en" and item[1:2].islower():

@@ -232,6 +232,11 @@ _EN_OFTEN = (
     r"(?: (?:every \w+(?:(?:,| and) \w+day)*|on weekends|on \w+days(?:(?:,| and) \w+days)*|daily|at night"
     r"|with (?:my )?friends|\w+ (?:a|per) (?:week|day|month)))?"
 )
+_EN_KEPT_UP = (
+    r"(?:,? (?:and )?(?:I(?:'ve| have) )?been (?:doing|playing) (?:it|that) (?:for|since) [\w ]{1,25}"
+    r"| for (?:over |about |almost |nearly )?(?:\d+|a few|many|two|three|five|ten) (?:years|months)"
+    r"| since (?:I was (?:a kid|little|\w+)|childhood|college|high school|\d{4}))"
+)
 # What a "trying to" never is a goal: coping and moods ("stay upbeat", "channel my grief", "keep going").
 _EN_NOT_A_GOAL = (
     r"(?:stay (?!fit|healthy|active|sober|in shape)|keep (?:going|up|reaching|moving|pushing|at it)|be (?:positive"
@@ -412,7 +417,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"(?:不再|再也不|再也没)(?P<verb>" + _RETIRE_VERBS_ZH + r")?(?P<item>[^，。]+?)了?$", _retire_any),
     _r("pref", "zh", r"不(?:打算|准备|考虑|想)再?(?P<item>[^，。]+?)了$", _retire_goal),
     # Not 「不用担心了」, 「不用谢了」: no need to, not no longer using.
-    _r("pref", "zh", r"不(?P<verb>喜欢|爱|吃|喝|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|看|抽|碰)(?P<item>[^，。]+?)了$", _retire_any),
+    _r("pref", "zh", r"不(?P<verb>喜欢|爱|吃|喝|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|看|抽|碰|打|踢|弹|练|下(?=棋))(?P<item>[^，。]+?)了$", _retire_any),
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?(?:不做|不写|不开发|停掉|放弃)了?(?P<item>[^，。]+?)(?:这个)?项目了?$", _retire_project),
     # 「我把记账App停掉了」: the project named before the verb.
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?把(?:那个|这个)?(?P<item>[^，。]+?)(?:项目)?(?:停掉|关掉|砍掉|放弃|停了|下线)了$", _retire_project),
@@ -501,7 +506,7 @@ RULES: tuple[Rule, ...] = (
     # 「比起咖啡我更喜欢茶」: the one liked more is the liking ("I prefer tea over coffee").
     _r("pref", "zh", r"^(?:比起|相比于?|跟|和)(?P<other>[^，。我]{1,8}?)(?:比|相比)?我?(?:更|还是更|比较)(?:喜欢|爱)(?:喝|吃|看|听|玩)?(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", r"^(?P<item>[^，。我]{1,12}?)是我(?:的)?最(?:喜欢|爱)(?:的)?(?P<kind>[^，。]{0,6}?)(?:了|啊)?$", favorite),
-    _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>[\w-]+(?: [\w-]+)?))?$", favorite),
+    _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>(?!now\b)[\w-]+(?: (?!now\b)[\w-]+)?))?(?: now| these days| by far)?$", favorite),
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能(?=吃|喝|接受|坐|用)|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
     _r("pref", "zh", r"^我(?:现在|目前|平时)?的(?:电脑|笔记本|手机|系统|IDE|编辑器|浏览器|输入法)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
@@ -554,7 +559,10 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:have|own|got|just got|bought|just bought) an? (?:new )?(?P<item>" + _EN_DEVICES + r")(?: (?:for work|at home))?$", _pref),
     _r("pref", "en", r"^my (?:work )?(?:phone|laptop|computer|tablet|PC) is an? (?:new )?(?P<item>" + _EN_DEVICES + r"|" + CAP + r"[\w-]*(?: [\w-]+){0,2})$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"use (?!(?:an? )?(?:wheelchair|hearing aids?|cane|walker|crutches)\b)(?:an? |the )?(?P<item>(?!(?:it|them|this|that|these|those|my|your|to|some|a lot|whatever|anything|something|everything|nothing)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?: (?:everywhere|every day|daily|all the time|at (?:home|work)|for (?:everything|work|coding|notes|writing|reading)))?$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+?)" + _EN_OFTEN + r"$", _pref),
+    # How long the user has kept it up says the same liking: "I play the piano, been doing it for 20 years",
+    # "I've been playing piano since I was six".
+    _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+?)" + _EN_OFTEN + _EN_KEPT_UP + r"?$", _pref),
+    _r("pref", "en", r"^I(?:'ve| have) been playing (?:the )?(?P<item>[a-z][\w -]+?)" + _EN_KEPT_UP + r"$", _pref),
     # "I collect vinyl records", "I binge-watch anime on weekends", 「我收集手办」: a hobby kept up.
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:collect|binge-?watch|binge) (?P<item>[a-z][\w -]+?)" + _EN_OFTEN + r"$", _pref),
     _r("pref", "zh", _ZH_ME + r"(?:在|一直)?(?:收集|收藏)(?P<item>[^，。]{1,8})$", _pref),
@@ -828,7 +836,8 @@ RULES: tuple[Rule, ...] = (
     # The user's own allergy: 「我从小就对花生过敏」, not 「我的猫对猫粮过敏」 (the pet's).
     _r("allergy", "zh", r"^(?:其实|而且|另外|还有|但是|可是)?" + _ZH_ME + r"(?:从小|一直|天生)?(?:就)?对(?P<item>[^，。]{1,10}?)(?:都|也|全都|有点|有些|比较|很|特别|严重)?(?<!不)过敏(?!的人|的话|的患者|患者|者)", ALLERGY),
     # 「我酒精过敏」, 「我海鲜过敏」: said without 对 (not 「我是过敏体质」 or 「我不过敏」).
-    _r("allergy", "zh", _ZH_ME + r"(?:从小|一直|天生)?(?:就)?(?P<item>(?!是|很|也|不|有|会|容易)[^，。对的我]{1,6}?)(?:也|都|有点|严重)?(?<!不)过敏(?:的)?$", ALLERGY),
+    # 「我吃虾会过敏」, 「我一吃虾就过敏」: what is eaten or touched is the allergen (虾, not 吃虾会).
+    _r("allergy", "zh", _ZH_ME + r"(?:从小|一直|天生)?(?:就)?(?:一?(?:吃|喝|碰|用)了?)?(?P<item>(?!是|很|也|不|有|会|容易)[^，。对的我]{1,6}?)(?:就|也|都)?(?:会)?(?:也|都|有点|严重)?(?<!不)过敏(?:的)?$", ALLERGY),
     _r("allergy", "zh", r"有(?!点|些)(?P<item>" + ZH + r"{1,6}?)过敏", ALLERGY),
     # 「（不是青霉素过敏，）是头孢过敏」: which allergy it is.
     _r("allergy", "zh", _ZH_ME + r"(?:其实|应该)?是(?:对)?(?P<item>[^，。对的我]{1,6}?)过敏(?:的)?$", ALLERGY),
@@ -837,7 +846,7 @@ RULES: tuple[Rule, ...] = (
     # Not a named person's ("Lily is allergic…"), a pet's ("My cat is allergic to chicken"), or a relative clause's.
     _r("allergy", "en", r"^(?!(?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?(?:'s| is| was| has| gets| got| became)\b)(?!(?:my|our|the) (?:\w+ )?(?:cat|dog|puppy|kitten|pet|rabbit|hamster|parrot|horse)s?\b)(?!.*\b(?:who|that|which)(?:'s| is| are)\s+(?:\w+ )?allerg)(?!I was\b|I used to\b)(?:.*?)allerg(?:ic|y|ies) to (?!(?:anything|something|nothing|everything|mondays?|work|people|mornings?|school|homework|exercise|effort|drama|nonsense)\b)(?P<item>[\w -]+(?:,\s*[\w -]+)*)", ALLERGY),
     # "a peanut allergy", "peanut and shellfish allergies", "a peanut allergy and a shellfish allergy".
-    _r("allergy", "en", r"^(?P<item>" + _EN_ALLERGENS + r")(?: (?:could|can|would|will|might) (?:literally |actually |seriously |probably |easily )?kill me| (?:is|are) (?:deadly|lethal|life-threatening) (?:for|to) me)\b", ALLERGY),
+    _r("allergy", "en", r"^(?P<item>" + _EN_ALLERGENS + r")(?: (?:could|can|would|will|might) (?:literally |actually |seriously |probably |easily )?kill me| (?:is|are) (?:(?:really|very|extremely|so) )?(?:deadly|lethal|life-threatening|dangerous) (?:for|to) me)\b", ALLERGY),
     _r("allergy", "en", r"^I(?: have| have got|'ve got| got) (?:an? )?(?P<item>[\w-]+(?: [\w-]+)?(?:(?: allerg(?:y|ies))?,?(?: and)? (?:an? )?[\w-]+(?: [\w-]+)?)*) allerg(?:y|ies)\b", ALLERGY),
     # Medication taken for a long time (a cold's 感冒药 is not): a chronic drug by name, or any
     # 药 said with a long-term word.
@@ -1246,6 +1255,17 @@ RULES: tuple[Rule, ...] = (
     # charts", 「我听力不好，所以别发语音」, 「我晕车，出去玩别安排太远的自驾」, "I get seasick easily, so no boat trips".
     _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me|plan|book) .+$|^(?:so )?no (?!(?:problem|problems|worries|worry|big deal|way|idea|thanks|rush|pressure|offense|doubt|wonder|matter)\b)[\w' -]{2,30}(?: for me)?$", standing_rule, standing=True, after=("health-", "trait-")),
     _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖|安排|订)[^，。]+$", standing_rule, standing=True, after=("health-", "trait-")),
+    # Something to keep out of every recommendation, named by what it holds: "Please don't recommend anything with
+    # alcohol", 「别给我推荐带酒精的东西」 (what is in a dish or a drink is no one-off, unlike "don't recommend that one").
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never) (?:ever )?(?:recommend|suggest|offer|give) (?:me )?(?:anything|any (?:food|foods|drinks?|dishes|recipes|snacks|meals)|foods?|drinks?|dishes|recipes|snacks|meals|restaurants) (?:with|containing|that (?:has|have|contains?)) (?:any )?(?:alcohol|pork|beef|meat|nuts|peanuts|tree nuts|shellfish|seafood|gluten|dairy|eggs|sugar|caffeine)\b.*$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:给我)?推荐(?:任何)?(?:带|含|有)(?:酒精?|猪肉|牛肉|花生|坚果|海鲜|麸质|乳制品|咖啡因)的(?:东西|食物|菜|饮料|饮品|零食)?(?:了)?$", standing_rule, standing=True),
+    # 「别跟我提减肥的事」, 「不要跟我提我前任」: a topic kept out of talk with the user, said with 跟我 (as "with me" above).
+    _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:跟我|和我|同我)(?:提|提起|提到|聊|谈|讨论|说)(?:起)?(?P<item>(?!这|那|它|他|她)[^，。]{1,10}?)(?:的事(?:情)?|相关的事)?(?:了)?$", standing_rule, standing=True),
+    # "I hate it when you apologize too much": what the assistant does that the user wants gone from every reply.
+    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:hate|dislike|can't stand|don't like|do not like) (?:it )?when you (?!(?:do|say) (?:that|this|it)\b)(?P<item>[\w' ,-]{3,50})$", standing_rule, standing=True),
+    # "Please explain things step by step": how every explanation is laid out.
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:explain|walk me through) (?:things|everything|stuff|concepts|your answers|solutions) (?:to me )?step[- ]by[- ]step$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:以后|请)?(?:都|每次)?(?:一步一步|一步步|分步骤)(?:地)?(?:给我)?(?:讲|解释|说明)(?:吧)?$", standing_rule, standing=True),
     # "Please stop saying 'great question'": a phrase kept out of every reply.
     _r("constraint", "en", r"^(?:please )?(?:stop|quit|don't keep|do not keep) (?:saying|starting (?:with|by saying)|ending with) .{3,60}$", standing_rule, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:never|don't|do not|don't ever) (?:start|begin|end|open|close) (?:your |any |an |the )?(?:answers?|repl(?:y|ies)|responses?|messages?) (?:with|by saying) .{3,60}$", standing_rule, standing=True),
