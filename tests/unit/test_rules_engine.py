@@ -3460,7 +3460,7 @@ def test_a_city_settled_in_is_the_residence() -> None:
 def test_a_device_switched_to_ends_the_one_it_replaces_only_when_held() -> None:
     """R-WRITE-2 (sixteenth probe): 「我换Mac了」 after 「我习惯用Windows」 stored nothing, and "I switched to Android"
     kept the iPhone beside it. A device switched to ends the one it replaces where held; one only had (「我也有
-    一台Mac」) ends nothing, and a job changed (「我换工作了」) is no device."""
+    一台Mac」) ends nothing, and a job changed (「我换工作了」) is no device (it ends the employer held)."""
     windows = ExistingMemory(1, "device-windows", "preference", "习惯用Windows")
     iphone = ExistingMemory(2, "device-iphone", "preference", "Uses an iPhone")
     assert sorted(refined("我换Mac了", [windows])) == [
@@ -3472,7 +3472,7 @@ def test_a_device_switched_to_ends_the_one_it_replaces_only_when_held() -> None:
         ("upsert", "preference", "device-android"),
     ]
     assert refined("I switched to Android.", []) == [("upsert", "preference", "device-android")]
-    assert extract("我换工作了") == []
+    assert [(c.op, c.key, c.extra.get("if_held")) for c in extract("我换工作了")] == [("delete", "employer", True)]
 
 
 def test_new_tastes_and_ends_said_in_chinese() -> None:
@@ -5667,3 +5667,56 @@ def test_a_habit_a_favourite_and_a_genre_said_in_other_orders_read_as_they_would
     assert only("I play the piano, been doing it for 20 years.").key == "music-piano"
     assert only("I've been playing piano for 20 years.").key == "music-piano"
     assert extract("I've been playing games all day.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("我在读计算机硕士。", [("occupation", "在读计算机硕士")]),
+        ("我在美国留学，读计算机硕士。", [("occupation", "在美国留学；读计算机硕士")]),
+        ("我换工作了，现在在字节跳动。", [("employer", "在字节跳动工作")]),
+        ("I changed jobs, now I'm at Stripe.", [("employer", "Works at Stripe")]),
+        ("我喝咖啡不加糖。", [("drink-coffee", "喝咖啡不加糖")]),
+        ("I'm in the UTC+8 timezone.", [("timezone", "Time zone: UTC+8")]),
+        (
+            "I mostly write Go and Python.",
+            [("preference-go", "Mostly writes Go"), ("preference-python", "Mostly writes Python")],
+        ),
+        ("我主要写Go和Python。", [("preference-go", "主要写Go"), ("preference-python", "主要写Python")]),
+        ("现在在机场。", []),
+        ("我读书很慢。", []),
+    ],
+)
+def test_studies_a_new_job_a_drink_a_time_zone_and_languages_written_are_read(message: str, expected: list) -> None:
+    """R-TYPE-2 (twenty-first probe): each stored nothing, or (Go and Python) the first language only."""
+    assert [(c.key, c.content) for c in extract(message) if c.op == "upsert"] == expected
+
+
+def test_drinking_now_and_then_and_a_food_eaten_now_end_what_was_kept_from() -> None:
+    """R-WRITE-2 (twenty-first probe, changes): after "I don't drink", "I drink wine now and then" and
+    「我偶尔喝点红酒」 stored nothing, so the core "Doesn't drink alcohol" stayed; after "I'm a vegetarian",
+    "I eat fish now" stored nothing, so the diet still said the user keeps from fish."""
+    for message in ("I drink wine now and then.", "我偶尔喝点红酒。", "I drink occasionally.", "I'm a social drinker."):
+        assert [(c.op, c.key) for c in extract(message)] == [("upsert", "drink-alcohol")], message
+    vegetarian = ExistingMemory(1, "diet", "fact", "Is a vegetarian")
+    for message in ("I eat fish now.", "我现在也吃鱼了。"):
+        assert ("append", "fact", "diet") in refined(message, [vegetarian]), message
+    assert extract("I drink coffee now and then.") == []  # no drink of alcohol, and no habit said to last
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("Actually, English is fine now.", "reply-language", "English is fine now"),
+        ("现在可以用英文回复了。", "reply-language", "现在可以用英文回复了"),
+        ("以后可以说详细点。", "reply-style", "以后可以说详细点"),
+    ],
+)
+def test_a_reply_language_or_style_allowed_now_is_the_new_value_of_its_slot(
+    message: str, key: str, content: str
+) -> None:
+    """R-WRITE-2 (twenty-first probe): after "Please reply in Chinese", "Actually, English is fine now" was read as
+    a rule lifted (`rule-english`, held by no one), so replies stayed Chinese; after 「回答简短一点」, 「以后可以说详细点」
+    stored nothing. 「你说详细点」 alone asks it of this reply only."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+    assert extract("你说详细点。") == []

@@ -491,6 +491,14 @@ class RulesEngine:
                 elif first is not candidate and first.op == candidate.op == "append":
                     # Several facts about one family member: one append of both sentences.
                     first.content = _joined(first.content, candidate.content, clause.lang)
+                elif (
+                    candidate.key == "occupation"
+                    and first in previous
+                    and clause.continues
+                    and candidate.op == "upsert"
+                ):
+                    # 「我在美国留学，读计算机硕士」: the clause that goes on says more of the same occupation.
+                    first.content = _joined(first.content, candidate.content, clause.lang)
                 # Otherwise the first statement of a key wins: "我不打算考N1了" is read as a
                 # retirement before the goal rules see "打算考N1".
             previous = found

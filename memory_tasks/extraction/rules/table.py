@@ -159,6 +159,9 @@ _LANGUAGES_EN = (
     r"|Hindi|Dutch|Swedish|Polish|Turkish|Vietnamese|Thai|Indonesian"
 )
 _PROGRAMMING = r"Python|Java(?:Script)?|TypeScript|Go(?:lang)?|Rust|C\+\+|C#|Ruby|PHP|Kotlin|Swift|Scala|Haskell|Lua|SQL|Bash|Shell"
+# Languages the user writes, listed: "Go and Python", 「Go和Python」.
+_PROGRAMMING_LIST_EN = r"(?:" + _PROGRAMMING + r")(?:(?:,| and|, and| or) (?:" + _PROGRAMMING + r"))*"
+_PROGRAMMING_LIST_ZH = r"(?:" + _PROGRAMMING + r")(?:(?:和|、|跟|或者?|以及)(?:" + _PROGRAMMING + r"))*"
 _DEMONYMS = (
     r"Canadian|American|British|English|Australian|Chinese|Japanese|Korean|German|French|Italian|Spanish|Mexican"
     r"|Brazilian|Indian|Filipino|Vietnamese|Thai|Russian|Dutch|Swedish|Irish|Scottish|Polish|Turkish|Nigerian"
@@ -232,6 +235,7 @@ _EN_OFTEN = (
     r"(?: (?:every \w+(?:(?:,| and) \w+day)*|on weekends|on \w+days(?:(?:,| and) \w+days)*|daily|at night"
     r"|with (?:my )?friends|\w+ (?:a|per) (?:week|day|month)))?"
 )
+_EN_NOW_AND_THEN = r"(?:now and then|every now and then|occasionally|once in a while|sometimes|socially|on (?:special )?occasions|at parties|on weekends)"
 _EN_KEPT_UP = (
     r"(?:,? (?:and )?(?:I(?:'ve| have) )?been (?:doing|playing) (?:it|that) (?:for|since) [\w ]{1,25}"
     r"| for (?:over |about |almost |nearly )?(?:\d+|a few|many|two|three|five|ten) (?:years|months)"
@@ -335,6 +339,7 @@ WORK_CITY_EN = Slot("fact", "work-city", {"zh": "在{value}工作", "en": "Works
 # Where the user works, as a standing arrangement (today's home office is none).
 WORK_LOCATION = Slot("fact", "work-location")
 REPLY_LANGUAGE = Slot("constraint", "reply-language")
+DRINKING = Slot("preference", "drink-alcohol", importance=3)
 REPLY_LANGUAGE_AFTER_RULE = Slot("constraint", "reply-language", {"zh": "回复用{value}", "en": "Replies in {value}"})
 REPLY_LENGTH = Slot("constraint", "reply-length")
 REPLY_STYLE = Slot("preference", "reply-style", importance=3)
@@ -550,8 +555,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:now |usually |mostly )?(?P<item>sleep) (?:during the day|in the daytime|days)(?: now)?$", timed_habit),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*(?:(?:,\s*|,?\s+(?:and|or)\s+)" + CAP + r"[\w+#.-]*)*)", _pref),
     # "I write Go at work", 「我主要写Go」, 「我是写Java的」: the language one works in ("I write a blog" names none).
-    _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING + r")\b(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
-    _r("pref", "zh", r"^(?:我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?|(?:平时|平常|一般|通常|主要|日常|工作中|工作上))(?:都|也)?写(?P<item>" + _PROGRAMMING + r")(?![^，。]*[了过])(?:的|比较多|多一些|为主)?$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING_LIST_EN + r")\b(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
+    _r("pref", "zh", r"^(?:我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?|(?:平时|平常|一般|通常|主要|日常|工作中|工作上))(?:都|也)?写(?P<item>" + _PROGRAMMING_LIST_ZH + r")(?![^，。]*[了过])(?:的|比较多|多一些|为主)?$", _pref),
     _r("pref", "zh", r"^(?:偶尔|有时候?|也)写(?:点|些|一点)?(?P<item>" + _PROGRAMMING + r")$", _pref, after="preference-"),
     _r("pref", "zh", r"^我是(?:写|搞)(?P<item>" + _PROGRAMMING + r")的$", _pref),
     _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?" + _EN_USED_FOR + r"(?:(?:,| and|, and) (?:an? |the |my )?" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?" + _EN_USED_FOR + r")*)\b", _pref),
@@ -563,6 +568,17 @@ RULES: tuple[Rule, ...] = (
     # "I've been playing piano since I was six".
     _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+?)" + _EN_OFTEN + _EN_KEPT_UP + r"?$", _pref),
     _r("pref", "en", r"^I(?:'ve| have) been playing (?:the )?(?P<item>[a-z][\w -]+?)" + _EN_KEPT_UP + r"$", _pref),
+    # Drinking now and then ("I drink wine now and then", 「我偶尔喝点红酒」): how much the user drinks, on the slot
+    # where "I don't drink" is kept, so one replaces the other.
+    _r("pref", "en", r"^I (?:do |still |also )?(?:drink|have|enjoy) (?P<value>(?:a |an |the odd |the occasional |an occasional )?(?:glass of )?(?:wine|red wine|white wine|beer|cocktail|drink|whiskey|sake)s?) " + _EN_NOW_AND_THEN + r"$", DRINKING),
+    _r("pref", "en", r"^I (?:do |still |also )?(?P<value>drink) " + _EN_NOW_AND_THEN + r"$", DRINKING),
+    _r("pref", "en", r"^I(?:'m| am) (?P<value>a social drinker)$", DRINKING),
+    _r("pref", "zh", r"^(?:我)?(?:现在|平时)?(?:也|还)?(?:偶尔|有时候?|时不时|逢年过节|应酬的?时候)(?:也|还|会)*喝(?:点|一点|一些|些|两口|几杯|一杯)?(?P<value>红酒|啤酒|白酒|葡萄酒|酒|鸡尾酒|小酒)$", DRINKING),
+    # A food taken up now ("I eat fish now", 「我现在也吃鱼了」): where a diet that kept from it is qualified.
+    _r("pref", "en", r"^I (?:do |also )?(?:eat|drink) (?P<item>[a-z][\w -]{1,20}?) (?:now|again|these days)$", habit_taken_up),
+    _r("pref", "zh", r"^(?:我)?(?:现在|最近|如今)(?:也|又|开始)+(?:吃|喝)(?P<item>[^，。]{1,6}?)了$", habit_taken_up),
+    # How the user takes a drink: 「我喝咖啡不加糖」 (as "I like my coffee black").
+    _r("pref", "zh", r"^(?:我)?(?:平时|一般|每天)?喝(?P<item>咖啡|茶|奶茶|豆浆|牛奶)(?:一般|都|从来|从不)?(?:不加糖|不放糖|不加奶|加奶|加糖|要?少糖|要?半糖|要?无糖|去冰|少冰|只喝黑的|只喝美式)(?:的)?$", _pref),
     # "I collect vinyl records", "I binge-watch anime on weekends", 「我收集手办」: a hobby kept up.
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:collect|binge-?watch|binge) (?P<item>[a-z][\w -]+?)" + _EN_OFTEN + r"$", _pref),
     _r("pref", "zh", _ZH_ME + r"(?:在|一直)?(?:收集|收藏)(?P<item>[^，。]{1,8})$", _pref),
@@ -710,6 +726,12 @@ RULES: tuple[Rule, ...] = (
     # "I'm Sarah, a nurse from Dublin": the occupation after the name (the name itself is a profile field).
     _r("occupation", "en", r"^I(?:'m| am) " + CAP + r"[\w'-]*, an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", EMPLOYER_OR_KIND_ZH),
+    # 「我换工作了，现在在字节跳动」, "I changed jobs, now I'm at Stripe": the job left (if held), then where the
+    # user is now, which the clause alone ("现在在机场") would not say is a workplace.
+    _r("employer", "zh", r"^(?:我)?(?:最近|刚|刚刚|已经|上个月|今年)?(?:换工作|换了工作|换了份工作|跳槽)了$", slot_retirement("fact", "employer", if_held=True)),
+    _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:changed|switched) jobs$", slot_retirement("fact", "employer", if_held=True)),
+    _r("employer", "zh", r"^(?:现在|目前|已经)?(?:在|去了|到了|入职了?|跳到了?)(?P<value>[^，。\s]{2,10}?)(?:了|上班|工作)?$", EMPLOYER_ZH, after="employer"),
+    _r("employer", "en", r"^(?:now )?I(?:'m| am) (?:now )?(?:at|with|working (?:at|for)) (?P<value>" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*){0,3})(?: now)?$", EMPLOYER_EN, after="employer"),
     # The job may name its field first: 「在阿里做Java开发」, as the occupation rule reads it.
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
     _r("work-city", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", WORK_CITY_ZH),
@@ -1079,12 +1101,16 @@ RULES: tuple[Rule, ...] = (
     _r("timezone", "zh", r"(?:^|在|是|用|时区是?)(?P<value>东[一二三四五六七八九十]{1,2}区|西[一二三四五六七八九十]{1,2}区|UTC\s?[+-]\s?\d{1,2}|GMT\s?[+-]?\s?\d{0,2})", TIMEZONE),
     _r("timezone", "en", r"^(?:I'm|I am|we're|we are) (?:in|on) (?:the )?(?P<value>" + CAP + r"[a-z]+(?: " + CAP + r"[a-z]+)?) time ?zone", TIMEZONE),
     _r("timezone", "en", r"^my time ?zone is (?P<value>[\w+:/ -]+?)(?: now)?$", TIMEZONE),
+    _r("timezone", "en", r"^(?:I'm|I am|we're|we are) (?:in|on) (?:the )?(?P<value>(?:UTC|GMT) ?[+-] ?\d{1,2}(?::\d\d)?|(?-i:[A-Z]{2,4}T)) time ?zone\b", TIMEZONE),
     _r("timezone", "en", r"^(?:I'm|I am) on (?P<value>(?:UTC|GMT)(?:[+-]\d{1,2})?|(?-i:[A-Z]{2,4}T)|" + CAP + r"[a-z]+ time)\b", TIMEZONE),
     _r("birthday", "zh", r"生日是(?P<value>[^，。]+)$", BIRTHDAY),
     _r("birthday", "en", r"^my birthday is (?:on )?(?P<value>.+)$", BIRTHDAY),
     _r("birthday", "en", r"^I was born on (?P<value>.+)$", BIRTHDAY),
     _r("education-major", "zh", r"(?:学的是|读的是|专业是|(?:研究)?方向是)(?P<value>[^，。]+?)(?:专业)?$", EDUCATION),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前|还)?在(?P<value>读研|读博|读大学|读本科|读高中|读研究生)$", OCCUPATION_STATED),
+    # 「我在读计算机硕士」, 「在美国留学」: a student, with the subject or the country.
+    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|还|正)?在?(?P<value>读(?!书)[^，。]{1,8}?(?:硕士|研究生|博士|本科)(?:学位)?)$", OCCUPATION_STATED),
+    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|还|正)?在(?P<value>[^，。]{2,6}?)留学$", OCCUPATION_STATED),
     _r("education-major", "en", r"^I (?:studied|majored in|have a degree in|did my degree in) (?!hard|a lot|all|abroad|for|late|together|with|at|in|on|every|so|really|pretty|my|it|them|there|here)(?P<value>[\w ]+)", EDUCATION),
     _r("education-major", "en", r"^I (?:have|hold|got|earned|did) an? (?:PhD|Ph\.D\.|doctorate|master's|masters|bachelor's|bachelors|MBA|degree|MSc|BSc|MA|BA)(?: degree)? in (?P<value>[\w ]{2,40})$", EDUCATION),
     _r("alma-mater", "en", r"^I (?:graduated|got my degree) from (?P<value>(?:the )?" + CAP + r"[\w&.'-]*(?: (?:of )?" + CAP + r"[\w&.'-]*){0,4})", ALMA_MATER),
@@ -1157,6 +1183,11 @@ RULES: tuple[Rule, ...] = (
     # "Emojis are fine now", 「可以用表情了」: the rule against them is over (before the rule itself is read).
     _r("constraint", "en", r"^(?:emojis? (?:are|is) (?:fine|ok|okay|allowed|welcome)|(?:you can|feel free to|go ahead and) (?:use|add) emojis?)(?: now| again)?\b", slot_retirement("constraint", "reply-emoji", if_held=True), standing=True),
     _r("constraint", "zh", r"^(?:现在|以后)?(?:可以|能)(?:用|加|发)(?:表情符号|表情|emoji)了?$|^(?:表情符号|表情|emoji)(?:可以用|能用|没关系)了?$", slot_retirement("constraint", "reply-emoji", if_held=True), standing=True),
+    # A language allowed now ("English is fine now", 「现在可以用英文回复了」) is the reply language, not a rule lifted.
+    _r("constraint", "en", r"^(?:actually,? )?(?:replying in |answers in |replies in )?(?P<value>" + _LANGUAGES_EN + r") (?:is|are) (?:fine|ok|okay|good) (?:now|from now on)$", REPLY_LANGUAGE, standing=True),
+    _r("constraint", "zh", r"^(?:现在|以后)(?:可以|能)?(?:用)?(?P<value>" + _LANGUAGES_ZH + r")(?:回复|回答)?(?:也)?(?:可以|行|没问题)?了$", REPLY_LANGUAGE, standing=True),
+    # 「以后可以说详细点」: how every reply is said from now on (「你说详细点」 alone asks it of this one).
+    _r("constraint", "zh", r"^(?:以后|今后)(?:可以|请|你|都)*(?:说|讲|写)(?:得)?(?P<value>详细|简单|简短|简洁|通俗)(?:一?点|些|一些)$", REPLY_STYLE, standing=True),
     # A standing rule lifted: "You can mention my ex again", "Spoilers are fine now", 「可以剧透了」 end the one rule
     # held (`rule-…` or `reply-…`) that names what is allowed again, and nothing when no rule does.
     _r("constraint", "en", r"^(?:you can|you may|feel free to|it's (?:ok|okay|fine) to|go ahead and) (?:\w+ )?(?:mention|bring up|suggest|recommend|talk about|use|include|give me|send me) (?:my |me )?(?P<item>[\w' -]{2,30}?)(?: again| now| to me)*(?:,.*)?$", named_retirement("rule-", "reply-"), standing=True),
