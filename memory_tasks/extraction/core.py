@@ -65,6 +65,7 @@ DIETARY_KEYS = frozenset(
         "food-lamb",
         "food-seafood",
         "food-shellfish",
+        "food-egg",
         "drink-alcohol",
     }
 )

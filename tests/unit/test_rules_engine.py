@@ -5720,3 +5720,36 @@ def test_a_reply_language_or_style_allowed_now_is_the_new_value_of_its_slot(
     stored nothing. 「你说详细点」 alone asks it of this reply only."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
     assert extract("你说详细点。") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "core"),
+    [
+        ("我有轻度自闭症。", "health-autism", True),
+        ("I get migraines a lot.", "health-migraines", True),
+        ("我经常偏头痛。", "health-migraines", True),
+        ("我吃全素。", "diet", True),
+        ("I don't eat anything with eggs.", "food-egg", True),
+        ("Don't use so many exclamation marks.", "rule-exclamation-marks", True),
+        ("Don't use too many emojis.", "reply-emoji", True),
+        ("I've lived in London for 5 years.", "residence-city", False),
+        ("我用Windows电脑。", "device-windows", False),
+        ("我会弹吉他。", "music-guitar", False),
+        ("I can play the guitar.", "music-guitar", False),
+        ("我最近迷上了滑板。", "sport-skateboarding", False),
+        ("我的目标是今年存十万块。", "goal-savings", False),
+        ("我在存钱买房。", "goal-house", False),
+    ],
+)
+def test_conditions_diets_rules_and_everyday_facts_of_the_second_batch_are_read(
+    message: str, key: str, core: bool
+) -> None:
+    """R-READ-6, R-TYPE-2 (twenty-first probe, second batch written before the run): 「我有轻度自闭症」, "I get
+    migraines a lot", 「我吃全素」, "Don't use so many exclamation marks", "I've lived in London for 5 years",
+    「我用Windows电脑」 and 「我会弹吉他」 stored nothing; "I don't eat anything with eggs" was a taste, not core;
+    滑板 and 存十万块 were hashed keys."""
+    found = [c for c in extract(message) if c.key == key]
+    assert found, [(c.key, c.content) for c in extract(message)]
+    assert is_core_memory(found[0].memory_type, key, found[0].content) is core
+    assert only("我在清华读博。").content == "在清华读博"
+    assert extract("I lived in London for a year.") == extract("我用Mac剪视频。") == []

@@ -215,6 +215,8 @@ def goal_key(item: str) -> str:
     if target.lower() in _GOAL_OF_VERB:
         return "goal-" + _GOAL_OF_VERB[target.lower()]
     entries = lexicon_entries(canonical_english(target)) or lexicon_entries(canonical_english(core))
+    # Saving up for something is the goal of having it: 「存钱买房」 is goal-house, as "saving up to buy a house".
+    entries.sort(key=lambda entry: entry[1] == "money")
     return "goal-" + (entries[0][0] if entries else item_slug(target))
 
 

@@ -102,6 +102,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("does-not-drive", "trait", ("不会开车", "don't drive", "do not drive", "can't drive", "cannot drive")),
     ("cooking", "habit", ("做饭", "做菜", "下厨", "烹饪", "厨艺", "cooking", "to cook")),
     ("photography", "habit", ("摄影", "拍照", "photography")),
+    ("skateboarding", "sport", ("滑板", "玩滑板", "skateboarding")),
     ("chess", "habit", ("国际象棋", "象棋", "下棋", "棋", "chess")),
     ("jazz", "music", ("爵士", "爵士乐", "jazz")),
     ("classical-music", "music", ("古典音乐", "古典乐", "classical music", "classical")),
@@ -435,6 +436,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("stomach-problems", "health", ("胃不好", "胃病", "bad stomach", "a bad stomach", "stomach problems")),
     ("neck-problems", "health", ("颈椎不好", "颈椎病", "neck problems")),
     ("insomnia", "health", ("失眠", "insomnia")),
+    ("autism", "health", ("自闭症", "孤独症", "阿斯伯格综合征", "autism", "asperger's")),
+    ("migraines", "health", ("偏头痛", "migraines", "migraine")),
     (
         "colorblind",
         "health",
@@ -510,6 +513,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("japan", "place", ("日本", "japan")),
     ("antarctica", "place", ("南极", "antarctica")),
     ("house", "purchase", ("买房", "首付", "房子", "新房", "buy a house", "house")),
+    ("savings", "money", ("存钱", "攒钱", "存款", "存十万", "存够", "攒够", "save money", "saving money", "savings")),
     (
         "relocation",
         "move",

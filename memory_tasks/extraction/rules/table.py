@@ -183,7 +183,7 @@ _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|�
 _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时)+(?=我))?(?:我|本人)?" + _ZH_ADV
 # Conditions besides the common ones each rule lists: what a doctor, a pharmacist or a trip plan asks about.
-_ZH_CONDITIONS = r"乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺"
+_ZH_CONDITIONS = r"乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征"
 _EN_CONDITIONS = (
     r"panic attacks|(?:a )?panic disorder|PTSD|OCD|bipolar(?: disorder)?|(?:an )?eating disorder|hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:a )?thyroid"
     r" condition|kidney stones|(?:an )?irregular heartbeat|(?:an )?arrhythmia|Parkinson's|rheumatoid arthritis|HIV"
@@ -577,6 +577,11 @@ RULES: tuple[Rule, ...] = (
     # A food taken up now ("I eat fish now", 「我现在也吃鱼了」): where a diet that kept from it is qualified.
     _r("pref", "en", r"^I (?:do |also )?(?:eat|drink) (?P<item>[a-z][\w -]{1,20}?) (?:now|again|these days)$", habit_taken_up),
     _r("pref", "zh", r"^(?:我)?(?:现在|最近|如今)(?:也|又|开始)+(?:吃|喝)(?P<item>[^，。]{1,6}?)了$", habit_taken_up),
+    # 「我用Windows电脑」, 「我用Mac」: the device the user has (a bare 用 of anything else is a task of the moment).
+    _r("pref", "zh", r"^(?:我)?(?:现在|平时|工作上|在家)?用(?P<item>Mac(?:Book(?: (?:Pro|Air))?)?|Windows|Linux|iPad|Kindle|苹果电脑|苹果手机|安卓手机|华为手机|小米手机)(?:电脑|笔记本|系统)?$", _pref),
+    # An instrument the user can play: 「我会弹吉他」, "I can play the guitar" (where "I play the guitar" lands).
+    _r("pref", "zh", r"^(?:我)?(?:也|还)?会(?:弹|拉|吹|打)(?P<item>吉他|钢琴|小提琴|大提琴|尤克里里|古筝|二胡|笛子|萨克斯|架子鼓|鼓)(?:的)?$", _pref),
+    _r("pref", "en", r"^I (?:also )?can play (?:the )?(?P<item>guitar|piano|violin|cello|ukulele|drums|saxophone|flute|bass)$", _pref),
     # How the user takes a drink: 「我喝咖啡不加糖」 (as "I like my coffee black").
     _r("pref", "zh", r"^(?:我)?(?:平时|一般|每天)?喝(?P<item>咖啡|茶|奶茶|豆浆|牛奶)(?:一般|都|从来|从不)?(?:不加糖|不放糖|不加奶|加奶|加糖|要?少糖|要?半糖|要?无糖|去冰|少冰|只喝黑的|只喝美式)(?:的)?$", _pref),
     # "I collect vinyl records", "I binge-watch anime on weekends", 「我收集手办」: a hobby kept up.
@@ -678,6 +683,8 @@ RULES: tuple[Rule, ...] = (
     _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I'm|I am|we're|we are) (?:currently |now )?(?:based|living|located) in " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I'm|I am) in " + _EN_PLACE + r" now$", RESIDENCE_EN),
+    # "I've lived in London for 5 years": still there (not "I lived in London for a year", which is over).
+    _r("residence-city", "en", r"^(?:I|we)(?:'ve| have) (?:been )?(?:lived|living) in " + _EN_PLACE + r" (?:for (?:over |about |almost |nearly )?(?:\d+|a few|many|several|two|three|five|ten) (?:years|months)|since \w+)(?: now)?$", RESIDENCE_EN),
     # "I'm back in Seattle now" after a move away: home again (not "I'm back in the office").
     _r("residence-city", "en", r"^(?:I'm|I am|we're|we are) (?:now )?(?:back|living back|back home) in " + _EN_PLACE + r"(?: now| for good| again)?$", RESIDENCE_EN),
     _r("residence-city", "en", r"^I(?:'m| am)? (?:work|working) remotely from " + _EN_PLACE, RESIDENCE_EN),
@@ -764,7 +771,9 @@ RULES: tuple[Rule, ...] = (
     # "I'm a freshman at UCLA", "I'm in my final year at MIT": the school the user is at (not "a senior at
     # Google", a job's level).
     _r("employer", "en", r"^I(?:'m| am) (?:an? (?:freshman|sophomore|first-year|second-year|third-year|fourth-year|final-year|grad student|PhD student|undergrad)|in my (?:first|second|third|fourth|final|last) year) at " + _EN_NAME, SCHOOL),
-    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读书|上学|念书|读大学|读研究生|读研|读博)$", SCHOOL_ZH),
+    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读书|上学|念书|读大学)$", SCHOOL_ZH),
+    # 「我在清华读博」: the school, said with the degree it is for.
+    _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读研究生|读研|读博士?|读硕士)$", replace(SCHOOL_ZH, templates=None)),
     # 「我在北大读研一」, 「在浙大读大三」: the school with the year, said as the user said it.
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读|上)(?:研[一二三]|大[一二三四]|博[一二三四五]|高[一二三]|初[一二三])$", replace(SCHOOL, templates=None, clean=zh_employer)),
     # Admitted (「我被浙大录取了」, "I got into Stanford"), or the year of school the user is in (「我今年高三」).
@@ -832,7 +841,7 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "en", r"^I(?:'m| am) (?:now )?off (?:the )?(?P<item>keto|paleo|low[- ]carb)(?: diet)?\b", named_retirement("diet")),
     # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」),
     # nor a dish the user does not eat (「我不吃素菜」).
-    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|(?:纯|全)?素食(?:主义者|者)?|纯素(?:食者)?|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在])生酮|(?<=是)(?i:vegetarian|vegan|pescatarian))"
+    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|(?:纯|全)?素食(?:主义者|者)?|纯素(?:食者)?|(?<=吃)全素|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在])生酮|(?<=是)(?i:vegetarian|vegan|pescatarian))"
        # Said of the user, nothing after it but how long: not 「吃素对身体好」, 「素食者容易缺铁」, 「我觉得吃素挺好的」.
        r"(?:的人)?(?:(?:已经|有)?(?:很多|好多|好几|[一二两三四五六七八九十几\d半]+)(?:个)?(?:年|个月|月|周)(?:多)?(?:了)?)?(?:的|了|啦|呢|吧)?$", Slot("fact", "diet")),
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
@@ -906,6 +915,9 @@ RULES: tuple[Rule, ...] = (
     _r("health", "en", r"^I(?: (?:have|suffer from|was diagnosed with|live with|(?:just )?got diagnosed with|have been diagnosed with)|'ve got|'ve (?:just )?been diagnosed with) (?:type \d |gestational )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism|" + _EN_CONDITIONS + r")\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant to (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic|bipolar)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
+    # A condition that comes back, said by how often: "I get migraines a lot", 「我经常偏头痛」.
+    _r("health", "en", r"^I (?:often |frequently |regularly |still )?get (?P<item>migraines|cluster headaches|seizures|panic attacks)(?: a lot| often| regularly| all the time| every \w+)?$", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:经常|常常|老是|总是|时不时|长期)(?:会)?(?P<item>偏头痛|失眠)$", HEALTH),
     # Sobriety kept: no drink may be suggested (core). "I'm sober" alone can mean tonight.
     _r("health", "en", r"^(?P<value>I(?:'m| am) (?:a )?(?:recovering alcoholic|recovering addict|in recovery)|I(?:'ve| have) been (?:sober|clean) (?:for|since))\b", SOBRIETY_STATED),
     # An epinephrine pen or an inhaler carried: a severe allergy or asthma behind it (core).
@@ -1199,7 +1211,9 @@ RULES: tuple[Rule, ...] = (
     # translations anymore" end the one rule naming what it asked for (the object, after its verb).
     _r("constraint", "zh", r"^(?:以后|现在)?(?:回答|回复|代码|写代码|代码里)?(?:都)?(?:不用|不需要|不必|无需|用不着)(?:再)?(?:每次)?(?:都)?(?:先)?(?:附上?|加上?|给我?|带上?|写|提供|列出)?(?P<item>[^，。]{2,10}?)了$", named_retirement("rule-", "reply-"), standing=True),
     _r("constraint", "en", r"^(?:you (?:don't|do not) (?:need|have) to|no need to|you can stop) (?:always )?(?:add|include|give me|use|using|start with|put|putting|write|writing|end with|list|cite|citing|show|mention)(?:ing)? (?:the |a |an |any )?(?P<item>[\w' -]{3,40}?)(?: anymore| any more| from now on| now| first)*$", named_retirement("rule-", "reply-"), standing=True),
-    _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid|didn't|wouldn't)(?: use| using| add| adding| include| including| put)? (?:any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
+    _r("constraint", "en", r"\b(?:don't|do not|never|no|stop|avoid|didn't|wouldn't)(?: use| using| add| adding| include| including| put)? (?:any |so many |too many |as many )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
+    # "Don't use so many exclamation marks", "Stop using jargon": something kept out of every reply, named.
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|stop|avoid)(?: using| use)? (?:so many |too many |any |as many |all those |all the )?(?:exclamation (?:marks|points)|em[- ]dashes|slang|abbreviations|acronyms|headers|headings|bold text|rhetorical questions|filler phrases|cliches|clichés)(?: so much| anymore| please| in (?:your )?(?:answers|replies|responses))*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I (?:(?:don't|do not) (?:like|love|want)|hate|dislike)(?: it)?(?: when)? you (?:(?:use|using|add|adding|put|putting) )?(?:so many |too many |lots of |any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
     _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
