@@ -190,7 +190,7 @@ def _item_count(text: str) -> int:
 
 # Words that turn a statement around: 喜欢吃香菜 / 不吃香菜 score 0.96+, yet one is the opposite.
 _NEGATION = re.compile(
-    r"不|没|讨厌|戒|\b(?:not|no|never|none|nothing|hates?|dislikes?|stopped|quit|longer)\b|n't",
+    r"不|没|讨厌|戒|避免|\b(?:not|no|never|none|nothing|hates?|dislikes?|stopped|quit|longer|avoids?|stays? away)\b|n't",
     re.IGNORECASE,
 )
 
@@ -211,6 +211,11 @@ _NEGATION_KIND = {
     "hates": "dislike",
     "dislike": "dislike",
     "dislikes": "dislike",
+    "avoid": "not",
+    "avoids": "not",
+    "stay away": "not",
+    "stays away": "not",
+    "避免": "not",
     "戒": "quit",
     "stopped": "quit",
     "quit": "quit",

@@ -125,6 +125,10 @@ class _NeverAlike(_AlwaysAlike):
         ("Occupation: programmer", "Occupation: data scientist", False),
         ("Drinks green tea", "Drinks black tea", False),
         ("有一只猫", "有一只狗", False),
+        # Avoiding is not eating: "Avoids sugar" and "Doesn't eat sugar" flip-flopped on every re-send.
+        ("Avoids sugar", "Doesn't eat sugar", True),
+        ("Stays away from sugar", "Avoids sugar", True),
+        ("Avoids sugar", "Loves sugar", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

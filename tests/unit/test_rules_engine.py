@@ -5753,3 +5753,19 @@ def test_conditions_diets_rules_and_everyday_facts_of_the_second_batch_are_read(
     assert is_core_memory(found[0].memory_type, key, found[0].content) is core
     assert only("我在清华读博。").content == "在清华读博"
     assert extract("I lived in London for a year.") == extract("我用Mac剪视频。") == []
+
+
+def test_a_goal_said_again_a_diet_said_with_only_and_an_avoidance_said_as_staying_away_are_one_memory_each() -> None:
+    """R-WRITE-3 (twenty-first probe, third set of held-out bursts): "My goal is to run a marathon" after "I want
+    to run a marathon" was appended to it as a detail ("Wants to run a marathon; goal is to run a marathon"), and
+    changed the memory on every re-send; 「我平时只吃素」 was the diet and a liking keyed `preference-h597f864`;
+    "I'm hoping to run a marathon someday" and "I stay away from sugar" stored nothing; "I'm a principal now"
+    (a teacher's new job) stored nothing."""
+    turn = TurnContext(message="My goal is to run a marathon.", earlier=("I want to run a marathon.",))
+    assert [(c.op, c.key) for c in ENGINE.extract(turn)] == [("upsert", "goal-marathon"), ("upsert", "goal-marathon")]
+    assert [c.key for c in extract("我平时只吃素。")] == ["diet"]
+    assert [c.key for c in extract("I'm hoping to run a marathon someday.")] == ["goal-marathon"]
+    assert [c.key for c in extract("I stay away from sugar.")] == ["food-sugar"]
+    assert [c.key for c in extract("I'm a principal now.")] == ["occupation"]
+    turn = TurnContext(message="My goal is to finish under four hours.", earlier=("I'm training for a marathon.",))
+    assert [c.op for c in ENGINE.extract(turn)][-1] == "append"  # another goal's words are still its detail

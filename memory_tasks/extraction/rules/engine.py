@@ -624,6 +624,12 @@ class RulesEngine:
                 if built:
                     spans.append(match.span())
                     found.extend(built)
+        diet = next((c.content for c in found if c.key == "diet" and c.op == "upsert"), None)
+        if diet:
+            # 「我平时只吃素」: the diet, not also a liking of 素 the liking rule read from the same words.
+            found = [
+                c for c in found if not (c.memory_type == "preference" and c.extra.get(ITEM) and c.extra[ITEM] in diet)
+            ]
         return found
 
     def refine(self, candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
@@ -1299,9 +1305,11 @@ def _name_subject(previous: list[Candidate], clause: Clause) -> None:
 
 
 def _is_goal_detail(found: list[Candidate], previous: list[Candidate], clause: Clause) -> bool:
+    """True when `clause` ("My goal is to finish under four hours") says more of the goal just stated; a goal of
+    the same key ("My goal is to run a marathon" after "I want to run a marathon") states it again instead."""
     return (
         previous[-1].memory_type == "goal"
-        and all(c.memory_type == "goal" for c in found)
+        and all(c.memory_type == "goal" and c.key != previous[-1].key for c in found)
         and bool(_GOAL_DETAIL.match(clause.text))
     )
 

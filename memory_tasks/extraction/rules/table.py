@@ -117,7 +117,11 @@ _EN_OCCUPATION = (
     r"|freelancer|photographer|artist|musician|electrician|plumber|firefighter|police officer|pilot|driver|translator"
     r"|editor|professor|lecturer|therapist|psychologist|veterinarian|vet|mechanic|farmer|librarian|recruiter"
     r"|salesperson|marketer|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
-    r"|co-founder|cofounder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP|PM|TPM|SWE|SRE|QA|DBA)"
+    r"|co-founder|cofounder|director|principal|headteacher|head teacher|tutor|coach|trainer|social worker|caregiver"
+    r"|carpenter|technician|clerk|secretary|receptionist|administrator|officer|soldier|bartender|waiter"
+    r"|waitress|baker|butcher|realtor|real estate agent|broker|banker|trader|economist|statistician|biologist|chemist"
+    r"|physicist|mathematician|geologist|dietitian|nutritionist|midwife|optometrist|radiologist|anesthesiologist"
+    r"|(?-i:CTO|CEO|CFO|COO|CIO|VP|PM|TPM|SWE|SRE|QA|DBA)"
 )
 # The kind of place a job is done at, kept with the job ("Occupation: teacher at a high school"): the rules
 # engine dropped it, so "I work as a teacher at a high school" restated "I'm a high school teacher" as a
@@ -498,7 +502,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:can't|cannot|can not|shouldn't|should not|must not|mustn't|am not allowed to) (?:have|eat|drink|take) (?P<item>[\w -]{2,30}?),? (?:because of|due to|with|while on) (?:my |the )?(?:medication|meds|medicine|pills|blood thinners|treatment|chemo|condition)\b", DOCTORS_ORDER),
     # "I've gone off sushi": a liking over, said as a dislike of it now (it replaces "Loves sushi").
     _r("pref", "en", r"^I(?:'ve| have)? (?:kind of |totally |completely |really )?(?:gone|went) off (?P<item>(?!(?:it|them|that)\b)[\w -]+?)$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid) (?!out\b)(?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid|stay away from|steer clear of) (?!out\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
     # "I've come around on mushrooms": a dislike gone, a liking now (the same key).
     _r("pref", "en", r"^I(?:'ve| have)? (?:finally |actually )?(?:come|came) (?:a)?round (?:on|to) (?P<item>[\w' -]{2,40}?)$", _pref),
@@ -663,7 +667,7 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "en", r"^I(?:'m| am) trying to (?!" + _EN_NOT_A_GOAL + r")(?P<item>.+)$", goal),
     # "I'm thinking about learning Rust": a plan of the user's (not "thinking about dinner").
     _r("goal", "en", r"^I(?:'m| am|'ve been| have been) (?:seriously )?(?:thinking (?:about|of)|considering) (?P<item>(?:learning|moving to|switching to|changing|getting|buying|going back to|starting) .+)$", goal),
-    _r("goal", "en", r"^I(?: want| plan| hope| intend| aim|'m planning| am planning|'d like| would like) to (?!know|ask|see|check|talk|say|understand|make sure|be sure|watch|eat|go to bed|sleep|try|find out|learn how|read|hear|share|tell|show|brag|savor|celebrate|vent|chat|catch up|thank|congratulate|hug|apologi[sz]e|update|remind|introduce)(?P<item>.+)$", goal),
+    _r("goal", "en", r"^I(?: want| plan| hope| intend| aim|'m planning| am planning|'m hoping| am hoping|'d like| would like) to (?!know|ask|see|check|talk|say|understand|make sure|be sure|watch|eat|go to bed|sleep|try|find out|learn how|read|hear|share|tell|show|brag|savor|celebrate|vent|chat|catch up|thank|congratulate|hug|apologi[sz]e|update|remind|introduce)(?P<item>.+)$", goal),
     # ---- projects ------------------------------------------------------------------------
     _r("project", "zh", r"(?:最近|目前|现在|一直)?(?:正在|在)(?:开发|做|写|搭建|搞|维护|研发|设计|打造|装修)(?P<item>[^，。]+)$", project),
     _r("project", "en", r"^(?:I(?:'m| am)|we(?:'re| are)|our team is|my team is|I've been|we've been) (?:currently |also |still |now )?(?:building|developing|writing|working on|making|creating|renovating|remodeling|maintaining|designing|migrating|rewriting|launching) (?P<item>.+)$", project),
