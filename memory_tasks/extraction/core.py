@@ -34,6 +34,9 @@ _SAFETY_EN = (
     # What the user cannot eat or drink, as 不能吃 / 不能喝 below ("Can't eat gluten").
     r"(?:can[’']t|cannot|can not|must not|mustn[’']t) (?:eat|drink|have)\b|"
     r"never (?:suggest|recommend|mention|bring up|send|offer|call|contact|share)\b|"
+    # Something kept out of every recommendation by what it holds ("Don't recommend anything with alcohol").
+    r"(?:recommend|suggest|offer)\w* (?:me )?(?:anything|any \w+|\w+) (?:with|containing) (?:any )?"
+    r"(?:alcohol|pork|beef|meat|nuts|peanuts|shellfish|seafood|gluten|dairy|eggs)\b|"
     # What the user's faith forbids is as binding as an allergy ("doesn't eat beef for religious reasons").
     r"(?:for )?religious reasons\b|(?:my|their) (?:religion|faith) (?:forbids|doesn't allow|does not allow)\b"
 )
@@ -41,7 +44,8 @@ _SAFETY_ZH = (
     "过敏|不耐受|麸质|乳糖|素食|吃素|清真|忌口|不能吃|不可以吃|不能喝|不能碰|"
     "糖尿病|高血压|心脏病|哮喘|癫痫|怀孕|孕期|备孕|病史|正在服用|胰岛素|"
     "对(?:咖啡因|酒精|乳糖|麸质|味精)[^，。]{0,4}敏感|"
-    "千万不要|绝对不要|永远不要|宗教原因|信仰原因"
+    "千万不要|绝对不要|永远不要|宗教原因|信仰原因|"
+    "推荐(?:任何)?(?:带|含|有)(?:酒精?|猪肉|牛肉|花生|坚果|海鲜|麸质|乳制品)"
 )
 _SAFETY = re.compile(rf"\b(?:{_SAFETY_EN})|{_SAFETY_ZH}", re.IGNORECASE)
 _KEY_WORDS = re.compile(r"[-_]")

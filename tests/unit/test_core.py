@@ -94,6 +94,11 @@ def test_safety_facts_take_the_core_blocks_places_before_reply_rules() -> None:
         ("constraint", "reply-language", "以后回复尽量用中文", False),
         ("preference", "reply-style", "回复简洁", False),
         ("constraint", "format-bullets", "Always answer in bullet points", False),
+        # Twenty-first probe: what a recommendation must leave out by what it holds was a reply rule, so a full
+        # core block could drop it before a reply style.
+        ("constraint", "rule-alcohol", "Please don't recommend anything with alcohol", True),
+        ("constraint", "rule-alcohol-soft-drinks", "别给我推荐带酒精的饮料", True),
+        ("constraint", "rule-step-by-step", "Please explain things step by step", False),
     ],
 )
 def test_a_core_memory_is_a_safety_fact_or_a_rule_of_replying(

@@ -5769,3 +5769,73 @@ def test_a_goal_said_again_a_diet_said_with_only_and_an_avoidance_said_as_stayin
     assert [c.key for c in extract("I'm a principal now.")] == ["occupation"]
     turn = TurnContext(message="My goal is to finish under four hours.", earlier=("I'm training for a marathon.",))
     assert [c.op for c in ENGINE.extract(turn)][-1] == "append"  # another goal's words are still its detail
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        (
+            "我不喝咖啡，喝了会心慌，一般喝绿茶。",
+            {("sensitivity-coffee", "不喝咖啡，喝了会心慌"), ("drink-green-tea", "一般喝绿茶")},
+        ),
+        (
+            "I don't drink coffee, it makes me jittery.",
+            {("sensitivity-coffee", "Doesn't drink coffee, it makes them jittery")},
+        ),
+        ("我不爱吃辣，吃了会胃疼。", {("sensitivity-spicy-food", "不爱吃辣，吃了会胃疼")}),
+        (
+            "我是一名高中数学老师，教了十年书了，最近想转行做数据分析。",
+            {("occupation", "职业：高中数学老师"), ("goal-career-change", "最近想转行做数据分析")},
+        ),
+        ("我刚毕业，在找工作，想去互联网公司做产品。", {("goal-job-change", "在找工作；想去互联网公司做产品")}),
+        ("I'm job hunting.", {("goal-job-change", "Is job hunting")}),
+        (
+            "I've been learning Spanish for 2 years and I want to be fluent by next summer.",
+            {("goal-spanish", "Has been learning Spanish for 2 years; wants to be fluent by next summer")},
+        ),
+        ("I want to be fluent in French.", {("goal-french", "Wants to be fluent in French")}),
+        (
+            "I'm training for my first triathlon in September, swimming is my weakest part.",
+            {("goal-triathlon", "Is training for their first triathlon in September, swimming is their weakest part")},
+        ),
+        ("Also I'm allergic to penicillin btw.", {("allergy-penicillin", "Is allergic to penicillin")}),
+        (
+            "I just moved to Seattle for a new job at Microsoft.",
+            {("residence-city", "Lives in Seattle"), ("employer", "Works at Microsoft")},
+        ),
+        (
+            "我用的是安卓手机，电脑是Windows的。",
+            {("device-android", "用的是安卓手机"), ("device-windows", "电脑是Windows的")},
+        ),
+        (
+            "My favorite programming language is Rust but at work I use Java.",
+            {
+                ("favorite-programming-language", "Favorite programming language is Rust"),
+                ("preference-java", "Uses Java"),
+            },
+        ),
+        (
+            "Remind me that I'm vegan when suggesting recipes.",
+            {("rule-recipes", "Remind me that I'm vegan when suggesting recipes")},
+        ),
+        (
+            "I broke up with my girlfriend last month, so please don't bring her up.",
+            {("family-partner", "Broke up with their girlfriend last month"), ("rule-ex", "Don't bring up their ex")},
+        ),
+        (
+            "我现在在减肥，别给我推荐高热量的东西。",
+            {("goal-weight-loss", "现在在减肥"), ("rule-calories", "别给我推荐高热量的东西")},
+        ),
+    ],
+)
+def test_what_a_message_of_several_facts_says_is_read_whole(message: str, expected: set) -> None:
+    """R-TYPE-2, R-READ-6 (twenty-first probe, third batch: messages of several facts, as chat users write them):
+    「喝了会心慌」 was lost (the avoidance stayed a taste, not a core sensitivity), 「想转行做数据分析」, 「在找工作」 and
+    "I'm job hunting" stored nothing, "I want to be fluent by next summer" was a goal of its own (fluent in what?),
+    the triathlon was keyed by the swimming said after it, "btw" was kept in the allergy, the employer of a move,
+    the computer said with 是 and the language used at work were lost, "Can you remind me that I'm vegan when
+    suggesting recipes?" and "so please don't bring her up" stored nothing, and 「别给我推荐高热量的东西」 after a
+    diet stored nothing."""
+    assert {(c.key, c.content) for c in extract(message)} == expected
+    assert [c.key for c in extract("Can you remind me that I'm vegan when suggesting recipes?")] == ["rule-recipes"]
+    assert [c.key for c in extract("我老婆是老师，别提她。")] == ["family-partner"]  # no ex: she is held

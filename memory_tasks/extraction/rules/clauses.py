@@ -116,6 +116,8 @@ _EN_CLAUSE = re.compile(
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
     # "I'm originally from Brazil but live in Toronto now": where the user lives, after the hometown.
     r"|\s+(?=but (?:now |currently )?(?:live|living) in\b)"
+    # "My favorite language is Rust but at work I use Java": another statement, of where or when.
+    r"|\s+(?=but (?:at|for|in|on) [\w ]{1,15}? I\b)"
     r"|\s+(?=and (?:(?:now|then|since then) (?=I\b|I'm|I've|we\b|my\b))?(?:I|I'm|I've|we|we're|my|"
     + _EN_TIME_WORD
     + r"|keep|don't|do not|never|avoid|please)\b)"
@@ -143,7 +145,14 @@ _EN_INTRODUCED = re.compile(
 )
 _EN_TIME_FIRST = re.compile(
     r"^(?P<when>next (?:year|summer|spring|fall|autumn|winter)|this year|someday|some day|one day|eventually"
-    r"|in the (?:long run|future)),? (?P<rest>(?:I|we)\b.+)$",
+    r"|in the (?:long run|future)"
+    # How often: "Every morning I go for a run", "On weekends I play tennis", "Twice a week I swim".
+    r"|(?:every|each|most) (?:day|morning|evening|night|week|weekend|month|summer|winter)s?"
+    r"|on (?:weekends|the weekends?|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
+    r"|(?:once|twice|\w+ times) a (?:day|week|month|year)|in the (?:mornings|evenings|afternoons)|at night"
+    # Where: "At work I use Java".
+    r"|at work|at home|for work|at my job)"
+    r",? (?P<rest>(?:I|we)\b.+)$",
     re.IGNORECASE,
 )
 _EN_ADVERB_FIRST = re.compile(
@@ -157,6 +166,8 @@ _ZH_DISCOURSE = re.compile(
     # A correction's lead: 「不对，她叫小虹」, 「说错了，我住在杭州」.
     r"|(?:不对|说错了|我说错了|搞错了|口误|更正一下|纠正一下)(?=[，,、\s]|$))[，,、\s]*"
 )
+# A word tacked on at the end that states nothing: "…allergic to penicillin btw", "… lol".
+_EN_AFTERTHOUGHT = re.compile(r",?\s+(?:btw|by the way|fyi|lol|lmao|haha+|tbh|just saying)$", re.IGNORECASE)
 _EN_DISCOURSE = re.compile(
     r"^(?:also|actually|oh|btw|by the way|fyi|just so you know|remember(?: that)?|please note(?: that)?|note(?: that)?"
     r"|please remember(?: that)?|(?:don't|do not|never) forget(?: that)?|keep in mind(?: that)?|just remember(?: that)?"
@@ -263,7 +274,9 @@ _EN_HEDGE = re.compile(
 _EN_STANDING_ASKED = re.compile(
     r"^(?:can|could|would|will) you (?:please )?(?P<rule>(?:(?:always|from now on|going forward),? ).+"
     r"|.+\b(?:from now on|going forward|in (?:the )?future|every time)"
-    r"|(?:keep|make|write|give me) (?:your |all your |the )?(?:answers|replies|responses)\b.+)$",
+    r"|(?:keep|make|write|give me) (?:your |all your |the )?(?:answers|replies|responses)\b.+"
+    # "Can you remind me that I'm vegan when suggesting recipes?": a fact to heed every time it applies.
+    r"|(?:always )?remind me (?:that )?I(?:'m| am) .+ when(?:ever)? .+)$",
     re.IGNORECASE,
 )
 _ZH_ASK = r"(?:能不能|能否|可不可以|可以|能)"
@@ -638,6 +651,7 @@ def _strip_discourse(text: str, lang: Lang) -> str:
         previous, text = text, pattern.sub("", text, count=1).strip()
     if lang == "zh":
         return _ZH_ADVERB_FIRST.sub(lambda m: f"我{m.group('adv')}", text)
+    text = _EN_AFTERTHOUGHT.sub("", text)
     text = _EN_INTRODUCED.sub("I'm ", text)
     text = _EN_TIME_FIRST.sub(lambda m: f"{m.group('rest')} {m.group('when').lower()}", text)
     return _EN_ADVERB_FIRST.sub(lambda m: f"{m.group('me')} {m.group('adv').lower()} ", text)

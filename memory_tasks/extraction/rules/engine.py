@@ -81,6 +81,19 @@ _ALLERGY_REASON = {
     ),
     "en": re.compile(r"^(?:because |since |as )?I(?:'m| am) allergic(?: to (?:it|them))?$", re.IGNORECASE),
 }
+# What a food or drink the user avoids does to them, said after it: 「（不喝咖啡，）喝了会心慌」, "(I don't drink coffee,)
+# it makes me jittery".
+_SENSITIVITY_REASON = {
+    "zh": re.compile(
+        r"^(?:因为)?(?:我)?(?:一)?(?:喝|吃)了?(?:以后)?(?:我)?(?:就|会|都会|总会|容易)*"
+        r"(?:心慌|心悸|失眠|睡不着|胃疼|胃痛|拉肚子|腹泻|头疼|头痛|偏头痛|不舒服|难受|胀气|反酸|起疹子)(?:的|了)?$"
+    ),
+    "en": re.compile(
+        r"^(?:because |since )?(?:it|they) (?:always |usually )?(?:makes?|gives?) me (?:really |so |very )?"
+        r"(?:jittery|anxious|sick|nauseous|bloated|heartburn|migraines?|headaches?|insomnia|palpitations|a rash)$",
+        re.IGNORECASE,
+    ),
+}
 # A clause naming only the faith behind a food the user does not eat, before or after it:
 # 「我是回族，不吃猪肉」, 「我不吃牛肉，因为信仰」, "I don't eat pork, I'm Muslim". The faith itself is
 # not stored (R-TYPE-3); the avoidance becomes a religious restriction (`_becomes_religious`).
@@ -164,7 +177,10 @@ _ESPECIALLY = {
     "en": re.compile(r"^(?:especially|particularly|mostly|above all) [\w' .-]{1,40}$", re.IGNORECASE),
 }
 _GOAL_DETAIL = re.compile(
-    r"^(?:my (?:\w+ )?(?:goal|aim|target) is|(?:and |so )?(?:I'm |I am )?aiming (?:for|to)|我?的?目标是)", re.IGNORECASE
+    r"^(?:my (?:\w+ )?(?:goal|aim|target) is|(?:and |so )?(?:I'm |I am )?aiming (?:for|to)|我?的?目标是"
+    # How far a language or a skill should go: "(I'm learning Spanish) and I want to be fluent by next summer".
+    r"|(?:and |so )?I(?: want|'d like| would like| hope|'m hoping| plan) to (?:be|become|get|sound) (?:fluent|conversational))",
+    re.IGNORECASE,
 )
 # Another allergen said right after an allergy, with no verb of its own: 「我对花生过敏，芒果也不行」,
 # 「…，还有芒果」, "I'm allergic to peanuts. Mangoes too." Read as the allergy said of it (`_ALLERGY_OF`).
@@ -437,6 +453,20 @@ class RulesEngine:
             ):
                 _becomes_allergy(previous[-1], by_key, statement(clause.text, clause.lang), clause.lang)
                 continue
+            if (
+                not found
+                and previous
+                and previous[-1].memory_type == "preference"
+                and previous[-1].extra.get(ITEM)
+                and (_is_avoidance(previous[-1]) or _DISLIKED.match(previous[-1].content))
+                and _SENSITIVITY_REASON[clause.lang].match(clause.text)
+            ):
+                # 「我不喝咖啡，喝了会心慌」: what it does to the user makes the avoidance a sensitivity (core).
+                joiner = "，" if clause.lang == "zh" else "; "
+                said = statement(clause.text, clause.lang)
+                content = f"{previous[-1].content}{joiner}{said if clause.lang == 'zh' else _lower_first(said)}"
+                _becomes_lifelong_fact(previous[-1], by_key, "sensitivity", content)
+                continue
             if not found and not previous and said_before and _ALLERGY_REASON[clause.lang].match(clause.text):
                 # "Nuts are a no-go for me, I'm allergic": the food the clause before named is the allergen.
                 for food in _foods_named(said_before):
@@ -492,12 +522,13 @@ class RulesEngine:
                     # Several facts about one family member: one append of both sentences.
                     first.content = _joined(first.content, candidate.content, clause.lang)
                 elif (
-                    candidate.key == "occupation"
+                    candidate.key in _GOES_ON_IN_ITS_NEXT_CLAUSE
                     and first in previous
                     and clause.continues
                     and candidate.op == "upsert"
                 ):
-                    # 「我在美国留学，读计算机硕士」: the clause that goes on says more of the same occupation.
+                    # 「我在美国留学，读计算机硕士」, 「在找工作，想去互联网公司做产品」: the clause that goes on says
+                    # more of the same occupation or job hunt.
                     first.content = _joined(first.content, candidate.content, clause.lang)
                 # Otherwise the first statement of a key wins: "我不打算考N1了" is read as a
                 # retirement before the goal rules see "打算考N1".
@@ -712,6 +743,12 @@ _AVOIDANCE = re.compile(
     r"不能|不可以|不吃|不喝|不碰|吃不了|喝不了|不敢吃|\b(?:can't|cannot|can not|doesn't|does not|don't|never|avoids?)\b",
     re.IGNORECASE,
 )
+
+
+# Slots a clause with no subject of its own goes on about when it names the same one again.
+_GOES_ON_IN_ITS_NEXT_CLAUSE = frozenset({"occupation", "goal-job-change", "goal-career-change"})
+# A taste against a food or drink: 「不爱吃辣」, 「不太喜欢喝咖啡」 (a sensitivity when it makes the user unwell).
+_DISLIKED = re.compile(r"不(?:太|怎么|大)?(?:爱|喜欢)")
 
 
 # The parts of an appended fact: 「戒酒；不吃猪肉」, "Quit drinking; Doesn't eat red meat".

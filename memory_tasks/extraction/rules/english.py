@@ -124,24 +124,10 @@ def _later_self(text: str) -> str:
     return _EN_LATER_SELF.sub(_they, text)
 
 
-# When or how often, said before the user: "Every morning I go for a run" is "I go for a run every morning".
-_EN_LEADING_WHEN = re.compile(
-    r"^(?P<when>(?:every|each|most|some) (?:day|morning|evening|night|week|weekend|month|year|summer|winter)s?"
-    r"|on (?:weekends|the weekends?|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
-    r"|(?:once|twice|\w+ times) a (?:day|week|month|year)|in the (?:morning|evening|afternoon)s?|at night"
-    r"|these days|nowadays|lately),? (?=I\b)",
-    re.IGNORECASE,
-)
-
-
 def third_person(text: str) -> str:
     """An English first-person statement as a memory: "I really enjoy hiking" -> "Really enjoys
-    hiking", "I'm vegetarian" -> "Is vegetarian", "My wife is…" -> "Wife is…", "Every morning I go
-    for a run" -> "Goes for a run every morning"."""
+    hiking", "I'm vegetarian" -> "Is vegetarian", "My wife is…" -> "Wife is…"."""
     text = text.strip()
-    when = _EN_LEADING_WHEN.match(text)
-    if when:
-        text = f"{text[when.end() :]} {when.group('when').lower()}"
     if re.match(r"^my\s", text, re.IGNORECASE):
         return _capitalize(text[3:].lstrip())
     match = _EN_PRONOUN_SUBJECT.match(text)

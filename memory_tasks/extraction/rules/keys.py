@@ -196,7 +196,9 @@ _ZH_GOAL_LEAD = re.compile(
     r"^(?:今年|明年|年底前?|以后|将来|在|要|能|去|考过|考|通过|拿到|学会|学习|学|攒够|存够|跑一次|跑|完成)+"
 )
 _EN_GOAL_LEAD = re.compile(
-    r"^(?:to |get |pass |run |learn |learning |become |buy |buying |finish |complete |my )+", re.IGNORECASE
+    r"^(?:to |get |pass |run |learn |learning |become |buy |buying |finish |complete |my |be fluent in |fluent in "
+    r"|be conversational in |speak )+",
+    re.IGNORECASE,
 )
 
 
@@ -210,7 +212,8 @@ def goal_key(item: str) -> str:
     whose name starts with a leading verb is found with the verb (考研 is not 研; "run a marathon"
     is still the marathon)."""
     lead = _ZH_GOAL_LEAD if has_han(item) else _EN_GOAL_LEAD
-    core = re.split(r"\s+(?:before|by|within|in the next|this year|next year|so that|so|because)\b", item)[0]
+    # The goal's own words: what a comma adds ("…triathlon in September, swimming is my weakest part") is not it.
+    core = re.split(r"\s+(?:before|by|within|in the next|this year|next year|so that|so|because)\b|[,，]", item)[0]
     target = lead.sub("", core) or item
     if target.lower() in _GOAL_OF_VERB:
         return "goal-" + _GOAL_OF_VERB[target.lower()]

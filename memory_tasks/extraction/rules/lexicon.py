@@ -129,6 +129,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("cycling", "sport", ("骑行", "骑车", "cycling", "biking", "bike rides", "bike ride")),
     ("half-marathon", "sport", ("半马", "半程马拉松", "half marathon")),
     ("marathon", "sport", ("马拉松", "全马", "marathon")),
+    ("triathlon", "sport", ("铁人三项", "triathlon", "ironman")),
     ("camping", "sport", ("露营", "camping")),
     # Exercise in general (「早上运动」); a named sport above is longer and found first.
     ("exercise", "sport", ("运动", "锻炼", "exercise", "exercising")),
@@ -520,7 +521,24 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ("换个城市", "换城市", "去别的城市", "move to another city", "move to a new city", "relocate"),
     ),
     ("intermittent-fasting", "habit", ("轻断食", "间歇性断食", "16:8断食", "intermittent fasting", "16:8 fasting")),
-    ("job-change", "work", ("换工作", "跳槽", "找新工作", "change jobs", "switch jobs", "a new job", "find a new job")),
+    (
+        "job-change",
+        "work",
+        (
+            "换工作",
+            "跳槽",
+            "找新工作",
+            "找工作",
+            "change jobs",
+            "switch jobs",
+            "a new job",
+            "find a new job",
+            "find a job",
+            "looking for a job",
+            "job hunting",
+        ),
+    ),
+    ("career-change", "work", ("转行", "换行业", "change careers", "switch careers", "career change")),
     # Topics a user asks never to be brought up (「不要提我前任」, "Don't mention my ex"): one rule key in both languages.
     (
         "ex",

@@ -497,6 +497,8 @@ RULES: tuple[Rule, ...] = (
     # "I don't eat kiwi because I'm allergic to it": the food avoided is the allergen, not a taste
     # (in the preference group, before the dislike, so that one does not read it too).
     _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never) (?:eat|drink|have|touch) (?P<item>[\w -]+?),? (?:because|since|as) I(?:'m| am) allergic\b", ALLERGY),
+    # "I don't drink coffee, it makes me jittery": what it does to the user makes the avoidance a sensitivity.
+    _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never|avoid|try not to) (?:eat|drink|have|touch)? ?(?P<item>[\w -]+?),? (?:because |since |as )?(?:it|they) (?:always |usually )?(?:makes?|gives?) me (?:really |so |very )?(?:jittery|anxious|sick|nauseous|bloated|heartburn|migraines?|headaches?|insomnia|palpitations|a rash)$", SENSITIVITY),
     # "I can't have grapefruit because of my medication": a restriction the treatment sets (core, as a doctor's
     # order; before the dislike, which would read it as a taste).
     _r("pref", "en", r"^I (?:can't|cannot|can not|shouldn't|should not|must not|mustn't|am not allowed to) (?:have|eat|drink|take) (?P<item>[\w -]{2,30}?),? (?:because of|due to|with|while on) (?:my |the )?(?:medication|meds|medicine|pills|blood thinners|treatment|chemo|condition)\b", DOCTORS_ORDER),
@@ -581,6 +583,8 @@ RULES: tuple[Rule, ...] = (
     # A food taken up now ("I eat fish now", 「我现在也吃鱼了」): where a diet that kept from it is qualified.
     _r("pref", "en", r"^I (?:do |also )?(?:eat|drink) (?P<item>[a-z][\w -]{1,20}?) (?:now|again|these days)$", habit_taken_up),
     _r("pref", "zh", r"^(?:我)?(?:现在|最近|如今)(?:也|又|开始)+(?:吃|喝)(?P<item>[^，。]{1,6}?)了$", habit_taken_up),
+    # 「电脑是Windows的」, 「我的手机是华为的」: the device, said by what it is.
+    _r("pref", "zh", r"^(?:我的?)?(?:电脑|笔记本|手机)(?:用的)?是(?P<item>Mac|MacBook|Windows|Linux|iPhone|安卓)(?:的|系统的?)?$", _pref),
     # 「我用Windows电脑」, 「我用Mac」: the device the user has (a bare 用 of anything else is a task of the moment).
     _r("pref", "zh", r"^(?:我)?(?:现在|平时|工作上|在家)?用(?P<item>Mac(?:Book(?: (?:Pro|Air))?)?|Windows|Linux|iPad|Kindle|苹果电脑|苹果手机|安卓手机|华为手机|小米手机)(?:电脑|笔记本|系统)?$", _pref),
     # An instrument the user can play: 「我会弹吉他」, "I can play the guitar" (where "I play the guitar" lands).
@@ -685,6 +689,8 @@ RULES: tuple[Rule, ...] = (
     _r("residence-city", "en", r"^(?:and |but )?(?:now |currently )?(?:living|live) in " + _EN_PLACE + r"(?: now)?$", RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live|reside) (?:in|near|outside)(?: (?:a|the) (?:suburb|outskirts|small town|village) (?:of|near|outside))? " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
+    # "I just moved to Seattle for a new job at Microsoft": the move's reason is the workplace.
+    _r("employer", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to .+? for (?:a |my |the )?(?:new )?(?:job|position|role) (?:at|with) (?P<value>" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*){0,3})", EMPLOYER_EN),
     _r("residence-city", "en", r"^(?:I'm|I am|we're|we are) (?:currently |now )?(?:based|living|located) in " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I'm|I am) in " + _EN_PLACE + r" now$", RESIDENCE_EN),
     # "I've lived in London for 5 years": still there (not "I lived in London for a year", which is over).
@@ -998,6 +1004,15 @@ RULES: tuple[Rule, ...] = (
     _r("trait", "zh", _ZH_ME + r"(?:完全|根本|一直|还)?(?P<item>不会游泳|不会开车)$", TRAIT),
     # Learning it ends it: "I can swim now", 「我学会游泳了」; a job found ends the job hunt (「我明年想换工作」).
     _r("goal", "en", r"^I(?:'ve| have)? (?:finally |just )?(?:found|got|landed) (?:a |my )?(?:new )?job\b", slot_retirement("goal", "goal-job-change", if_held=True)),
+    # A job hunt under way (「我在找工作」, "I'm job hunting") and a career change wanted (「想转行做数据分析」, "I want to
+    # switch careers into data science"): the goals a job found or the new work ends.
+    _r("goal", "zh", _ZH_ME + r"(?:现在|最近|目前|正|还)?(?P<value>在找(?:新)?工作)(?:呢)?$", Slot("goal", "goal-job-change")),
+    _r("goal", "en", r"^I(?:'m| am) (?:currently |still |now )?(?P<value>job hunting|job-hunting|looking for (?:a |a new )?(?:job|work))$", Slot("goal", "goal-job-change")),
+    _r("goal", "zh", _ZH_ME + r"(?:最近|一直|今年|明年|现在)?(?:很|特别)?(?:想|打算|准备|计划|在考虑)(?:要)?(?P<value>转行(?:去)?(?:做|当|搞|到)?[^，。]{0,12})$", Slot("goal", "goal-career-change")),
+    _r("goal", "en", r"^I(?: want| plan|'m planning| am planning|'d like| would like|'m hoping| am hoping|'m trying) to (?P<value>(?:switch|change) careers?\b.*)$", Slot("goal", "goal-career-change")),
+    _r("goal", "en", r"^I(?:'m| am) (?:thinking (?:about|of)|considering) (?P<value>(?:a career change|switching careers|changing careers)\b.*)$", Slot("goal", "goal-career-change")),
+    # 「想去互联网公司做产品」: the work the user wants, said with where.
+    _r("goal", "zh", r"^(?:我)?(?:还|也|以后|将来)?(?:想|希望|打算)(?P<value>(?:去|进)[^，。]{2,10}?(?:做|当)[^，。]{1,8})$", Slot("goal", "goal-job-change")),
     _r("goal", "zh", _ZH_ME + r"(?:终于|已经|刚)?找到(?:了)?(?:新)?工作了$", slot_retirement("goal", "goal-job-change", if_held=True)),
     # ... and the goal of learning it (「想学游泳」, "I want to learn to swim": goal-swimming).
     _r("trait", "en", r"^I (?:can (?:finally )?swim now|(?:finally )?(?:learned|learnt) (?:how )?to swim)\b", slots(slot_retirement("fact", "trait-cannot-swim", if_held=True), *_LEARNING_TO_SWIM)),
@@ -1302,8 +1317,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后|每次)?(?:给我|帮我)?(?:推荐|介绍|安排|规划)(?P<item>[^，。]{1,8}?)的时候(?:请|要|都)?(?:注意|记得|考虑|优先|避开|避免|别|不要|尽量|多|少)[^，。]+$", standing_rule, standing=True),
     # What a condition or a trait asks of every reply, right after it: "I'm colorblind, so don't rely on colors in
     # charts", 「我听力不好，所以别发语音」, 「我晕车，出去玩别安排太远的自驾」, "I get seasick easily, so no boat trips".
-    _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me|plan|book) .+$|^(?:so )?no (?!(?:problem|problems|worries|worry|big deal|way|idea|thanks|rush|pressure|offense|doubt|wonder|matter)\b)[\w' -]{2,30}(?: for me)?$", standing_rule, standing=True, after=("health-", "trait-")),
-    _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖|安排|订)[^，。]+$", standing_rule, standing=True, after=("health-", "trait-")),
+    _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me|plan|book) .+$|^(?:so )?no (?!(?:problem|problems|worries|worry|big deal|way|idea|thanks|rush|pressure|offense|doubt|wonder|matter)\b)[\w' -]{2,30}(?: for me)?$", standing_rule, standing=True, after=("health-", "trait-", "goal-weight-loss")),
+    _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖|安排|订)[^，。]+$", standing_rule, standing=True, after=("health-", "trait-", "goal-weight-loss")),
     # Something to keep out of every recommendation, named by what it holds: "Please don't recommend anything with
     # alcohol", 「别给我推荐带酒精的东西」 (what is in a dish or a drink is no one-off, unlike "don't recommend that one").
     _r("constraint", "en", r"^(?:please )?(?:don't|do not|never) (?:ever )?(?:recommend|suggest|offer|give) (?:me )?(?:anything|any (?:food|foods|drinks?|dishes|recipes|snacks|meals)|foods?|drinks?|dishes|recipes|snacks|meals|restaurants) (?:with|containing|that (?:has|have|contains?)) (?:any )?(?:alcohol|pork|beef|meat|nuts|peanuts|tree nuts|shellfish|seafood|gluten|dairy|eggs|sugar|caffeine)\b.*$", standing_rule, standing=True),
@@ -1312,6 +1327,12 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后|请|千万)?(?:不要|别|不许)(?:再)?(?:跟我|和我|同我)(?:提|提起|提到|聊|谈|讨论|说)(?:起)?(?P<item>(?!这|那|它|他|她)[^，。]{1,10}?)(?:的事(?:情)?|相关的事)?(?:了)?$", standing_rule, standing=True),
     # "I hate it when you apologize too much": what the assistant does that the user wants gone from every reply.
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:hate|dislike|can't stand|don't like|do not like) (?:it )?when you (?!(?:do|say) (?:that|this|it)\b)(?P<item>[\w' ,-]{3,50})$", standing_rule, standing=True),
+    # "(Can you) remind me that I'm vegan when suggesting recipes": what every suggestion of a kind must heed.
+    _r("constraint", "en", r"^(?:please )?(?:always )?remind me (?:that )?I(?:'m| am) [\w -]{3,30}? when(?:ever)? (?:you(?:'re| are)? )?(?:suggest|recommend|plan|pick|choos|giv|find)\w* .+$", standing_rule, standing=True),
+    # "I broke up with my girlfriend, so please don't bring her up", 「我和男朋友分手了，别再提他了」: the ex kept out
+    # of talk, right after the partner's end.
+    _r("constraint", "en", r"^(?:so )?(?:please )?(?:don't|do not|never) (?:ever )?(?P<value>bring (?:him|her|them) up|mention (?:him|her|them)|talk about (?:him|her|them)|ask (?:me )?about (?:him|her|them))(?: again| anymore| please)*$", Slot("constraint", "rule-ex", {"en": "Don't bring up their ex", "zh": "不要提前任"}), standing=True, after="family-partner"),
+    _r("constraint", "zh", r"^(?:所以|以后)?(?:请)?(?:别|不要|不许)(?:再)?(?:跟我)?(?P<value>提|聊|说)(?:起)?(?:他|她|TA|ta)(?:了)?$", Slot("constraint", "rule-ex", {"en": "Don't bring up their ex", "zh": "不要提前任"}), standing=True, after="family-partner"),
     # "Please explain things step by step": how every explanation is laid out.
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:explain|walk me through) (?:things|everything|stuff|concepts|your answers|solutions) (?:to me )?step[- ]by[- ]step$", standing_rule, standing=True),
     _r("constraint", "zh", r"^(?:以后|请)?(?:都|每次)?(?:一步一步|一步步|分步骤)(?:地)?(?:给我)?(?:讲|解释|说明)(?:吧)?$", standing_rule, standing=True),
