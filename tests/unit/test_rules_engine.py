@@ -5839,3 +5839,19 @@ def test_what_a_message_of_several_facts_says_is_read_whole(message: str, expect
     assert {(c.key, c.content) for c in extract(message)} == expected
     assert [c.key for c in extract("Can you remind me that I'm vegan when suggesting recipes?")] == ["rule-recipes"]
     assert [c.key for c in extract("我老婆是老师，别提她。")] == ["family-partner"]  # no ex: she is held
+
+
+def test_a_partner_by_name_a_corrected_allergen_and_a_sport_stopped_for_a_reason_are_read() -> None:
+    """R-WRITE-2 (twenty-first probe, changes): "I'm dating someone named Alex" and "Alex and I got engaged!" stored
+    nothing; "Actually it's amoxicillin I'm allergic to, not penicillin" rewrote the penicillin allergy as "Is
+    allergic to amoxicillin I'm allergic to" under `allergy-penicillin`; "I hurt my knee so I stopped running" kept
+    the running."""
+    assert [(c.op, c.key) for c in extract("I'm dating someone named Alex.")][0] == ("append", "family-partner")
+    assert [(c.op, c.key) for c in extract("Alex and I got engaged!")][0] == ("append", "family-partner")
+    assert [
+        (c.op, c.key, c.content) for c in extract("Actually it's amoxicillin I'm allergic to, not penicillin.")
+    ] == [
+        ("upsert", "allergy-amoxicillin", "Is allergic to amoxicillin"),
+        ("delete", "allergy-penicillin", "Is not allergic to penicillin"),
+    ]
+    assert [(c.op, c.key) for c in extract("I hurt my knee so I stopped running.")] == [("delete", "sport-running")]

@@ -116,6 +116,8 @@ _EN_CLAUSE = re.compile(
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
     # "I'm originally from Brazil but live in Toronto now": where the user lives, after the hometown.
     r"|\s+(?=but (?:now |currently )?(?:live|living) in\b)"
+    # "I hurt my knee so I stopped running": what the user did about it is a statement of its own.
+    r"|\s+(?=so I (?:stopped|quit|gave up|had to (?:stop|quit|give up)|can't|cannot|don't|no longer)\b)"
     # "My favorite language is Rust but at work I use Java": another statement, of where or when.
     r"|\s+(?=but (?:at|for|in|on) [\w ]{1,15}? I\b)"
     r"|\s+(?=and (?:(?:now|then|since then) (?=I\b|I'm|I've|we\b|my\b))?(?:I|I'm|I've|we|we're|my|"
@@ -165,6 +167,12 @@ _ZH_DISCOURSE = re.compile(
     r"|补充一下|话说|总之|反正|然后|哈哈"
     # A correction's lead: 「不对，她叫小虹」, 「说错了，我住在杭州」.
     r"|(?:不对|说错了|我说错了|搞错了|口误|更正一下|纠正一下)(?=[，,、\s]|$))[，,、\s]*"
+)
+# What the user is allergic to, named first as a correction does: "(Actually) it's amoxicillin I'm allergic to".
+_EN_CLEFT = re.compile(
+    r"^(?:it's|it is) (?P<item>[\w -]{2,30}?) (?:that )?I(?:'m| am) (?:actually )?"
+    r"(?P<what>allergic to|intolerant to|sensitive to)$",
+    re.IGNORECASE,
 )
 # A word tacked on at the end that states nothing: "…allergic to penicillin btw", "… lol".
 _EN_AFTERTHOUGHT = re.compile(r",?\s+(?:btw|by the way|fyi|lol|lmao|haha+|tbh|just saying)$", re.IGNORECASE)
@@ -652,6 +660,7 @@ def _strip_discourse(text: str, lang: Lang) -> str:
     if lang == "zh":
         return _ZH_ADVERB_FIRST.sub(lambda m: f"我{m.group('adv')}", text)
     text = _EN_AFTERTHOUGHT.sub("", text)
+    text = _EN_CLEFT.sub(lambda m: f"I'm {m.group('what').lower()} {m.group('item')}", text)
     text = _EN_INTRODUCED.sub("I'm ", text)
     text = _EN_TIME_FIRST.sub(lambda m: f"{m.group('rest')} {m.group('when').lower()}", text)
     return _EN_ADVERB_FIRST.sub(lambda m: f"{m.group('me')} {m.group('adv').lower()} ", text)

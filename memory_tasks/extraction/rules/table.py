@@ -1084,6 +1084,9 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^I(?:'m| am| (?:just |recently )?got) (?:now |recently |just |happily )?(?P<partner>married|engaged|remarried)\b", slots(family_fact, _ENDS_STATUS)),
     # "We got married last Saturday" (after "I'm engaged"): the partner's fact, as "I got married" is.
     _r("family", "en", r"^we (?:just |finally |recently |officially )?got (?P<partner>married|engaged)\b", slots(family_fact, _ENDS_STATUS)),
+    # "Alex and I got engaged!", "I'm dating someone named Alex": the partner, by name or not.
+    _r("family", "en", r"^(?-i:[A-Z][a-z]+) and I (?:just |finally |recently |officially )?got (?P<partner>married|engaged)\b", slots(family_fact, _ENDS_STATUS)),
+    _r("family", "en", r"^I(?:'m| am) (?:now |currently )?(?P<partner>dating|seeing) (?:someone|somebody|a (?:guy|girl|woman|man))\b.*$", slots(family_fact, _ENDS_STATUS)),
     _r("family", "zh", r"^(?:我们|我)(?:已经|刚|终于|上周|上个月|昨天)?(?P<partner>结婚|领证|订婚)了$", slots(family_fact, _ENDS_STATUS)),
     # "My husband and I have been married for 10 years" (said as "we"), 「我们结婚十年了」: the partner's fact.
     _r("family", "en", r"^(?:we|I)(?:'ve| have) been (?P<partner>married|together)(?: for [\w -]+)?$", family_fact),
