@@ -5858,3 +5858,56 @@ def test_a_partner_by_name_a_corrected_allergen_and_a_sport_stopped_for_a_reason
         ("delete", "allergy-penicillin", "Is not allergic to penicillin"),
     ]
     assert [(c.op, c.key) for c in extract("I hurt my knee so I stopped running.")] == [("delete", "sport-running")]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("我是自由撰稿人。", {("occupation", "职业：自由撰稿人")}),
+        ("我是东北人。", {("hometown", "老家是东北")}),
+        (
+            "I can't have shellfish or peanuts.",
+            {("food-shellfish", "Can't have shellfish"), ("food-peanut", "Can't have peanuts")},
+        ),
+        ("我不吃牛羊肉。", {("food-beef", "不吃牛肉"), ("food-lamb", "不吃羊肉")}),
+        (
+            "I'm allergic to both cats and dogs.",
+            {("allergy-cat", "Is allergic to cats"), ("allergy-dog", "Is allergic to dogs")},
+        ),
+        ("我每天吃一片阿司匹林。", {("medication-aspirin", "每天吃一片阿司匹林")}),
+        ("Always reply in Traditional Chinese.", {("reply-language", "Always reply in Traditional Chinese")}),
+        ("Use British spelling please.", {("rule-british-spelling", "Use British spelling please")}),
+        (
+            "Stop asking me follow-up questions at the end.",
+            {("rule-follow-up-questions", "Stop asking me follow-up questions at the end")},
+        ),
+        ("以后别反问我。", {("rule-follow-up-questions", "以后别反问我")}),
+        ("我喜欢你用幽默一点的语气。", {("reply-style", "喜欢你用幽默一点的语气")}),
+        ("我不喜欢吃香蕉。", {("food-banana", "不喜欢吃香蕉")}),
+        ("I meditate every morning.", {("habit-meditation", "Meditates every morning")}),
+        ("I'm planning to run for city council.", {("goal-city-council", "Is planning to run for city council")}),
+        (
+            "I'm left-handed and colorblind.",
+            {("trait-left-handed", "Is left-handed"), ("health-colorblind", "Is colorblind")},
+        ),
+        (
+            "I'm an accountant but I'm studying to become a data scientist.",
+            {
+                ("occupation", "Occupation: accountant"),
+                ("goal-data-scientist", "Is studying to become a data scientist"),
+            },
+        ),
+        ("I don't have a car.", {("vehicle", "Doesn't have a car")}),
+        (
+            "I live with my boyfriend and our two dogs.",
+            {("family-partner", "Lives with their boyfriend and their two dogs")},
+        ),
+    ],
+)
+def test_the_fourth_batch_of_held_out_statements_is_read(message: str, expected: set) -> None:
+    """R-TYPE-2, R-READ-6 (twenty-first probe, fourth batch written before the run): 「我是自由撰稿人」 was the hometown
+    「自由撰稿」; "I can't have shellfish or peanuts", 「我每天吃一片阿司匹林」, "Always reply in Traditional Chinese",
+    "Use British spelling", "Stop asking me follow-up questions" and 「我喜欢你用幽默一点的语气」 stored nothing; 「牛羊肉」
+    kept only the lamb, "both cats" was an item, "run for city council" was keyed `goal-running`, "colorblind" after
+    "left-handed" was lost (not core), and "our two dogs" was left in the first person."""
+    assert {(c.key, c.content) for c in extract(message) if c.op != "delete"} == expected

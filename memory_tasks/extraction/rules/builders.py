@@ -662,7 +662,10 @@ def timed_habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     activity = match.group("item").lower()
     activity = _ROUTINE_BASE_FORM.get(activity, activity)  # "started going to bed at 11": the bedtime
     content = statement(clause.text, clause.lang)
-    routine = _candidate("upsert", "preference", f"preference-{item_slug(activity)}", content, clause, 3)
+    # A habit the lexicon knows is keyed as said any other way (「每天冥想」: habit-meditation); a routine by its slug.
+    habit_of = [slug for slug, category in lexicon_entries(activity) if category == "habit"]
+    key = f"habit-{habit_of[0]}" if habit_of else f"preference-{item_slug(activity)}"
+    routine = _candidate("upsert", "preference", key, content, clause, 3)
     hour = _bedtime_hour(clause.text, clause.lang) if routine.key == "preference-bedtime" else None
     ended = _EARLY_BEDTIME_ENDS if hour is not None and 20 <= hour <= 23 else None
     ended = _LATE_BEDTIME_ENDS if hour is not None and 1 <= hour <= 5 else ended

@@ -159,7 +159,8 @@ _CONDITION_FORBIDS = {
 _SHARED_VERB = {
     "zh": re.compile(r"(?!)"),
     "en": re.compile(
-        r"^(?P<verb>(?:please )?(?:always )?(?:use|give me|show me)|I (?:prefer|like|want)|(?:I|we) (?:have|own|'ve got))"
+        r"^(?P<verb>(?:please )?(?:always )?(?:use|give me|show me)|I (?:prefer|like|want)|(?:I|we) (?:have|own|'ve got)"
+        r"|I(?:'m| am))"
         r" (?P<first>.+?),? and (?:also )?(?P<second>.+)$",
         re.IGNORECASE,
     ),
@@ -629,7 +630,12 @@ class RulesEngine:
                 first
                 and second
                 and keys_first.isdisjoint(keys_second)
-                and (any(key.startswith("reply-") for key in keys_first | keys_second) or {"family", "pet"} <= kinds)
+                and (
+                    any(key.startswith("reply-") for key in keys_first | keys_second)
+                    or {"family", "pet"} <= kinds
+                    # "I'm left-handed and colorblind": two traits or conditions, each its own (a condition core).
+                    or kinds <= {"health", "trait", "allergy", "sensitivity"}
+                )
             ):
                 return first + second
         return self._read_rules(clause, previous)

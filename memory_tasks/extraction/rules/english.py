@@ -81,19 +81,19 @@ def _capitalize(text: str) -> str:
 # would name her.)
 # Not inside a compound or an abbreviation: "I/O", "me-time".
 _EN_LATER_SELF = re.compile(
-    r"(?<![/-])\b(?:my|myself|me|I(?:['\u2019](?:m|ve|d|ll)| am| was)?)\b(?![/-])", re.IGNORECASE
+    r"(?<![/-])\b(?:my|our|myself|me|I(?:['\u2019](?:m|ve|d|ll)| am| was)?)\b(?![/-])", re.IGNORECASE
 )
 # The user's word -> the assistant's word for the user ("i" covers "I" alone).
 _EN_THEY = dict(
     pair.split("=")
-    for pair in "my=their|myself=themselves|me=them|i=they|i'm=they're|i am=they are|i've=they've|i'd=they'd"
+    for pair in "my=their|our=their|myself=themselves|me=them|i=they|i'm=they're|i am=they are|i've=they've|i'd=they'd"
     "|i'll=they'll|i was=they were".split("|")
 )
 
 
 def _they(match: re.Match[str]) -> str:
     word = match.group(0)
-    if word.lower() in ("me", "my", "myself") and word[0].isupper():
+    if word.lower() in ("me", "my", "our", "myself") and word[0].isupper():
         return word  # a capitalised "My" or "Me" inside a title ("Despicable Me")
     return _EN_THEY[word.lower().replace("\u2019", "'")]
 

@@ -217,7 +217,11 @@ def goal_key(item: str) -> str:
     target = lead.sub("", core) or item
     if target.lower() in _GOAL_OF_VERB:
         return "goal-" + _GOAL_OF_VERB[target.lower()]
-    entries = lexicon_entries(canonical_english(target)) or lexicon_entries(canonical_english(core))
+    # "run for city council" is an office sought, not running: the lead's verb names no item then.
+    running_for = re.match(r"run for\b", core, re.IGNORECASE)
+    entries = lexicon_entries(canonical_english(target)) or (
+        [] if running_for else lexicon_entries(canonical_english(core))
+    )
     # Saving up for something is the goal of having it: 「存钱买房」 is goal-house, as "saving up to buy a house".
     entries.sort(key=lambda entry: entry[1] == "money")
     return "goal-" + (entries[0][0] if entries else item_slug(target))

@@ -108,6 +108,7 @@ _ZH_OCCUPATION = (
     r"|销售|运营|分析师|研究员|架构师|科学家|学生|研究生|博士生|本科生|大学生|高中生|主播|博主|自由职业者|创业者|公务员|店主"
     r"|画家|摄影师|演员|歌手|工人|农民|快递员|外卖员|药剂师|咨询师|顾问|律师助理|产品|前端|后端|全栈|测试|运维|HR|hr"
     r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发|总监|主管|总裁|合伙人|老板|组长|数据分析|算法|策划|编剧|插画师|美术"
+    r"|自由撰稿人|撰稿人|主持人|经纪人|创始人|制片人|网约车司机|保安|保姆|月嫂|导游|空姐|空乘|飞行员|军人|消防员|兽医|营养师"
     # Titles said in Latin letters inside Chinese: 「我在字节做SRE」.
     r"|(?-i:SRE|DevOps|DBA|PM|UI|UX|QA|CTO|CEO|CFO|COO)"
 )
@@ -158,7 +159,8 @@ _ZH_TOOL = r"[A-Za-z][A-Za-z0-9+#.\-]*(?: [A-Za-z0-9][A-Za-z0-9+#.\-]*)?"
 # Tools said together, each its own memory (`per_item`): 「我平时用Python和Go写后端」.
 _ZH_TOOLS = _ZH_TOOL + r"(?:\s*(?:和|、|跟|以及|/)\s*" + _ZH_TOOL + r")*"
 _LANGUAGES_EN = (
-    r"(?:British |American |Australian )?English|Chinese|Mandarin|Cantonese|Japanese|Korean|French|German|Spanish"
+    r"(?:British |American |Australian )?English|(?:Traditional |Simplified )?Chinese|Mandarin|Cantonese|Japanese|Korean"
+    r"|French|German|Spanish"
     r"|Portuguese|Italian|Russian|Arabic"
     r"|Hindi|Dutch|Swedish|Polish|Turkish|Vietnamese|Thai|Indonesian"
 )
@@ -661,6 +663,8 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:signed up|registered) for (?:a |an |the |my first )?(?P<item>(?:half[- ])?marathon|ultramarathon|ultra|triathlon|ironman|\d+k(?: race| run)?)\b.*$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
     _r("goal", "en", r"^I(?:'m| am) learning (?:how )?to (?P<item>.+)$", goal),
+    # "I'm studying to become a data scientist": the work aimed at.
+    _r("goal", "en", r"^I(?:'m| am) (?:studying|training|working|retraining|preparing) to (?:become|be) (?:an? )?(?P<item>[\w -]{3,40})$", goal),
     # "I'm doing a master's in education part-time": the degree is the goal ("I finished my master's" reaches it).
     _r("goal", "en", r"^I(?:'m| am) (?:currently |now )?(?:doing|pursuing|working on|working towards|studying for|getting|finishing) (?:a |an |my )?(?P<item>master's|masters|PhD|MBA|doctorate|bachelor's|law degree|degree)\b.*$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:also |now |currently )?(?:learning|taking up) (?:the )?(?P<item>piano|guitar|violin|drums|cello|saxophone|flute|ukulele|bass guitar|swimming|coding|programming|photography|painting|drawing|calligraphy|chess|knitting|pottery)(?: now| these days| again)?$", goal),
@@ -689,6 +693,9 @@ RULES: tuple[Rule, ...] = (
     _r("residence-city", "en", r"^(?:and |but )?(?:now |currently )?(?:living|live) in " + _EN_PLACE + r"(?: now)?$", RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live|reside) (?:in|near|outside)(?: (?:a|the) (?:suburb|outskirts|small town|village) (?:of|near|outside))? " + _EN_PLACE, RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
+    # "I don't have a car": how the user gets around (a car bought later replaces it).
+    _r("vehicle", "en", r"^I (?:don't|do not) (?:have|own) (?P<value>a car)(?: anymore| any more)?$", Slot("fact", "vehicle")),
+    _r("vehicle", "zh", r"^(?:我)?(?:现在|目前)?(?P<value>没有车|没车)(?:了)?$", Slot("fact", "vehicle")),
     # "I just moved to Seattle for a new job at Microsoft": the move's reason is the workplace.
     _r("employer", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to .+? for (?:a |my |the )?(?:new )?(?:job|position|role) (?:at|with) (?P<value>" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*){0,3})", EMPLOYER_EN),
     _r("residence-city", "en", r"^(?:I'm|I am|we're|we are) (?:currently |now )?(?:based|living|located) in " + _EN_PLACE, RESIDENCE_EN),
@@ -703,7 +710,8 @@ RULES: tuple[Rule, ...] = (
     _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:已经|终于|现在|目前)?在(?P<value>" + ZH + r"{2,10}?)(?:安顿下来|安家|定居|落户|扎根)了?$", RESIDENCE_ZH),
     _r("hometown", "zh", r"(?:老家|家乡|祖籍)(?:在|是)(?P<value>[^，。]{2,12}?)(?:的|人)?$", HOMETOWN),
     # 「我是四川人」; not 「我是吃素的人」 (a kind of person, said with 的).
-    _r("hometown", "zh", r"^(?:我)?是(?P<value>(?!个|一个|好|坏|普通|外地|本地|年轻|老实|打工|上班|文化|有钱|穷)(?:(?!的)" + ZH + r"){2,6}?)人$", HOMETOWN),
+    # 「我是东北人」, not a trade said with 人 (「自由撰稿人」, 「主持人」: the occupation rules read those).
+    _r("hometown", "zh", r"^(?:我)?是(?P<value>(?!个|一个|好|坏|普通|外地|本地|年轻|老实|打工|上班|文化|有钱|穷)(?:(?!的)" + ZH + r"){2,6}?)(?<!撰稿|经纪|负责|创始|合伙|主持|制片|代理|手艺|监护|发言|候选|联系|介绍|承包|投资|策划|管理|出品|设计|修理)人$", HOMETOWN),
     _r("hometown", "zh", r"(?:从小)?在(?P<value>" + ZH + r"{2,8}?)长大", GREW_UP),
     _r("hometown", "zh", r"(?:出生在|出生于|生在|来自)(?P<value>" + ZH + r"{2,8})", HOMETOWN),
     _r("hometown", "en", r"^(?:I(?:'m| am) |and )?(?:originally )?from " + _EN_PLACE, HOMETOWN),
@@ -895,6 +903,8 @@ RULES: tuple[Rule, ...] = (
     # 「医生让我补充叶酸」: a medication the doctor put the user on.
     _r("medication", "zh", r"^(?:我的?)?医生(?:让|要|叫|建议|嘱咐)我(?:每天)?(?:吃|服用|补充?|打|用)(?P<item>" + _ZH_CHRONIC_MED_LIST + r")", MEDICATION),
     _r("medication", "zh", _ZH_ME + r"(?:长期|常年|每天(?:都)?(?:要)?|一直(?:在)?)(?:吃|服用|服)(?P<item>[^，。]{1,6}药)$", MEDICATION),
+    # 「我每天吃一片阿司匹林」: a drug taken every day, however many.
+    _r("medication", "zh", _ZH_ME + r"(?:长期|常年|每天(?:都)?(?:要)?|一直(?:在)?)(?:吃|服用|服)(?:一|两|半)?(?:片|粒|颗)?(?P<item>阿司匹林|布洛芬|维生素[A-Z\d]*|鱼油|钙片|褪黑素|" + _ZH_CHRONIC_MEDS + r")$", MEDICATION),
     # A drug the doctor moved the user to: "My doctor switched me to insulin", 「医生让我改打胰岛素」.
     # Switched to, it ends the one held drug of its use (`builders.SWITCHED_AWAY`); put on, it is one more.
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
@@ -986,6 +996,8 @@ RULES: tuple[Rule, ...] = (
     _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:吃|喝|碰)(?:了)?(?P<item>[^，。就会我]{1,6}?)(?:我)?(?:的)?(?P<part>嘴巴|嘴唇|嘴|喉咙|嗓子|脸|眼睛|皮肤)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:浑身|全身)?(?:起疹子|起红疹|长疹子|出疹子|起荨麻疹|嘴巴肿|嘴唇肿|喉咙肿|呼吸困难|(?(part)(?:肿|发肿|红肿|痒|发痒)|(?!)))", ALLERGY),
     # "Sesame makes my throat swell up", "Shrimp gives me hives": swelling or hives after a food is an allergy's.
     _r("sensitivity", "en", r"^(?!(?:stress|anxiety|work|exams?|heat|cold|the sun|sunlight|exercise|it|this|that|he|she|they|my|your|his|her|our|their|people|someone|everything|thinking about)\b)(?P<item>[\w -]{2,30}?) (?:always |usually |really )?(?:makes|make|gives|give) (?:me (?:hives|a rash|break out|swell up)|my (?:throat|lips|mouth|tongue|face|eyes) (?:swell(?: up)?|close up|itch|itchy))\b", ALLERGY),
+    # "I can't have shellfish or peanuts": foods an allergy is most often to, kept from (as "I can't eat …" is).
+    _r("sensitivity", "en", r"^I (?:can't|cannot|can not) have (?P<item>" + _EN_ALLERGENS + r"(?:(?:,|,? or|,? and) " + _EN_ALLERGENS + r")*)$", _pref),
     # "I can't have caffeine after 2pm": a restriction of the body's, whatever the hour (to eat or drink it is a dislike).
     _r("sensitivity", "en", r"^I (?:can't|cannot|can not) (?:have|tolerate|handle|digest) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY),
     _r("sensitivity", "en", r"^I (?:always |usually |often )?get (?:a migraine|migraines|a headache|headaches|heartburn|sick|a rash|hives|a stomachache|stomachaches|palpitations|jittery) (?:from|after|when I (?:eat|drink|have)) (?P<item>" + _EN_SUBSTANCES + r")\b", SENSITIVITY),
@@ -1336,6 +1348,11 @@ RULES: tuple[Rule, ...] = (
     # of talk, right after the partner's end.
     _r("constraint", "en", r"^(?:so )?(?:please )?(?:don't|do not|never) (?:ever )?(?P<value>bring (?:him|her|them) up|mention (?:him|her|them)|talk about (?:him|her|them)|ask (?:me )?about (?:him|her|them))(?: again| anymore| please)*$", Slot("constraint", "rule-ex", {"en": "Don't bring up their ex", "zh": "不要提前任"}), standing=True, after="family-partner"),
     _r("constraint", "zh", r"^(?:所以|以后)?(?:请)?(?:别|不要|不许)(?:再)?(?:跟我)?(?P<value>提|聊|说)(?:起)?(?:他|她|TA|ta)(?:了)?$", Slot("constraint", "rule-ex", {"en": "Don't bring up their ex", "zh": "不要提前任"}), standing=True, after="family-partner"),
+    # "Use British spelling please", "Stop asking me follow-up questions at the end", 「我喜欢你用幽默一点的语气」.
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:use|write in|stick to) (?:British|American|UK|US|Australian|Canadian) (?:English )?spellings?\b.*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:stop|don't|do not|never|no more|no) (?:ask(?:ing)? me |end(?:ing)? (?:your (?:answers|replies|responses) )?with |add(?:ing)? |(?=follow-up))(?:any |so many |all these |all those )?follow[- ]up questions\b.*$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:以后)?(?:别|不要|不用)(?:在最后|在结尾|每次)?(?:都)?(?:再)?(?:反问我|问我问题|追问)(?:了)?$", standing_rule, standing=True),
+    _r("constraint", "zh", r"(?:喜欢|希望|想要)你(?:用|说话|回答)?(?:能|可以)?(?:更)?(?P<value>" + _ZH_STYLES + r")(?:一?点|些|一些)?的?(?:语气|风格|方式|口吻)", REPLY_STYLE, standing=True),
     # "Please explain things step by step": how every explanation is laid out.
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:explain|walk me through) (?:things|everything|stuff|concepts|your answers|solutions) (?:to me )?step[- ]by[- ]step$", standing_rule, standing=True),
     _r("constraint", "zh", r"^(?:以后|请)?(?:都|每次)?(?:一步一步|一步步|分步骤)(?:地)?(?:给我)?(?:讲|解释|说明)(?:吧)?$", standing_rule, standing=True),
