@@ -306,7 +306,35 @@ def _one_word_derived(a: str, b: str) -> bool:
     return len(shorter) >= 4 and longer.startswith(shorter) and longer[len(shorter) :] in _DERIVING_SUFFIXES
 
 
-def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str, said_before: bool = False) -> bool:
+# Keys that name what the memory is about (its item: sport-hiking, allergy-peanut, goal-marathon), not a slot
+# a value fills (residence-city, occupation, reply-language, favorite-color, pet-cat with its count).
+_ITEM_KEY_PREFIXES = (
+    "food-",
+    "drink-",
+    "sport-",
+    "habit-",
+    "music-",
+    "book-",
+    "movie-",
+    "tv-",
+    "media-",
+    "style-",
+    "animal-",
+    "device-",
+    "allergy-",
+    "health-",
+    "sensitivity-",
+    "medication-",
+    "trait-",
+    "goal-",
+    "project-",
+    "preference-",
+)
+
+
+def says_nothing_new(
+    scorer: SimilarityScorer, stored: str, stated: str, said_before: bool = False, key: str = ""
+) -> bool:
     """True when `stated` is `stored` in other words: a confirmation, not a new value or detail.
 
     The scorer must rate them at or above its merge threshold (as sure as merging two
@@ -314,15 +342,17 @@ def says_nothing_new(scorer: SimilarityScorer, stored: str, stated: str, said_be
     nor put another value in the same frame (`_swaps_value`), which embeddings rate as alike.
     Words the memory was already told in (`said_before`) bring no new detail, whatever the
     scorer thinks of them: they confirm unless they state another value (`_states_another_value`).
+    Under a `key` that names the memory's item ("habit-early-rising") two wordings cannot put
+    another item in one frame: "Is a morning person" told again restates "Is an early riser".
     """
     if said_before:
-        return not _states_another_value(stored, stated)
+        return not _states_another_value(stored, stated, frames_a_value=not key.startswith(_ITEM_KEY_PREFIXES))
     if _adds_detail(stored, stated) or _swaps_value(stored, stated) or state_different_values(stored, stated):
         return False
     return float(scorer.matrix([stated], [stored])[0][0]) >= scorer.merge_threshold
 
 
-def _states_another_value(stored: str, stated: str) -> bool:
+def _states_another_value(stored: str, stated: str, *, frames_a_value: bool = True) -> bool:
     """True when the two texts differ in a value, whichever came first: a negation one lacks
     (likes / hates), other numbers on both sides (6 / 7; a number on one side only is a detail),
     another value in the same frame, other named values or languages; one side saying more words
@@ -331,7 +361,7 @@ def _states_another_value(stored: str, stated: str) -> bool:
     return (
         _negations(stored) != _negations(stated)
         or (all(numbers) and numbers[0] != numbers[1])
-        or _swaps_value(stored, stated)
+        or (frames_a_value and _swaps_value(stored, stated))
         or state_different_values(stored, stated, qualified=False)
     )
 

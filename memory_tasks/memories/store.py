@@ -560,14 +560,14 @@ def repoint_merges(session: Session, from_id: int, to_id: int) -> None:
 
 
 # Whether a statement says nothing an active memory does not already say (beyond wording):
-# (stored content, stated content, said before) -> bool, "said before" when `stated` is in words this
-# memory was already told in (`_told_before`). `dedup.says_nothing_new` binds the scorer.
-Restates = Callable[[str, str, bool], bool]
+# (stored content, stated content, said before, the memory's key) -> bool, "said before" when `stated` is
+# in words this memory was already told in (`_told_before`). `dedup.says_nothing_new` binds the scorer.
+Restates = Callable[[str, str, bool, str], bool]
 
 
 def says_the_same(stored: str, stated: str, restates: Restates | None = None) -> bool:
     """True when `stated` repeats `stored`: equal up to spacing, punctuation and case, or `restates` says so."""
-    return comparable(stored) == comparable(stated) or (restates is not None and restates(stored, stated, False))
+    return comparable(stored) == comparable(stated) or (restates is not None and restates(stored, stated, False, ""))
 
 
 def _told_before(session: Session, memory: LongTermMemory, stated: str, restates: Restates) -> bool:
@@ -580,7 +580,7 @@ def _told_before(session: Session, memory: LongTermMemory, stated: str, restates
     ).all()
     said = comparable(stated)
     return any(said in (comparable(new or ""), comparable(told or "")) for new, told in wordings) and restates(
-        memory.content, stated, True
+        memory.content, stated, True, memory.memory_key
     )
 
 

@@ -107,10 +107,36 @@ _ONE_TRADE = re.compile(
 )
 
 
+# One place called several ways: "NYC" / "New York City" / "New York" (a short form in capitals only).
+_PLACE_NAMES = {
+    "New York City": "New York",
+    "NYC": "New York",
+    "NY": "New York",
+    "LA": "Los Angeles",
+    "SF": "San Francisco",
+    "Washington DC": "Washington",
+    "Washington, D.C.": "Washington",
+    "DC": "Washington",
+    "HK": "Hong Kong",
+    "United Kingdom": "UK",
+    "Britain": "UK",
+    "Great Britain": "UK",
+    "United States": "US",
+    "USA": "US",
+    "America": "US",
+}
+_PLACE_NAME = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _PLACE_NAMES), key=len, reverse=True)) + r")\b")
+
+
+def canonical_places(text: str) -> str:
+    """`text` with each place's other names as its one name (`_PLACE_NAMES`: "Lives in NYC" -> "Lives in New York")."""
+    return _PLACE_NAME.sub(lambda name: _PLACE_NAMES[name.group(0)], text)
+
+
 def canonical_words(text: str) -> str:
-    """`text` as dedup compares its English words: one trade's names as one (`_ONE_TRADE`), then
-    `text.canonical_english`'s synonyms."""
-    return canonical_english(_ONE_TRADE.sub("programmer", text))
+    """`text` as dedup compares its English words: one place's and one trade's names as one (`_PLACE_NAMES`,
+    `_ONE_TRADE`), then `text.canonical_english`'s synonyms."""
+    return canonical_english(_ONE_TRADE.sub("programmer", canonical_places(text)))
 
 
 def words(text: str) -> frozenset[str]:
@@ -175,7 +201,7 @@ def state_different_values(a: str, b: str, *, qualified: bool = True) -> bool:
         a, b = _LANGUAGE_NAME.sub("", a), _LANGUAGE_NAME.sub("", b)
     if has_han(a) or has_han(b):
         return _latin_words_differ(a, b) or _filler_swapped(a, b)
-    names_a, names_b = named_values(without_subject(a)), named_values(without_subject(b))
+    names_a, names_b = (named_values(without_subject(canonical_places(text))) for text in (a, b))
     if names_a and names_b and names_a != names_b:
         return True
     if not qualified:

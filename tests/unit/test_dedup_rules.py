@@ -129,6 +129,10 @@ class _NeverAlike(_AlwaysAlike):
         ("Avoids sugar", "Doesn't eat sugar", True),
         ("Stays away from sugar", "Avoids sugar", True),
         ("Avoids sugar", "Loves sugar", False),
+        # One place's other names: "Lives in NYC" told again flipped "Lives in New York City" on every re-send.
+        ("Lives in New York City", "Lives in NYC", True),
+        ("Lives in New York", "Lives in New York City", True),
+        ("Lives in New York", "Lives in Boston", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:
@@ -239,3 +243,22 @@ def test_one_verb_of_another_object_is_a_different_fact(a: str, b: str, differen
     and confirmed it, so the sashimi was lost. One verb of another object is another fact; qualifiers ("still",
     "really") and synonyms ("food" / "cuisine") change no object."""
     assert different_facts("preference-x", a, "food-y", b) is different
+
+
+@pytest.mark.parametrize(
+    ("key", "stored", "stated", "confirms"),
+    [
+        ("habit-early-rising", "Is a morning person", "Is an early riser", True),
+        ("habit-early-rising", "Is an early riser", "Is a morning person", True),
+        ("habit-early-rising", "Is a morning person", "Is not a morning person anymore", False),
+        ("occupation", "Is a nurse", "Is a teacher", False),
+        ("diet", "Is vegan", "Is vegetarian", False),
+    ],
+)
+def test_wordings_told_before_of_a_memory_keyed_by_its_item_never_swap_the_item(
+    key: str, stored: str, stated: str, confirms: bool
+) -> None:
+    """R-WRITE-3 (twenty-first probe, fourth set of held-out bursts): "Is an early riser" and "Is a morning person",
+    both `habit-early-rising`, read as one frame ("Is …") with another value, so each re-send rewrote the memory. A
+    key that names the memory's item leaves no value to swap; a slot's key (occupation, diet) still does."""
+    assert says_nothing_new(_NeverAlike(), stored, stated, True, key) is confirms

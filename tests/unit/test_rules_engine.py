@@ -5911,3 +5911,18 @@ def test_the_fourth_batch_of_held_out_statements_is_read(message: str, expected:
     kept only the lamb, "both cats" was an item, "run for city council" was keyed `goal-running`, "colorblind" after
     "left-handed" was lost (not core), and "our two dogs" was left in the first person."""
     assert {(c.key, c.content) for c in extract(message) if c.op != "delete"} == expected
+
+
+def test_an_intolerance_said_beside_or_after_avoiding_its_own_food_is_one_fact() -> None:
+    """R-WRITE-3 (twenty-first probe, held-out bursts): "I'm gluten intolerant" then "I can't eat gluten" left two
+    memories (`health-gluten-intolerance`, `preference-gluten`): the intolerance is the avoidance of gluten itself,
+    as an allergy is of its allergen. Celiac disease beside "I can't eat gluten" keeps both, as the labeled set says."""
+    assert [c.key for c in extract("I'm gluten intolerant, I can't eat gluten.")] == ["health-gluten-intolerance"]
+    held = [ExistingMemory(1, "health-gluten-intolerance", "fact", "Is gluten intolerant")]
+    assert refined("I can't eat gluten.", held) == []
+    avoided = [ExistingMemory(1, "preference-gluten", "preference", "Can't eat gluten")]
+    assert ("delete", "preference", "preference-gluten") in refined("I'm gluten intolerant.", avoided)
+    assert {c.key for c in extract("I can't eat gluten, I have celiac disease.")} == {
+        "preference-gluten",
+        "health-celiac-disease",
+    }

@@ -239,6 +239,15 @@ _OF_THE_JOKE = {
 FORGET = "forget"
 
 
+# Conditions that are the avoidance of one food said as a condition: "Is gluten intolerant" says "Can't eat gluten".
+_INTOLERANCES = {"health-gluten-intolerance": "gluten", "health-lactose-intolerance": "lactose"}
+
+
+def _conditions_avoiding(slug: str) -> set[str]:
+    """The keys of the conditions that are an avoidance of the item `slug` itself: its allergy, an intolerance of it."""
+    return {f"allergy-{slug}", *(key for key, item in _INTOLERANCES.items() if item == slug)}
+
+
 def _explains(condition: Candidate, other: Candidate) -> bool:
     """True when `condition` (an allergy, a condition, a sensitivity) says what `other` says: a sensitivity it is
     the cause of ("I can't have dairy" beside "I'm lactose intolerant"), or an avoidance of the allergen itself
@@ -249,7 +258,7 @@ def _explains(condition: Candidate, other: Candidate) -> bool:
         return False
     item = str(other.extra.get(ITEM) or "")
     if _is_avoidance(other):
-        return condition.key == f"allergy-{item_slug(item)}"
+        return condition.key in _conditions_avoiding(item_slug(item))
     if other.op != "upsert" or not other.key.startswith("sensitivity-"):
         return False
     forbids = _CONDITION_FORBIDS.get(condition.key)
@@ -1196,7 +1205,7 @@ def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bo
         candidate.op == "upsert"
         and candidate.memory_type == "preference"
         and bool(item)
-        and f"allergy-{item_slug(str(item))}" in existing_keys
+        and not existing_keys.isdisjoint(_conditions_avoiding(item_slug(str(item))))
         and bool(_AVOIDANCE.search(candidate.content))
     )
 
@@ -1208,8 +1217,10 @@ def _avoidances_an_allergy_explains(candidates: list[Candidate], existing: list[
     by_key = {memory.key: memory for memory in existing if memory.memory_type == "preference"}
     deletes = []
     for candidate in candidates:
-        item = candidate.extra.get(ITEM)
-        if candidate.op != "upsert" or not candidate.key.startswith("allergy-") or not item:
+        item = _INTOLERANCES.get(candidate.key) or candidate.extra.get(ITEM)
+        if candidate.op != "upsert" or not (candidate.key.startswith("allergy-") or candidate.key in _INTOLERANCES):
+            continue
+        if not item:
             continue
         avoided = by_key.get(liking_key(str(item)))
         if avoided is not None and _AVOIDANCE.search(avoided.content):
