@@ -5926,3 +5926,26 @@ def test_an_intolerance_said_beside_or_after_avoiding_its_own_food_is_one_fact()
         "preference-gluten",
         "health-celiac-disease",
     }
+
+
+def test_an_avoidance_a_diet_already_says_is_one_fact_in_either_order_and_a_habit_said_with_always_is_no_rule() -> None:
+    """R-WRITE-3 (twenty-first probe, fifth set of held-out bursts): "I'm vegetarian" and "I don't eat meat" left
+    two memories (`diet`, `food-meat`) in either order; "I always use dark mode" was a standing rule
+    (`rule-dark-mode`) beside the liking; "From now on, always include sources" was keyed `rule-include-sources`,
+    not the `reply-sources` of "Always cite your sources"."""
+    vegetarian = [ExistingMemory(1, "diet", "fact", "Is vegetarian")]
+    assert refined("I don't eat meat.", vegetarian) == []
+    assert refined("I don't eat pork.", vegetarian) == []
+    assert refined("I don't eat eggs.", vegetarian) == [
+        ("upsert", "preference", "food-egg")
+    ]  # vegetarians may eat eggs
+    meat = [ExistingMemory(1, "food-meat", "preference", "Doesn't eat meat")]
+    assert sorted(refined("I'm vegetarian.", meat)) == [
+        ("delete", "preference", "food-meat"),
+        ("upsert", "fact", "diet"),
+    ]
+    assert refined("I'm vegetarian.", [ExistingMemory(1, "food-meat", "preference", "Loves meat")]) == [
+        ("upsert", "fact", "diet")
+    ]
+    assert [c.key for c in extract("I always use dark mode.")] == ["preference-dark-mode"]
+    assert [c.key for c in extract("From now on, always include sources.")] == ["reply-sources"]

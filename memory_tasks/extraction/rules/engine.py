@@ -695,6 +695,7 @@ class RulesEngine:
         existing_keys = {memory.key for memory in existing}
         refined = [
             *_avoidances_an_allergy_explains(candidates, existing),
+            *_avoidances_a_diet_says(candidates, existing),
             *(
                 _diet_without_what_was_taken_up(candidates, existing)
                 or _diet_with_what_it_now_allows(candidates, existing)
@@ -717,6 +718,8 @@ class RulesEngine:
                 continue
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
+            if _avoids_what_a_held_diet_keeps_from(candidate, existing):
+                continue  # "I don't eat meat" after "I'm vegetarian": the diet already says it
             if _ends_another_value(candidate, existing):
                 continue  # "I don't live in Paris anymore" keeps the Berlin held
             if candidate.extra.get(IF_NAMED):
@@ -968,6 +971,42 @@ _DIET_KEEPS_FROM = (
     (re.compile(r"\bpesc[ae]tarian\b|鱼素|海鲜素", re.IGNORECASE), _MEAT),
     (re.compile(r"\bvegetarian\b|素食|吃素|吃斋", re.IGNORECASE), _MEAT | {"fish", "seafood", "shellfish", "shrimp"}),
 )
+
+
+def _kept_from(diet: str) -> frozenset[str]:
+    """The food slugs the diet `diet` names keeps from (`_DIET_KEEPS_FROM`), none when it names no such diet."""
+    return next((slugs for named, slugs in _DIET_KEEPS_FROM if named.search(diet)), frozenset())
+
+
+def _is_food_avoided(key: str, content: str, slugs: frozenset[str]) -> bool:
+    """True for an avoidance ("Doesn't eat meat", 「不吃肉」) of one of the foods `slugs` under its key (food-meat)."""
+    category, _, slug = key.partition("-")
+    return category == "food" and slug in slugs and bool(_AVOIDANCE.match(content))
+
+
+def _avoids_what_a_held_diet_keeps_from(candidate: Candidate, existing: list[ExistingMemory]) -> bool:
+    """True for an avoidance of a food the held `diet` keeps from: "I don't eat meat" after "I'm vegetarian"."""
+    diet = _held_fact(existing, "diet")
+    return (
+        diet is not None
+        and candidate.op == "upsert"
+        and _is_food_avoided(candidate.key, candidate.content, _kept_from(diet.content))
+    )
+
+
+def _avoidances_a_diet_says(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
+    """Deletes of the held avoidances of foods a diet stated now keeps from: "I don't eat meat" and later "I'm
+    vegetarian" leave the diet, which says both (as "I'm vegetarian" then "I don't eat meat" does)."""
+    diet = next((c for c in candidates if c.key == "diet" and c.op == "upsert"), None)
+    kept_from = _kept_from(diet.content) if diet is not None else frozenset()
+    reason = "rules: the diet now says the food is not eaten"
+    return [
+        replace(diet, op="delete", memory_type="preference", key=memory.key, content=memory.content, reason=reason)
+        for memory in existing
+        if diet is not None
+        and memory.memory_type == "preference"
+        and _is_food_avoided(memory.key, memory.content, kept_from)
+    ]
 
 
 def _diet_with_what_it_now_allows(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:

@@ -1206,7 +1206,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后|请|都|时间)*(?:用|使用)(?P<value>24小时制|12小时制)(?:吧)?$", REPLY_TIME_FORMAT, standing=True),
     # "I prefer 24-hour time": a preference in the slot "Use 24-hour time" fills (as the units above).
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use) (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?$", Slot("preference", "reply-time-format"), standing=True),
-    _r("constraint", "en", r"^(?:please )?(?:always )?(?:cite|include|give|add|list|link) (?:your |the )?(?P<value>sources)\b", REPLY_SOURCES, standing=True),
+    _r("constraint", "en", r"^(?:(?:from now on|going forward|in (?:the )?future),? )?(?:please )?(?:always )?(?:cite|include|give|add|list|link) (?:your |the )?(?P<value>sources)\b", REPLY_SOURCES, standing=True),
     _r("constraint", "zh", r"(?:附上|给出|标明|注明|列出|带上)(?:信息|资料|引用)?(?:的)?(?P<value>出处|来源)", REPLY_SOURCES, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:avoid|no|don't give me|do not give me|never give me|without) (?P<value>spoilers)\b", REPLY_SPOILERS, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|千万)?(?:别|不要|不许|不准)(?:给我|跟我|帮我)?(?P<value>剧透)", REPLY_SPOILERS, standing=True),
@@ -1291,7 +1291,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量|请|最好)*(?:先给结论|先说结论|先给答案|先说重点|多用|多举|多给|多加|少用|少说)[^，。]*$", standing_rule, standing=True),
     # 「回答里别用英文术语」: a rule for every reply, said without 以后.
     _r("constraint", "zh", r"^(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量)?(?:别|不要|不用|少|尽量不要)(?:用|带|加|出现|说|提)[^，。]+$", standing_rule, standing=True),
-    _r("constraint", "en", r"^.*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
+    # Not the user's own habit said with "always" ("I always use dark mode": a liking, read by the preference rules).
+    _r("constraint", "en", r"^(?!I (?:\w+ )?(?:always|usually) (?:use|add|include|mention|avoid|suggest|recommend)\b)(?!I (?:always|usually) \w+ (?:it|them|my)\b).*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
     # "…so no alcohol or raw fish suggestions please": what every suggestion must leave out.
