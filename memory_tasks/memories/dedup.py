@@ -352,18 +352,32 @@ def says_nothing_new(
     return float(scorer.matrix([stated], [stored])[0][0]) >= scorer.merge_threshold
 
 
+# The joiner of an appended memory's statements (`store.append_content`).
+_APPENDED = re.compile(r"[；;]")
+
+
 def _states_another_value(stored: str, stated: str, *, frames_a_value: bool = True) -> bool:
     """True when the two texts differ in a value, whichever came first: a negation one lacks
     (likes / hates), other numbers on both sides (6 / 7; a number on one side only is a detail),
     another value in the same frame, other named values or languages; one side saying more words
-    than the other is no other value (`state_different_values` without `qualified`)."""
+    than the other is no other value (`state_different_values` without `qualified`), unless `stated` is
+    one of the statements appended into `stored` (`_is_a_part_of`)."""
     numbers = [set(_NUMBER.findall(text)) for text in (stored, stated)]
     return (
         _negations(stored) != _negations(stated)
         or (all(numbers) and numbers[0] != numbers[1])
         or (frames_a_value and _swaps_value(stored, stated))
-        or state_different_values(stored, stated, qualified=False)
+        # One part of an appended memory said alone ("Plays rugby on weekends" to "…; Plays in a club league") stays
+        # a value of its own, as before the twenty-first probe: a turn processed out of order after a value
+        # between them (R-PIPE-7) must end as in order, where it overwrites (`make chaos`).
+        or state_different_values(stored, stated, qualified=_is_a_part_of(stated, stored))
     )
+
+
+def _is_a_part_of(stated: str, stored: str) -> bool:
+    """True when `stored` was appended to and `stated` is one of its statements, word for word."""
+    parts = [comparable(part) for part in _APPENDED.split(stored)]
+    return len(parts) > 1 and comparable(stated) in parts
 
 
 def _active_rows(session: Session, user_id: int, now: datetime, of_ids: Collection[int] | None = None) -> list[Row]:

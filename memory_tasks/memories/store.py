@@ -59,7 +59,7 @@ from memory_tasks import metrics
 from memory_tasks.db.clock import db_now
 from memory_tasks.db.models import HistorySource, LongTermMemory, MemoryHistory, VectorStatus
 from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, Candidate
-from memory_tasks.extraction.core import NOT_SAFETY_TYPES, is_core_memory
+from memory_tasks.extraction.core import NOT_SAFETY_TYPES, is_core_memory, is_safety_memory
 from memory_tasks.extraction.filters import is_noise_memory
 from memory_tasks.extraction.types import ExistingMemory
 from memory_tasks.text import has_han
@@ -68,6 +68,8 @@ logger = logging.getLogger(__name__)
 
 # First int of PostgreSQL's two-int advisory lock: the namespace of per-user memory writes.
 USER_WRITE_LOCK_NAMESPACE = 7_240_001
+# The importance of every safety fact (the top of the 1-5 scale candidates are clamped to).
+SAFETY_IMPORTANCE = 5
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[。！？；!?;.])\s*|\n+")
 _NORMALIZE = re.compile(r"[\s，,。.!！?？；;:：、\"'“”‘’()（）]+")
@@ -334,6 +336,7 @@ def write_row(
     new content. ON CONFLICT keeps the row id stable and is safe even if a writer ever
     skipped the lock.
     """
+    is_core = is_core_memory(candidate.memory_type, key, content)
     values = {
         "user_id": ctx.user_id,
         "conversation_id": ctx.conversation_id,
@@ -341,10 +344,12 @@ def write_row(
         "memory_key": key,
         "memory_type": candidate.memory_type,
         "content": content,
-        "importance": candidate.importance,
+        # A safety fact is as important as a memory gets, however it was said ("Can't have peanuts" read as a
+        # taste's 3): where the core block is full, the most important memories fill the places left.
+        "importance": SAFETY_IMPORTANCE if is_core and is_safety_memory(key, content) else candidate.importance,
         "confidence": candidate.confidence,
         "is_active": active,
-        "is_core": is_core_memory(candidate.memory_type, key, content),
+        "is_core": is_core,
         "expires_at": expires_at or _expiry(candidate, ctx),
         "source": ctx.source.value,
         "vector_status": VectorStatus.DIRTY.value,

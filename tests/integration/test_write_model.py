@@ -234,7 +234,10 @@ def test_near_duplicates_under_different_keys_are_merged_with_history(db) -> Non
         lock_user(session, 1105)
         ctx = WriteContext(1105, HistorySource.TOOL, db_now(session), 180)
         apply_candidate(session, ctx, Candidate("upsert", "fact", "allergy-peanut", "对花生过敏", importance=5))
-        apply_candidate(session, ctx, Candidate("upsert", "fact", "peanut-allergy", "对花生过敏。", importance=3))
+        # Less sure (a safety fact is written at importance 5 whatever it was given, so surety decides).
+        apply_candidate(
+            session, ctx, Candidate("upsert", "fact", "peanut-allergy", "对花生过敏。", importance=3, confidence=0.6)
+        )
         merged = merge_near_duplicates(session, scorer_for(session), ctx)
     assert len(merged) == 1
     assert [m["memory_key"] for m in list_memories(1105)] == ["allergy-peanut"]
@@ -602,3 +605,22 @@ def test_one_pet_lost_keeps_the_others(db) -> None:
     assert [(m["memory_key"], m["content"]) for m in list_memories(1135)] == [
         ("pet-dog", "Has two dogs, Max and Bella; Max died last month")
     ]
+
+
+def test_a_safety_fact_is_written_as_important_as_a_memory_gets(db) -> None:
+    """R-READ-6 (twenty-first probe): "I can't have shellfish or peanuts" was kept at a taste's importance 3, so a
+    user with more safety facts than the core block holds got "Carries an EpiPen" and 「有轻度自闭症」 (5) injected
+    and the shellfish left out. Every safety fact is written at the top of the scale; a reply rule, also core,
+    and a taste keep what they were given."""
+    record_turn(1131, "seed")
+    with session_scope() as session:
+        lock_user(session, 1131)
+        ctx = WriteContext(1131, HistorySource.EXTRACTION, db_now(session), 180)
+        for candidate in (
+            Candidate("upsert", "preference", "food-shellfish", "Can't have shellfish", importance=3),
+            Candidate("upsert", "constraint", "reply-language", "以后回答用中文", importance=3),
+            Candidate("upsert", "preference", "food-hotpot", "喜欢吃火锅", importance=3),
+        ):
+            apply_candidate(session, ctx, candidate)
+    by_key = {m["memory_key"]: (m["importance"], m["is_core"]) for m in list_memories(1131)}
+    assert by_key == {"food-shellfish": (5, True), "reply-language": (3, True), "food-hotpot": (3, False)}
