@@ -5949,3 +5949,25 @@ def test_an_avoidance_a_diet_already_says_is_one_fact_in_either_order_and_a_habi
     ]
     assert [c.key for c in extract("I always use dark mode.")] == ["preference-dark-mode"]
     assert [c.key for c in extract("From now on, always include sources.")] == ["reply-sources"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I'm intolerant to fructose.", "sensitivity-fructose", "Is intolerant to fructose"),
+        ("I'm intolerant of lactose.", "health-lactose-intolerance", "Is intolerant of lactose"),
+        ("I'm on a low FODMAP diet.", "diet", "Is on a low FODMAP diet"),
+        ("I'm sober, 3 years now.", "health-sobriety", "Is sober, 3 years now"),
+        ("I get anaphylaxis from bee stings.", "allergy-bee-stings", "Gets anaphylaxis from bee stings"),
+        ("I'm anaphylactic to shellfish.", "allergy-shellfish", "Is anaphylactic to shellfish"),
+        ("I can't drink milk, it upsets my stomach.", "sensitivity-milk", "Can't drink milk, it upsets their stomach"),
+        ("我对芒果和菠萝都过敏。", "allergy-pineapple", "对菠萝过敏"),
+    ],
+)
+def test_safety_statements_of_the_last_batch_are_core_facts(message: str, key: str, content: str) -> None:
+    """R-READ-6 (twenty-first probe, a last batch of 30 safety statements): "I'm intolerant to fructose", "I'm on a
+    low FODMAP diet", "I'm sober, 3 years now" and "I get anaphylaxis from bee stings" stored nothing; "I can't drink
+    milk, it upsets my stomach" was a taste; 「我对芒果和菠萝都过敏」 stored 「对芒果都过敏」."""
+    found = [c for c in extract(message) if c.key == key]
+    assert [c.content for c in found] == [content]
+    assert is_core_memory(found[0].memory_type, key, found[0].content)

@@ -316,6 +316,8 @@ def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None, not_it
             contents = {item: statement(clause.text, clause.lang)}
         else:
             before, after = clause.text[: match.start("item")], clause.text[match.end("item") :]
+            # 「我对芒果和菠萝都过敏」: each item alone is 「对芒果过敏」 (都 / 也 spoke of the list).
+            after = re.sub(r"^(?:全都|都|也)", "", after) if clause.lang == "zh" else after
             contents = {item: statement(f"{before}{item}{after}", clause.lang) for item in items}
         by_key: dict[str, list[str]] = {}
         for item in contents:

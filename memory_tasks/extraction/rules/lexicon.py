@@ -334,7 +334,18 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("latex", "allergen", ("乳胶", "latex")),
     ("cat-hair", "allergen", ("猫毛", "cat hair", "cat dander")),
     ("pollen", "allergen", ("花粉", "pollen")),
-    ("lactose-intolerance", "health", ("乳糖不耐受", "乳糖不耐", "lactose intolerant", "lactose intolerance")),
+    (
+        "lactose-intolerance",
+        "health",
+        (
+            "乳糖不耐受",
+            "乳糖不耐",
+            "lactose intolerant",
+            "lactose intolerance",
+            "intolerant to lactose",
+            "intolerant of lactose",
+        ),
+    ),
     (
         "gluten-intolerance",
         "health",
@@ -345,6 +356,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "gluten-intolerant",
             "gluten intolerance",
             "intolerant to gluten",
+            "intolerant of gluten",
         ),
     ),
     (

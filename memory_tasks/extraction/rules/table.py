@@ -500,7 +500,7 @@ RULES: tuple[Rule, ...] = (
     # (in the preference group, before the dislike, so that one does not read it too).
     _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never) (?:eat|drink|have|touch) (?P<item>[\w -]+?),? (?:because|since|as) I(?:'m| am) allergic\b", ALLERGY),
     # "I don't drink coffee, it makes me jittery": what it does to the user makes the avoidance a sensitivity.
-    _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never|avoid|try not to) (?:eat|drink|have|touch)? ?(?P<item>[\w -]+?),? (?:because |since |as )?(?:it|they) (?:always |usually )?(?:makes?|gives?) me (?:really |so |very )?(?:jittery|anxious|sick|nauseous|bloated|heartburn|migraines?|headaches?|insomnia|palpitations|a rash)$", SENSITIVITY),
+    _r("pref", "en", r"^I (?:don't|do not|can't|cannot|never|avoid|try not to) (?:eat|drink|have|touch)? ?(?P<item>[\w -]+?),? (?:because |since |as )?(?:it|they) (?:always |usually )?(?:(?:makes?|gives?) me (?:really |so |very )?(?:jittery|anxious|sick|nauseous|bloated|heartburn|migraines?|headaches?|insomnia|palpitations|a rash)|(?:upsets?|hurts?|messes? with) my (?:stomach|gut))$", SENSITIVITY),
     # "I can't have grapefruit because of my medication": a restriction the treatment sets (core, as a doctor's
     # order; before the dislike, which would read it as a taste).
     _r("pref", "en", r"^I (?:can't|cannot|can not|shouldn't|should not|must not|mustn't|am not allowed to) (?:have|eat|drink|take) (?P<item>[\w -]{2,30}?),? (?:because of|due to|with|while on) (?:my |the )?(?:medication|meds|medicine|pills|blood thinners|treatment|chemo|condition)\b", DOCTORS_ORDER),
@@ -862,7 +862,7 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|(?:纯|全)?素食(?:主义者|者)?|纯素(?:食者)?|(?<=吃)全素|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在])生酮|(?<=是)(?i:vegetarian|vegan|pescatarian))"
        # Said of the user, nothing after it but how long: not 「吃素对身体好」, 「素食者容易缺铁」, 「我觉得吃素挺好的」.
        r"(?:的人)?(?:(?:已经|有)?(?:很多|好多|好几|[一二两三四五六七八九十几\d半]+)(?:个)?(?:年|个月|月|周)(?:多)?(?:了)?)?(?:的|了|啦|呢|吧)?$", Slot("fact", "diet")),
-    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo)\b", Slot("fact", "diet")),
+    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo|low[- ]FODMAP|renal|diabetic diet)\b", Slot("fact", "diet")),
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
     _r("diet", "zh", r"^(?:我|我的|本人)?" + _ZH_NOWADAYS + r"(?:饮食|吃饭|吃东西|口味|吃得|吃的)(?:上)?" + _ZH_MUST + r"(?:比较|偏|很|要)?(?P<value>清淡)", Slot("fact", "diet-light")),
@@ -933,13 +933,19 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高|血糖(?:有点|偏|比较)?高|胆固醇(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
     _r("health", "en", r"^I(?: (?:have|suffer from|was diagnosed with|live with|(?:just )?got diagnosed with|have been diagnosed with)|'ve got|'ve (?:just )?been diagnosed with) (?:type \d |gestational )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism|" + _EN_CONDITIONS + r")\b", HEALTH),
-    _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant to (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic|bipolar)\b", HEALTH),
+    _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant (?:to|of) (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic|bipolar)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
     # A condition that comes back, said by how often: "I get migraines a lot", 「我经常偏头痛」.
     _r("health", "en", r"^I (?:often |frequently |regularly |still )?get (?P<item>migraines|cluster headaches|seizures|panic attacks)(?: a lot| often| regularly| all the time| every \w+)?$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:经常|常常|老是|总是|时不时|长期)(?:会)?(?P<item>偏头痛|失眠)$", HEALTH),
     # Sobriety kept: no drink may be suggested (core). "I'm sober" alone can mean tonight.
-    _r("health", "en", r"^(?P<value>I(?:'m| am) (?:a )?(?:recovering alcoholic|recovering addict|in recovery)|I(?:'ve| have) been (?:sober|clean) (?:for|since))\b", SOBRIETY_STATED),
+    _r("health", "en", r"^(?P<value>I(?:'m| am) (?:a )?(?:recovering alcoholic|recovering addict|in recovery|sober)|I(?:'ve| have) been (?:sober|clean) (?:for|since))\b", SOBRIETY_STATED),
+    # "I get anaphylaxis from bee stings", "I'm anaphylactic to shellfish": an allergy at its worst.
+    _r("allergy", "en", r"^I (?:can |could |would )?(?:get|go into|have had) (?:an? )?(?:anaphylaxis|anaphylactic (?:shock|reactions?)) (?:from|to|when I (?:eat|have|touch)) (?P<item>[\w -]{2,30}?)$", ALLERGY),
+    _r("allergy", "en", r"^I(?:'m| am) (?:severely |deathly )?anaphylactic to (?P<item>[\w -]{2,30}?)$", ALLERGY),
+    # "I'm intolerant to fructose", "I have a fructose intolerance": a sensitivity of the body's (lactose and gluten are
+    # conditions of their own, above).
+    _r("sensitivity", "en", r"^I(?:'m| am) (?:very |quite |a bit )?intolerant (?:to|of) (?P<item>(?!gluten|lactose)[\w -]{2,30}?)$", SENSITIVITY),
     # An epinephrine pen or an inhaler carried: a severe allergy or asthma behind it (core).
     _r("medication", "en", r"^I " + _EN_ADV + r"(?:carry|have|keep|need) (?:an? |my )?(?P<item>EpiPen|epi-pen|epinephrine (?:pen|auto-injector)|inhaler)s?\b", MEDICATION),
     _r("medication", "zh", _ZH_ME + r"(?:随身)?(?:带着?|备着?)(?P<item>肾上腺素笔|EpiPen|哮喘喷雾|吸入器)", MEDICATION),
