@@ -1250,16 +1250,16 @@ def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bo
 
 
 def _avoidances_an_allergy_explains(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
-    """Deletes of the user's avoidances that an allergy in `candidates` now gives the reason for:
-    「我不能吃海鲜」 and later 「我对海鲜过敏」 leave the allergy alone, as 「我不能吃海鲜，会过敏」 said at once
-    does (`_becomes_allergy`). A liking ("Loves shrimp") stays beside the allergy: it is no avoidance."""
+    """Deletes of the user's avoidances that an allergy or an intolerance of the food itself (`_INTOLERANCES`) in
+    `candidates` now gives the reason for: 「我不能吃海鲜」 and later 「我对海鲜过敏」 leave the allergy alone, as
+    「我不能吃海鲜，会过敏」 said at once does (`_becomes_allergy`); "I can't eat gluten" and later "I'm gluten
+    intolerant" the intolerance. A liking ("Loves shrimp") stays beside the allergy: it is no avoidance."""
     by_key = {memory.key: memory for memory in existing if memory.memory_type == "preference"}
     deletes = []
     for candidate in candidates:
+        explains = candidate.key.startswith("allergy-") or candidate.key in _INTOLERANCES
         item = _INTOLERANCES.get(candidate.key) or candidate.extra.get(ITEM)
-        if candidate.op != "upsert" or not (candidate.key.startswith("allergy-") or candidate.key in _INTOLERANCES):
-            continue
-        if not item:
+        if candidate.op != "upsert" or not explains or not item:
             continue
         avoided = by_key.get(liking_key(str(item)))
         if avoided is not None and _AVOIDANCE.search(avoided.content):
