@@ -190,7 +190,8 @@ def _item_count(text: str) -> int:
 
 # Words that turn a statement around: 喜欢吃香菜 / 不吃香菜 score 0.96+, yet one is the opposite.
 _NEGATION = re.compile(
-    r"不|没|讨厌|戒|避免|\b(?:not|no|never|none|nothing|hates?|dislikes?|stopped|quit|longer|avoids?|stays? away)\b|n't",
+    # 别 as "don't" (别加表情), not inside 特别 / 区别 / 别人 / 别的.
+    r"不|没|讨厌|戒|避免|(?<![特区分告识级性类差离辨鉴])别(?![人的墅名处称扭致])|\b(?:not|no|never|none|nothing|hates?|dislikes?|stopped|quit|longer|avoids?|stays? away)\b|n't",
     re.IGNORECASE,
 )
 
@@ -200,6 +201,7 @@ _NEGATION = re.compile(
 _NEGATION_KIND = {
     "不": "not",
     "没": "not",
+    "别": "not",
     "not": "not",
     "no": "not",
     "never": "not",
@@ -276,13 +278,17 @@ def _swaps_value(stored: str, stated: str) -> bool:
         return False
     if len(rest_a) == len(rest_b) == 1 and _one_word_derived(rest_a[0], rest_b[0]):
         return False
-    if not has_han(stored + stated) and _english_stems(rest_a) & _english_stems(rest_b):
-        return False  # "Goes for a run every morning" / "Goes running every morning": one activity
+    if not has_han(stored + stated):
+        if _english_stems(rest_a) & _english_stems(rest_b):
+            return False  # "Goes for a run every morning" / "Goes running every morning": one activity
+        # "Wife is vegetarian" / "Wife's a vegetarian": a copula and an article put no value in the frame.
+        rest_a, rest_b = ([word for word in rest if word not in _GLUE_WORDS | _COPULAS] for rest in (rest_a, rest_b))
     return bool(prefix and rest_a and rest_b and not set(rest_a) & set(rest_b))
 
 
-# Words that carry no value of their own in what is left of a frame ("for a run").
+# Words that carry no value of their own in what is left of a frame ("for a run", "'s a").
 _GLUE_WORDS = frozenset("a an the for to of on in at".split())
+_COPULAS = frozenset("is s are am".split())
 
 
 def _english_stems(words: Sequence[str]) -> set[str]:

@@ -575,6 +575,14 @@ def says_the_same(stored: str, stated: str, restates: Restates | None = None) ->
     return comparable(stored) == comparable(stated) or (restates is not None and restates(stored, stated, False, ""))
 
 
+def _restates_a_part(stored: str, stated: str, restates: Restates | None) -> bool:
+    """True when `stored` was appended to and one of its statements says what `stated` says: "Sister's based in
+    London" told to "Sister is a nurse; Sister lives in London" adds nothing (the whole memory says more than
+    either statement, so `says_the_same` cannot see it)."""
+    parts = [part.strip() for part in _SENTENCE_SPLIT.split(stored) if part and part.strip()]
+    return len(parts) > 1 and any(says_the_same(part.rstrip("；;。. "), stated, restates) for part in parts)
+
+
 def _told_before(session: Session, memory: LongTermMemory, stated: str, restates: Restates) -> bool:
     """True when `memory` was already told `stated`, in these words (its history's texts and
     confirmations), and `restates` finds no other value in them than the memory holds now: a
@@ -679,6 +687,7 @@ def apply_candidate(
         and (
             live.content == content
             or says_the_same(live.content, candidate.content, restates)
+            or (candidate.op == "append" and _restates_a_part(live.content, candidate.content, restates))
             or (candidate.op == "upsert" and restates is not None and _told_before(session, live, content, restates))
         )
     ):

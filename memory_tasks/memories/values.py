@@ -40,7 +40,7 @@ _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.]*")
 # A swapped Chinese filler is at most this long, and holds none of these characters (degree
 # adverbs, verbs of liking and eating, particles): those vary between restatements.
 MAX_FILLER_CHARS = 3
-_SOFT_HAN = frozenset("很特别非常真太最挺超吃喝爱喜欢请尽量都也还就再要会想用了的是在")
+_SOFT_HAN = frozenset("很特别非常真太最挺超吃喝爱喜欢请尽量都也还就再要会想用了的是在做练")
 # Chinese words that qualify a statement without changing its value: 现在更喜欢喝红茶 states what 喜欢喝红茶
 # does. 更 only before a verb of liking or wanting (更换, 更新 are verbs of their own). How often says no
 # other value of a habit (周末喜欢去游泳 / 周末经常游泳 / 周末我一般去游泳); 一般 only before a verb (川菜一般
@@ -63,6 +63,10 @@ _HAN_SYNONYMS = {
     "狗狗": "狗",
     "居住在": "住在",
     "家在": "住在",
+    "一周": "每周",
+    "每星期": "每周",
+    "每个星期": "每周",
+    "一个星期": "每周",
 }
 _HAN_SYNONYM = re.compile("|".join(_HAN_SYNONYMS))
 # A qualified statement needs a real statement to qualify: "Is vegan" / "Follows a vegan diet"
@@ -133,10 +137,22 @@ def canonical_places(text: str) -> str:
     return _PLACE_NAME.sub(lambda name: _PLACE_NAMES[name.group(0)], text)
 
 
+# One home said several ways: "Sister's based in London" / "Sister lives over in London" / "Sister lives in London".
+_LIVES_IN = re.compile(
+    r"(?:(?:['\u2019]s|\bis|\bare)\s+)?\b(?:based|living|residing|resides|lives over) in\b", re.IGNORECASE
+)
+
+
+# "March 3rd" is "March 3".
+_ORDINAL_ENDING = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
+
+
 def canonical_words(text: str) -> str:
-    """`text` as dedup compares its English words: one place's and one trade's names as one (`_PLACE_NAMES`,
-    `_ONE_TRADE`), then `text.canonical_english`'s synonyms."""
-    return canonical_english(_ONE_TRADE.sub("programmer", canonical_places(text)))
+    """`text` as dedup compares its English words: one place's, one trade's and one home's names as one
+    (`_PLACE_NAMES`, `_ONE_TRADE`, `_LIVES_IN`), a day's number without its ordinal ending, then
+    `text.canonical_english`'s synonyms."""
+    text = _ORDINAL_ENDING.sub("", canonical_places(text))
+    return canonical_english(_LIVES_IN.sub(" lives in", _ONE_TRADE.sub("programmer", text)))
 
 
 def words(text: str) -> frozenset[str]:
@@ -156,11 +172,12 @@ def without_subject(text: str) -> str:
 
 
 def named_values(text: str) -> frozenset[str]:
-    """The capitalised words of `text` after its first word (which is capitalised as a sentence start), lowercased."""
+    """The capitalised words of `text` after its first word (which is capitalised as a sentence start), lowercased
+    and their plurals folded ("Saturdays" is "Saturday")."""
     found = _CAPITALISED.findall(text.strip())
     if found and text.strip().startswith(found[0]):
         found = found[1:]
-    return frozenset(word.casefold() for word in found if word != "I")
+    return frozenset(singular(word.casefold()) for word in found if word != "I")
 
 
 # Languages by what they are called in either script: a reply rule's value (以后回答用中文 /
@@ -218,9 +235,23 @@ def _latin_words_differ(a: str, b: str) -> bool:
     return bool(words_a and words_b) and words_a != words_b
 
 
+_HAN_DIGITS = "零一二三四五六七八九"
+_SMALL_NUMBER = re.compile(r"(?<![\d.])\d{1,2}(?![\d.])")
+
+
+def _han_number(number: re.Match[str]) -> str:
+    """A number under 100 in Chinese numerals: "8" -> 八, "12" -> 十二, "30" -> 三十."""
+    tens, units = divmod(int(number.group(0)), 10)
+    said_tens = "" if tens == 0 else ("十" if tens == 1 else _HAN_DIGITS[tens] + "十")
+    return said_tens + (_HAN_DIGITS[units] if units or not tens else "")
+
+
 def han_frame(text: str) -> str:
-    """`text` as Chinese frames are compared: qualifiers (现在, 更, 一直 …) out, synonyms as one word."""
-    return _HAN_SYNONYM.sub(lambda word: _HAN_SYNONYMS[word.group(0)], _HAN_QUALIFIER.sub("", text))
+    """`text` as Chinese frames are compared: qualifiers (现在, 更, 一直 …) out, synonyms as one word, a small
+    number in Chinese numerals (儿子今年8岁 / 儿子今年八岁)."""
+    return _SMALL_NUMBER.sub(
+        _han_number, _HAN_SYNONYM.sub(lambda word: _HAN_SYNONYMS[word.group(0)], _HAN_QUALIFIER.sub("", text))
+    )
 
 
 def _filler_swapped(a: str, b: str) -> bool:

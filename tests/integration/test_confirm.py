@@ -248,6 +248,19 @@ def test_a_liking_of_another_object_is_not_taken_for_a_repeat(db) -> None:
     assert sorted(content for _, _, _, content, *_ in _active(user)) == ["Loves sushi", "Still loves sashimi"]
 
 
+def test_a_paraphrase_of_one_statement_of_an_appended_memory_adds_nothing(db) -> None:
+    """R-WRITE-3, issue 13.1 (twenty-second probe): "My sister's based in London" after "My sister is a nurse" and
+    "My sister lives in London" was appended as a third statement: the whole memory says more than either of its
+    statements, so no comparison saw the repeat. Another fact of hers is still appended."""
+    user = 1412
+    tell(user, ["My sister is a nurse.", "My sister lives in London.", "My sister's based in London."])
+    assert [content for _, _, _, content, *_ in _active(user)] == ["Sister is a nurse; Sister lives in London"]
+    tell(user, ["My sister works in London."])
+    assert [content for _, _, _, content, *_ in _active(user)] == [
+        "Sister is a nurse; Sister lives in London; Sister works in London"
+    ]
+
+
 # Nineteenth probe: one fact per burst, each wording new to the suite when the probe was run.
 QUALIFIED_BURSTS = [
     ["I'm a software engineer.", "I work as a software engineer.", "My job is software engineering."],

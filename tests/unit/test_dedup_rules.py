@@ -137,6 +137,21 @@ class _NeverAlike(_AlwaysAlike):
         # club league", a badminton turn processed late must leave the rugby said after it as in order).
         ("Plays rugby on weekends; Plays in a club league", "Plays rugby on weekends", False),
         ("Can't eat shellfish; is allergic", "Is allergic to shellfish", True),
+        # Twenty-second probe: 别 is "don't", a number said in digits or in Chinese, a weekday said in the plural,
+        # a day's ordinal ending, a copula contracted and one home said several ways flip-flopped on every re-send.
+        ("跟我说话不要用表情符号", "回复里别加表情", True),
+        ("回复里别加表情", "回复里可以加表情", False),
+        ("儿子今年8岁", "儿子今年八岁", True),
+        ("儿子今年12岁", "儿子今年十二岁", True),
+        ("儿子今年8岁", "儿子今年九岁", False),
+        ("Plays tennis on Saturdays", "Plays tennis every Saturday", True),
+        ("Plays tennis every Saturday", "Plays tennis every Sunday", False),
+        ("Birthday: March 3rd", "Birthday: March 3", True),
+        ("Birthday: March 3rd", "Birthday: March 4", False),
+        ("Wife is vegetarian", "Wife's a vegetarian", True),
+        ("Wife is vegetarian", "Wife's a vegan", False),
+        ("Sister lives in London", "Sister's based in London", True),
+        ("Sister lives in London", "Sister's based in Paris", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:
@@ -257,6 +272,9 @@ def test_one_verb_of_another_object_is_a_different_fact(a: str, b: str, differen
         ("habit-early-rising", "Is a morning person", "Is not a morning person anymore", False),
         ("occupation", "Is a nurse", "Is a teacher", False),
         ("diet", "Is vegan", "Is vegetarian", False),
+        # Twenty-second probe: 一周 is 每周, and 做 / 练 a yoga session alike.
+        ("sport-yoga", "每周练三次瑜伽", "一周做三次瑜伽", True),
+        ("sport-yoga", "每周练三次瑜伽", "每周练两次瑜伽", False),
     ],
 )
 def test_wordings_told_before_of_a_memory_keyed_by_its_item_never_swap_the_item(

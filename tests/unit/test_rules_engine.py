@@ -800,7 +800,7 @@ def test_each_allergy_of_a_list_is_a_memory_of_its_own() -> None:
             "I have allergies to nuts and dairy.",
             {("allergy-tree-nut", "Has allergies to nuts"), ("allergy-dairy", "Has allergies to dairy")},
         ),
-        ("I've got a peanut allergy.", {("allergy-peanut", "Has got a peanut allergy")}),
+        ("I've got a peanut allergy.", {("allergy-peanut", "Has a peanut allergy")}),
         ("I have an allergy to latex.", {("allergy-latex", "Has an allergy to latex")}),
         ("I have a nut allergy.", {("allergy-tree-nut", "Has a nut allergy")}),
         ("我对坚果过敏。", {("allergy-tree-nut", "对坚果过敏")}),
@@ -5971,3 +5971,95 @@ def test_safety_statements_of_the_last_batch_are_core_facts(message: str, key: s
     found = [c for c in extract(message) if c.key == key]
     assert [c.content for c in found] == [content]
     assert is_core_memory(found[0].memory_type, key, found[0].content)
+
+
+# --- twenty-second probe (held-out bursts and statements, written before the run) -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I have chronic kidney disease.", "health-kidney-disease", "Has chronic kidney disease"),
+        ("I've got CKD.", "health-kidney-disease", "Has CKD"),
+        ("I have kidney problems.", "health-kidney-disease", "Has kidney problems"),
+        ("我有慢性肾病。", "health-kidney-disease", "有慢性肾病"),
+        ("I have mild asthma.", "health-asthma", "Has mild asthma"),
+        ("I have severe eczema.", "health-eczema", "Has severe eczema"),
+        ("我有湿疹。", "health-eczema", "有湿疹"),
+        ("I have a heart murmur.", "health-heart-murmur", "Has a heart murmur"),
+        ("我有低血糖，饿了会头晕。", "health-hypoglycemia", "有低血糖"),
+        ("I wear hearing aids.", "health-hearing-aid", "Wears hearing aids"),
+        ("I'm on blood thinners, so no aspirin.", "sensitivity-aspirin", "Can't take aspirin"),
+        (
+            "I can't eat anything fried, doctor's orders.",
+            "diet-anything-fried",
+            "Doctor told me to avoid anything fried",
+        ),
+    ],
+)
+def test_conditions_said_with_a_degree_a_short_name_or_a_reason_are_core_facts(
+    message: str, key: str, content: str
+) -> None:
+    """R-READ-6 (twenty-second probe): "I have chronic kidney disease", "I've got CKD", "I have mild asthma",
+    「我有慢性肾病」, 「我有低血糖」, "I have a heart murmur" and "I wear hearing aids" stored nothing; "…, so no
+    aspirin" lost the drug ruled out; "I can't eat anything fried, doctor's orders" stored "Can't eat doctor's
+    orders" as a taste."""
+    found = extract(message)
+    assert [(c.key, c.content) for c in found if c.key == key] == [(key, content)]
+    assert is_core_memory(found[[c.key for c in found].index(key)].memory_type, key, content)
+    assert all("orders" not in c.key for c in found)
+
+
+def test_a_job_left_ends_the_occupation_and_a_job_taken_up_is_the_occupation_now() -> None:
+    """R-WRITE-2 (twenty-second probe, held-out bursts): "I quit my job as an accountant" and "I left my job as a
+    teacher" stored the job left as the occupation; "I became a chef", "…and became a chef" and "I do accounting
+    for a living" stored nothing."""
+    accountant = [ExistingMemory(1, "occupation", "fact", "Occupation: accountant")]
+    assert sorted(refined("I quit my job as an accountant.", accountant)) == [("delete", "fact", "occupation")]
+    assert refined("I quit my job as a teacher.", accountant) == []
+    assert [(c.key, c.content) for c in extract("I quit accounting and became a chef.")] == [
+        ("occupation", "Occupation: chef")
+    ]
+    assert [(c.key, c.content) for c in extract("I've just become a nurse.")] == [("occupation", "Occupation: nurse")]
+    assert [(c.key, c.content) for c in extract("I do accounting for a living.")] == [
+        ("occupation", "Does accounting for a living")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I tend to stay up really late.", "habit-staying-up-late", "Tends to stay up really late"),
+        ("I usually go to bed late.", "habit-staying-up-late", "Usually goes to bed late"),
+        ("I've got two kids.", "family-children", "Has two kids"),
+        ("I've got asthma.", "health-asthma", "Has asthma"),
+        ("I like answers formatted as Markdown.", "reply-format", "Likes answers formatted as Markdown"),
+        ("羊肉我一口都不吃。", "food-lamb", "不吃羊肉"),
+        ("咖啡我一滴都不喝。", "drink-coffee", "不喝咖啡"),
+        ("Every Saturday I play tennis.", "sport-tennis", "Plays tennis every Saturday"),
+        ("ON WEEKENDS I hike.", "sport-hiking", "Hikes on weekends"),
+        ("I'm Jewish and keep kosher.", "diet", "Keeps kosher"),
+        (
+            "Please don't ever give me medical advice without a disclaimer.",
+            "rule-medical-advice-without-disclaimer",
+            "Please don't ever give me medical advice without a disclaimer",
+        ),
+        (
+            "No more than three bullet points per answer, please.",
+            "reply-length",
+            "No more than three bullet points per answer, please",
+        ),
+    ],
+)
+def test_held_out_wordings_of_everyday_facts_and_rules_are_read_once(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-3 (twenty-second probe): each stored nothing, a second memory ("I like answers formatted as
+    Markdown" was also a taste of `preference-answers-formatted-as-markdown`), or odd text ("Has got two kids" was
+    nothing at all; "Every Saturday I play tennis" kept the first person; "oN WEEKENDS")."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+
+
+def test_a_drug_taken_is_no_tool_used() -> None:
+    """R-TYPE-2 (twenty-second probe, held-out bursts): 「我一直在服用二甲双胍」 was also read as using a tool
+    (服用 holds 用), `preference-metformin` beside the medication."""
+    assert [c.key for c in extract("我一直在服用二甲双胍。")] == ["medication-metformin"]
+    assert [c.key for c in extract("我平时用VS Code写代码。")] == ["preference-vs-code"]

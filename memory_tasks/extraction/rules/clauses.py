@@ -104,10 +104,22 @@ _EN_DRUGS = "|".join(
         reverse=True,
     )
 )
-# A treatment or a thing got said after a clause of the user's without "I": "…, and take metformin" -> "I take
-# metformin", "…and got a Tesla" -> "I got a Tesla".
+# A treatment, a thing got or a job taken up said after a clause of the user's without "I": "…, and take
+# metformin" -> "I take metformin", "…and got a Tesla" -> "I got a Tesla", "…and became a chef".
 _EN_VERB_WITHOUT_I = re.compile(
-    r"^and (?P<also>(?:also |still |then ))?(?P<verb>take|inject|got|bought|leased|adopted) ", re.IGNORECASE
+    r"^and (?P<also>(?:also |still |then |now |strictly ))?(?P<verb>take|inject|got|bought|leased|adopted|became"
+    r"|(?:keep|eat)(?= (?:kosher|halal)\b)) ",
+    re.IGNORECASE,
+)
+# "I can't eat anything fried, doctor's orders": the doctor's order it is, as "My doctor told me to avoid …" says it.
+_EN_DOCTORS_ORDERS = re.compile(
+    r"^I (?:can't|cannot|can not|shouldn't|should not|am not allowed to|'m not allowed to) (?:eat|have|drink) "
+    r"(?P<what>[\w -]{2,30}?),? (?:(?:it's |on |by )?(?:my )?doctor['\u2019]?s orders|per (?:my )?doctor)[.!]?$",
+    re.IGNORECASE,
+)
+# "I'm on blood thinners, so no aspirin": a drug ruled out, as "so I can't take aspirin" says it.
+_EN_NO_DRUG = re.compile(
+    r"^so no (?P<drug>aspirin|ibuprofen|NSAIDs|painkillers|" + _EN_DRUGS + r")(?: for me)?$", re.IGNORECASE
 )
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since|originally"
@@ -127,6 +139,10 @@ _EN_CLAUSE = re.compile(
     r"|\s+(?=and (?:(?:severely|very|also|mildly) )?(?:allergic|lactose intolerant|gluten intolerant)\b)"
     # "I sold my Civic and got a Tesla": what the user got is a statement of its own (`_EN_VERB_WITHOUT_I`).
     r"|\s+(?=and (?:then )?(?:got|bought|leased|adopted) (?:a|an|my|our) )"
+    # "I quit accounting and became a chef": the job now is a statement of its own.
+    r"|\s+(?=and (?:then |now )?became an? )"
+    # "I'm Jewish and keep kosher": the diet is a fact of its own.
+    r"|\s+(?=and (?:also |strictly )?(?:keep|eat) (?:kosher|halal)\b)"
     # "I have type 2 diabetes and take metformin": the drug is a fact of its own (`_EN_VERB_WITHOUT_I`).
     r"|\s+(?=and (?:also |still )?(?:take|inject) (?:my |daily |an? )?(?:" + _EN_DRUGS + r")\b)"
     # "Update: I now work at Stripe": what follows a colon is a statement of its own.
@@ -149,7 +165,8 @@ _EN_TIME_FIRST = re.compile(
     r"^(?P<when>next (?:year|summer|spring|fall|autumn|winter)|this year|someday|some day|one day|eventually"
     r"|in the (?:long run|future)"
     # How often: "Every morning I go for a run", "On weekends I play tennis", "Twice a week I swim".
-    r"|(?:every|each|most) (?:day|morning|evening|night|week|weekend|month|summer|winter)s?"
+    r"|(?:every|each|most) (?:day|morning|evening|night|week|weekend|month|summer|winter"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?"
     r"|on (?:weekends|the weekends?|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
     r"|(?:once|twice|\w+ times) a (?:day|week|month|year)|in the (?:mornings|evenings|afternoons)|at night"
     # Where: "At work I use Java".
@@ -623,6 +640,8 @@ def _household_as_user(text: str, lang: Lang) -> str:
 _ZH_TOPIC_FIRST = re.compile(
     r"^(?P<topic>(?!今天|昨天|明天|现在|最近|以前|平时|这|那|什么|他|她|它|你|我|饭|早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵)"
     r"(?:(?![让叫要不没说把被给帮会想能在是都也就还])[\u4e00-\u9fffA-Za-z]){1,6}?)(?P<de>的)?(?P<who>我们家|我家|我)"
+    # 「羊肉我一口都不吃」: the emphasis says no more than 「我不吃羊肉」, and is left out.
+    r"(?:(?:一点儿?|一口|一滴|根本|完全|绝对|压根儿?)(?:都|也)?)?"
     r"(?P<adverbs>(?:现在|已经|早就|也|都|从来|一直|平时|真的|实在|还是|再也|就)*)"
     r"(?P<modal>不太|不|没法|不能|不敢|能|可以|敢|很少)?(?P<verb>吃|喝|碰|抽|戒)(?P<end>不了|了|过)?$"
 )
@@ -651,6 +670,14 @@ def _topic_put_after_its_verb(text: str, lang: Lang) -> str:
     return f"{said.group('who')}{said.group('adverbs')}{said.group('modal') or ''}{verb}{topic}{end}"
 
 
+_EN_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b")
+
+
+def _sentence_start_lowered(words: str) -> str:
+    """`words` that opened a sentence, moved inside one: "Every Saturday" -> "every Saturday" (a day keeps its capital)."""
+    return _EN_WEEKDAY.sub(lambda day: day.group(0).capitalize(), words.lower())
+
+
 def _strip_discourse(text: str, lang: Lang) -> str:
     """`text` without its discourse words, a leading frequency word put after the subject."""
     pattern = _ZH_DISCOURSE if lang == "zh" else _EN_DISCOURSE
@@ -662,7 +689,7 @@ def _strip_discourse(text: str, lang: Lang) -> str:
     text = _EN_AFTERTHOUGHT.sub("", text)
     text = _EN_CLEFT.sub(lambda m: f"I'm {m.group('what').lower()} {m.group('item')}", text)
     text = _EN_INTRODUCED.sub("I'm ", text)
-    text = _EN_TIME_FIRST.sub(lambda m: f"{m.group('rest')} {m.group('when').lower()}", text)
+    text = _EN_TIME_FIRST.sub(lambda m: f"{m.group('rest')} {_sentence_start_lowered(m.group('when'))}", text)
     return _EN_ADVERB_FIRST.sub(lambda m: f"{m.group('me')} {m.group('adv').lower()} ", text)
 
 
@@ -801,11 +828,14 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
     member = member_before
     for sentence_index, (sentence, asked) in enumerate(_sentences(message)):
         lang = _language(sentence)
+        if lang == "en":
+            sentence = _EN_DOCTORS_ORDERS.sub(lambda m: f"My doctor told me to avoid {m.group('what')}", sentence)
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
         if lang == "en":
             parts = [_EN_BARE_CONDITION.sub(lambda m: f"I'm {(m.group(1) or m.group(2)).lower()}", p) for p in parts]
             parts = [_EN_VERB_WITHOUT_I.sub(lambda m: f"I {m.group('also') or ''}{m.group('verb')} ", p) for p in parts]
+            parts = [_EN_NO_DRUG.sub(lambda m: f"I can't take {m.group('drug')}", p) for p in parts]
         parts = _standing_words_carried(parts)
         tainted: str | None = None
         imagined = False

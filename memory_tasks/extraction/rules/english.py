@@ -135,6 +135,8 @@ def third_person(text: str) -> str:
         return _capitalize(text)
     head = match.group(0).strip().lower()
     rest = text[match.end() :]
+    if head in ("i've", "i have"):
+        rest = re.sub(r"^got\s+", "", rest)  # "I've got asthma": possession, stored as "Has asthma"
     if head in _EN_FIXED:
         return _capitalize(_later_self(_later_verbs(f"{_EN_FIXED[head]} {rest}".strip())))
     words = rest.split(" ")

@@ -74,7 +74,14 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "很晚睡",
             "很晚才睡",
         )
-        + ("staying up late", "night owl", "night person"),
+        + ("staying up late", "night owl", "night person", "stay up late", "stay up really late", "stay up very late")
+        + (
+            "stay up super late",
+            "stay up pretty late",
+            "go to bed late",
+            "go to bed really late",
+            "go to bed very late",
+        ),
     ),
     ("early-rising", "habit", ("早起", "早睡早起", "early bird", "early riser", "morning person")),
     # Not "sleep in the morning" (when a night-shift worker sleeps).
@@ -376,7 +383,10 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("depression", "health", ("抑郁症", "抑郁", "depression")),
     ("anxiety-disorder", "health", ("焦虑症", "anxiety")),
     ("adhd", "health", ("多动症", "adhd")),
-    ("kidney-disease", "health", ("肾病", "肾不好", "kidney disease")),
+    ("kidney-disease", "health", ("肾病", "肾不好", "kidney disease", "kidney problems", "ckd")),
+    ("eczema", "health", ("湿疹", "eczema")),
+    ("heart-murmur", "health", ("心脏杂音", "heart murmur")),
+    ("psoriasis", "health", ("银屑病", "牛皮癣", "psoriasis")),
     ("bad-back", "health", ("腰不好", "bad back")),
     ("bad-knees", "health", ("膝盖不好", "bad knees", "bad knee")),
     ("wheelchair", "health", ("轮椅", "wheelchair")),

@@ -189,11 +189,11 @@ _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|�
 _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时)+(?=我))?(?:我|本人)?" + _ZH_ADV
 # Conditions besides the common ones each rule lists: what a doctor, a pharmacist or a trip plan asks about.
-_ZH_CONDITIONS = r"乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征"
+_ZH_CONDITIONS = r"心脏杂音|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征"
 _EN_CONDITIONS = (
     r"panic attacks|(?:a )?panic disorder|PTSD|OCD|bipolar(?: disorder)?|(?:an )?eating disorder|hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:a )?thyroid"
     r" condition|kidney stones|(?:an )?irregular heartbeat|(?:an )?arrhythmia|Parkinson's|rheumatoid arthritis|HIV"
-    r"|multiple sclerosis|Crohn's(?: disease)?|COPD|sleep apnea|fatty liver"
+    r"|multiple sclerosis|Crohn's(?: disease)?|COPD|sleep apnea|fatty liver|(?:a )?heart murmur"
 )
 # A device in the body or worn for a condition (core: an MRI, a scan, a sport or a trip plans around it).
 _ZH_IMPLANTS = r"心脏起搏器|起搏器|胰岛素泵|人工耳蜗|心脏支架|支架"
@@ -536,14 +536,14 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", _ZH_ME + r"(?:在|正在|一直在|坚持)?(?:做|搞)?(?P<item>(?:16:8)?轻断食|间歇性断食)", _pref),
     _r("pref", "en", r"^I(?:'m| am)? " + _EN_ADV + r"(?:doing |do |practicing |practice |on |trying )?(?P<item>(?:16:8 )?intermittent fasting|16:8 fasting)\b", _pref),
     # The tool is Latin letters, digits and +#.- (not \w, which takes the Chinese after it: 「用Python写后端」).
-    # Not in a rule about the assistant's examples (「以后代码示例都用TypeScript」: a constraint below);
+    # Not in a rule about the assistant's examples (「以后代码示例都用TypeScript」: a constraint below), nor 服用 (a drug taken: 「我一直在服用二甲双胍」);
     # the user's own code is (「我平时用Python写代码」).
-    _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例|回答|回复|以后|今后))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOLS + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
+    _r("pref", "zh", r"^(?![^，。]*(?:示例|例子|样例|回答|回复|以后|今后))[^，。]*?(?:一直|平时|平常|一般|通常|主要|习惯|都|常)[^，。]{0,8}?(?<!服)用(?!" + _LANGUAGES_ZH + r")\s*(?P<item>" + _ZH_TOOLS + r"|" + ZH + r"{2,8}$)[^，。]*", _pref),
     # 「我用 Python 写后端」: the tool one works with, not a one-off (「我用Python写了个脚本」).
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOLS + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     # "I've actually started to enjoy running": a taste changed, under the liking's key.
     _r("pref", "en", r"^I(?:'ve| have)? " + _EN_ADV + r"(?:started|begun|began|come|grown|learned|learnt) to (?:enjoy|like|love) (?P<item>[\w' -]{2,40})$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:my |your |the )?(?:answers|replies|responses) (?:to be )?(?:formatted |written |laid out )?(?:in|as|with|using)\b)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     # "I've been getting into pottery lately": a liking on its way.
     _r("pref", "en", r"^I(?:'ve| have) been (?:really )?getting (?:really )?into (?!trouble|debt|fights?|arguments?|shape|bed|character|it\b|that\b|this\b|(?:a |some )?new (?:hobby|hobbies|things|stuff)\b|something\b|things\b|stuff\b|(?:college|university|grad school|med school|law school)\b)(?P<item>[\w' -]{2,40}?)(?: lately| recently| these days)?$", _pref),
@@ -553,6 +553,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^my (?:all-time )?favou?rite (?P<kind>[\w ]+?) (?:is|are) (?P<item>.+)$", favorite_of_kind),
     _r("pref", "en", r"^I(?:'m| am) (?:(?:much |definitely |very much )?more of )?an? (?P<item>morning person|night owl|early bird|early riser|cat person|dog person|homebody)$", _pref),
     _r("pref", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>夜猫子|早起的人|早睡早起的人)$", _pref),
+    # "I tend to stay up really late": the night owl's habit said of the user's evenings (the lexicon lists each form).
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:tend to |like to )?(?P<item>stay up (?:really |very |super |pretty )?late|go to bed (?:really |very |super |pretty )?late)(?: a lot| most nights| every night| on weeknights)?$", _pref),
     # 「我一般睡得很晚」: the night owl's habit said of the user's sleep (the lexicon lists each form).
     _r("pref", "zh", _ZH_ME + r"(?P<item>睡得(?:很|特别|比较|挺|超)?晚|很晚才?睡|早睡早起)觉?$", _pref),
     # 「我每天早上六点起床」, 「我一般晚上一点才睡」: the routine at a clock time, keyed as the English one is
@@ -729,6 +731,12 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前|在公司|在那)?(?:做|当)(?P<value>[A-Z]{2,5}(?:工程师)?)(?:的)?$", OCCUPATION),
     _r("occupation", "zh", AT + r"[^，。\s]{2,10}?(?:做|当)(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
     # "I'm a 28-year-old data scientist": the age is no part of the job.
+    # "I quit my job as an accountant": the occupation named ends (and the employer held with it); no job is stated.
+    _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:quit|left|lost|gave up|given up) (?:my )?(?:job|position|role|work|career) as an? (?P<item>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", slots(named_retirement("occupation"), slot_retirement("fact", "employer", if_held=True))),
+    # "I became a chef", "I've just become a nurse": the occupation now.
+    _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally |now |since )?(?:became|become) an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    # "I do accounting for a living": the trade, as the user names it.
+    _r("occupation", "en", r"^I (?:do|work in) (?P<value>[\w -]{3,30}?) for a living$", OCCUPATION_STATED),
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:\d+[- ]year[- ]old )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
     # "I've been a teacher for 20 years", "I just got promoted to senior engineer".
     _r("occupation", "en", r"^I(?:'ve| have) been an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")) (?:for|since)\b", OCCUPATION),
@@ -919,7 +927,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
     _r("medication", "zh", r"^(?:我|医生)?(?:已经|现在)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", _switched_medication),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MED_LIST + r")\b", MEDICATION),
-    _r("health", "zh", r"(?<!没)(?<!没有)(?<!不)(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|腰椎间盘突出|腰间盘突出|贫血|" + _ZH_CONDITIONS + r")(?!的人|的话|的患者|患者|的朋友)", HEALTH),
+    _r("health", "zh", r"(?<!没)(?<!没有)(?<!不)(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?|慢性|严重的?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|湿疹|银屑病|牛皮癣|低血糖|腰椎间盘突出|腰间盘突出|贫血|" + _ZH_CONDITIONS + r")(?!的人|的话|的患者|患者|的朋友)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
@@ -932,7 +940,7 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>乙肝|丙肝)(?:病毒)?携带者$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高|血糖(?:有点|偏|比较)?高|胆固醇(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
-    _r("health", "en", r"^I(?: (?:have|suffer from|was diagnosed with|live with|(?:just )?got diagnosed with|have been diagnosed with)|'ve got|'ve (?:just )?been diagnosed with) (?:type \d |gestational )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism|" + _EN_CONDITIONS + r")\b", HEALTH),
+    _r("health", "en", r"^I(?: (?:have|suffer from|was diagnosed with|live with|(?:just )?got diagnosed with|have been diagnosed with)|'ve got|'ve (?:just )?been diagnosed with) (?:type \d |gestational |(?:chronic|mild|severe|moderate|serious) )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|kidney problems|CKD|eczema|psoriasis|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism|" + _EN_CONDITIONS + r")\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant (?:to|of) (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic|bipolar)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
     # A condition that comes back, said by how often: "I get migraines a lot", 「我经常偏头痛」.
@@ -952,6 +960,7 @@ RULES: tuple[Rule, ...] = (
     # A mobility or hearing aid (core: it bears on every place and plan suggested), not a tool one likes.
     _r("health", "zh", _ZH_ME + r"(?:平时|一直|现在|出门)?(?:要)?(?:坐|用|戴|拄着?)(?P<item>轮椅|助听器|拐杖)", HEALTH),
     _r("health", "en", r"^I(?: " + _EN_ADV + r"(?:use|need|rely on)|(?:'m| am) in) (?:an? )?(?P<item>wheelchair|hearing aids?|cane|walker|crutches)\b(?! umbrella)", HEALTH),
+    _r("health", "en", r"^I " + _EN_ADV + r"wear (?:an? )?(?P<item>hearing aids?)\b", HEALTH),
     _r("health", "en", r"^I(?: have|'ve got| had| got| wear| use)(?: had)? (?:an? )?(?P<item>" + _EN_IMPLANTS + r")\b(?! (?:company|salesman|factory))", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:装了|装有|装着|戴着|有|放了)(?:个|一个)?(?P<item>" + _ZH_IMPLANTS + r")", HEALTH),
     # A condition got over: 「我的胃病好了」, 「哮喘已经治好了」, "My back pain is gone", "I've recovered from
@@ -1010,7 +1019,7 @@ RULES: tuple[Rule, ...] = (
     _r("sensitivity", "zh", r"^(?:我)?(?:一)?(?:喝|吃)(?P<item>" + _ZH_SUBSTANCES + r")(?:我)?(?:就|会|都会|就会|总是|总会)(?:会)?(?:心慌|心悸|拉肚子|胃疼|胃痛|胃不舒服|头疼|头痛|偏头痛|失眠|睡不着|恶心|胀气|起疹子)", SENSITIVITY),
     _r("sensitivity", "zh", r"^(?P<item>" + _ZH_SUBSTANCES + r")(?:会|总会)?(?:让|使)我(?:心慌|心悸|拉肚子|胃疼|胃痛|头疼|头痛|偏头痛|失眠|睡不着|恶心)", SENSITIVITY),
     _r("trait", "en", r"^I(?:'m| am) (?:really |very |quite |a bit |a little |kind of )?(?P<item>afraid of heights|scared of heights|carsick|seasick|sensitive to (?:cold|heat)|afraid of dogs|scared of dogs|(?:afraid|scared|terrified) of (?:flying|needles|heights|dogs))\b", TRAIT),
-    _r("trait", "en", r"^I have an? (?:real |big |huge |terrible )?(?P<item>fear of (?:heights|flying|needles|dogs))\b", TRAIT),
+    _r("trait", "en", r"^I(?: have|'ve got| have got) an? (?:real |big |huge |terrible )?(?P<item>fear of (?:heights|flying|needles|dogs))\b", TRAIT),
     # Eyesight and glasses, personality: what a suggestion of a sport, a seat or an evening plans around.
     _r("trait", "en", r"^I(?:'m| am) (?:very |really |quite |a bit |a little |slightly |pretty )?(?P<item>near-?sighted|short-?sighted|far-?sighted|long-?sighted)\b", TRAIT),
     _r("trait", "en", r"^I " + _EN_ADV + r"(?:wear|need) (?P<item>glasses|contacts|contact lenses)(?: (?:every day|all the time|now))?$", TRAIT),
@@ -1090,7 +1099,7 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
     _r("family", "zh", r".+", family_fact, family=True),  # a clause continuing a family member ("是一名医生")
     _r("family", "en", r".+", family_fact, family=True),
-    _r("family", "en", r"^I have (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children|boys|girls|teenagers|teens|toddlers|stepkids|stepchildren)\b", family_fact),
+    _r("family", "en", r"^I(?: have|'ve got| have got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children|boys|girls|teenagers|teens|toddlers|stepkids|stepchildren)\b", family_fact),
     # "We're expecting our second child in March": a child on the way (the user's own pregnancy is a core fact above).
     _r("family", "en", r"^(?:we're|we are|my (?:wife|partner) is) (?:currently )?expecting (?:our |a |another )?(?:first |second |third |fourth |\w+ )?(?P<children>child|baby|kid|twins)\b", family_fact),
     # A partner now, and a break-up: 「我有女朋友了」, "I have a girlfriend now" end a single status said
@@ -1109,7 +1118,7 @@ RULES: tuple[Rule, ...] = (
     # "My husband and I have been married for 10 years" (said as "we"), 「我们结婚十年了」: the partner's fact.
     _r("family", "en", r"^(?:we|I)(?:'ve| have) been (?P<partner>married|together)(?: for [\w -]+)?$", family_fact),
     _r("family", "zh", r"^(?:我们|我(?:和|跟)(?:老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友)|我)(?P<partner>结婚|在一起)(?:已经|快|有)?(?:[一二两三四五六七八九十几\d半]+|好几|很多)(?:个)?(?:年|个月|月)(?:多)?了$", family_fact),
-    _r("family", "en", r"^I have (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | who's | named | at home| now)))\b", family_fact),
+    _r("family", "en", r"^I(?: have|'ve got| have got) (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | who's | named | at home| now)))\b", family_fact),
     _r("family", "en", r"^I(?:'m| am) (?:a )?(?:single|new|first-time) (?P<children>mom|dad|mother|father|parent)\b", family_fact),
     _r("family", "en", r"^(?:we|I) (?:just |recently |finally )?had (?P<children>a baby|a baby (?:girl|boy)|twins|a (?:son|daughter)|our (?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)) (?:child|baby|kid|son|daughter))\b", family_fact),
     _r("household", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) (?P<value>alone|by myself|on my own|with (?:\w+ )?(?:roommates?|housemates?|flatmates?|friends?))(?: now)?$", HOUSEHOLD),
@@ -1196,7 +1205,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?:不超过|不要超过|别超过|控制在|少于|不多于|限制在|最多)(?P<value>\d+|[一二三四五六七八九十百千两]+)(?:个)?(?:字|词|行|句话?|段)", REPLY_LENGTH, standing=True),
     _r("constraint", "en", r"\b(?:answers?|repl(?:y|ies)|responses?|keep it|keep them)\b.*?\b(?:under|below|less than|fewer than|no more than|at most|max(?:imum)?(?: of)?|within|to) (?P<value>\d+) (?:words|characters|chars|sentences|lines|paragraphs)\b", REPLY_LENGTH, standing=True),
     # "No more than three bullet points, please": a bound on every answer, said alone.
-    _r("constraint", "en", r"^(?:please )?(?:no more than|at most|max(?:imum)?(?: of)?) (?P<value>(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?:bullet points|bullets|sentences|paragraphs|lines|words))\b(?:,? please)?$", REPLY_LENGTH, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:no more than|at most|max(?:imum)?(?: of)?) (?P<value>(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?:bullet points|bullets|sentences|paragraphs|lines|words))\b(?: (?:per|in an?|in each|in every) (?:answer|reply|response))?(?:,? please)?$", REPLY_LENGTH, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:answer|reply|respond)(?: me| to me)? in (?P<value>(?:one|two|three|a single|a few|\d+) (?:sentence|sentences|line|lines|paragraph|paragraphs|words))\b", REPLY_LENGTH, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|解释|讲)[^，。]{0,6}?(?P<value>" + _ZH_STYLES + r")", REPLY_STYLE, standing=True),
     # 「我喜欢简单直接的回答」: two style words may stand together.
@@ -1224,7 +1233,7 @@ RULES: tuple[Rule, ...] = (
     # "Give me detailed answers from now on", "Please write shorter replies": the same slot, asked for.
     _r("constraint", "en", r"^(?:actually,? )?(?:please )?(?:always )?(?:give me|write me|write|send me|I(?:'d| would) like) (?:more |much more |a bit more )?(?P<value>" + _EN_STYLES + r")(?:(?:,| and)+ (?:more )?(?:" + _EN_STYLES + r"))* (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"^(?:请|要|尽量|再|都)?(?P<value>" + _ZH_STYLES + r")(?:一点|一些|些)?(?:吧)?$", REPLY_STYLE_AFTER_RULE, standing=True, after="reply-"),
-    _r("constraint", "en", r"\b(?:be|keep (?:it|(?:your )?(?:answers|replies|responses))|(?:answers?|responses?) (?:should be|that are))\b (?:more |a bit more |very |extra |really )?(?P<value>concise|brief|short|succinct|direct|formal|casual|detailed|thorough|friendly|blunt|straightforward)\b", REPLY_STYLE, standing=True),
+    _r("constraint", "en", r"\b(?:be|keep (?:it|things|everything|(?:your )?(?:answers|replies|responses))|(?:answers?|responses?) (?:should be|that are))\b (?:more |a bit more |very |extra |really )?(?P<value>concise|brief|short|succinct|direct|formal|casual|detailed|thorough|friendly|blunt|straightforward)\b", REPLY_STYLE, standing=True),
     # "我不喜欢太长的回复", "回复别太长", "别太啰嗦", "I don't like long answers": a length rule said as a dislike.
     _r("constraint", "zh", r"(?:不喜欢|讨厌|受不了|别|不要|不用|不必)(?:太|过于|那么|很)?(?P<value>长|啰嗦|啰唆|冗长|长篇大论)(?:的)?(?:回复|回答|答案|解释)?(?:了|啊|哦)?$", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|答案|解释)(?:别|不要|不用|不必)(?:太|过于|那么)?(?P<value>长|啰嗦|啰唆|冗长)", REPLY_STYLE, standing=True),
@@ -1265,6 +1274,7 @@ RULES: tuple[Rule, ...] = (
     # "Actually, paragraphs are better for long explanations": the format preferred now.
     _r("constraint", "en", r"^(?:plain |full )?(?P<value>paragraphs|prose|plain text|full sentences|tables|bullet points|bullets|numbered lists) (?:are|is|work) (?:better|fine|best|preferred)\b", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\b(?:answer|reply|respond|write)(?: to me)? (?:in|with|using|as) (?P<value>bullet points|bullets|numbered lists|tables|a table|markdown|headings)\b", REPLY_FORMAT, standing=True),
+    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|need) (?:my |your |the )?(?:answers|replies|responses)(?: to be)? (?:formatted |written |laid out )?(?:in|as|with|using) (?P<value>bullet points|bullets|numbered lists|tables|a table|markdown|headings|plain text|paragraphs)\b", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", _ZH_STANDING_FIRST + r"[^，。]*?(?:代码|示例|例子|样例)[^，。]{0,10}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
     # 「给代码示例的时候用Go」: the standing word (的时候) after the code word.
     _r("constraint", "zh", r"(?:代码|示例|例子|样例)[^，。]{0,10}?(?:的时候|时)[^，。]{0,4}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
@@ -1306,7 +1316,7 @@ RULES: tuple[Rule, ...] = (
     # How the assistant talks, said without "always": "Don't sugarcoat things", "Stop apologizing so much",
     # "Please don't give me medical advice" (a closed list: "don't give me the answer yet" is a one-off).
     _r("constraint", "en", r"^(?:please )?(?:don't|do not|stop|never|no need to) (?:sugarcoat(?:ing)?|apologi[sz](?:e|ing)|say(?:ing)? sorry|lectur(?:e|ing)|moraliz(?:e|ing)|hedg(?:e|ing)|rambl(?:e|ing)|repeat(?:ing)? yourself|over-?explain(?:ing)?|be(?:ing)? so formal|flatter(?:ing)? me|tell(?:ing)? me what I want to hear)\b.*$", standing_rule, standing=True),
-    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never) (?:give|offer|provide|send) me (?:any )?(?:[\w-]+ )?(?:advice|lectures|disclaimers|warnings|motivational quotes|pep talks)\b.*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never) (?:ever )?(?:give|offer|provide|send) me (?:any )?(?:[\w-]+ )?(?:advice|lectures|disclaimers|warnings|motivational quotes|pep talks)\b.*$", standing_rule, standing=True),
     # "When I ask for code, give me the full file", "If I ask about restaurants, remember I'm vegetarian":
     # what to do every time the user asks for something.
     _r("constraint", "en", r"^(?:when(?:ever)?|if|every time) I (?:ask|want|need|say|send|request|share|paste)\b[^,]*, (?:please )?(?:just )?(?:give|show|send|tell|use|include|reply|answer|write|start|keep|add|remind|remember|assume|skip|don't|do not|make|avoid|suggest|recommend|stick|explain|list)\b.+$", standing_rule, standing=True),
