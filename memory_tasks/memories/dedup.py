@@ -245,7 +245,8 @@ def _adds_detail(stored: str, stated: str) -> bool:
     "川菜和湘菜"), `stored` continued ("住在北京" vs "住在北京朝阳区"; an adverb before it, as in
     "Really loves Italian food", adds nothing), or half as long again.
     """
-    stored_flat, stated_flat = comparable(stored), comparable(stated)
+    # Chinese as its frames are compared (`han_frame`): 「妈妈是糖尿病患者」 says no more of 「妈有糖尿病」 for its 妈妈.
+    stored_flat, stated_flat = (comparable(han_frame(text) if has_han(text) else text) for text in (stored, stated))
     return bool(
         _negations(stored) != _negations(stated)
         or set(_NUMBER.findall(stated)) - set(_NUMBER.findall(stored))
@@ -256,6 +257,9 @@ def _adds_detail(stored: str, stated: str) -> bool:
 
 
 _WORD = re.compile(r"\w+")
+# One frame of a job said two ways: "Husband works as a chef" / "Husband is a chef" (what is left of the frame, not
+# the words compared: "Works as a nurse" stays two words against "Wife works as a nurse").
+_WORKS_AS = re.compile(r"\b(?:works|working|is working) as\b", re.IGNORECASE)
 
 
 def _swaps_value(stored: str, stated: str) -> bool:
@@ -272,13 +276,19 @@ def _swaps_value(stored: str, stated: str) -> bool:
     if has_han(stored + stated):
         a, b = list(comparable(han_frame(stored))), list(comparable(han_frame(stated)))
     else:
-        a, b = (_WORD.findall(canonical_words(without_subject(text)).lower()) for text in (stored, stated))
+        a, b = (
+            _WORD.findall(_WORKS_AS.sub("is", canonical_words(without_subject(text))).lower())
+            for text in (stored, stated)
+        )
     prefix, rest_a, rest_b = split_common_ends(a, b)
     if SOFT_VERBS.issuperset(rest_a) and SOFT_VERBS.issuperset(rest_b):
         return False
     if len(rest_a) == len(rest_b) == 1 and _one_word_derived(rest_a[0], rest_b[0]):
         return False
-    if not has_han(stored + stated):
+    if has_han(stored + stated):
+        # 「妈有糖尿病」 / 「妈得了糖尿病」: having, getting or being a condition puts no value in the frame.
+        rest_a, rest_b = ([char for char in rest if char not in _HAN_LIGHT_VERBS] for rest in (rest_a, rest_b))
+    else:
         if _english_stems(rest_a) & _english_stems(rest_b):
             return False  # "Goes for a run every morning" / "Goes running every morning": one activity
         # "Wife is vegetarian" / "Wife's a vegetarian": a copula and an article put no value in the frame.
@@ -289,6 +299,7 @@ def _swaps_value(stored: str, stated: str) -> bool:
 # Words that carry no value of their own in what is left of a frame ("for a run", "'s a").
 _GLUE_WORDS = frozenset("a an the for to of on in at".split())
 _COPULAS = frozenset("is s are am".split())
+_HAN_LIGHT_VERBS = frozenset("有得了是患的")
 
 
 def _english_stems(words: Sequence[str]) -> set[str]:

@@ -61,6 +61,10 @@ _HAN_SYNONYMS = {
     "小孩": "孩子",
     "猫咪": "猫",
     "狗狗": "狗",
+    "妈妈": "妈",
+    "母亲": "妈",
+    "爸爸": "爸",
+    "父亲": "爸",
     "居住在": "住在",
     "家在": "住在",
     "一周": "每周",
@@ -78,9 +82,9 @@ SOFT_VERBS = frozenset(
     " practicing practising".split()
 )
 # Words that qualify nothing when they are all a statement adds: a present "has" / "owns" ("User has a cat named
-# Mochi" / "User's cat is named Mochi"), "wants". They still count as words of a statement: "Has asthma" is
+# Mochi" / "User's cat is named Mochi"), "wants", "works" ("Husband works as a chef" / "Husband is a chef"). They still count as words of a statement: "Has asthma" is
 # qualified by "Son has asthma", "Has type 2 diabetes" is no part of "Was diagnosed with type 2 diabetes".
-_LIGHT_WORDS = frozenset("has have is are am be owns own got gets want wants".split())
+_LIGHT_WORDS = frozenset("has have is are am be owns own got gets want wants work".split())
 # The subject a model's memory text may open with: "User lives in Berlin", "The user's cat is named Mochi".
 _SUBJECT = re.compile(r"^\s*(?:the\s+)?user(?:['\u2019]s)?\b\s*", re.IGNORECASE)
 # Intensifiers and time qualifiers qualify nothing: "Really loves Italian food" restates "Loves Italian

@@ -149,6 +149,11 @@ class _NeverAlike(_AlwaysAlike):
         ("Birthday: March 3rd", "Birthday: March 3", True),
         ("Birthday: March 3rd", "Birthday: March 4", False),
         ("Wife is vegetarian", "Wife's a vegetarian", True),
+        ("Husband is a chef", "Husband works as a chef", True),
+        ("Husband is a chef", "Husband works as a nurse", False),
+        ("妈有糖尿病", "妈妈是糖尿病患者", True),
+        ("妈有糖尿病", "母亲得了糖尿病", True),
+        ("妈有糖尿病", "妈有高血压", False),
         ("Wife is vegetarian", "Wife's a vegan", False),
         ("Sister lives in London", "Sister's based in London", True),
         ("Sister lives in London", "Sister's based in Paris", False),
@@ -205,6 +210,9 @@ def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: 
         ("Reply in Chinese", "Always respond in Mandarin Chinese"),
         ("Reply in Chinese", "User wants replies in Chinese"),
         ("住在上海", "家在上海"),
+        # Twenty-second probe: a job said with "works as", a home with "based in".
+        ("Husband is a chef", "Husband works as a chef"),
+        ("Sister lives in London", "Sister's based in London"),
     ],
 )
 def test_english_restatements_and_chinese_are_not_judged_different(a: str, b: str) -> None:

@@ -6063,3 +6063,64 @@ def test_a_drug_taken_is_no_tool_used() -> None:
     (服用 holds 用), `preference-metformin` beside the medication."""
     assert [c.key for c in extract("我一直在服用二甲双胍。")] == ["medication-metformin"]
     assert [c.key for c in extract("我平时用VS Code写代码。")] == ["preference-vs-code"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I've started learning ukulele.", "goal-ukulele", "Has started learning ukulele"),
+        ("I'm teaching myself the ukulele.", "goal-ukulele", "Is teaching themselves the ukulele"),
+        ("I started learning Spanish.", "goal-spanish", "Started learning Spanish"),
+        ("I started learning to code.", "goal-coding", "Started learning to code"),
+        ("我想减掉十斤。", "goal-weight-loss", "想减掉十斤"),
+        ("我的目标是减十斤。", "goal-weight-loss", "目标是减十斤"),
+        ("My goal is to lose 10 pounds.", "goal-weight-loss", "Goal is to lose 10 pounds"),
+        ("我今年的目标是读完二十本书。", "goal-reading", "今年的目标是读完二十本书"),
+        ("回答里的生字请标上拼音。", "rule-pinyin", "回答里的生字请标上拼音"),
+        ("遇到生字给我注音。", "rule-pinyin", "遇到生字给我注音"),
+        ("I listen to a lot of podcasts.", "media-podcasts", "Listens to a lot of podcasts"),
+        ("I read about two books a month.", "habit-reading", "Reads about two books a month"),
+        ("I love books.", "habit-reading", "Loves books"),
+        ("我每天刷抖音。", "media-short-videos", "每天刷抖音"),
+    ],
+)
+def test_goals_rules_and_pastimes_of_the_third_set_get_one_readable_key(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-3 (twenty-second probe, third set of held-out bursts and a second batch of statements):
+    "I've started learning ukulele" was a taste (`music-ukulele`) beside the goal of "I'm learning the ukulele";
+    "I started learning Spanish", "I'm teaching myself…", 「我想减掉十斤」, the pinyin rules, podcasts, books a month and
+    抖音 stored nothing; 「我的目标是减十斤」 and 「读完二十本书」 were hash-keyed."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+
+
+@pytest.mark.parametrize("message", ["我的狗去年走了。", "我的狗没了。", "我家狗狗上个月死了。"])
+def test_a_pet_gone_with_a_time_word_ends_the_pet(message: str) -> None:
+    """R-WRITE-2 (twenty-second probe): 「我的狗去年走了」 was keyed by a hash of 「狗去年」, so 「养了一只狗」 stayed."""
+    assert refined(message, [ExistingMemory(1, "pet-dog", "fact", "养了一只狗")]) == [("delete", "fact", "pet-dog")]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("阿杰是我男朋友。", "family-partner", "男朋友叫阿杰"),
+        ("咪咪是我养的猫。", "pet-cat", "猫叫咪咪"),
+        ("我在厦门读大学。", "school-city", "在厦门读大学"),
+        ("我大学在厦门读。", "school-city", "在厦门读大学"),
+        ("I go to college in Boston.", "school-city", "Goes to college in Boston"),
+        ("我在北京大学读书。", "school", "在北京大学上学"),
+        ("I go hiking most weekends.", "sport-hiking", "Goes hiking most weekends"),
+        ("Most weekends I go hiking.", "sport-hiking", "Goes hiking most weekends"),
+        ("Switch back to English please.", "reply-language", "Switch back to English please"),
+    ],
+)
+def test_held_out_wordings_of_the_fourth_set_are_read(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-2 (twenty-second probe, fourth set of held-out bursts): 「阿杰是我男朋友」 after 「我男朋友叫阿杰」
+    was stored as 「男朋友是我男朋友」 (the name put back as the member it names); a college's city, a school named for
+    its city (「北京大学」 was taken for the city), "most weekends" and "Switch back to English" stored nothing."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+
+
+def test_a_name_said_first_after_the_member_was_named_is_no_second_statement() -> None:
+    """R-WRITE-3 (twenty-second probe): with 「我男朋友叫阿杰」 the turn before, 「阿杰是我男朋友」 read 阿杰 as the member
+    and stored 「男朋友是我男朋友」."""
+    turn = TurnContext(message="阿杰是我男朋友。", recent=({"role": "user", "content": "我男朋友叫阿杰。"},))
+    assert [(c.key, c.content) for c in ENGINE.extract(turn)] == [("family-partner", "男朋友叫阿杰")]

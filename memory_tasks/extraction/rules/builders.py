@@ -478,6 +478,15 @@ def zh_employer(value: str) -> str | None:
     )
 
 
+_ZH_SCHOOL_NAME = re.compile(r"(?:大学|学院|中学|小学|高中|初中|学校|附中|附小)$")
+
+
+def zh_school(value: str) -> str | None:
+    """`value` when it names a school: one named for its city (「北京大学」, 「厦门大学」) is one, a city alone
+    (「厦门」, the city of a college) is not (`zh_employer`'s checks)."""
+    return value if _ZH_SCHOOL_NAME.search(value) and not _ZH_NOT_A_PLACE.search(value) else zh_employer(value)
+
+
 def zh_employer_or_kind(value: str) -> str | None:
     """`zh_employer`, or an employer of a kind (「一家创业公司」): said alone, where the place is
     all the user says of their work; beside an occupation (「在一家外企做财务」) the occupation says more."""
@@ -496,7 +505,7 @@ _FREQUENCY_ZH = re.compile(
 )
 _FREQUENCY_EN = re.compile(
     r"\b(?:every (?:day|morning|evening|night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|daily|weekly"
-    r"|\w+ times a (?:day|week|month)|on weekends|on (?:mon|tues|wednes|thurs|fri|satur|sun)days"
+    r"|\w+ times a (?:day|week|month)|(?:on )?most weekends|on weekends|on (?:most )?(?:mon|tues|wednes|thurs|fri|satur|sun)days"
     r"|usually|often|regularly|(?:a|per|each) (?:day|week))\b",
     re.IGNORECASE,
 )

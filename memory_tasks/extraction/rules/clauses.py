@@ -165,7 +165,7 @@ _EN_TIME_FIRST = re.compile(
     r"^(?P<when>next (?:year|summer|spring|fall|autumn|winter)|this year|someday|some day|one day|eventually"
     r"|in the (?:long run|future)"
     # How often: "Every morning I go for a run", "On weekends I play tennis", "Twice a week I swim".
-    r"|(?:every|each|most) (?:day|morning|evening|night|week|weekend|month|summer|winter"
+    r"|(?:every|each|most|on most) (?:day|morning|evening|night|week|weekend|month|summer|winter"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?"
     r"|on (?:weekends|the weekends?|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
     r"|(?:once|twice|\w+ times) a (?:day|week|month|year)|in the (?:mornings|evenings|afternoons)|at night"
@@ -647,6 +647,11 @@ _ZH_TOPIC_FIRST = re.compile(
 )
 
 
+# A name said first: 「阿杰是我男朋友」, 「咪咪是我养的猫」 (not 「他是我男朋友」: a pronoun is no name).
+_ZH_NAME_FIRST = re.compile(
+    r"^(?P<name>(?!他|她|它|这|那|谁|我|你)[\u4e00-\u9fff]{2,3})(?:就)?是我(?:的|家的?|养的)?"
+    r"(?P<who>男朋友|女朋友|老婆|老公|妻子|丈夫|太太|未婚妻|未婚夫|儿子|女儿|哥哥|姐姐|弟弟|妹妹|猫|狗|猫咪|狗狗)$"
+)
 # An allergen said first: 「芒果我过敏」, 「海鲜我从小就过敏」 (「我不过敏」 denies, and is read as it is).
 _ZH_ALLERGEN_FIRST = re.compile(
     r"^(?P<topic>(?!是|很|也|不|有|会|容易|这|那|什么|他|她|它|你|我)[^，。对的我]{1,6}?)(?P<who>我)"
@@ -655,8 +660,12 @@ _ZH_ALLERGEN_FIRST = re.compile(
 
 
 def _topic_put_after_its_verb(text: str, lang: Lang) -> str:
-    """`text` with a food or drink said first put after its verb: 「香菜我不吃」 -> 「我不吃香菜」, and an allergen
-    after 对: 「芒果我过敏」 -> 「我对芒果过敏」, read as the usual order (and stored in the same words)."""
+    """`text` with a food or drink said first put after its verb: 「香菜我不吃」 -> 「我不吃香菜」, an allergen
+    after 对: 「芒果我过敏」 -> 「我对芒果过敏」, and a name said first after whom it names: 「阿杰是我男朋友」 ->
+    「我的男朋友叫阿杰」, read as the usual order (and stored in the same words)."""
+    named = _ZH_NAME_FIRST.match(text) if lang == "zh" else None
+    if named is not None:
+        return f"我的{named.group('who')}叫{named.group('name')}"
     allergen = _ZH_ALLERGEN_FIRST.match(text) if lang == "zh" else None
     if allergen is not None:
         return f"{allergen.group('who')}{allergen.group('adverbs')}对{allergen.group('topic')}过敏"

@@ -205,6 +205,13 @@ _EN_GOAL_LEAD = re.compile(
 # A goal said as a verb whose reaching is said as a thing: "I'm learning to drive" is reached by "I got
 # my driver's license" (the lexicon's drivers-license; "drive" alone is no item: "I drive to work").
 _GOAL_OF_VERB = {"drive": "drivers-license"}
+# A count names no lexicon word: 「减十斤」, 「瘦二十斤」, "lose 10 pounds" are the weight-loss goal, 「读完二十本书」
+# and "read 30 books this year" the reading one.
+_BOOKS_TO_READ = re.compile(r"^(?:读|看)完?[\d一二两三四五六七八九十百]+本书|^read \d+ books\b", re.IGNORECASE)
+_WEIGHT_TO_LOSE = re.compile(
+    r"^(?:减掉?|瘦)(?:个)?[\d一二两三四五六七八九十百]+(?:斤|公斤|kg|千克)|^lose \d+ ?(?:pounds|lbs|kg|kilos)\b",
+    re.IGNORECASE,
+)
 
 
 def goal_key(item: str) -> str:
@@ -217,6 +224,10 @@ def goal_key(item: str) -> str:
     target = lead.sub("", core) or item
     if target.lower() in _GOAL_OF_VERB:
         return "goal-" + _GOAL_OF_VERB[target.lower()]
+    if _WEIGHT_TO_LOSE.match(target):
+        return "goal-weight-loss"
+    if _BOOKS_TO_READ.match(target):
+        return "goal-reading"
     # "run for city council" is an office sought, not running: the lead's verb names no item then.
     running_for = re.match(r"run for\b", core, re.IGNORECASE)
     entries = lexicon_entries(canonical_english(target)) or (

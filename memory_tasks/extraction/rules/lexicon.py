@@ -94,7 +94,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # The bare objects too (游戏, 书, 电影): 「喜欢看书」's item is 书 once its verb is cut. A bare
     # medium names the slot only as the whole item (WHOLE_ITEM_FORMS below).
     ("video-games", "habit", ("打游戏", "玩游戏", "打电动", "游戏", "电子游戏", "video games", "gaming")),
-    ("reading", "habit", ("看书", "读书", "阅读", "书", "reading", "reading books")),
+    ("reading", "habit", ("看书", "读书", "阅读", "书", "reading", "reading books", "books")),
     ("novels", "habit", ("小说", "看小说", "读小说", "novels", "novel")),
     ("movies", "habit", ("电影", "看电影", "movies", "films", "watching movies")),
     ("music", "habit", ("音乐", "听音乐", "听歌", "music", "listening to music")),
@@ -168,6 +168,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ),
     ),
     ("podcasts", "media", ("播客", "podcast", "podcasts")),
+    ("short-videos", "media", ("抖音", "快手", "短视频", "刷视频", "tiktok", "douyin", "short videos")),
     ("horror-movies", "movie", ("恐怖片", "恐怖电影", "horror movies", "horror films", "horror")),
     ("korean-dramas", "tv", ("韩剧", "korean dramas", "k-dramas")),
     ("cafes", "place", ("咖啡馆", "咖啡厅", "cafes", "coffee shops")),
@@ -282,6 +283,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # What a reply rule keeps out, named in either language (「回答别用感叹号」 and "no exclamation marks" are one rule).
     ("exclamation-marks", "style", ("感叹号", "exclamation marks", "exclamation points", "exclamation mark")),
     ("jargon", "style", ("专业术语", "术语", "行话", "jargon", "technical terms")),
+    ("pinyin", "style", ("拼音", "注音", "pinyin")),
     ("examples", "style", ("例子", "举例", "实例", "examples")),
     ("analogies", "style", ("比喻", "类比", "analogies", "analogy")),
     ("follow-up-questions", "style", ("反问", "追问", "问我问题", "follow-up questions", "follow up questions")),
@@ -599,7 +601,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 WHOLE_ITEM_FORMS = frozenset(
     {
         *("游戏", "书", "小说", "电影", "音乐", "花", "鲜花", "花草", "编程", "绘画"),
-        *("reading", "novels", "movies", "films", "music", "flowers", "painting", "drawing", "programming"),
+        *("reading", "books", "novels", "movies", "films", "music", "flowers", "painting", "drawing", "programming"),
         *("coding", "code", "to code", "travel", "traveling", "travelling", "shopping", "singing", "dancing"),
         *("果汁", "牛奶", "巧克力", "juice", "milk", "chocolate"),
         *("红色", "蓝色", "绿色", "黄色", "紫色", "粉色", "粉红色", "黑色", "白色", "橙色", "橘色", "灰色"),

@@ -42,6 +42,7 @@ from memory_tasks.extraction.rules.builders import (
     zh_employer_or_kind,
     zh_known_city,
     zh_place,
+    zh_school,
 )
 from memory_tasks.extraction.rules.clauses import FAMILY, Lang
 from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS, ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB
@@ -238,7 +239,7 @@ _EN_PROJECT_NOUNS = (
 )
 # How often a hobby is kept up, after its item: "every night", "on weekends", "twice a week".
 _EN_OFTEN = (
-    r"(?: (?:every \w+(?:(?:,| and) \w+day)*|on weekends|on \w+days(?:(?:,| and) \w+days)*|daily|at night"
+    r"(?: (?:every \w+(?:(?:,| and) \w+day)*|(?:on )?(?:most )?weekends|on (?:most )?\w+days(?:(?:,| and) \w+days)*|daily|at night"
     r"|with (?:my )?friends|\w+ (?:a|per) (?:week|day|month)))?"
 )
 _EN_NOW_AND_THEN = r"(?:now and then|every now and then|occasionally|once in a while|sometimes|socially|on (?:special )?occasions|at parties|on weekends)"
@@ -327,7 +328,10 @@ ADMITTED = Slot("fact", "school", {"zh": "被{value}录取", "en": "Admitted to 
 PASSED_INTO = Slot("fact", "school", {"zh": "考上了{value}"}, clean=zh_alma_mater)
 OFFER_FROM = Slot("fact", "school", {"zh": "拿到了{value}的offer"}, clean=zh_alma_mater)
 SCHOOL_YEAR = Slot("fact", "school", {"zh": "在读{value}", "en": "In {value}"})
-SCHOOL_ZH = replace(SCHOOL, clean=zh_employer)
+SCHOOL_ZH = replace(SCHOOL, clean=zh_school)
+# The city of a college, not the college: 「我在厦门读大学」, "I go to college in Boston".
+SCHOOL_CITY = Slot("fact", "school-city", {"zh": "在{value}读大学", "en": "Goes to college in {value}"})
+SCHOOL_CITY_ZH = replace(SCHOOL_CITY, clean=zh_known_city)
 REPLY_UNITS = Slot("constraint", "reply-units")
 REPLY_TIME_FORMAT = Slot("constraint", "reply-time-format")
 REPLY_SOURCES = Slot("constraint", "reply-sources")
@@ -543,6 +547,10 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^我(?:现在|目前)?用\s*(?P<item>" + _ZH_TOOLS + r")\s*(?:写|做|开发|编程|搞)(?![^，。]*[了过])[^，。]*", _pref),
     # "I've actually started to enjoy running": a taste changed, under the liking's key.
     _r("pref", "en", r"^I(?:'ve| have)? " + _EN_ADV + r"(?:started|begun|began|come|grown|learned|learnt) to (?:enjoy|like|love) (?P<item>[\w' -]{2,40})$", _pref),
+    # "I listen to a lot of podcasts", "I read about two books a month", 「我每天刷抖音」: a pastime said by how much.
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:listen to|read|watch) (?:a lot of |lots of |tons of |so many |plenty of )(?P<item>podcasts|audiobooks|books|novels|documentaries|anime)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"read (?:about |around |roughly |at least )?(?:\d+|one|two|three|four|five|a couple of|a few|a) (?P<item>books?) (?:a|per|every) (?:week|month|year)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:每天|天天|没事就|有空就)?(?:都|会)?刷(?P<item>抖音|快手|短视频)(?:刷到很晚)?$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:my |your |the )?(?:answers|replies|responses) (?:to be )?(?:formatted |written |laid out )?(?:in|as|with|using)\b)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
     # "I've been getting into pottery lately": a liking on its way.
@@ -615,7 +623,7 @@ RULES: tuple[Rule, ...] = (
     # again", "I recently took up yoga", 「我抽烟」, "I smoke" (`habit_taken_up`: a lexicon activity only).
     _r("pref", "zh", _ZH_ME + r"(?:最近|现在|已经|这几天|这段时间|上个月|今年)?(?:(?:又|重新|也)?(?:开始|恢复)|改成?|改为)(?:每天|天天|经常|坚持)?(?P<item>[^，。]{1,6}?)了?$", habit_taken_up),
     _r("pref", "zh", r"^我(?:还|也|平时|一直|每天|天天)?(?P<item>抽烟|吸烟)(?:的)?$", habit_taken_up),
-    _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun|took up|taken up|picked up|got back into|gotten back into) (?P<item>[a-z][\w -]{1,30}?)(?: again| regularly| every (?:day|morning|week)| recently)?$", habit_taken_up),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun|took up|taken up|picked up|got back into|gotten back into) (?!(?:learning|studying|to learn)\b)(?P<item>[a-z][\w -]{1,30}?)(?: again| regularly| every (?:day|morning|week)| recently)?$", habit_taken_up),
     _r("pref", "en", r"^I (?:still |also )?(?P<item>smoke)(?: cigarettes| a lot| every day| daily)?$", habit_taken_up),
     _r("pref", "zh", r".+", habit),
     _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r"|" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r"|白班|早班|正常班|夜班|晚班)[^，。]+)$", _switched_to),
@@ -640,6 +648,8 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?|好|真的|超)?想(?:要)?去(?:一?趟|一次)?(?P<item>" + ZH + r"{2,8}?)(?:旅游|旅行|玩一?趟?|玩玩|度假|自驾游?|看极光|看樱花|滑雪|潜水)$", goal),
     _r("goal", "zh", _ZH_ME + r"(?:很|特别|一直都?|好|真的|超)?想(?:要)?去(?:一?趟|一次)?(?P<item>" + _ZH_TRAVEL_PLACES + r")(?:看看|走走|转转)?$", goal),
     _r("goal", "zh", r"(?:我的)?(?:长期)?(?:目标|梦想|心愿|愿望|计划)(?:是|就是)(?P<item>[^，。]+)$", goal),
+    # 「我想减掉十斤」: a weight to lose is the weight-loss goal (`keys.goal_key`).
+    _r("goal", "zh", _ZH_ME + r"(?:还|再)?(?:想|想要|要|打算|准备|计划)(?:再)?(?P<item>(?:减掉?|瘦)(?:个)?[\d一二两三四五六七八九十百]+(?:斤|公斤|kg|千克))(?:左右)?$", goal),
     _r("goal", "zh", r"(?<![不没])(?:在|正在)?(?:准备|备考|冲刺)(?:考(?![研公]))?(?P<item>[^，。]+)(?<!了)$", goal),
     _r("goal", "zh", r"(?<![不没])(?:打算|计划|决定|立志)(?:在)?(?P<item>[^，。]+)(?<!了)$", goal),
     # The next step after a goal reached: 「N2考过了！下一步考N1」.
@@ -664,13 +674,14 @@ RULES: tuple[Rule, ...] = (
     _r("goal", "en", r"^I(?:'m| am) (?:running|doing|racing|competing in|signed up for|registered for) (?:a |an |the |my first )?(?P<item>(?:half[- ])?marathon|ultramarathon|ultra|triathlon|ironman|\d+k(?: race| run)?)\b.*$", goal),
     _r("goal", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:signed up|registered) for (?:a |an |the |my first )?(?P<item>(?:half[- ])?marathon|ultramarathon|ultra|triathlon|ironman|\d+k(?: race| run)?)\b.*$", goal),
     _r("goal", "en", r"^I(?:'m| am) (?:saving up|saving) (?:to|for) (?P<item>.+)$", goal),
-    _r("goal", "en", r"^I(?:'m| am) learning (?:how )?to (?P<item>.+)$", goal),
+    _r("goal", "en", r"^I(?:(?:'m| am) learning|(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun) learning) (?:how )?to (?P<item>.+)$", goal),
     # "I'm studying to become a data scientist": the work aimed at.
     _r("goal", "en", r"^I(?:'m| am) (?:studying|training|working|retraining|preparing) to (?:become|be) (?:an? )?(?P<item>[\w -]{3,40})$", goal),
     # "I'm doing a master's in education part-time": the degree is the goal ("I finished my master's" reaches it).
     _r("goal", "en", r"^I(?:'m| am) (?:currently |now )?(?:doing|pursuing|working on|working towards|studying for|getting|finishing) (?:a |an |my )?(?P<item>master's|masters|PhD|MBA|doctorate|bachelor's|law degree|degree)\b.*$", goal),
-    _r("goal", "en", r"^I(?:'m| am) (?:also |now |currently )?(?:learning|taking up) (?:the )?(?P<item>piano|guitar|violin|drums|cello|saxophone|flute|ukulele|bass guitar|swimming|coding|programming|photography|painting|drawing|calligraphy|chess|knitting|pottery)(?: now| these days| again)?$", goal),
-    _r("goal", "en", r"^I(?:'m| am|'ve been| have been) (?:also |now |currently )?(?:learning|studying|picking up) (?:some )?(?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
+    # "I'm learning the ukulele", "I've started learning ukulele", "I'm teaching myself the ukulele": one goal.
+    _r("goal", "en", r"^I(?:(?:'m| am) (?:also |now |currently )?(?:learning|taking up|teaching myself)|(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun) (?:learning|to learn)) (?:the )?(?P<item>piano|guitar|violin|drums|cello|saxophone|flute|ukulele|bass guitar|swimming|coding|programming|photography|painting|drawing|calligraphy|chess|knitting|pottery)(?: now| these days| again)?$", goal),
+    _r("goal", "en", r"^I(?:(?:'m| am|'ve been| have been) (?:also |now |currently )?(?:learning|studying|picking up|teaching myself)|(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun) (?:learning|studying|to learn)) (?:some )?(?P<item>" + CAP + r"[\w+#]*(?: " + CAP + r"\w*)?|how to .+)", goal),
     # Trying to conceive bears on drugs and drinks as a pregnancy does (not a goal like "trying to run").
     _r("goal", "zh", _ZH_ME + r"(?:在)?(?P<value>备孕)(?:中|了)?$", TRYING_TO_CONCEIVE),
     _r("goal", "en", r"^(?:I(?:'m| am)|we(?:'re| are)) (?:currently )?(?P<value>trying to (?:conceive|get pregnant|have a baby)|trying for a baby)\b", TRYING_TO_CONCEIVE),
@@ -797,6 +808,8 @@ RULES: tuple[Rule, ...] = (
     # "I'm a freshman at UCLA", "I'm in my final year at MIT": the school the user is at (not "a senior at
     # Google", a job's level).
     _r("employer", "en", r"^I(?:'m| am) (?:an? (?:freshman|sophomore|first-year|second-year|third-year|fourth-year|final-year|grad student|PhD student|undergrad)|in my (?:first|second|third|fourth|final|last) year) at " + _EN_NAME, SCHOOL),
+    _r("employer", "zh", _ZH_ME + r"(?:在|大学在)(?P<value>" + ZH + r"{2,4}?)(?:读大学|上大学|念大学|读的大学|上的大学|读|上)的?$", SCHOOL_CITY_ZH),
+    _r("employer", "en", r"^I " + _EN_ADV + r"(?:go to|attend|am at|'m at) (?:college|university|uni|school) in (?P<value>" + CAP + r"[\w'-]*(?: " + CAP + r"[\w'-]*)?)$", SCHOOL_CITY),
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读书|上学|念书|读大学)$", SCHOOL_ZH),
     # 「我在清华读博」: the school, said with the degree it is for.
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:读研究生|读研|读博士?|读硕士)$", replace(SCHOOL_ZH, templates=None)),
@@ -854,7 +867,7 @@ RULES: tuple[Rule, ...] = (
     _r("pet", "en", r"^(?:I|we) gave (?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|puppy|kitten) (?:away|to)\b", keyed_retirement("pet")),
     # A pet named in its death: "Rex died last week", 「豆豆去世了」 end the pet memory that names it.
     _r("pet", "en", r"^(?!(?:I|We|He|She|It|They|My|Our|His|Her|Their|You)\b)(?P<item>" + CAP + r"[\w'-]+) (?:died|passed away|passed on|was put down|was put to sleep|went missing|ran away|got lost|is missing)\b", named_retirement("pet-")),
-    _r("pet", "zh", r"^(?:我家|我的)?(?P<item>[^，。我你他她它这那]{2,4}?)(?:上个月|上周|前几天|前段时间|昨天|去年|已经)?(?:去世|死|走|没|走丢|丢|跑丢|丢失|不见)了$", named_retirement("pet-")),
+    _r("pet", "zh", r"^(?:我家|我的)?(?P<item>(?:(?!上个月|上周|前几天|前段时间|昨天|去年|已经)[^，。我你他她它这那]){2,4}?)(?:上个月|上周|前几天|前段时间|昨天|去年|已经)?(?:去世|死|走|没|走丢|丢|跑丢|丢失|不见)了$", named_retirement("pet-")),
     _r("employer", "zh", r"^(?:我)?(?:现在|已经|早就|目前)?不在(?P<item>[^，。\s]{2,10}?)了$", named_retirement("employer", "residence-city", "work-city")),
     # "I left Boston", 「我离开字节了」, 「我从腾讯离职了」: the employer or city held that names it ends
     # ("I left Sarah" names neither and ends nothing).
@@ -1048,7 +1061,7 @@ RULES: tuple[Rule, ...] = (
     _r("trait", "zh", _ZH_ME + r"(?:终于|已经)?(?:学)?会开车了$", slots(slot_retirement("fact", "trait-does-not-drive", if_held=True), _LEARNING_TO_DRIVE)),
     # "My dog passed away", 「我的猫去世了」: the pet's fact is retired.
     _r("pet", "en", r"^(?:my|our) (?:old |little |beloved )?(?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten|" + _EN_BREEDS + r")(?: \w+)? (?:passed away|died|is gone|ran away)\b", keyed_retirement("pet")),
-    _r("pet", "zh", r"^(?:我|我们)(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:去世|死|走丢|丢)了", keyed_retirement("pet")),
+    _r("pet", "zh", r"^(?:我|我们)(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:上个月|上周|前几天|前段时间|昨天|去年|已经)?(?:去世|死|走丢|丢|走|没)了", keyed_retirement("pet")),
     # 「我把猫送人了」: the pet given away.
     _r("pet", "zh", r"^(?:我|我们)?(?:已经)?把(?:我的|我家的?|家里的)?(?P<item>" + _ZH_PETS + r")(?:送人|送走|送给[^，。]{1,6})了", keyed_retirement("pet")),
     _r("pet", "zh", r"(?<![没不])(?<!没有)(?<!不再)(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?![毛皮屑]?过敏)", PET),
@@ -1195,6 +1208,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?(?:you )?(?:(?:don't|do not|no need to|needn't|no longer)(?: (?:have|need) to)?|(?:can )?stop) (?:reply(?:ing)?|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing))(?: to me)? (?:only )?in (?:" + _LANGUAGES_EN + r")\b", slot_retirement("constraint", "reply-language"), standing=True),
     # "Reply in whatever language I write in", 「我用什么语言你就用什么语言回复」: the reply follows the user's language.
     _r("constraint", "en", r"\b(?:reply|respond|answer|write back|talk to me)(?: to me| me)? in (?P<value>(?:whatever|the same) language (?:I (?:write|use|speak|type)|as me|as I do|I'm using)(?: in)?)(?: to you)?\b", REPLY_LANGUAGE, standing=True),
+    # "Switch back to English please", "Please go back to Chinese": the reply language now.
+    _r("constraint", "en", r"^(?:please |can you |could you )?(?:switch|go|change|move)(?: back)? to (?P<value>" + _LANGUAGES_EN + r")(?: (?:please|from now on|again|for (?:your )?(?:replies|answers)))*$", REPLY_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:just )?(?P<value>match (?:my|whatever) language(?: I (?:write|use|speak)(?: in)?)?)", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?P<value>我用什么语言你就用什么语言|跟着?我(?:用)?的?语言走|(?:用|跟|和)我(?:用|说)?的?(?:一样|同样|相同)的语言)", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:回复|回答|说话|聊天|交流)[^，。]{0,10}?(?<!不)(?<!别)(?<!不要)(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", REPLY_LANGUAGE, standing=True),
@@ -1390,5 +1405,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?(?:talk|speak|write|chat) (?:to|with) me (?P<value>like (?:a |an )?(?:friend|buddy|human|person|normal person|colleague|peer)|casually|informally|plainly|more casually|in plain (?:English|language))\b.*$", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"^(?:以后|给我|跟我|帮我|你)*(?:解释|讲解?|介绍|说明|回答)[^，。]{0,8}?(?:的时候|时)?[^，。]{0,2}?(?:多|要|请|记得|尽量)(?:举|给|用|打)(?:一些|几个|点|些)?(?:例子|实例|案例|比喻)", standing_rule, standing=True),
     _r("constraint", "zh", r"^(?:以后|每次)?(?:你的)?(?:回答|回复)(?:的)?(?:最后|结尾|末尾)(?:都|请|要|帮我)*(?:总结|概括)(?:一下)?(?:要点|重点)?$", standing_rule, standing=True),
+    # Twenty-second probe: pinyin over the hard characters of every reply (「回答里的生字请标上拼音」, 「遇到生字给我注音」).
+    _r("constraint", "zh", r"^(?:以后|每次)?(?:回答|回复)?(?:里|中)?(?:的)?(?:遇到)?(?:生字|生僻字|难字|不常见的字)[^，。]{0,6}?(?:标|加|注|带|写)(?:上|出)?(?:拼音|注音)|^(?:以后|每次)?(?:遇到|碰到)(?:生字|生僻字|难字)[^，。]{0,4}?注音", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:add|include|give|put|show) (?:the )?pinyin (?:for|over|with|next to|above) (?:any |the |all |hard |rare |uncommon |difficult )*(?:Chinese )?(?:characters|words|hanzi)\b.*$", standing_rule, standing=True),
 )
 # fmt: on
