@@ -70,6 +70,8 @@ DIETARY_KEYS = frozenset(
         "food-seafood",
         "food-shellfish",
         "food-egg",
+        "food-dairy",
+        "food-gluten",
         "drink-alcohol",
     }
 )

@@ -5920,10 +5920,13 @@ def test_an_intolerance_said_beside_or_after_avoiding_its_own_food_is_one_fact()
     assert [c.key for c in extract("I'm gluten intolerant, I can't eat gluten.")] == ["health-gluten-intolerance"]
     held = [ExistingMemory(1, "health-gluten-intolerance", "fact", "Is gluten intolerant")]
     assert refined("I can't eat gluten.", held) == []
-    avoided = [ExistingMemory(1, "preference-gluten", "preference", "Can't eat gluten")]
-    assert ("delete", "preference", "preference-gluten") in refined("I'm gluten intolerant.", avoided)
+    avoided = [ExistingMemory(1, "food-gluten", "preference", "Can't eat gluten")]
+    assert ("delete", "preference", "food-gluten") in refined("I'm gluten intolerant.", avoided)
+    # Held under its key before the lexicon named gluten (twenty-second probe): still the avoidance retired.
+    avoided_before = [ExistingMemory(1, "preference-gluten", "preference", "Can't eat gluten")]
+    assert ("delete", "preference", "preference-gluten") in refined("I'm gluten intolerant.", avoided_before)
     assert {c.key for c in extract("I can't eat gluten, I have celiac disease.")} == {
-        "preference-gluten",
+        "food-gluten",
         "health-celiac-disease",
     }
 
@@ -6124,3 +6127,50 @@ def test_a_name_said_first_after_the_member_was_named_is_no_second_statement() -
     and stored 「男朋友是我男朋友」."""
     turn = TurnContext(message="阿杰是我男朋友。", recent=({"role": "user", "content": "我男朋友叫阿杰。"},))
     assert [(c.key, c.content) for c in ENGINE.extract(turn)] == [("family-partner", "男朋友叫阿杰")]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        (
+            "I'm 28, vegan, and training for my first marathon in the fall.",
+            [("diet", "Is vegan"), ("goal-marathon", "Is training for their first marathon in the fall")],
+        ),
+        (
+            "I don't do dairy or gluten, and I'm trying to cut sugar.",
+            [
+                ("food-dairy", "Doesn't eat dairy"),
+                ("food-gluten", "Doesn't eat gluten"),
+                ("goal-sugar", "Is trying to cut sugar"),
+            ],
+        ),
+        (
+            "我对花生和芒果过敏，还有轻度哮喘。",
+            [("allergy-peanut", "对花生过敏"), ("allergy-mango", "对芒果过敏"), ("health-asthma", "有轻度哮喘")],
+        ),
+        (
+            "FYI I'm colorblind so please don't rely on colors in charts.",
+            [
+                ("health-colorblind", "Is colorblind"),
+                ("rule-rely-colors-charts", "Please don't rely on colors in charts"),
+            ],
+        ),
+        ("I love gluten-free bread.", [("preference-gluten-free-bread", "Loves gluten-free bread")]),
+        ("I don't do alcohol.", [("drink-alcohol", "Doesn't drink alcohol")]),
+        ("I don't do caffeine or sugar.", []),  # no one verb for a drink and a food: nothing rather than "drink sugar"
+    ],
+)
+def test_a_message_of_several_facts_keeps_each_safety_fact(message: str, expected: list[tuple[str, str]]) -> None:
+    """R-READ-6, R-TYPE-2 (twenty-second probe, messages of several facts as chat users write them): "I'm 28, vegan,
+    and training for…" stored nothing (the age took the diet, the training had no subject); "I don't do dairy or
+    gluten" stored nothing; 「…，还有轻度哮喘」 lost the asthma; "I'm colorblind so please don't rely on colors" kept
+    the rule inside the condition. "Gluten-free" names no gluten."""
+    assert [(c.key, c.content) for c in extract(message)] == expected
+
+
+def test_avoiding_dairy_or_gluten_is_a_dietary_restriction() -> None:
+    """R-READ-6 (twenty-second probe): "Doesn't eat dairy" was `preference-dairy`, a taste, not core."""
+    for message in ("I don't do dairy or gluten.", "我不吃乳制品。"):
+        for found in extract(message):
+            assert found.key in ("food-dairy", "food-gluten")
+            assert is_core_memory(found.memory_type, found.key, found.content)

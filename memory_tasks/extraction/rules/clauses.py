@@ -121,6 +121,34 @@ _EN_DOCTORS_ORDERS = re.compile(
 _EN_NO_DRUG = re.compile(
     r"^so no (?P<drug>aspirin|ibuprofen|NSAIDs|painkillers|" + _EN_DRUGS + r")(?: for me)?$", re.IGNORECASE
 )
+# "I don't do dairy or gluten": what the user does not eat or drink, said with "do" (foods or drinks, not both:
+# "I don't do caffeine or sugar" names no one verb).
+_EN_DONT_DO_FOODS = (
+    r"dairy|gluten|meat|red meat|pork|beef|sugar|carbs|fried food|spicy food|seafood|shellfish|eggs|nuts|soy"
+)
+_EN_DONT_DO_DRINKS = r"alcohol|caffeine|coffee|booze|soda"
+_EN_DONT_DO = re.compile(
+    rf"^I (?:don't|do not) do (?:(?P<foods>(?:{_EN_DONT_DO_FOODS})(?:(?:,| or| and|, or|, and) (?:{_EN_DONT_DO_FOODS}))*)"
+    rf"|(?P<drinks>(?:{_EN_DONT_DO_DRINKS})(?:(?:,| or| and|, or|, and) (?:{_EN_DONT_DO_DRINKS}))*))$",
+    re.IGNORECASE,
+)
+# "…, and training for my first marathon" after "I'm 28": the user's "I'm", not said again.
+_EN_DOING_WITHOUT_SUBJECT = re.compile(
+    r"^(?:and |also |but )*(?=(?:training|learning|studying|trying|planning|saving up|working on|looking for)\b)",
+    re.IGNORECASE,
+)
+_EN_I_AM = re.compile(r"^I(?:'m| am)\b", re.IGNORECASE)
+# 「我对花生过敏，还有轻度哮喘」: a condition said alone after the user's own clause is the user's.
+_ZH_HEALTH_TERMS = "|".join(
+    sorted(
+        (re.escape(w) for _, category, words in LEXICON if category == "health" for w in words if has_han(w)),
+        key=len,
+        reverse=True,
+    )
+)
+_ZH_BARE_CONDITION = re.compile(
+    rf"^(?:还有|另外还有|另外|同时还有|也有)(?P<condition>(?:轻度|中度|重度|轻微的?|慢性)?(?:{_ZH_HEALTH_TERMS}))$"
+)
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since|originally"
     r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|allergic|her name|his name|it's|it is|it was|except|"
@@ -130,6 +158,10 @@ _EN_CLAUSE = re.compile(
     r"|\s+(?=but (?:now |currently )?(?:live|living) in\b)"
     # "I hurt my knee so I stopped running": what the user did about it is a statement of its own.
     r"|\s+(?=so I (?:stopped|quit|gave up|had to (?:stop|quit|give up)|can't|cannot|don't|no longer)\b)"
+    # "I'm colorblind so please don't rely on colors": what the assistant is asked is a rule of its own.
+    r"|\s+(?=so (?:please )?(?:don't|do not|never|avoid)\b)"
+    # "I'm 28, vegan, and training for a marathon": a diet in a list of what the user is.
+    r"|,\s*(?=(?:and )?(?:vegan|vegetarian|pesc[ae]tarian)\s*(?:,|$))"
     # "My favorite language is Rust but at work I use Java": another statement, of where or when.
     r"|\s+(?=but (?:at|for|in|on) [\w ]{1,15}? I\b)"
     r"|\s+(?=and (?:(?:now|then|since then) (?=I\b|I'm|I've|we\b|my\b))?(?:I|I'm|I've|we|we're|my|"
@@ -743,6 +775,18 @@ def _sentences(message: str) -> Iterator[tuple[str, bool]]:
 _EN_SHORT_STATEMENT = re.compile(r"^(?:I|we)(?:'\w+|\s+\w+)", re.IGNORECASE)
 
 
+def _subject_carried(parts: list[str]) -> list[str]:
+    """`parts` with a doing said without its subject after an "I'm" part of the sentence given it back:
+    "I'm 28, vegan, and training for my first marathon" -> "…", "I'm training for my first marathon"."""
+    carried: list[str] = []
+    for part in parts:
+        said = _EN_DOING_WITHOUT_SUBJECT.match(part)
+        if said is not None and not part.lower().startswith("i") and any(_EN_I_AM.match(p) for p in carried):
+            part = f"I'm {part[said.end() :]}"
+        carried.append(part)
+    return carried
+
+
 def _joined_short_subjects(parts: list[str]) -> list[str]:
     """`parts` with a part of one or two words that states nothing put back before the "and …"
     part after it: "My husband and I have been married" is one clause, "I'm vegetarian and I
@@ -754,6 +798,7 @@ def _joined_short_subjects(parts: list[str]) -> list[str]:
             and part.lower().startswith("and ")
             and len(joined[-1].split()) <= 2
             and not _EN_SHORT_STATEMENT.match(joined[-1])
+            and not _EN_BARE_CONDITION.match(joined[-1])  # "…, vegan, and training for…": the diet is one
         ):
             joined[-1] = f"{joined[-1]} {part}"
         else:
@@ -845,6 +890,15 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             parts = [_EN_BARE_CONDITION.sub(lambda m: f"I'm {(m.group(1) or m.group(2)).lower()}", p) for p in parts]
             parts = [_EN_VERB_WITHOUT_I.sub(lambda m: f"I {m.group('also') or ''}{m.group('verb')} ", p) for p in parts]
             parts = [_EN_NO_DRUG.sub(lambda m: f"I can't take {m.group('drug')}", p) for p in parts]
+            parts = [
+                _EN_DONT_DO.sub(
+                    lambda m: f"I don't eat {m['foods']}" if m["foods"] else f"I don't drink {m['drinks']}", p
+                )
+                for p in parts
+            ]
+            parts = _subject_carried(parts)
+        elif parts and subject_of(parts[0], "zh") == "self":
+            parts = [_ZH_BARE_CONDITION.sub(lambda m: f"我有{m.group('condition')}", p) for p in parts]
         parts = _standing_words_carried(parts)
         tainted: str | None = None
         imagined = False

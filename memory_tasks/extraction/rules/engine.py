@@ -1261,7 +1261,9 @@ def _avoidances_an_allergy_explains(candidates: list[Candidate], existing: list[
         item = _INTOLERANCES.get(candidate.key) or candidate.extra.get(ITEM)
         if candidate.op != "upsert" or not explains or not item:
             continue
-        avoided = by_key.get(liking_key(str(item)))
+        # Under the item's key, or the hash-free `preference-<item>` an avoidance had before the lexicon named it
+        # ("Can't eat gluten" was `preference-gluten` before `food-gluten`; held rows keep their key).
+        avoided = by_key.get(liking_key(str(item))) or by_key.get(f"preference-{item_slug(str(item))}")
         if avoided is not None and _AVOIDANCE.search(avoided.content):
             reason = "rules: an allergy now gives the reason the food is avoided"
             deletes.append(replace(candidate, op="delete", memory_type="preference", key=avoided.key, reason=reason))

@@ -280,6 +280,9 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("dramas", "tv", ("追剧", "看剧", "电视剧", "剧")),
     ("scallion", "food", ("葱", "葱花", "大葱", "小葱", "scallions", "green onions", "spring onions")),
     ("onion", "food", ("洋葱", "onion", "onions")),
+    # What a diet keeps out, said as a food: "I don't do dairy or gluten", 「我不吃乳制品」.
+    ("dairy", "food", ("乳制品", "奶制品", "dairy", "dairy products")),
+    ("gluten", "food", ("麸质", "gluten")),
     # What a reply rule keeps out, named in either language (「回答别用感叹号」 and "no exclamation marks" are one rule).
     ("exclamation-marks", "style", ("感叹号", "exclamation marks", "exclamation points", "exclamation mark")),
     ("jargon", "style", ("专业术语", "术语", "行话", "jargon", "technical terms")),
@@ -622,7 +625,8 @@ def _build_lexicon_index() -> list[tuple[str, re.Pattern[str], str, str]]:
         for term in terms:
             folded = term.casefold()
             escaped = re.escape(folded)
-            pattern = re.compile(escaped if HAN_CHAR.match(folded) else rf"(?<![a-z0-9]){escaped}(?![a-z0-9])")
+            # Not "gluten" in "gluten-free", "sugar" in "sugar-free": what a food is free of is not the food.
+            pattern = re.compile(escaped if HAN_CHAR.match(folded) else rf"(?<![a-z0-9]){escaped}(?![a-z0-9]|-free\b)")
             rows.append((folded, pattern, slug, category))
     return sorted(rows, key=lambda row: len(row[0]), reverse=True)
 
