@@ -230,11 +230,16 @@ _STATES_AN_ALLERGY = re.compile(r"过敏|不耐受|allerg|intoleran", re.IGNOREC
 _RULED_OUT = re.compile(r"不能|不可以|不敢|\b(?:can't|can’t|cannot|can not)\b", re.IGNORECASE)
 
 
+# Not bearing something is disliking it: "Can't stand cilantro" restates "Hates cilantro".
+_CANT_STAND = re.compile(r"\b(?:can't|can’t|cannot|can not) (?:stand|bear)\b", re.IGNORECASE)
+
+
 def _negations(text: str) -> set[str]:
     """The kinds of negation `text` says (`_NEGATION_KIND`; "longer" of "no longer" is its own); what an
-    allergy it states rules out is none (`_STATES_AN_ALLERGY`)."""
+    allergy it states rules out is none (`_STATES_AN_ALLERGY`), and "can't stand" is a dislike (`_CANT_STAND`)."""
     if _STATES_AN_ALLERGY.search(text):
         text = _RULED_OUT.sub("", text)
+    text = _CANT_STAND.sub("hates", text)
     return {_NEGATION_KIND.get(match.lower(), match.lower()) for match in _NEGATION.findall(text)}
 
 

@@ -154,6 +154,8 @@ class _NeverAlike(_AlwaysAlike):
         ("妈有糖尿病", "妈妈是糖尿病患者", True),
         ("妈有糖尿病", "母亲得了糖尿病", True),
         ("妈有糖尿病", "妈有高血压", False),
+        ("Hates cilantro", "Can't stand cilantro", True),
+        ("Can't stand cilantro", "Likes cilantro now", False),
         ("Wife is vegetarian", "Wife's a vegan", False),
         ("Sister lives in London", "Sister's based in London", True),
         ("Sister lives in London", "Sister's based in Paris", False),

@@ -2872,8 +2872,10 @@ def test_a_pets_allergy_and_a_vague_one_are_no_allergy_of_the_users() -> None:
     """R-READ-6 (fourteenth probe, Chinese everyday): 「我的猫对猫粮过敏」 stored the user's core allergy
     `allergy-h7ba9926`; 「我有点过敏」 stored `allergy-h34f201b` "有点过敏". The pet's is the pet's fact."""
     assert [(c.key, c.content) for c in extract("我的猫对猫粮过敏")] == [("pet-cat", "猫对猫粮过敏")]
-    for passing in ("我有点过敏", "我有些过敏", "我是过敏体质", "我不过敏"):
+    for passing in ("我有点过敏", "我有些过敏", "我不过敏"):
         assert extract(passing) == [], passing
+    # Prone to allergies is a condition of its own (twenty-second probe), never an allergy of no allergen.
+    assert [c.key for c in extract("我是过敏体质")] == ["health-allergy-prone"]
     assert only("我从小就对花生过敏").key == "allergy-peanut"
 
 
@@ -6113,6 +6115,7 @@ def test_a_pet_gone_with_a_time_word_ends_the_pet(message: str) -> None:
         ("I go hiking most weekends.", "sport-hiking", "Goes hiking most weekends"),
         ("Most weekends I go hiking.", "sport-hiking", "Goes hiking most weekends"),
         ("Switch back to English please.", "reply-language", "Switch back to English please"),
+        ("I retired from dentistry last year.", "occupation", "Retired from dentistry last year"),
     ],
 )
 def test_held_out_wordings_of_the_fourth_set_are_read(message: str, key: str, content: str) -> None:
@@ -6174,3 +6177,37 @@ def test_avoiding_dairy_or_gluten_is_a_dietary_restriction() -> None:
         for found in extract(message):
             assert found.key in ("food-dairy", "food-gluten")
             assert is_core_memory(found.memory_type, found.key, found.content)
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我有甲状腺结节，在定期复查。", "health-thyroid-nodules", "有甲状腺结节"),
+        ("我装了心脏支架，在吃阿司匹林和氯吡格雷。", "medication-clopidogrel", "在吃氯吡格雷"),
+        ("我装了心脏支架，在吃阿司匹林和氯吡格雷。", "medication-aspirin", "在吃阿司匹林"),
+        ("我有过敏性哮喘，对猫毛和尘螨过敏。", "health-asthma", "有过敏性哮喘"),
+        ("我是过敏体质，吃药要小心。", "health-allergy-prone", "是过敏体质"),
+        ("我有胆结石，不能吃太油的。", "health-gallstones", "有胆结石"),
+        ("I'm immunocompromised.", "health-immunocompromised", "Is immunocompromised"),
+        ("I had a kidney transplant, so I take immunosuppressants.", "health-transplant", "Had a kidney transplant"),
+        (
+            "I had a kidney transplant, so I take immunosuppressants.",
+            "medication-immunosuppressants",
+            "Takes immunosuppressants",
+        ),
+        ("I'm on an MAOI, so no aged cheese.", "medication-maoi", "Is on an MAOI"),
+        ("I'm on an MAOI, so no aged cheese.", "rule-aged-cheese", "No aged cheese"),
+        ("I'm hypoglycemic, I need to eat regularly.", "health-hypoglycemia", "Is hypoglycemic"),
+        ("I have POTS.", "health-pots", "Has POTS"),
+        ("I have tinnitus.", "health-tinnitus", "Has tinnitus"),
+    ],
+)
+def test_conditions_drugs_and_what_they_rule_out_of_the_last_batch_are_core(
+    message: str, key: str, content: str
+) -> None:
+    """R-READ-6 (twenty-second probe, 30 safety statements written before the run): each of these stored nothing, or
+    (the stent, the MAOI) the condition without the drugs or what the drug rules out."""
+    found = [c for c in extract(message) if c.key == key]
+    assert [c.content for c in found] == [content]
+    assert is_core_memory(found[0].memory_type, key, content)
+    assert extract("我今天吃了阿司匹林。") == []  # a pill taken today is no medication kept up

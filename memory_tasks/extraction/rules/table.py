@@ -190,11 +190,11 @@ _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|�
 _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时)+(?=我))?(?:我|本人)?" + _ZH_ADV
 # Conditions besides the common ones each rule lists: what a doctor, a pharmacist or a trip plan asks about.
-_ZH_CONDITIONS = r"心脏杂音|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征"
+_ZH_CONDITIONS = r"心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征"
 _EN_CONDITIONS = (
     r"panic attacks|(?:a )?panic disorder|PTSD|OCD|bipolar(?: disorder)?|(?:an )?eating disorder|hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:a )?thyroid"
     r" condition|kidney stones|(?:an )?irregular heartbeat|(?:an )?arrhythmia|Parkinson's|rheumatoid arthritis|HIV"
-    r"|multiple sclerosis|Crohn's(?: disease)?|COPD|sleep apnea|fatty liver|(?:a )?heart murmur"
+    r"|multiple sclerosis|Crohn's(?: disease)?|COPD|sleep apnea|fatty liver|(?:a )?heart murmur|POTS|tinnitus|gallstones|thyroid nodules?"
 )
 # A device in the body or worn for a condition (core: an MRI, a scan, a sport or a trip plans around it).
 _ZH_IMPLANTS = r"心脏起搏器|起搏器|胰岛素泵|人工耳蜗|心脏支架|支架"
@@ -204,12 +204,13 @@ _EN_IMPLANTS = (
 _ZH_CHRONIC_MEDS = (
     r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|舍曲林|氟西汀|帕罗西汀|赛乐特|艾司西酞普兰|左洛复|百忧解|来士普|抗凝药|华法林|优甲乐"
     r"|甲状腺素|阿托伐他汀|立普妥|辛伐他汀|他汀|避孕药|抗癫痫药|抗焦虑药|心脏病药|叶酸|孕妇维生素"
-    r"|赖诺普利|氨氯地平|络活喜|氯沙坦|科素亚|美托洛尔|倍他乐克"
+    r"|赖诺普利|氨氯地平|络活喜|氯沙坦|科素亚|美托洛尔|倍他乐克|氯吡格雷|波立维|阿司匹林|免疫抑制剂"
 )
 _EN_CHRONIC_MEDS = (
     r"metformin|insulin|blood thinners|warfarin|antidepressants|sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro"
     r"|statins|levothyroxine|birth control|an inhaler|folic acid|prenatal vitamins"
     r"|lisinopril|amlodipine|losartan|metoprolol|atorvastatin|simvastatin|lipitor|paroxetine|paxil"
+    r"|clopidogrel|plavix|immunosuppressants|an MAOI|MAOIs"
     r"|(?:blood pressure|diabetes|thyroid|heart|seizure|anxiety|ADHD) (?:medication|meds|medicine|pills)"
 )
 # Several drugs said at once, each its own memory (`keyed_fact` splits them): "I take lisinopril and amlodipine".
@@ -759,7 +760,7 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "en", r"\b(?:work|working|freelance|freelancing|(?:new )?(?:job|position|role))(?: (?:remotely|full-time|part-time|freelance|now|currently|mostly|from home))*(?: (?:at|for|with) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     # "I retired last year": the occupation now (as 「我退休了」).
-    _r("occupation", "en", r"^I (?:just |finally |recently |officially )?(?P<value>retired)(?: (?:last \w+|this \w+|in \d{4}|\w+ (?:years?|months?) ago|early))?$", OCCUPATION_STATED),
+    _r("occupation", "en", r"^I (?:just |finally |recently |officially )?(?P<value>retired)(?: from (?:[\w-]+ ){0,2}?[\w-]+)?(?: (?:last \w+|this \w+|in \d{4}|\w+ (?:years?|months?) ago|early))?$", OCCUPATION_STATED),
     # Retired or out of work: the occupation now, and the employer held ends.
     _r("occupation", "en", r"^I(?:'m| am) (?:now |recently |happily |currently )?(?P<value>retired|unemployed|between jobs|out of work)\b", slots(OCCUPATION_STATED, slot_retirement("fact", "employer", if_held=True))),
     _r("occupation", "en", r"^I(?:'m| am) (?:now |recently |happily |semi-)?(?P<value>self-employed|a stay-at-home (?:dad|mom|mum|parent)|a full-time (?:mom|mum|dad|parent))\b", OCCUPATION_STATED),
@@ -954,7 +955,13 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高|血糖(?:有点|偏|比较)?高|胆固醇(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
     _r("health", "en", r"^I(?: (?:have|suffer from|was diagnosed with|live with|(?:just )?got diagnosed with|have been diagnosed with)|'ve got|'ve (?:just )?been diagnosed with) (?:type \d |gestational |(?:chronic|mild|severe|moderate|serious) )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|kidney problems|CKD|eczema|psoriasis|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism|" + _EN_CONDITIONS + r")\b", HEALTH),
-    _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant (?:to|of) (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic|bipolar)\b", HEALTH),
+    _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant (?:to|of) (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic|bipolar|immunocompromised|hypoglycemic|anemic|anaemic)\b", HEALTH),
+    # "I had a kidney transplant": a condition for life (core: every drug and food suggested bears on it).
+    _r("health", "en", r"^I(?: had|'ve had| have had| got) an? (?P<item>(?:kidney|liver|heart|lung) transplant)\b", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:做过|做了|换过|换了)(?P<item>肾移植|肝移植|心脏移植|肺移植)(?:手术)?", HEALTH),
+    # 「我是过敏体质」: prone to allergies (core: a drug or a food suggested must be weighed).
+    _r("health", "zh", _ZH_ME + r"(?:是|属于)?(?P<item>过敏体质)", HEALTH),
+    _r("health", "en", r"^I(?:'m| am) (?P<item>allergy[- ]prone|prone to allergies)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:是|有点)?(?P<item>色弱|色盲|红绿色盲)$", HEALTH),
     # A condition that comes back, said by how often: "I get migraines a lot", 「我经常偏头痛」.
     _r("health", "en", r"^I (?:often |frequently |regularly |still )?get (?P<item>migraines|cluster headaches|seizures|panic attacks)(?: a lot| often| regularly| all the time| every \w+)?$", HEALTH),
@@ -1364,7 +1371,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后|每次)?(?:给我|帮我)?(?:推荐|介绍|安排|规划)(?P<item>[^，。]{1,8}?)的时候(?:请|要|都)?(?:注意|记得|考虑|优先|避开|避免|别|不要|尽量|多|少)[^，。]+$", standing_rule, standing=True),
     # What a condition or a trait asks of every reply, right after it: "I'm colorblind, so don't rely on colors in
     # charts", 「我听力不好，所以别发语音」, 「我晕车，出去玩别安排太远的自驾」, "I get seasick easily, so no boat trips".
-    _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me|plan|book) .+$|^(?:so )?no (?!(?:problem|problems|worries|worry|big deal|way|idea|thanks|rush|pressure|offense|doubt|wonder|matter)\b)[\w' -]{2,30}(?: for me)?$", standing_rule, standing=True, after=("health-", "trait-", "goal-weight-loss")),
+    _r("constraint", "en", r"^(?:so |which means |and )?(?:please )?(?:don't|do not|never|avoid) (?:rely on|use|send|give me|suggest|recommend|show me|plan|book) .+$|^(?:so )?no (?!(?:problem|problems|worries|worry|big deal|way|idea|thanks|rush|pressure|offense|doubt|wonder|matter)\b)[\w' -]{2,30}(?: for me)?$", standing_rule, standing=True, after=("health-", "trait-", "goal-weight-loss", "medication-")),
     _r("constraint", "zh", r"^(?:所以|因此)?(?:请)?[^，。]{0,6}?(?:别|不要|尽量别|尽量不要)(?:只)?(?:用|发|给我|推荐|依赖|安排|订)[^，。]+$", standing_rule, standing=True, after=("health-", "trait-", "goal-weight-loss")),
     # Something to keep out of every recommendation, named by what it holds: "Please don't recommend anything with
     # alcohol", 「别给我推荐带酒精的东西」 (what is in a dish or a drink is no one-off, unlike "don't recommend that one").
