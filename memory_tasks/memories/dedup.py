@@ -250,8 +250,11 @@ def _adds_detail(stored: str, stated: str) -> bool:
     "川菜和湘菜"), `stored` continued ("住在北京" vs "住在北京朝阳区"; an adverb before it, as in
     "Really loves Italian food", adds nothing), or half as long again.
     """
-    # Chinese as its frames are compared (`han_frame`): 「妈妈是糖尿病患者」 says no more of 「妈有糖尿病」 for its 妈妈.
-    stored_flat, stated_flat = (comparable(han_frame(text) if has_han(text) else text) for text in (stored, stated))
+    # As frames are compared (`han_frame`, `canonical_words`): 「妈妈是糖尿病患者」 says no more of 「妈有糖尿病」 for its
+    # 妈妈, "Daughter is four years old" no more of "Daughter is 4".
+    stored_flat, stated_flat = (
+        comparable(han_frame(text) if has_han(text) else canonical_words(text)) for text in (stored, stated)
+    )
     return bool(
         _negations(stored) != _negations(stated)
         or set(_NUMBER.findall(stated)) - set(_NUMBER.findall(stored))

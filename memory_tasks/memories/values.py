@@ -141,10 +141,21 @@ def canonical_places(text: str) -> str:
     return _PLACE_NAME.sub(lambda name: _PLACE_NAMES[name.group(0)], text)
 
 
-# One home said several ways: "Sister's based in London" / "Sister lives over in London" / "Sister lives in London".
+# One home said several ways: "Sister's based in London" / "Sister lives over in London" / "Sister lives in London",
+# "Mother-in-law moved in with us" / "Mother-in-law lives with us".
 _LIVES_IN = re.compile(
     r"(?:(?:['\u2019]s|\bis|\bare)\s+)?\b(?:based|living|residing|resides|lives over) in\b", re.IGNORECASE
 )
+_MOVED_IN_WITH = re.compile(r"\b(?:moved|has moved|just moved) in with\b", re.IGNORECASE)
+# Other trades of two names: "vet" / "veterinarian", "attorney" / "lawyer", "physician" / "doctor".
+_TRADE_NAMES = {"vet": "veterinarian", "vets": "veterinarians", "attorney": "lawyer", "physician": "doctor"}
+_TRADE_NAME = re.compile(r"\b(?:" + "|".join(_TRADE_NAMES) + r")\b", re.IGNORECASE)
+# A count said in words is the count: "Daughter is four years old" says "Daughter is 4".
+_NUMBER_WORDS = dict(
+    zip("one two three four five six seven eight nine ten eleven twelve".split(), map(str, range(1, 13)), strict=True)
+)
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+_YEARS_OLD = re.compile(r"(?<=\d)[- ]years?[- ]old\b", re.IGNORECASE)
 
 
 # "March 3rd" is "March 3".
@@ -153,10 +164,13 @@ _ORDINAL_ENDING = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 
 def canonical_words(text: str) -> str:
     """`text` as dedup compares its English words: one place's, one trade's and one home's names as one
-    (`_PLACE_NAMES`, `_ONE_TRADE`, `_LIVES_IN`), a day's number without its ordinal ending, then
-    `text.canonical_english`'s synonyms."""
+    (`_PLACE_NAMES`, `_ONE_TRADE`, `_TRADE_NAMES`, `_LIVES_IN`, `_MOVED_IN_WITH`), a day's number without its
+    ordinal ending, a count in digits without "years old", then `text.canonical_english`'s synonyms."""
     text = _ORDINAL_ENDING.sub("", canonical_places(text))
-    return canonical_english(_LIVES_IN.sub(" lives in", _ONE_TRADE.sub("programmer", text)))
+    text = _NUMBER_WORD.sub(lambda word: _NUMBER_WORDS[word.group(0).lower()], text)
+    text = _TRADE_NAME.sub(lambda name: _TRADE_NAMES[name.group(0).lower()], _YEARS_OLD.sub("", text))
+    text = _MOVED_IN_WITH.sub("lives with", _LIVES_IN.sub(" lives in", text))
+    return canonical_english(_ONE_TRADE.sub("programmer", text))
 
 
 def words(text: str) -> frozenset[str]:

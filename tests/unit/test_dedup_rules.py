@@ -156,6 +156,10 @@ class _NeverAlike(_AlwaysAlike):
         ("妈有糖尿病", "妈有高血压", False),
         ("Hates cilantro", "Can't stand cilantro", True),
         ("Can't stand cilantro", "Likes cilantro now", False),
+        ("Occupation: vet", "Occupation: veterinarian", True),
+        ("Mother-in-law lives with us", "Mother-in-law moved in with us", True),
+        ("Daughter is 4", "Daughter is four years old", True),
+        ("Daughter is 4", "Daughter is five years old", False),
         ("Wife is vegetarian", "Wife's a vegan", False),
         ("Sister lives in London", "Sister's based in London", True),
         ("Sister lives in London", "Sister's based in Paris", False),
@@ -212,9 +216,10 @@ def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: 
         ("Reply in Chinese", "Always respond in Mandarin Chinese"),
         ("Reply in Chinese", "User wants replies in Chinese"),
         ("住在上海", "家在上海"),
-        # Twenty-second probe: a job said with "works as", a home with "based in".
+        # Twenty-second probe: a job said with "works as", a home with "based in", a count in words.
         ("Husband is a chef", "Husband works as a chef"),
         ("Sister lives in London", "Sister's based in London"),
+        ("Daughter is 4", "Daughter is four years old"),
     ],
 )
 def test_english_restatements_and_chinese_are_not_judged_different(a: str, b: str) -> None:
