@@ -6211,3 +6211,35 @@ def test_conditions_drugs_and_what_they_rule_out_of_the_last_batch_are_core(
     assert [c.content for c in found] == [content]
     assert is_core_memory(found[0].memory_type, key, content)
     assert extract("我今天吃了阿司匹林。") == []  # a pill taken today is no medication kept up
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("Keep code comments in English.", "code-comment-language", "Keep code comments in English"),
+        (
+            "Don't recommend anything that needs a car, I don't drive.",
+            "rule-recommend-needs-car",
+            "Don't recommend anything that needs a car",
+        ),
+        ("Please write like a human, not like a corporate memo.", "reply-style", "Please write like a human"),
+        ("Give me sources when you state facts.", "reply-sources", "Give me sources when you state facts"),
+        ("I'd like shorter paragraphs.", "reply-style", "Would like shorter paragraphs"),
+        ("Ask me before making assumptions.", "rule-assumptions", "Ask me before making assumptions"),
+        (
+            "Always give me the answer first, then the explanation.",
+            "rule-conclusion-first",
+            "Always give me the answer first, then the explanation",
+        ),
+        ("回答问题先给结论。", "rule-conclusion-first", "回答问题先给结论"),
+        ("别在回复里加免责声明。", "rule-disclaimers", "别在回复里加免责声明"),
+        ("我用的是Linux，命令行示例给Linux的。", "rule-linux", "命令行示例给Linux的"),
+        ("时间都按北京时间说。", "timezone", "时区：北京时间"),
+    ],
+)
+def test_rules_of_replying_said_without_from_now_on_are_standing_rules(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-READ-6 (twenty-second probe, 25 rules of replying written before the run): each stored nothing, or
+    (the car) only the trait it gave as the reason; "the answer first" was keyed apart from 「先给结论」."""
+    found = [c for c in extract(message) if c.key == key]
+    assert [c.content for c in found] == [content]
+    assert is_core_memory(found[0].memory_type, key, content) or key == "timezone"

@@ -288,6 +288,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("exclamation-marks", "style", ("感叹号", "exclamation marks", "exclamation points", "exclamation mark")),
     ("jargon", "style", ("专业术语", "术语", "行话", "jargon", "technical terms")),
     ("pinyin", "style", ("拼音", "注音", "pinyin")),
+    ("disclaimers", "style", ("免责声明",)),
+    ("assumptions", "style", ("assumptions", "assumption")),
     ("examples", "style", ("例子", "举例", "实例", "examples")),
     ("analogies", "style", ("比喻", "类比", "analogies", "analogy")),
     ("follow-up-questions", "style", ("反问", "追问", "问我问题", "follow-up questions", "follow up questions")),
@@ -613,7 +615,11 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("recipes", "item", ("菜谱", "食谱", "recipe", "recipes")),
     ("calories", "item", ("卡路里", "热量", "calories")),
     ("technical-questions", "item", ("技术问题", "technical questions")),
-    ("conclusion-first", "item", ("先给结论", "conclusion first")),
+    (
+        "conclusion-first",
+        "item",
+        ("先给结论", "先说结论", "先讲结论", "结论先行", "conclusion first", "the answer first", "answer first"),
+    ),
     ("notifications", "item", ("通知", "推送", "消息提醒", "notification", "notifications")),
     ("medicine", "item", ("吃药", "药", "medicine", "medication", "meds", "pills")),
     ("water", "drink", ("喝水", "水", "drink water", "drinking water")),  # not "water the plants"

@@ -1180,6 +1180,8 @@ RULES: tuple[Rule, ...] = (
     _r("spoken-languages", "zh", r"(?:会说|能说|会讲|能讲)(?P<value>[^，。]*(?:" + _LANGUAGES_ZH + r"|[一二两三四五六七八九十几\d]+(?:种|门)(?:语言|外语))[^，。]*)$", Slot("fact", "spoken-languages")),
     _r("spoken-languages", "en", r"^I speak (?P<value>.*\b(?:" + _LANGUAGES_EN + r")\b.*)$", Slot("fact", "spoken-languages")),
     _r("timezone", "zh", r"(?:^|在|是|用|时区是?)(?P<value>东[一二三四五六七八九十]{1,2}区|西[一二三四五六七八九十]{1,2}区|UTC\s?[+-]\s?\d{1,2}|GMT\s?[+-]?\s?\d{0,2})", TIMEZONE),
+    # 「时间都按北京时间说」: the time zone every time is said in.
+    _r("timezone", "zh", r"^(?:以后)?(?:时间)?(?:都|请|一律)*(?:按|用)(?P<value>北京时间|东八区|美东时间|美西时间|日本时间|伦敦时间)(?:来)?(?:说|算|显示|写|讲)?$", TIMEZONE),
     _r("timezone", "en", r"^(?:I'm|I am|we're|we are) (?:in|on) (?:the )?(?P<value>" + CAP + r"[a-z]+(?: " + CAP + r"[a-z]+)?) time ?zone", TIMEZONE),
     _r("timezone", "en", r"^my time ?zone is (?P<value>[\w+:/ -]+?)(?: now)?$", TIMEZONE),
     _r("timezone", "en", r"^(?:I'm|I am|we're|we are) (?:in|on) (?:the )?(?P<value>(?:UTC|GMT) ?[+-] ?\d{1,2}(?::\d\d)?|(?-i:[A-Z]{2,4}T)) time ?zone\b", TIMEZONE),
@@ -1201,6 +1203,7 @@ RULES: tuple[Rule, ...] = (
     _r("education-major", "en", r"^I(?:'m| am)? (?:(?:study|studying) (?!(?:" + _LANGUAGES_EN + r")$)|majoring in |major in )(?!for\b|to\b|hard\b|at\b)(?P<value>[a-z][\w ]{2,40})$", EDUCATION),
     # ---- constraints: the slots, then any other standing rule ----------------------------
     _r("constraint", "zh", r"(?:注释|commit)[^，。]{0,8}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", Slot("constraint", "code-comment-language"), standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:keep|write|put) (?:all |the |your )?(?:code )?(?:comments|commit messages) in (?P<value>" + _LANGUAGES_EN + r")\b", Slot("constraint", "code-comment-language"), standing=True),
     # Not after 不/别/不要/不再: 「以后不用中文回复了」 says which language not to use.
     _r("constraint", "zh", r"(?<!不)(?<!别)(?<!不要)(?<!不再)(?:用|使用|以)(?P<value>" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|跟我说|和我说|说话|聊)", REPLY_LANGUAGE, standing=True),
     _r("constraint", "zh", r"(?:不用|别用|不要用|不再用)(?:" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|跟我说|和我说|说话|聊)", slot_retirement("constraint", "reply-language"), standing=True),
@@ -1243,7 +1246,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后|请|都|时间)*(?:用|使用)(?P<value>24小时制|12小时制)(?:吧)?$", REPLY_TIME_FORMAT, standing=True),
     # "I prefer 24-hour time": a preference in the slot "Use 24-hour time" fills (as the units above).
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use) (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?$", Slot("preference", "reply-time-format"), standing=True),
-    _r("constraint", "en", r"^(?:(?:from now on|going forward|in (?:the )?future),? )?(?:please )?(?:always )?(?:cite|include|give|add|list|link) (?:your |the )?(?P<value>sources)\b", REPLY_SOURCES, standing=True),
+    _r("constraint", "en", r"^(?:(?:from now on|going forward|in (?:the )?future),? )?(?:please )?(?:always )?(?:cite|include|give|add|list|link) (?:me )?(?:your |the )?(?P<value>sources)\b", REPLY_SOURCES, standing=True),
     _r("constraint", "zh", r"(?:附上|给出|标明|注明|列出|带上)(?:信息|资料|引用)?(?:的)?(?P<value>出处|来源)", REPLY_SOURCES, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:avoid|no|don't give me|do not give me|never give me|without) (?P<value>spoilers)\b", REPLY_SPOILERS, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|千万)?(?:别|不要|不许|不准)(?:给我|跟我|帮我)?(?P<value>剧透)", REPLY_SPOILERS, standing=True),
@@ -1253,7 +1256,7 @@ RULES: tuple[Rule, ...] = (
     # "I prefer short answers", "I like concise, direct answers": a kind of answer is a reply style.
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|love|want|appreciate) (?:more )?(?P<value>" + _EN_STYLES + r")(?:(?:,| and| but)+ (?:more )?(?:" + _EN_STYLES + r"))* (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
     # "Give me detailed answers from now on", "Please write shorter replies": the same slot, asked for.
-    _r("constraint", "en", r"^(?:actually,? )?(?:please )?(?:always )?(?:give me|write me|write|send me|I(?:'d| would) like) (?:more |much more |a bit more )?(?P<value>" + _EN_STYLES + r")(?:(?:,| and)+ (?:more )?(?:" + _EN_STYLES + r"))* (?:answers|replies|responses|explanations)\b", REPLY_STYLE, standing=True),
+    _r("constraint", "en", r"^(?:actually,? )?(?:please )?(?:always )?(?:give me|write me|write|send me|I(?:'d| would) like) (?:more |much more |a bit more )?(?P<value>" + _EN_STYLES + r")(?:(?:,| and)+ (?:more )?(?:" + _EN_STYLES + r"))* (?:answers|replies|responses|explanations|paragraphs)\b", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"^(?:请|要|尽量|再|都)?(?P<value>" + _ZH_STYLES + r")(?:一点|一些|些)?(?:吧)?$", REPLY_STYLE_AFTER_RULE, standing=True, after="reply-"),
     _r("constraint", "en", r"\b(?:be|keep (?:it|things|everything|(?:your )?(?:answers|replies|responses))|(?:answers?|responses?) (?:should be|that are))\b (?:more |a bit more |very |extra |really )?(?P<value>concise|brief|short|succinct|direct|formal|casual|detailed|thorough|friendly|blunt|straightforward)\b", REPLY_STYLE, standing=True),
     # "我不喜欢太长的回复", "回复别太长", "别太啰嗦", "I don't like long answers": a length rule said as a dislike.
@@ -1412,6 +1415,14 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?(?:talk|speak|write|chat) (?:to|with) me (?P<value>like (?:a |an )?(?:friend|buddy|human|person|normal person|colleague|peer)|casually|informally|plainly|more casually|in plain (?:English|language))\b.*$", REPLY_STYLE, standing=True),
     _r("constraint", "zh", r"^(?:以后|给我|跟我|帮我|你)*(?:解释|讲解?|介绍|说明|回答)[^，。]{0,8}?(?:的时候|时)?[^，。]{0,2}?(?:多|要|请|记得|尽量)(?:举|给|用|打)(?:一些|几个|点|些)?(?:例子|实例|案例|比喻)", standing_rule, standing=True),
     _r("constraint", "zh", r"^(?:以后|每次)?(?:你的)?(?:回答|回复)(?:的)?(?:最后|结尾|末尾)(?:都|请|要|帮我)*(?:总结|概括)(?:一下)?(?:要点|重点)?$", standing_rule, standing=True),
+    # Twenty-second probe, rules of replying said without "from now on": a recommendation kept from what the user cannot
+    # use, a writing voice, asking first, what to leave out of or put first in every answer, the system of examples.
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never) (?:recommend|suggest) (?:me )?(?:anything|any \w+|places|restaurants|things|activities|trips|recipes|hikes) (?:that|which|where|with)\b.+$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:write|talk|speak|sound) (?:to me )?like (?P<value>a (?:human|person|normal person|real person))\b.*$", REPLY_STYLE, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?ask (?:me )?(?:first )?before (?:making|you make) (?:any )?assumptions\b.*$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:以后)?(?:回复|回答)?(?:里|中)?(?:请)?(?:别|不要|不用|不必)(?:在回复里|在回答里|在回复中|在最后)?(?:再)?(?:加|写|带|附上?|给)(?:什么|任何)?(?P<item>免责声明|风险提示|客套话|开场白|寒暄)", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:以后)?(?:回答|回复)(?:问题)?(?:的时候)?(?:请)?(?:都)?先(?:给|说|讲)(?:出)?(?:结论|答案|重点)", standing_rule, standing=True),
+    _r("constraint", "zh", r"(?:命令行|命令|脚本)(?:的)?(?:示例|例子)?(?:都|请)?(?:给|用|按|写)(?P<value>Linux|macOS|Mac|Windows)(?:的|版)?$", standing_rule, standing=True),
     # Twenty-second probe: pinyin over the hard characters of every reply (「回答里的生字请标上拼音」, 「遇到生字给我注音」).
     _r("constraint", "zh", r"^(?:以后|每次)?(?:回答|回复)?(?:里|中)?(?:的)?(?:遇到)?(?:生字|生僻字|难字|不常见的字)[^，。]{0,6}?(?:标|加|注|带|写)(?:上|出)?(?:拼音|注音)|^(?:以后|每次)?(?:遇到|碰到)(?:生字|生僻字|难字)[^，。]{0,4}?注音", standing_rule, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:add|include|give|put|show) (?:the )?pinyin (?:for|over|with|next to|above) (?:any |the |all |hard |rare |uncommon |difficult )*(?:Chinese )?(?:characters|words|hanzi)\b.*$", standing_rule, standing=True),
