@@ -39,6 +39,7 @@ from memory_tasks.memories.values import (
     canonical_words,
     han_frame,
     key_items,
+    reply_lengths,
     split_common_ends,
     state_different_values,
     without_subject,
@@ -230,16 +231,21 @@ _STATES_AN_ALLERGY = re.compile(r"过敏|不耐受|allerg|intoleran", re.IGNOREC
 _RULED_OUT = re.compile(r"不能|不可以|不敢|\b(?:can't|can’t|cannot|can not)\b", re.IGNORECASE)
 
 
+# What follows "without it, …" is no negation of it: 「早上不喝咖啡我就没精神」 says 「早上要喝咖啡」.
+_UNLESS_THEN = re.compile(r"不[^，。,]{1,8}?(?:我|就|的话)+[^，。,]*")
+# Not too long is short: 「回答别太长」 restates 「回复短一点」.
+_NOT_TOO_LONG = re.compile(r"(?:别|不要|不用|不必)(?:写|说|回)?得?(?:太|那么|这么)长")
 # Not bearing something is disliking it: "Can't stand cilantro" restates "Hates cilantro".
 _CANT_STAND = re.compile(r"\b(?:can't|can’t|cannot|can not) (?:stand|bear)\b", re.IGNORECASE)
 
 
 def _negations(text: str) -> set[str]:
     """The kinds of negation `text` says (`_NEGATION_KIND`; "longer" of "no longer" is its own); what an
-    allergy it states rules out is none (`_STATES_AN_ALLERGY`), and "can't stand" is a dislike (`_CANT_STAND`)."""
+    allergy it states rules out is none (`_STATES_AN_ALLERGY`), "can't stand" is a dislike (`_CANT_STAND`), and
+    neither a condition's "without it" (`_UNLESS_THEN`) nor "not too long" (`_NOT_TOO_LONG`) is one."""
     if _STATES_AN_ALLERGY.search(text):
         text = _RULED_OUT.sub("", text)
-    text = _CANT_STAND.sub("hates", text)
+    text = _CANT_STAND.sub("hates", _NOT_TOO_LONG.sub("短", _UNLESS_THEN.sub("", text)))
     return {_NEGATION_KIND.get(match.lower(), match.lower()) for match in _NEGATION.findall(text)}
 
 
@@ -372,6 +378,9 @@ def says_nothing_new(
     """
     if said_before:
         return not _states_another_value(stored, stated, frames_a_value=not key.startswith(_ITEM_KEY_PREFIXES))
+    lengths = _reply_lengths_of(stored, stated)
+    if lengths is not None and lengths[0] != lengths[1]:
+        return False
     if _adds_detail(stored, stated) or _swaps_value(stored, stated) or state_different_values(stored, stated):
         return False
     return float(scorer.matrix([stated], [stored])[0][0]) >= scorer.merge_threshold
@@ -388,6 +397,12 @@ def _states_another_value(stored: str, stated: str, *, frames_a_value: bool = Tr
     than the other is no other value (`state_different_values` without `qualified`), unless `stated` is
     one of the statements appended into `stored` (`_is_a_part_of`)."""
     numbers = [set(_NUMBER.findall(text)) for text in (stored, stated)]
+    lengths = _reply_lengths_of(stored, stated)
+    if lengths is not None:
+        # A reply's length is the value of its frame: 「回复短一点就行」 / 「回答别太长」 say one, 「回答详细一点」 another.
+        if lengths[0] != lengths[1]:
+            return True
+        frames_a_value = False
     return (
         _negations(stored) != _negations(stated)
         or (all(numbers) and numbers[0] != numbers[1])
@@ -397,6 +412,12 @@ def _states_another_value(stored: str, stated: str, *, frames_a_value: bool = Tr
         # between them (R-PIPE-7) must end as in order, where it overwrites (`make chaos`).
         or state_different_values(stored, stated, qualified=_is_a_part_of(stated, stored))
     )
+
+
+def _reply_lengths_of(stored: str, stated: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The reply lengths both texts ask for (`values.reply_lengths`), or None when one of them asks for none."""
+    lengths = (reply_lengths(stored), reply_lengths(stated))
+    return lengths if all(lengths) else None
 
 
 def _is_a_part_of(stated: str, stored: str) -> bool:

@@ -183,7 +183,7 @@ _NUMBER = re.compile(
 
 # Words that place a number in time without changing what it counts: 「女儿今年5岁」 and 「女儿6岁了」,
 # "Daughter is 6" and "Daughter is now 7" say the same thing of another age.
-_TIME_FILLER = re.compile(r"今年|现在|已经|目前|马上|刚刚?|满|了|啦|\b(?:now|already|just)\b", re.IGNORECASE)
+_TIME_FILLER = re.compile(r"今年|现在|已经|目前|马上|刚刚?|满|还|了|啦|\b(?:now|already|just|still)\b", re.IGNORECASE)
 # "My son just turned 6" says what "Son is 5" says, a year on.
 _TURNED = re.compile(r"\bturned\b", re.IGNORECASE)
 
@@ -200,7 +200,7 @@ _PARTNER_NAME = re.compile(
 # A child's school stage, which moves on as an age does: 「女儿上小学了」 after 「女儿上幼儿园」, "Son started
 # middle school" after "Son is in 5th grade" (the verb before it is part of the stage: 上/读/is in/started).
 _SCHOOL_STAGE = re.compile(
-    r"(?:在读|在上|读|上|念)?(?:幼儿园|托儿所|小学|初中|高中|中学|大学|研究生|[初高][一二三]|大[一二三四]|[一二三四五六]年级)"
+    r"(?:在读|在上|读|上|念|在)?(?:幼儿园|托儿所|小学|初中|高中|中学|大学|研究生|[初高][一二三]|大[一二三四]|[一二三四五六]年级)"
     r"|\b(?:is in|is at|goes to|attends|started|starts|is starting|will start|began|entered|in) (?:\w+ )?"
     r"(?:daycare|preschool|pre-k|kindergarten|(?:elementary|primary|middle|junior high|high) school|college|university"
     r"|(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade)\b",
@@ -212,7 +212,7 @@ _SCHOOL_STAGE = re.compile(
 _OWNER = re.compile(r"^(?:我们家|我家|我的|我|my\s+)(?=\w)", re.IGNORECASE)
 # The verb before a school stage, which says nothing of which stage: 上三年级, 读三年级, "is in 5th grade".
 _STAGE_VERB = re.compile(
-    r"^(?:在读|在上|读|上|念|is in|is at|goes to|attends|started|starts|is starting|will start|began|entered|in)\s*",
+    r"^(?:在读|在上|读|上|念|在|is in|is at|goes to|attends|started|starts|is starting|will start|began|entered|in)\s*",
     re.IGNORECASE,
 )
 

@@ -214,6 +214,28 @@ _LANGUAGE_NAMES = [(code, re.compile(pattern, re.IGNORECASE)) for code, pattern 
 _LANGUAGE_NAME = re.compile("|".join(pattern for _, pattern in _LANGUAGES), re.IGNORECASE)
 
 
+# How long a reply should be, in either language: a reply rule's value (「回复短一点」 / 「回答详细一点」 share every other
+# word). "Not too long" is short.
+_REPLY_LENGTHS = (
+    (
+        "short",
+        r"(?:别|不要|不用|不必)(?:写|说|回)?得?(?:太|那么|这么)长|短|简短|简洁|简单点|精简|\b(?:short|shorter|brief|concise|succinct)\b",
+    ),
+    ("long", r"详细|具体|长一点|长一些|展开|\b(?:detailed|longer|in-depth|thorough|elaborate)\b"),
+)
+_REPLY_LENGTH_NAMES = [(length, re.compile(pattern, re.IGNORECASE)) for length, pattern in _REPLY_LENGTHS]
+
+
+def reply_lengths(text: str) -> frozenset[str]:
+    """The reply lengths `text` asks for ("short", "long"): 「回答别太长」 -> {"short"}, "More detailed answers" -> {"long"}."""
+    found = set()
+    for length, pattern in _REPLY_LENGTH_NAMES:
+        if pattern.search(text):
+            found.add(length)
+            text = pattern.sub(" ", text)  # 「别太长」 is short, not long as well
+    return frozenset(found)
+
+
 def languages(text: str) -> frozenset[str]:
     """The languages `text` names, as codes ("以后用英文回答" -> {"en"})."""
     return frozenset(code for code, pattern in _LANGUAGE_NAMES if pattern.search(text))
@@ -254,6 +276,8 @@ def _latin_words_differ(a: str, b: str) -> bool:
 
 
 _HAN_DIGITS = "零一二三四五六七八九"
+# A particle that ends a sentence says no value: 「每周打三次羽毛球了」 is 「每周打三次羽毛球」 now.
+_FINAL_PARTICLE = re.compile(r"[了啦呢吧]+([。.！!]*)$")
 _SMALL_NUMBER = re.compile(r"(?<![\d.])\d{1,2}(?![\d.])")
 
 
@@ -265,11 +289,10 @@ def _han_number(number: re.Match[str]) -> str:
 
 
 def han_frame(text: str) -> str:
-    """`text` as Chinese frames are compared: qualifiers (现在, 更, 一直 …) out, synonyms as one word, a small
-    number in Chinese numerals (儿子今年8岁 / 儿子今年八岁)."""
-    return _SMALL_NUMBER.sub(
-        _han_number, _HAN_SYNONYM.sub(lambda word: _HAN_SYNONYMS[word.group(0)], _HAN_QUALIFIER.sub("", text))
-    )
+    """`text` as Chinese frames are compared: qualifiers (现在, 更, 一直 …) and a sentence's final particle out,
+    synonyms as one word, a small number in Chinese numerals (儿子今年8岁 / 儿子今年八岁)."""
+    text = _HAN_SYNONYM.sub(lambda word: _HAN_SYNONYMS[word.group(0)], _HAN_QUALIFIER.sub("", text))
+    return _SMALL_NUMBER.sub(_han_number, _FINAL_PARTICLE.sub(r"\1", text))
 
 
 def _filler_swapped(a: str, b: str) -> bool:

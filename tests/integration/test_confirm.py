@@ -261,6 +261,17 @@ def test_a_paraphrase_of_one_statement_of_an_appended_memory_adds_nothing(db) ->
     ]
 
 
+def test_a_reply_length_asked_again_after_another_is_the_rule_now(db) -> None:
+    """R-WRITE-2, R-WRITE-3 (twenty-second probe): 「回复短一点就行」 said again after 「以后回答详细一点」 was taken for a
+    repeat (its words were told before, and 短 / 详细 shared every other word), so the detailed rule stayed."""
+    user = 1413
+    for said in ["回复短一点就行。", "以后回答详细一点。", "回复短一点就行。"]:
+        tell(user, [said])
+    assert [content for _, _, _, content, *_ in _active(user)] == ["回复短一点就行"]
+    tell(user, ["以后回答详细一点。", "回复短一点就行。"])  # told before, each of them: still the latest one wins
+    assert [content for _, _, _, content, *_ in _active(user)] == ["回复短一点就行"]
+
+
 # Nineteenth probe: one fact per burst, each wording new to the suite when the probe was run.
 QUALIFIED_BURSTS = [
     ["I'm a software engineer.", "I work as a software engineer.", "My job is software engineering."],

@@ -160,6 +160,12 @@ class _NeverAlike(_AlwaysAlike):
         ("Mother-in-law lives with us", "Mother-in-law moved in with us", True),
         ("Daughter is 4", "Daughter is four years old", True),
         ("Daughter is 4", "Daughter is five years old", False),
+        # Sixth set: "without it, …" is no negation, nor "not too long"; a sentence's final 了 says no value.
+        ("早上一定要喝一杯咖啡", "早上不喝咖啡我就没精神", True),
+        ("早上一定要喝一杯咖啡", "早上不喝咖啡了", False),
+        ("回复短一点就行", "回答别太长", True),
+        ("回复短一点就行", "不用写那么长", True),
+        ("回复短一点就行", "回答详细一点", False),
         ("Wife is vegetarian", "Wife's a vegan", False),
         ("Sister lives in London", "Sister's based in London", True),
         ("Sister lives in London", "Sister's based in Paris", False),
@@ -299,3 +305,10 @@ def test_wordings_told_before_of_a_memory_keyed_by_its_item_never_swap_the_item(
     both `habit-early-rising`, read as one frame ("Is …") with another value, so each re-send rewrote the memory. A
     key that names the memory's item leaves no value to swap; a slot's key (occupation, diet) still does."""
     assert says_nothing_new(_NeverAlike(), stored, stated, True, key) is confirms
+
+
+def test_a_new_count_said_with_a_final_particle_is_a_new_value() -> None:
+    """R-WRITE-3 (twenty-second probe, sixth set of held-out bursts): 「我现在每周打三次羽毛球了」 after 「每周打两次羽毛球」
+    was taken for a repeat (the 了 at its end left no frame to swap the count in, and the scorer rated them alike)."""
+    assert not says_nothing_new(_AlwaysAlike(), "每周打两次羽毛球", "现在每周打三次羽毛球了")
+    assert says_nothing_new(_AlwaysAlike(), "每周打两次羽毛球", "每周打两次羽毛球了")

@@ -5244,7 +5244,7 @@ def test_a_child_named_by_birth_order_and_a_universitys_offer_are_read() -> None
     """R-READ-6, R-WRITE-2 (nineteenth probe): 「老大对花生过敏」 after 「我有两个孩子，老大8岁，老二5岁」 stored nothing (a
     child's allergy lost); 「我拿到东京大学的offer了！」 no school. 老大 alone is as often the boss: 「我老大让我加班」 is none."""
     assert keyed("老大对花生过敏。", ("我有两个孩子，老大8岁，老二5岁。",)) == [
-        ("append", "fact", "family-children", "我家老大对花生过敏")
+        ("append", "fact", "family-children", "老大对花生过敏")
     ]
     assert extract("我老大让我加班。") == []
     # (The goal it may reach is ended only where held: an `IF_HELD` delete beside it.)
@@ -6243,3 +6243,19 @@ def test_rules_of_replying_said_without_from_now_on_are_standing_rules(message: 
     found = [c for c in extract(message) if c.key == key]
     assert [c.content for c in found] == [content]
     assert is_core_memory(found[0].memory_type, key, content) or key == "timezone"
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我现在主要写Go了。", "preference-go", "现在主要写Go了"),
+        ("不用写那么长。", "reply-style", "不用写那么长"),
+        ("我家儿子还在幼儿园。", "family-children", "儿子还在幼儿园"),
+        ("我家有只猫。", "pet-cat", "我家有只猫"),
+    ],
+)
+def test_wordings_of_the_sixth_set_are_read_once(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-3 (twenty-second probe, sixth set of held-out bursts): 「我现在主要写Go了」 stored nothing (the 了
+    was read as 「写了个…」); 「不用写那么长」 was a taste keyed by a hash; 「我家儿子…」 kept 我家 in the family fact."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+    assert extract("我写了个Python脚本。") == []

@@ -137,3 +137,9 @@ def test_a_partners_name_said_again_replaces_the_old_one() -> None:
     )
     assert append_content("儿子叫小明", "儿子叫小亮") == "儿子叫小明；儿子叫小亮"
     assert append_content("老婆是老师", "老婆是四川人") == "老婆是老师；老婆是四川人"
+
+
+def test_a_childs_school_stage_said_again_with_still_adds_nothing() -> None:
+    """R-WRITE-3 (twenty-second probe): 「我家儿子还在幼儿园」 after 「儿子在上幼儿园」 was appended as a second statement."""
+    assert append_content("儿子在上幼儿园", "儿子还在幼儿园") == "儿子在上幼儿园"
+    assert append_content("儿子在上幼儿园", "儿子上小学了") == "儿子上小学了"

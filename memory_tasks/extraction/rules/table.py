@@ -422,8 +422,11 @@ BUSINESS = keyed_fact("business", 4)
 
 _FAMILY_WORDS = "|".join(FAMILY.values())
 _RETIRE_VERBS_ZH = r"喜欢|爱|吃|喝|用|玩|听|看|抽|碰|养|打算|准备|考虑|想|做|开发|写"
-# What 不用 says there is no need to do (a feeling, a courtesy): 「不用担心了」 retires nothing.
-_ZH_NO_NEED_TO = r"担心|客气|谢|着急|急|紧张|害怕|怕|管|理|麻烦|道歉|操心|在意|介意|费心"
+# What 不用 says there is no need to do (a feeling, a courtesy, a reply this long): 「不用担心了」 retires nothing, and
+# 「不用写那么长」 is a reply rule.
+_ZH_NO_NEED_TO = (
+    r"担心|客气|谢|着急|急|紧张|害怕|怕|管|理|麻烦|道歉|操心|在意|介意|费心|(?:写|说|回)得?(?:那么|这么|太)长"
+)
 _RETIRE_VERBS_EN = r"like|love|enjoy|eat|drink|use|play|watch|listen to|smoke|read|do"
 
 # One rule per line: the table reads better than its formatted form.
@@ -573,9 +576,10 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", _ZH_ME + r"(?:改成|变成|换成)?(?:都)?(?:白天|上午|早上)(?:才)?(?P<item>睡觉|睡)(?:了)?$", timed_habit),
     _r("pref", "en", r"^I (?:now |usually |mostly )?(?P<item>sleep) (?:during the day|in the daytime|days)(?: now)?$", timed_habit),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*(?:(?:,\s*|,?\s+(?:and|or)\s+)" + CAP + r"[\w+#.-]*)*)", _pref),
-    # "I write Go at work", 「我主要写Go」, 「我是写Java的」: the language one works in ("I write a blog" names none).
+    # "I write Go at work", 「我主要写Go」, 「我是写Java的」, 「我现在主要写Go了」 (a 了 of now, not of 「写了个脚本」): the language
+    # one works in ("I write a blog" names none).
     _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING_LIST_EN + r")\b(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
-    _r("pref", "zh", r"^(?:我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?|(?:平时|平常|一般|通常|主要|日常|工作中|工作上))(?:都|也)?写(?P<item>" + _PROGRAMMING_LIST_ZH + r")(?![^，。]*[了过])(?:的|比较多|多一些|为主)?$", _pref),
+    _r("pref", "zh", r"^(?:我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?|(?:平时|平常|一般|通常|主要|日常|工作中|工作上))(?:都|也)?写(?P<item>" + _PROGRAMMING_LIST_ZH + r")(?![^，。]*(?:过|了(?!$)))(?:的|比较多|多一些|为主)?了?$", _pref),
     _r("pref", "zh", r"^(?:偶尔|有时候?|也)写(?:点|些|一点)?(?P<item>" + _PROGRAMMING + r")$", _pref, after="preference-"),
     _r("pref", "zh", r"^我是(?:写|搞)(?P<item>" + _PROGRAMMING + r")的$", _pref),
     _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?" + _EN_USED_FOR + r"(?:(?:,| and|, and) (?:an? |the |my )?" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?" + _EN_USED_FOR + r")*)\b", _pref),
@@ -1423,6 +1427,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后)?(?:回复|回答)?(?:里|中)?(?:请)?(?:别|不要|不用|不必)(?:在回复里|在回答里|在回复中|在最后)?(?:再)?(?:加|写|带|附上?|给)(?:什么|任何)?(?P<item>免责声明|风险提示|客套话|开场白|寒暄)", standing_rule, standing=True),
     _r("constraint", "zh", r"^(?:以后)?(?:回答|回复)(?:问题)?(?:的时候)?(?:请)?(?:都)?先(?:给|说|讲)(?:出)?(?:结论|答案|重点)", standing_rule, standing=True),
     _r("constraint", "zh", r"(?:命令行|命令|脚本)(?:的)?(?:示例|例子)?(?:都|请)?(?:给|用|按|写)(?P<value>Linux|macOS|Mac|Windows)(?:的|版)?$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:以后)?(?:回答|回复)?(?P<value>(?:不用|别|不要|不必)(?:写|说|回)(?:得)?(?:那么|这么|太)长)(?:了|啦)?$", REPLY_STYLE, standing=True),
     # Twenty-second probe: pinyin over the hard characters of every reply (「回答里的生字请标上拼音」, 「遇到生字给我注音」).
     _r("constraint", "zh", r"^(?:以后|每次)?(?:回答|回复)?(?:里|中)?(?:的)?(?:遇到)?(?:生字|生僻字|难字|不常见的字)[^，。]{0,6}?(?:标|加|注|带|写)(?:上|出)?(?:拼音|注音)|^(?:以后|每次)?(?:遇到|碰到)(?:生字|生僻字|难字)[^，。]{0,4}?注音", standing_rule, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:add|include|give|put|show) (?:the )?pinyin (?:for|over|with|next to|above) (?:any |the |all |hard |rare |uncommon |difficult )*(?:Chinese )?(?:characters|words|hanzi)\b.*$", standing_rule, standing=True),
