@@ -6259,3 +6259,14 @@ def test_wordings_of_the_sixth_set_are_read_once(message: str, key: str, content
     was read as 「写了个…」); 「不用写那么长」 was a taste keyed by a hash; 「我家儿子…」 kept 我家 in the family fact."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
     assert extract("我写了个Python脚本。") == []
+
+
+def test_a_households_children_and_the_kind_of_place_they_need_are_read() -> None:
+    """R-TYPE-2, R-READ-6 (twenty-second probe, family statements): "We have a toddler, so kid-friendly places only"
+    stored nothing (a household's children were no one's; the rule had no standing word)."""
+    assert [(c.key, c.content) for c in extract("We have a toddler, so kid-friendly places only.")] == [
+        ("family-children", "Has a toddler"),
+        ("rule-kid-friendly-places-only", "Kid-friendly places only"),
+    ]
+    assert [(c.key, c.content) for c in extract("We have twins.")] == [("family-children", "Has twins")]
+    assert [c.key for c in extract("Wheelchair-accessible places only, please.")] == ["rule-wheelchair"]

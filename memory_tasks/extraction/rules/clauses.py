@@ -637,6 +637,11 @@ def subject_of(text: str, lang: Lang) -> str:
 # "Our family keeps kosher", 「我们家不吃猪肉」 are read as said of the user (`_household_as_user`).
 _EN_PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
 _EN_WE = r"(?:we|my " + _EN_PARTNER + r" and (?:I|me)|me and my " + _EN_PARTNER + ")"
+_EN_HOUSEHOLD_CHILDREN = re.compile(
+    r"^we(?: have|'ve got| have got) (?=(?:(?:a|an|one|two|three|four|\d+)\b[\w -]*?\b)?"
+    r"(?:toddlers?|baby|babies|newborn|kids?|children|child|sons?|daughters?|twins|triplets|boys|girls|teenagers)\b)",
+    re.IGNORECASE,
+)
 _EN_HOUSEHOLD_DIET = re.compile(
     r"^(?:"
     + _EN_WE
@@ -651,9 +656,11 @@ _ZH_HOUSEHOLD_DIET = re.compile(r"^我们?家(?:里)?(?:人)?(?=(?:都|从来|�
 
 
 def _household_as_user(text: str, lang: Lang) -> str:
-    """`text` with a household's diet said of the user ("We don't eat pork" -> "I don't eat pork")."""
+    """`text` with a household's diet or children said of the user ("We don't eat pork" -> "I don't eat pork", "We
+    have a toddler" -> "I have a toddler")."""
     if lang == "zh":
         return _ZH_HOUSEHOLD_DIET.sub("我", text)
+    text = _EN_HOUSEHOLD_CHILDREN.sub("I have ", text)
     said = _EN_HOUSEHOLD_DIET.match(text)
     if not said:
         return text

@@ -1428,6 +1428,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后)?(?:回答|回复)(?:问题)?(?:的时候)?(?:请)?(?:都)?先(?:给|说|讲)(?:出)?(?:结论|答案|重点)", standing_rule, standing=True),
     _r("constraint", "zh", r"(?:命令行|命令|脚本)(?:的)?(?:示例|例子)?(?:都|请)?(?:给|用|按|写)(?P<value>Linux|macOS|Mac|Windows)(?:的|版)?$", standing_rule, standing=True),
     _r("constraint", "zh", r"^(?:以后)?(?:回答|回复)?(?P<value>(?:不用|别|不要|不必)(?:写|说|回)(?:得)?(?:那么|这么|太)长)(?:了|啦)?$", REPLY_STYLE, standing=True),
+    # "…, so kid-friendly places only": what every place or recipe suggested must be.
+    _r("constraint", "en", r"^(?:so )?(?:only )?(?:kid|family|dog|pet|wheelchair|baby|stroller)[- ](?:friendly|accessible) (?:places|restaurants|hotels|options|activities|trips|spots)(?: only)?(?:,? please)?$", standing_rule, standing=True),
     # Twenty-second probe: pinyin over the hard characters of every reply (「回答里的生字请标上拼音」, 「遇到生字给我注音」).
     _r("constraint", "zh", r"^(?:以后|每次)?(?:回答|回复)?(?:里|中)?(?:的)?(?:遇到)?(?:生字|生僻字|难字|不常见的字)[^，。]{0,6}?(?:标|加|注|带|写)(?:上|出)?(?:拼音|注音)|^(?:以后|每次)?(?:遇到|碰到)(?:生字|生僻字|难字)[^，。]{0,4}?注音", standing_rule, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:add|include|give|put|show) (?:the )?pinyin (?:for|over|with|next to|above) (?:any |the |all |hard |rare |uncommon |difficult )*(?:Chinese )?(?:characters|words|hanzi)\b.*$", standing_rule, standing=True),
