@@ -6270,3 +6270,22 @@ def test_a_households_children_and_the_kind_of_place_they_need_are_read() -> Non
     ]
     assert [(c.key, c.content) for c in extract("We have twins.")] == [("family-children", "Has twins")]
     assert [c.key for c in extract("Wheelchair-accessible places only, please.")] == ["rule-wheelchair"]
+
+
+def test_changes_of_the_last_batch_end_or_qualify_what_they_change() -> None:
+    """R-WRITE-2 (twenty-second probe, changes said after a fact): 「医生说我的花生过敏已经好了」 left the allergy; 「我膝盖
+    受伤了，最近不跑了」 and 「我不游了」 left the sport; 「我现在偶尔喝点酒了」 after 「我不喝酒」 stored nothing; "I eat fish
+    now" after "I'm vegetarian" was stored twice, in the diet and as a taste of its own."""
+    peanut = [ExistingMemory(1, "allergy-peanut", "fact", "对花生过敏")]
+    assert refined("医生说我的花生过敏已经好了。", peanut) == [("delete", "fact", "allergy-peanut")]
+    assert refined("我的哮喘已经好了。", peanut) == []
+    running = [ExistingMemory(1, "sport-running", "preference", "每天跑步")]
+    assert refined("我膝盖受伤了，最近不跑了。", running) == [("delete", "preference", "sport-running")]
+    swimming = [ExistingMemory(1, "sport-swimming", "preference", "每天游泳")]
+    assert refined("我不游了。", swimming) == [("delete", "preference", "sport-swimming")]
+    assert [(c.key, c.content) for c in extract("我现在偶尔喝点酒了。")] == [("drink-alcohol", "现在偶尔喝点酒了")]
+    vegetarian = [ExistingMemory(1, "diet", "fact", "Is vegetarian")]
+    assert refined("I eat fish now.", vegetarian) == [("append", "fact", "diet")]
+    assert refined("我现在开始吃鱼了。", [ExistingMemory(1, "diet", "fact", "是素食主义者")]) == [
+        ("append", "fact", "diet")
+    ]

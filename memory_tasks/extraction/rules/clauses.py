@@ -146,6 +146,9 @@ _ZH_HEALTH_TERMS = "|".join(
         reverse=True,
     )
 )
+# 「最近不跑了」: the sport said by its verb alone is the sport (「不跑步了」).
+_ZH_SPORTS_BY_VERB = {"跑": "跑步", "游": "游泳"}
+_ZH_SPORT_SAID_BY_ITS_VERB = re.compile(r"不(?P<again>再)?(?P<verb>跑|游)了$")
 _ZH_BARE_CONDITION = re.compile(
     rf"^(?:还有|另外还有|另外|同时还有|也有)(?P<condition>(?:轻度|中度|重度|轻微的?|慢性)?(?:{_ZH_HEALTH_TERMS}))$"
 )
@@ -906,6 +909,10 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             parts = _subject_carried(parts)
         elif parts and subject_of(parts[0], "zh") == "self":
             parts = [_ZH_BARE_CONDITION.sub(lambda m: f"我有{m.group('condition')}", p) for p in parts]
+            parts = [
+                _ZH_SPORT_SAID_BY_ITS_VERB.sub(lambda m: f"不{m['again'] or ''}{_ZH_SPORTS_BY_VERB[m['verb']]}了", p)
+                for p in parts
+            ]
         parts = _standing_words_carried(parts)
         tainted: str | None = None
         imagined = False

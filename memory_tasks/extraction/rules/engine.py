@@ -720,6 +720,10 @@ class RulesEngine:
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
             if _avoids_what_a_held_diet_keeps_from(candidate, existing):
                 continue  # "I don't eat meat" after "I'm vegetarian": the diet already says it
+            if candidate.extra.get(TAKEN_UP) and any(
+                c.key == "diet" and c.op == "append" and c.content == candidate.content for c in refined
+            ):
+                continue  # "I eat fish now" after "I'm vegetarian": the diet now says it, once
             if _ends_another_value(candidate, existing):
                 continue  # "I don't live in Paris anymore" keeps the Berlin held
             if candidate.extra.get(IF_NAMED):

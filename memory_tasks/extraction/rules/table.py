@@ -437,6 +437,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"不(?:打算|准备|考虑|想)再?(?P<item>[^，。]+?)了$", _retire_goal),
     # Not 「不用担心了」, 「不用谢了」: no need to, not no longer using.
     _r("pref", "zh", r"不(?P<verb>喜欢|爱|吃|喝|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|看|抽|碰|打|踢|弹|练|下(?=棋))(?P<item>[^，。]+?)了$", _retire_any),
+    # 「我不跑步了」, 「我最近不跑了」 (`clauses._ZH_SPORT_SAID_BY_ITS_VERB`): a sport of its own verb given up.
+    _r("pref", "zh", _ZH_ME + r"不(?:再)?(?P<item>跑步|游泳|骑车|爬山|健身)了$", _retire_any),
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?(?:不做|不写|不开发|停掉|放弃)了?(?P<item>[^，。]+?)(?:这个)?项目了?$", _retire_project),
     # 「我把记账App停掉了」: the project named before the verb.
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?把(?:那个|这个)?(?P<item>[^，。]+?)(?:项目)?(?:停掉|关掉|砍掉|放弃|停了|下线)了$", _retire_project),
@@ -596,7 +598,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:do |still |also )?(?:drink|have|enjoy) (?P<value>(?:a |an |the odd |the occasional |an occasional )?(?:glass of )?(?:wine|red wine|white wine|beer|cocktail|drink|whiskey|sake)s?) " + _EN_NOW_AND_THEN + r"$", DRINKING),
     _r("pref", "en", r"^I (?:do |still |also )?(?P<value>drink) " + _EN_NOW_AND_THEN + r"$", DRINKING),
     _r("pref", "en", r"^I(?:'m| am) (?P<value>a social drinker)$", DRINKING),
-    _r("pref", "zh", r"^(?:我)?(?:现在|平时)?(?:也|还)?(?:偶尔|有时候?|时不时|逢年过节|应酬的?时候)(?:也|还|会)*喝(?:点|一点|一些|些|两口|几杯|一杯)?(?P<value>红酒|啤酒|白酒|葡萄酒|酒|鸡尾酒|小酒)$", DRINKING),
+    _r("pref", "zh", r"^(?:我)?(?:现在|平时)?(?:也|还)?(?:偶尔|有时候?|时不时|逢年过节|应酬的?时候)(?:也|还|会)*喝(?:点|一点|一些|些|两口|几杯|一杯)?(?P<value>红酒|啤酒|白酒|葡萄酒|酒|鸡尾酒|小酒)了?$", DRINKING),
     # A food taken up now ("I eat fish now", 「我现在也吃鱼了」): where a diet that kept from it is qualified.
     _r("pref", "en", r"^I (?:do |also )?(?:eat|drink) (?P<item>[a-z][\w -]{1,20}?) (?:now|again|these days)$", habit_taken_up),
     _r("pref", "zh", r"^(?:我)?(?:现在|最近|如今)(?:也|又|开始)+(?:吃|喝)(?P<item>[^，。]{1,6}?)了$", habit_taken_up),
@@ -987,9 +989,9 @@ RULES: tuple[Rule, ...] = (
     _r("health", "en", r"^I " + _EN_ADV + r"wear (?:an? )?(?P<item>hearing aids?)\b", HEALTH),
     _r("health", "en", r"^I(?: have|'ve got| had| got| wear| use)(?: had)? (?:an? )?(?P<item>" + _EN_IMPLANTS + r")\b(?! (?:company|salesman|factory))", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:装了|装有|装着|戴着|有|放了)(?:个|一个)?(?P<item>" + _ZH_IMPLANTS + r")", HEALTH),
-    # A condition got over: 「我的胃病好了」, 「哮喘已经治好了」, "My back pain is gone", "I've recovered from
-    # anemia" end the one health fact that names it (「胃不好」); not 「病好了」 or a cold, which name none.
-    _r("health", "zh", r"^(?:我的?)?(?P<item>" + _ZH_BODY_PARTS + r"|(?!病|感冒|身体|伤|的|我|现在|已经|最近|早就|基本|终于|完全|后来|目前)" + ZH + r"{2,6}?)(?:病|伤|疼|痛|的毛病|的问题)?(?:已经|终于|也|都|基本|完全|早就)*(?:好了|治好了|痊愈了|康复了|治愈了|根治了|没事了)$", named_retirement("health-")),
+    # A condition got over: 「我的胃病好了」, 「哮喘已经治好了」, 「我的花生过敏已经好了」, "My back pain is gone", "I've recovered
+    # from anemia" end the one health fact or allergy that names it (「胃不好」, 「对花生过敏」); not 「病好了」 or a cold.
+    _r("health", "zh", r"^(?:我的?)?(?P<item>" + _ZH_BODY_PARTS + r"|(?!病|感冒|身体|伤|的|我|现在|已经|最近|早就|基本|终于|完全|后来|目前)" + ZH + r"{2,6}?)(?:病|伤|疼|痛|的毛病|的问题)?(?:已经|终于|也|都|基本|完全|早就)*(?:好了|治好了|痊愈了|康复了|治愈了|根治了|没事了)$", named_retirement("health-", "allergy-")),
     _r("health", "en", r"^my (?P<item>(?!cold|flu|illness)[a-z][\w' -]{2,30}?) (?:is|are|has|have) (?:completely |finally |now |totally |fully |all )*(?:gone|cured|healed|resolved|cleared up|gone away|in remission)(?: now| for good)?$", named_retirement("health-")),
     _r("health", "en", r"^I(?:'ve| have)? (?:fully |completely |finally )?(?:recovered from|beat|beaten|got over|gotten over|overcome|overcame) (?:my |the )?(?P<item>(?!a cold|the flu|it\b|that\b)[\w' -]{3,30}?)(?: now| at last| for good)?$", named_retirement("health-")),
     # A reading back to normal: 「我血压已经正常了」 rewrites 「有高血压」 (it may be the medication's doing).
