@@ -232,7 +232,7 @@ _RULED_OUT = re.compile(r"不能|不可以|不敢|\b(?:can't|can’t|cannot|can 
 
 
 # What follows "without it, …" is no negation of it: 「早上不喝咖啡我就没精神」 says 「早上要喝咖啡」.
-_UNLESS_THEN = re.compile(r"不[^，。,]{1,8}?(?:我|就|的话)+[^，。,]*")
+_UNLESS_THEN = re.compile(r"不[^，。,]{1,8}?(?:的话)?(?:我)?就[^，。,]*")
 # Not too long is short: 「回答别太长」 restates 「回复短一点」.
 _NOT_TOO_LONG = re.compile(r"(?:别|不要|不用|不必)(?:写|说|回)?得?(?:太|那么|这么)长")
 # Not bearing something is disliking it: "Can't stand cilantro" restates "Hates cilantro".

@@ -82,8 +82,9 @@ SOFT_VERBS = frozenset(
     " practicing practising".split()
 )
 # Words that qualify nothing when they are all a statement adds: a present "has" / "owns" ("User has a cat named
-# Mochi" / "User's cat is named Mochi"), "wants", "works" ("Husband works as a chef" / "Husband is a chef"). They still count as words of a statement: "Has asthma" is
-# qualified by "Son has asthma", "Has type 2 diabetes" is no part of "Was diagnosed with type 2 diabetes".
+# Mochi" / "User's cat is named Mochi"), "wants", "works" ("Husband works as a chef" / "Husband is a chef"). They
+# still count as words of a statement: "Has asthma" is qualified by "Son has asthma", "Has type 2 diabetes" is no
+# part of "Was diagnosed with type 2 diabetes".
 _LIGHT_WORDS = frozenset("has have is are am be owns own got gets want wants work".split())
 # The subject a model's memory text may open with: "User lives in Berlin", "The user's cat is named Mochi".
 _SUBJECT = re.compile(r"^\s*(?:the\s+)?user(?:['\u2019]s)?\b\s*", re.IGNORECASE)
@@ -156,8 +157,6 @@ _NUMBER_WORDS = dict(
 )
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
 _YEARS_OLD = re.compile(r"(?<=\d)[- ]years?[- ]old\b", re.IGNORECASE)
-
-
 # "March 3rd" is "March 3".
 _ORDINAL_ENDING = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 
