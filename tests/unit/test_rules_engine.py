@@ -6289,3 +6289,23 @@ def test_changes_of_the_last_batch_end_or_qualify_what_they_change() -> None:
     assert refined("我现在开始吃鱼了。", [ExistingMemory(1, "diet", "fact", "是素食主义者")]) == [
         ("append", "fact", "diet")
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I'm crazy about Korean food.", "preference-korean-food", "Is crazy about Korean food"),
+        ("Korean cuisine is the best.", "preference-korean-food", "Korean cuisine is a favorite"),
+        ("I could eat Korean food every day.", "preference-korean-food", "Could eat Korean food every day"),
+        ("I listen to audiobooks on my commute.", "media-audiobooks", "Listens to audiobooks on their commute"),
+        ("I use Vim for coding.", "preference-vim", "Uses Vim for coding"),
+        ("I left law to become a teacher.", "occupation", "Occupation: teacher"),
+        ("My company moved me to Austin.", "work-city", "Works in Austin"),
+        ("I got transferred to Austin last month.", "work-city", "Works in Austin"),
+    ],
+)
+def test_english_wordings_of_the_eighth_set_are_read_on_one_key(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-2 (twenty-second probe, eighth set of held-out bursts, English): each stored nothing, or (Vim)
+    a key of its own (`preference-vim-coding` beside "I use Vim"). "My wife is the best" is no taste."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+    assert [c.key for c in extract("My wife is the best.")] == ["family-partner"]

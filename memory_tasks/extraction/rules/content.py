@@ -40,7 +40,7 @@ _EN_ITEM_END = re.compile(
     r"\s+(?:anymore|any more|these days|lately|a lot|so much|very much|too|as well|now|at all|over .+|more than .+"
     r"|obviously|of course|lol|haha+|honestly|for sure"
     r"|rather than .+|instead of .+|because .+|since .+|especially .+|after .+|when .+|last \w+|for good|for a while|completely|altogether|(?:a few |\w+ )?\w+ ago"
-    r"|in (?:high school|college|school|university)|\s*(?:-|–|—)\s.*)$",
+    r"|in (?:high school|college|school|university)|for (?:coding|programming|writing code)|\s*(?:-|–|—)\s.*)$",
     re.IGNORECASE,
 )
 _EN_ITEM_ARTICLE = re.compile(r"^(?:a|an|the|some|my|any)\s+", re.IGNORECASE)

@@ -168,6 +168,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ),
     ),
     ("podcasts", "media", ("播客", "podcast", "podcasts")),
+    ("audiobooks", "media", ("有声书", "听书", "audiobook", "audiobooks")),
     ("short-videos", "media", ("抖音", "快手", "短视频", "刷视频", "tiktok", "douyin", "short videos")),
     ("horror-movies", "movie", ("恐怖片", "恐怖电影", "horror movies", "horror films", "horror")),
     ("korean-dramas", "tv", ("韩剧", "korean dramas", "k-dramas")),

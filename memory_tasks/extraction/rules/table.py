@@ -529,6 +529,8 @@ RULES: tuple[Rule, ...] = (
     # 「比起咖啡我更喜欢茶」: the one liked more is the liking ("I prefer tea over coffee").
     _r("pref", "zh", r"^(?:比起|相比于?|跟|和)(?P<other>[^，。我]{1,8}?)(?:比|相比)?我?(?:更|还是更|比较)(?:喜欢|爱)(?:喝|吃|看|听|玩)?(?P<item>[^，。]+)$", _pref),
     _r("pref", "zh", r"^(?P<item>[^，。我]{1,12}?)是我(?:的)?最(?:喜欢|爱)(?:的)?(?P<kind>[^，。]{0,6}?)(?:了|啊)?$", favorite),
+    # "Korean cuisine is the best": a cuisine or a drink praised is a favourite (not "My wife is the best").
+    _r("pref", "en", r"^(?P<item>[\w'&. -]{2,30}? (?:food|cuisine|dishes|coffee|tea|beer|wine)) (?:is|are) (?:simply |just |honestly |hands down )?the best(?P<kind>)$", favorite),
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>(?!now\b)[\w-]+(?: (?!now\b)[\w-]+)?))?(?: now| these days| by far)?$", favorite),
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能(?=吃|喝|接受|坐|用)|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
@@ -554,11 +556,13 @@ RULES: tuple[Rule, ...] = (
     # "I've actually started to enjoy running": a taste changed, under the liking's key.
     _r("pref", "en", r"^I(?:'ve| have)? " + _EN_ADV + r"(?:started|begun|began|come|grown|learned|learnt) to (?:enjoy|like|love) (?P<item>[\w' -]{2,40})$", _pref),
     # "I listen to a lot of podcasts", "I read about two books a month", 「我每天刷抖音」: a pastime said by how much.
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:listen to|read|watch) (?:a lot of |lots of |tons of |so many |plenty of )(?P<item>podcasts|audiobooks|books|novels|documentaries|anime)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:listen to|read|watch) (?:a lot of |lots of |tons of |so many |plenty of )?(?P<item>podcasts|audiobooks|books|novels|documentaries|anime)(?: (?:on|during|while|in) (?:my |the )?(?:commute|commuting|drive|runs?|workouts?|the train|the bus|the way to work))?$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"read (?:about |around |roughly |at least )?(?:\d+|one|two|three|four|five|a couple of|a few|a) (?P<item>books?) (?:a|per|every) (?:week|month|year)$", _pref),
     _r("pref", "zh", _ZH_ME + r"(?:每天|天天|没事就|有空就)?(?:都|会)?刷(?P<item>抖音|快手|短视频)(?:刷到很晚)?$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:my |your |the )?(?:answers|replies|responses) (?:to be )?(?:formatted |written |laid out )?(?:in|as|with|using)\b)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
-    _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with) (?P<item>.+)$", _pref),
+    _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with|crazy about|nuts about|mad about) (?P<item>.+)$", _pref),
+    # "I could eat Korean food every day": a liking said by how much of it.
+    _r("pref", "en", r"^I could (?:eat|drink|watch|listen to) (?P<item>[\w' -]{3,30}?) (?:every day|every single day|all day|forever|for every meal)$", _pref),
     # "I've been getting into pottery lately": a liking on its way.
     _r("pref", "en", r"^I(?:'ve| have) been (?:really )?getting (?:really )?into (?!trouble|debt|fights?|arguments?|shape|bed|character|it\b|that\b|this\b|(?:a |some )?new (?:hobby|hobbies|things|stuff)\b|something\b|things\b|stuff\b|(?:college|university|grad school|med school|law school)\b)(?P<item>[\w' -]{2,40}?)(?: lately| recently| these days)?$", _pref),
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard |lifelong )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,3}) fan$", _pref),
@@ -751,6 +755,8 @@ RULES: tuple[Rule, ...] = (
     # "I'm a 28-year-old data scientist": the age is no part of the job.
     # "I quit my job as an accountant": the occupation named ends (and the employer held with it); no job is stated.
     _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:quit|left|lost|gave up|given up) (?:my )?(?:job|position|role|work|career) as an? (?P<item>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", slots(named_retirement("occupation"), slot_retirement("fact", "employer", if_held=True))),
+    # "I left law to become a teacher", "I quit my job to become a nurse": the occupation now.
+    _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:left|quit) (?:[\w-]+ ){1,3}?to become an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     # "I became a chef", "I've just become a nurse": the occupation now.
     _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally |now |since )?(?:became|become) an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     # "I do accounting for a living": the trade, as the user names it.
@@ -792,6 +798,8 @@ RULES: tuple[Rule, ...] = (
     # 「我家在杭州，公司在上海」: where the user's company is, a known city.
     _r("work-city", "zh", r"^(?:我的?|我们)?(?:公司|单位)(?:在|位于)(?P<value>" + ZH + r"{2,10}?)$", WORK_CITY_ZH),
     _r("work-city", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working)(?: as an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))? in " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
+    # "My company moved me to Austin", "I got transferred to Austin": where the user works now.
+    _r("work-city", "en", r"^(?:my (?:company|employer|job|firm|boss) (?:just )?(?:moved|relocated|transferred|sent) me|I(?:'ve| have)? (?:just |recently )?(?:got|been|was) (?:transferred|relocated)) to " + _EN_WORK_PLACE + r"(?: office)?(?: (?:last|this) \w+)?$", WORK_CITY_EN),
     _r("work-city", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:in|based in) " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
     _r("work-schedule", "en", r"^I (?:usually |mostly |always |often |currently |now )?work (?P<value>night shifts?|nights|the night shift|rotating shifts|shifts|weekends|early shifts|late shifts)\b", WORK_SCHEDULE),
     # "I switched to day shifts", "I'm on nights now": the new schedule replaces the old.
