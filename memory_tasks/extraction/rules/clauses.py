@@ -127,9 +127,15 @@ _EN_DONT_DO_FOODS = (
     r"dairy|gluten|meat|red meat|pork|beef|sugar|carbs|fried food|spicy food|seafood|shellfish|eggs|nuts|soy"
 )
 _EN_DONT_DO_DRINKS = r"alcohol|caffeine|coffee|booze|soda"
+
+
+def _en_list_of(words: str) -> str:
+    """A pattern of one or more of `words` (alternatives) listed with commas, "or" and "and"."""
+    return rf"(?:{words})(?:(?:,| or| and|, or|, and) (?:{words}))*"
+
+
 _EN_DONT_DO = re.compile(
-    rf"^I (?:don't|do not) do (?:(?P<foods>(?:{_EN_DONT_DO_FOODS})(?:(?:,| or| and|, or|, and) (?:{_EN_DONT_DO_FOODS}))*)"
-    rf"|(?P<drinks>(?:{_EN_DONT_DO_DRINKS})(?:(?:,| or| and|, or|, and) (?:{_EN_DONT_DO_DRINKS}))*))$",
+    rf"^I (?:don't|do not) do (?:(?P<foods>{_en_list_of(_EN_DONT_DO_FOODS)})|(?P<drinks>{_en_list_of(_EN_DONT_DO_DRINKS)}))$",
     re.IGNORECASE,
 )
 # "…, and training for my first marathon" after "I'm 28": the user's "I'm", not said again.
