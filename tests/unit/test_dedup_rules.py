@@ -169,6 +169,11 @@ class _NeverAlike(_AlwaysAlike):
         ("Wife is vegetarian", "Wife's a vegan", False),
         ("Sister lives in London", "Sister's based in London", True),
         ("Sister lives in London", "Sister's based in Paris", False),
+        # Twenty-third probe: only when asked is not unless asked.
+        ("Don't show me code unless I ask", "Only give me code when I ask for it", True),
+        ("Don't show me code unless I ask", "Always give me code", False),
+        ("每天六点起床", "一般六点起床", True),
+        ("一般六点起床", "每天七点起床", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

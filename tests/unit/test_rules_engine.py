@@ -6266,7 +6266,7 @@ def test_a_households_children_and_the_kind_of_place_they_need_are_read() -> Non
     stored nothing (a household's children were no one's; the rule had no standing word)."""
     assert [(c.key, c.content) for c in extract("We have a toddler, so kid-friendly places only.")] == [
         ("family-children", "Has a toddler"),
-        ("rule-kid-friendly-places-only", "Kid-friendly places only"),
+        ("rule-kid-friendly-places", "Kid-friendly places only"),
     ]
     assert [(c.key, c.content) for c in extract("We have twins.")] == [("family-children", "Has twins")]
     assert [c.key for c in extract("Wheelchair-accessible places only, please.")] == ["rule-wheelchair"]
@@ -6309,3 +6309,65 @@ def test_english_wordings_of_the_eighth_set_are_read_on_one_key(message: str, ke
     a key of its own (`preference-vim-coding` beside "I use Vim"). "My wife is the best" is no taste."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
     assert [c.key for c in extract("My wife is the best.")] == ["family-partner"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我每周游两次泳。", "sport-swimming", "每周游泳两次"),
+        ("我周末会去游个泳。", "sport-swimming", "周末会去游泳"),
+        ("我每天都要跑一会儿步。", "sport-running", "每天都要跑步"),
+        ("我每天跑五公里。", "sport-running", "每天跑步五公里"),
+        ("我每天晨跑。", "sport-running", "每天晨跑"),
+        ("I only drink oat milk.", "drink-oat-milk", "Only drinks oat milk"),
+        ("Oat milk is the only milk I drink.", "drink-oat-milk", "Oat milk is the only milk I drink"),
+        ("我只喝燕麦奶。", "drink-oat-milk", "只喝燕麦奶"),
+        ("I drink coffee.", "drink-coffee", "Drinks coffee"),
+        ("I only eat halal.", "diet", "Only eats halal"),
+        ("Don't show me code unless I ask.", "rule-code", "Don't show me code unless I ask"),
+        ("Only give me code when I ask for it.", "rule-code", "Only give me code when I ask for it"),
+    ],
+)
+def test_wordings_of_the_twenty_third_probes_first_set_are_read_on_a_key(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-3 (twenty-third probe, first set of held-out bursts): a sport's two characters split by its
+    count (「游两次泳」) or said by its verb with a distance stored nothing; a plant milk was keyed by a hash (or, in
+    English, stored nothing: "I only drink …", "I drink coffee"); "Don't show me code unless I ask" and "… include
+    code …" were two rules, and "Only give me code when I ask" none."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+    assert [c.key for c in extract("I drink too much.")] == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我孙子今年五岁。", "family-grandchildren", "孙子今年五岁"),
+        ("I have a grandson.", "family-grandchildren", "Has a grandson"),
+        ("I've got two grandkids.", "family-grandchildren", "Has two grandkids"),
+        ("I'm a grandma of three.", "family-grandchildren", "Is a grandma of three"),
+        ("I'm a father of two.", "family-children", "Is a father of two"),
+        ("我现在是护士长了。", "occupation", "职业：护士长"),
+        ("我在医院当护士。", "occupation", "职业：护士"),
+        ("我在医院上班。", "employer", "在医院工作"),
+    ],
+)
+def test_wordings_of_the_twenty_third_probes_second_set_are_read(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-3 (twenty-third probe, second set of held-out bursts): grandchildren were no family ("I have
+    a grandson" stored nothing), nor "I'm a father of two"; 「护士长」 and a final 了 were no occupation; 「在医院当护士」
+    stored the hospital's kind as an employer beside the occupation."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+    assert extract("我在读孙子兵法。") == []
+
+
+def test_a_sensitivity_and_the_avoidance_it_says_are_one_restriction() -> None:
+    """R-WRITE-3, R-READ-6 (twenty-third probe): "I can't handle spicy food" and "I can't eat spicy food" were kept
+    twice (sensitivity-spicy-food and food-spicy-food), and "I can't have dairy" beside a held lactose intolerance."""
+    sensitivity = [ExistingMemory(1, "sensitivity-spicy-food", "fact", "Can't handle spicy food")]
+    assert refined("I can't eat spicy food.", sensitivity) == []
+    avoidance = [ExistingMemory(1, "food-spicy-food", "preference", "Can't eat spicy food")]
+    assert refined("I can't handle spicy food.", avoidance) == [
+        ("delete", "preference", "food-spicy-food"),
+        ("upsert", "fact", "sensitivity-spicy-food"),
+    ]
+    intolerance = [ExistingMemory(1, "health-lactose-intolerance", "fact", "Is lactose intolerant")]
+    assert refined("I can't have dairy.", intolerance) == []
+    assert refined("I can't have caffeine.", intolerance) == [("upsert", "fact", "sensitivity-caffeine")]

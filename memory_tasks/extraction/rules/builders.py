@@ -472,9 +472,22 @@ _ZH_EMPLOYER_OF_A_KIND = re.compile(
 )
 
 
+# A workplace by its kind alone (「在医院当护士」): no employer named; said alone (「我在医院上班」) it is all there is.
+_ZH_WORKPLACE_KIND = re.compile(
+    r"^(?:公司|医院|学校|银行|工厂|单位|诊所|餐厅|饭店|酒店|超市|商场|店|厂|大学|中学|小学|幼儿园|政府|机关|工地|实验室)里?$"
+)
+
+
 def zh_employer(value: str) -> str | None:
+    """`value` when it names a workplace: not a city, an activity or a place no employer is (「家」, 「三楼」), nor a
+    workplace's kind alone (「医院」)."""
     return (
-        None if _CITIES.search(value) or _ZH_NOT_A_PLACE.search(value) or _ZH_NOT_AN_EMPLOYER.search(value) else value
+        None
+        if _CITIES.search(value)
+        or _ZH_NOT_A_PLACE.search(value)
+        or _ZH_NOT_AN_EMPLOYER.search(value)
+        or _ZH_WORKPLACE_KIND.match(value)
+        else value
     )
 
 
@@ -488,9 +501,10 @@ def zh_school(value: str) -> str | None:
 
 
 def zh_employer_or_kind(value: str) -> str | None:
-    """`zh_employer`, or an employer of a kind (「一家创业公司」): said alone, where the place is
+    """`zh_employer`, or an employer of a kind (「一家创业公司」, 「医院」): said alone, where the place is
     all the user says of their work; beside an occupation (「在一家外企做财务」) the occupation says more."""
-    if _ZH_EMPLOYER_OF_A_KIND.match(value) and not _ZH_NOT_AN_EMPLOYER.search(value):
+    of_a_kind = _ZH_EMPLOYER_OF_A_KIND.match(value) or _ZH_WORKPLACE_KIND.match(value)
+    if of_a_kind and not _ZH_NOT_AN_EMPLOYER.search(value):
         return value
     return zh_employer(value)
 

@@ -50,7 +50,7 @@ class Clause:
     lang: Lang
     question: bool = False
     request: bool = False  # a one-off task: only standing rules are read from it
-    subject: str = "self"  # "self", "other", or "family:<group>" (partner, children, parents, siblings, grandparents)
+    subject: str = "self"  # "self", "other", or "family:<group>" (partner, children, parents, siblings, grandparents, grandchildren)
     skip: str | None = None  # why no rule may read it
     hedged: bool = False
     forget: bool = False  # "请忘掉…", "forget that…": `text` is what to forget
@@ -155,6 +155,12 @@ _ZH_HEALTH_TERMS = "|".join(
 # 「最近不跑了」: the sport said by its verb alone is the sport (「不跑步了」).
 _ZH_SPORTS_BY_VERB = {"跑": "跑步", "游": "游泳"}
 _ZH_SPORT_SAID_BY_ITS_VERB = re.compile(r"不(?P<again>再)?(?P<verb>跑|游)了$")
+# 「每周游两次泳」, 「游个泳」, 「跑一会儿步」: the sport's two characters with its count between them, and 「跑五公里」
+# said by its verb, are the sport (「每周游泳两次」, 「跑步五公里」).
+_ZH_SPORT_VERB_SPLIT = re.compile(
+    r"(?:(?P<swim>游)|跑)(?:(?P<count>[一二两三四五六七八九十几\d]+(?:次|回|趟|个小时|小时|分钟))|一?个|一?会儿?)(?(swim)泳|步)"
+    r"|跑(?P<distance>[一二两三四五六七八九十百几\d.]+\s*(?:公里|千米|km|KM|英里))"
+)
 _ZH_BARE_CONDITION = re.compile(
     rf"^(?:还有|另外还有|另外|同时还有|也有)(?P<condition>(?:轻度|中度|重度|轻微的?|慢性)?(?:{_ZH_HEALTH_TERMS}))$"
 )
@@ -471,6 +477,7 @@ FAMILY = {
     # 我姐 / 我哥 only after 我, as 我妈 (姐 alone opens 姐妹们, 哥 哥们).
     "siblings": r"哥哥|姐姐|弟弟|妹妹|(?<=我)[哥姐弟妹](?![们])|(?<=我的)[哥姐弟妹](?![们])|brothers?|sisters?|siblings?",
     "grandparents": r"爷爷|奶奶|外公|外婆|姥姥|姥爷|grandparents|grandma|grandmother|grandpa|grandfather|granny",
+    "grandchildren": r"外孙女|外孙子|外孙|孙女|孙子|grandsons?|granddaughters?|grandkids|grandchildren|grandchild",
 }
 _ZH_SUBJECT = re.compile(
     # 「我有个三岁的儿子」: what the member is like may come before the family word.
@@ -537,13 +544,13 @@ def forget_request(text: str, lang: Lang) -> str | None:
 
 # A family member referred to by one person's pronoun: whom 她 / 他, "she" / "he" can stand for.
 _FEMALE = re.compile(
-    r"^(?:女儿|妈妈|母亲|老妈|妈|老婆|妻子|太太|女朋友|未婚妻|姐姐|妹妹|奶奶|外婆|姥姥"
-    r"|daughter|mom|mother|wife|girlfriend|fianc[ée]e|sister|grandma|grandmother|granny)$",
+    r"^(?:女儿|妈妈|母亲|老妈|妈|老婆|妻子|太太|女朋友|未婚妻|姐姐|妹妹|奶奶|外婆|姥姥|孙女|外孙女"
+    r"|daughter|mom|mother|wife|girlfriend|fianc[ée]e|sister|grandma|grandmother|granny|granddaughter)$",
     re.IGNORECASE,
 )
 _MALE = re.compile(
-    r"^(?:儿子|爸爸|父亲|老爸|爸|老公|丈夫|男朋友|未婚夫|哥哥|弟弟|爷爷|外公|姥爷"
-    r"|son|dad|father|husband|boyfriend|fianc[ée]|brother|grandpa|grandfather)$",
+    r"^(?:儿子|爸爸|父亲|老爸|爸|老公|丈夫|男朋友|未婚夫|哥哥|弟弟|爷爷|外公|姥爷|孙子|外孙|外孙子"
+    r"|son|dad|father|husband|boyfriend|fianc[ée]|brother|grandpa|grandfather|grandson)$",
     re.IGNORECASE,
 )
 _ZH_PRONOUN = re.compile(r"^(?P<pronoun>她|他)(?![们])")
@@ -888,6 +895,13 @@ def family_member_after(clauses: list[Clause], before: Member | None) -> Member 
     return member
 
 
+def _sport_said_whole(match: re.Match[str]) -> str:
+    """`_ZH_SPORT_VERB_SPLIT`'s sport said whole: 「游两次泳」 -> 「游泳两次」, 「跑五公里」 -> 「跑步五公里」."""
+    if match["distance"]:
+        return f"跑步{match['distance']}"
+    return ("游泳" if match["swim"] else "跑步") + (match["count"] or "")
+
+
 def split_clauses(message: str, member_before: Member | None = None) -> list[Clause]:
     """The first MAX_CLAUSES clauses of `message`, each marked with whether and why it may not be read.
 
@@ -900,6 +914,8 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
         lang = _language(sentence)
         if lang == "en":
             sentence = _EN_DOCTORS_ORDERS.sub(lambda m: f"My doctor told me to avoid {m.group('what')}", sentence)
+        if lang == "zh":
+            sentence = _ZH_SPORT_VERB_SPLIT.sub(_sport_said_whole, sentence)
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
         if lang == "en":

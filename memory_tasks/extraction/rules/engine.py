@@ -244,8 +244,9 @@ _INTOLERANCES = {"health-gluten-intolerance": "gluten", "health-lactose-intolera
 
 
 def _conditions_avoiding(slug: str) -> set[str]:
-    """The keys of the conditions that are an avoidance of the item `slug` itself: its allergy, an intolerance of it."""
-    return {f"allergy-{slug}", *(key for key, item in _INTOLERANCES.items() if item == slug)}
+    """The keys of the conditions that are an avoidance of the item `slug` itself: its allergy, the body's sensitivity
+    to it ("I can't handle spicy food" says "I can't eat spicy food"), an intolerance of it."""
+    return {f"allergy-{slug}", f"sensitivity-{slug}", *(key for key, item in _INTOLERANCES.items() if item == slug)}
 
 
 def _explains(condition: Candidate, other: Candidate) -> bool:
@@ -254,15 +255,20 @@ def _explains(condition: Candidate, other: Candidate) -> bool:
     (「不能吃花生」 beside 「对花生过敏」, as `_avoids_a_held_allergen` drops it in a later turn). False for anything
     else: "I'm lactose intolerant, I can't have caffeine" keeps both, and so does "I can't eat gluten, I have
     celiac disease" (the food ruled out, said as the user's own avoidance)."""
-    if condition is other or condition.op != "upsert" or not condition.key.startswith(_EXPLAINS_A_SENSITIVITY):
+    return condition is not other and condition.op == "upsert" and _condition_key_explains(condition.key, other)
+
+
+def _condition_key_explains(key: str, other: Candidate) -> bool:
+    """`_explains` of a condition, held or said, by its key."""
+    if not key.startswith(_EXPLAINS_A_SENSITIVITY) or key == other.key:
         return False
     item = str(other.extra.get(ITEM) or "")
     if _is_avoidance(other):
-        return condition.key in _conditions_avoiding(item_slug(item))
+        return key in _conditions_avoiding(item_slug(item))
     if other.op != "upsert" or not other.key.startswith("sensitivity-"):
         return False
-    forbids = _CONDITION_FORBIDS.get(condition.key)
-    return bool(forbids and forbids.search(item)) or condition.key.partition("-")[2] == item_slug(item)
+    forbids = _CONDITION_FORBIDS.get(key)
+    return bool(forbids and forbids.search(item)) or key.partition("-")[2] == item_slug(item)
 
 
 def _foods_named(text: str) -> list[str]:
@@ -718,6 +724,10 @@ class RulesEngine:
                 continue
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
+            if candidate.key.startswith("sensitivity-") and any(
+                _condition_key_explains(key, candidate) for key in existing_keys
+            ):
+                continue  # "I can't have dairy" after "I'm lactose intolerant": the condition already says it
             if _avoids_what_a_held_diet_keeps_from(candidate, existing):
                 continue  # "I don't eat meat" after "I'm vegetarian": the diet already says it
             if candidate.extra.get(TAKEN_UP) and any(
@@ -1242,7 +1252,7 @@ def _another_safety_fact(memory: ExistingMemory, candidate: Candidate) -> bool:
 
 
 def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bool:
-    """True for an avoidance of a food whose allergy the user holds (`allergy-<item>`)."""
+    """True for an avoidance of a food whose allergy, sensitivity or intolerance the user holds (`_conditions_avoiding`)."""
     item = candidate.extra.get(ITEM)
     return (
         candidate.op == "upsert"
@@ -1254,14 +1264,15 @@ def _avoids_a_held_allergen(candidate: Candidate, existing_keys: set[str]) -> bo
 
 
 def _avoidances_an_allergy_explains(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
-    """Deletes of the user's avoidances that an allergy or an intolerance of the food itself (`_INTOLERANCES`) in
-    `candidates` now gives the reason for: 「我不能吃海鲜」 and later 「我对海鲜过敏」 leave the allergy alone, as
-    「我不能吃海鲜，会过敏」 said at once does (`_becomes_allergy`); "I can't eat gluten" and later "I'm gluten
-    intolerant" the intolerance. A liking ("Loves shrimp") stays beside the allergy: it is no avoidance."""
+    """Deletes of the user's avoidances that an allergy, a sensitivity or an intolerance of the food itself
+    (`_INTOLERANCES`) in `candidates` now gives the reason for: 「我不能吃海鲜」 and later 「我对海鲜过敏」 leave the allergy
+    alone, as 「我不能吃海鲜，会过敏」 said at once does (`_becomes_allergy`); "I can't eat gluten" and later "I'm gluten
+    intolerant" the intolerance, "I can't eat spicy food" and later "I can't handle spicy food" the sensitivity. A
+    liking ("Loves shrimp") stays beside the allergy: it is no avoidance."""
     by_key = {memory.key: memory for memory in existing if memory.memory_type == "preference"}
     deletes = []
     for candidate in candidates:
-        explains = candidate.key.startswith("allergy-") or candidate.key in _INTOLERANCES
+        explains = candidate.key.startswith(("allergy-", "sensitivity-")) or candidate.key in _INTOLERANCES
         item = _INTOLERANCES.get(candidate.key) or candidate.extra.get(ITEM)
         if candidate.op != "upsert" or not explains or not item:
             continue

@@ -20,7 +20,7 @@ One key per item for the multi-valued kinds, so distinct likes never overwrite e
     project      project-<item>         project-pai, project-rust-compiler
     constraint   rule-<item words>      rule-rain-umbrella (a standing conditional rule)
 Family facts accumulate with op=append under family-partner, family-children,
-family-parents, family-siblings, family-grandparents.
+family-parents, family-siblings, family-grandparents, family-grandchildren.
 
 <item> is the item's slug: the LEXICON entry the item names (both languages map to one
 slug, so "I love milk tea" and 我不喝奶茶了 meet on drink-milk-tea), else the item's ASCII
@@ -161,7 +161,7 @@ def rule_key(text: str) -> str:
 # twice (the later wins).
 _RULE_FILLER = frozenset(
     "please don t do not never always ever give me i you your when whenever if ask asks asked stop no need be "
-    "use using all time times every thing things any anything so much now".split()
+    "use using all time times every thing things any anything so much now show include write unless only".split()
 )
 _RULE_WORDS = 5
 

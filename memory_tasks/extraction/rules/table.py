@@ -110,6 +110,7 @@ _ZH_OCCUPATION = (
     r"|画家|摄影师|演员|歌手|工人|农民|快递员|外卖员|药剂师|咨询师|顾问|律师助理|产品|前端|后端|全栈|测试|运维|HR|hr"
     r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发|总监|主管|总裁|合伙人|老板|组长|数据分析|算法|策划|编剧|插画师|美术"
     r"|自由撰稿人|撰稿人|主持人|经纪人|创始人|制片人|网约车司机|保安|保姆|月嫂|导游|空姐|空乘|飞行员|军人|消防员|兽医|营养师"
+    r"|护士长|店长|校长|院长|厂长|主任|机长|船长|列车长|站长"
     # Titles said in Latin letters inside Chinese: 「我在字节做SRE」.
     r"|(?-i:SRE|DevOps|DBA|PM|UI|UX|QA|CTO|CEO|CFO|COO)"
 )
@@ -180,7 +181,8 @@ _ZH_STANDING_FIRST = (
     r"^(?>.*?(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|永远|千万|绝对|都|.时))"
 )
 _EN_STANDING = (
-    r"(?:whenever|every time|each time|from now on|going forward|in (?:the )?future|always|by default|unless)"
+    r"(?:whenever|every time|each time|from now on|going forward|in (?:the )?future|always|by default|unless"
+    r"|(?:only )?(?:when|if) I ask)"
 )
 
 _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还是|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该|又|终于|重新|接下来|下一步)*"
@@ -563,6 +565,13 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with|crazy about|nuts about|mad about) (?P<item>.+)$", _pref),
     # "I could eat Korean food every day": a liking said by how much of it.
     _r("pref", "en", r"^I could (?:eat|drink|watch|listen to) (?P<item>[\w' -]{3,30}?) (?:every day|every single day|all day|forever|for every meal)$", _pref),
+    # "I only drink oat milk", "Oat milk is the only milk I drink": what the user keeps to is a liking (a diet
+    # kept to is the diet's: "I only eat halal").
+    _r("pref", "en", r"^I " + _EN_ADV + r"only (?:drink|eat) (?!(?:halal|kosher|vegan|vegetarian|plant-based)\b)(?P<item>[\w' -]{3,30}?)(?: now| these days| at home)?$", _pref),
+    _r("pref", "en", r"^(?P<item>[\w' -]{3,30}?) is the only (?:\w+ )?(?:thing |drink |food )?I (?:ever )?(?:drink|eat)$", _pref),
+    # "I drink coffee", "I drink a lot of green tea": a drink the user has, said plainly (how much of wine or
+    # beer is DRINKING's above).
+    _r("pref", "en", r"^I (?:also |still |do |mostly |mainly )?drink (?:a lot of |lots of |plenty of )?(?P<item>(?:black |decaf |iced |green |black |herbal |oolong |jasmine |oat |soy |almond )?(?:coffee|tea|matcha|kombucha|milk|decaf|espresso|lattes?|smoothies|juice))(?: too| as well| a lot)?$", _pref),
     # "I've been getting into pottery lately": a liking on its way.
     _r("pref", "en", r"^I(?:'ve| have) been (?:really )?getting (?:really )?into (?!trouble|debt|fights?|arguments?|shape|bed|character|it\b|that\b|this\b|(?:a |some )?new (?:hobby|hobbies|things|stuff)\b|something\b|things\b|stuff\b|(?:college|university|grad school|med school|law school)\b)(?P<item>[\w' -]{2,40}?)(?: lately| recently| these days)?$", _pref),
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard |lifelong )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,3}) fan$", _pref),
@@ -742,7 +751,7 @@ RULES: tuple[Rule, ...] = (
     _r("hometown", "en", r"^I (?:grew up|was born(?: and raised)?) in (?:a (?:small |little )?(?:town|village|city) (?:in|near|outside(?: of)?) )?" + _EN_PLACE, GREW_UP),
     _r("hometown", "en", r"^my home ?town is " + _EN_PLACE, HOMETOWN),
     _r("nationality", "en", r"^I(?:'m| am) (?P<value>" + _DEMONYMS + r")$", Slot("fact", "nationality", {"zh": "国籍：{value}", "en": "Is {value}"}, ttl_days=LIFELONG_TTL_DAYS)),
-    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还是|还)?(?:是|当|做)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION),
+    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还是|还)?(?:是|当|做)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     _r("occupation", "zh", r"职业是(?P<value>[^，。]+)$", OCCUPATION),
     # 「我被提拔为经理了」, 「我升职成主管了」: the new title.
     _r("occupation", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|今年)?(?:被)?(?:提拔|升职|晋升|升)(?:为|成|到|成了)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
@@ -898,7 +907,7 @@ RULES: tuple[Rule, ...] = (
     _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|(?:纯|全)?素食(?:主义者|者)?|纯素(?:食者)?|(?<=吃)全素|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在])生酮|(?<=是)(?i:vegetarian|vegan|pescatarian))"
        # Said of the user, nothing after it but how long: not 「吃素对身体好」, 「素食者容易缺铁」, 「我觉得吃素挺好的」.
        r"(?:的人)?(?:(?:已经|有)?(?:很多|好多|好几|[一二两三四五六七八九十几\d半]+)(?:个)?(?:年|个月|月|周)(?:多)?(?:了)?)?(?:的|了|啦|呢|吧)?$", Slot("fact", "diet")),
-    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo|low[- ]FODMAP|renal|diabetic diet)\b", Slot("fact", "diet")),
+    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep| only eat| eat only)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo|low[- ]FODMAP|renal|diabetic diet)\b", Slot("fact", "diet")),
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
     _r("diet", "zh", r"^(?:我|我的|本人)?" + _ZH_NOWADAYS + r"(?:饮食|吃饭|吃东西|口味|吃得|吃的)(?:上)?" + _ZH_MUST + r"(?:比较|偏|很|要)?(?P<value>清淡)", Slot("fact", "diet-light")),
@@ -1133,7 +1142,9 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
     _r("family", "zh", r".+", family_fact, family=True),  # a clause continuing a family member ("是一名医生")
     _r("family", "en", r".+", family_fact, family=True),
-    _r("family", "en", r"^I(?: have|'ve got| have got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<children>sons?|daughters?|kids|children|boys|girls|teenagers|teens|toddlers|stepkids|stepchildren)\b", family_fact),
+    _r("family", "en", r"^I(?: have|'ve got| have got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?:(?P<children>sons?|daughters?|kids|children|boys|girls|teenagers|teens|toddlers|stepkids|stepchildren)|(?P<grandchildren>grandsons?|granddaughters?|grandkids|grandchildren))\b", family_fact),
+    # "I'm a father of two", "I'm a grandma of three", "I'm a new mom": the children, or the grandchildren, had.
+    _r("family", "en", r"^I(?:'m| am) (?:a )?(?:proud |single |new |first-time )?(?:(?P<children>father|mother|mom|mum|dad|parent)|(?P<grandchildren>grandfather|grandmother|grandma|grandpa|grandparent|granny))(?: (?:of|to) (?:a |an |one|two|three|four|five|six|\d+)\b[\w -]*)?$", family_fact),
     # "We're expecting our second child in March": a child on the way (the user's own pregnancy is a core fact above).
     _r("family", "en", r"^(?:we're|we are|my (?:wife|partner) is) (?:currently )?expecting (?:our |a |another )?(?:first |second |third |fourth |\w+ )?(?P<children>child|baby|kid|twins)\b", family_fact),
     # A partner now, and a break-up: 「我有女朋友了」, "I have a girlfriend now" end a single status said
