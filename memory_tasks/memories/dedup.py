@@ -237,6 +237,8 @@ _UNLESS_THEN = re.compile(r"不[^，。,]{1,8}?(?:的话)?(?:我)?就[^，。,]*
 _NOT_TOO_LONG = re.compile(r"(?:别|不要|不用|不必)(?:写|说|回)?得?(?:太|那么|这么)长")
 # Not bearing something is disliking it: "Can't stand cilantro" restates "Hates cilantro".
 _CANT_STAND = re.compile(r"\b(?:can't|can’t|cannot|can not) (?:stand|bear)\b", re.IGNORECASE)
+# No meal without it is loving it: 「无辣不欢」 restates 「很爱吃辣」.
+_NEVER_WITHOUT = re.compile(r"无.不欢")
 # Only when asked is not unless asked: "Only give me code when I ask" restates "Don't show me code unless I ask".
 _ONLY_WHEN_ASKED = re.compile(r"\bonly\b.*\b(?:when|if) I ask|只有?在?我(?:要|问|需要)的?时候", re.IGNORECASE)
 
@@ -244,11 +246,11 @@ _ONLY_WHEN_ASKED = re.compile(r"\bonly\b.*\b(?:when|if) I ask|只有?在?我(?:�
 def _negations(text: str) -> set[str]:
     """The kinds of negation `text` says (`_NEGATION_KIND`; "longer" of "no longer" is its own); what an
     allergy it states rules out is none (`_STATES_AN_ALLERGY`), "can't stand" is a dislike (`_CANT_STAND`),
-    "only when I ask" a "not" (`_ONLY_WHEN_ASKED`), and neither a condition's "without it" (`_UNLESS_THEN`)
-    nor "not too long" (`_NOT_TOO_LONG`) is one."""
+    "only when I ask" a "not" (`_ONLY_WHEN_ASKED`), and neither a condition's "without it" (`_UNLESS_THEN`),
+    「无辣不欢」 (`_NEVER_WITHOUT`) nor "not too long" (`_NOT_TOO_LONG`) is one."""
     if _STATES_AN_ALLERGY.search(text):
         text = _RULED_OUT.sub("", text)
-    text = _CANT_STAND.sub("hates", _NOT_TOO_LONG.sub("短", _UNLESS_THEN.sub("", text)))
+    text = _CANT_STAND.sub("hates", _NOT_TOO_LONG.sub("短", _UNLESS_THEN.sub("", _NEVER_WITHOUT.sub("爱", text))))
     kinds = {_NEGATION_KIND.get(match.lower(), match.lower()) for match in _NEGATION.findall(text)}
     return kinds | {"not"} if _ONLY_WHEN_ASKED.search(text) else kinds
 

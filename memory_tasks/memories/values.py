@@ -71,6 +71,10 @@ _HAN_SYNONYMS = {
     "每星期": "每周",
     "每个星期": "每周",
     "一个星期": "每周",
+    # Cold drinks by any of their names: 不喝冰的 / 不喝冷饮 / 不喝冰饮料.
+    "冰饮料": "冷饮",
+    "冰饮": "冷饮",
+    "冰的": "冷饮",
 }
 _HAN_SYNONYM = re.compile("|".join(_HAN_SYNONYMS))
 # A qualified statement needs a real statement to qualify: "Is vegan" / "Follows a vegan diet"
@@ -159,16 +163,50 @@ _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORE
 _YEARS_OLD = re.compile(r"(?<=\d)[- ]years?[- ]old\b", re.IGNORECASE)
 # "March 3rd" is "March 3".
 _ORDINAL_ENDING = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
+# Being of a condition is having it, and having got something is having it: "Husband is diabetic", "Husband's got
+# diabetes" and "Husband has diabetes" say one thing.
+_CONDITIONS_OF_ADJECTIVES = {
+    "diabetic": "diabetes",
+    "asthmatic": "asthma",
+    "epileptic": "epilepsy",
+    "anemic": "anemia",
+    "anaemic": "anaemia",
+    "arthritic": "arthritis",
+    "hypertensive": "hypertension",
+    "insomniac": "insomnia",
+    "autistic": "autism",
+    "dyslexic": "dyslexia",
+    "celiac": "celiac disease",
+    "coeliac": "coeliac disease",
+}
+# "Has celiac" is "Has celiac disease".
+_CELIAC_ALONE = re.compile(r"\b(c(?:o)?eliac)\b(?!\s+disease)", re.IGNORECASE)
+_OF_A_CONDITION = re.compile(
+    r"(?:\b(?:is|am|are)\s+|['\u2019]s\s+)(?:an?\s+)?(?P<adjective>" + "|".join(_CONDITIONS_OF_ADJECTIVES) + r")\b",
+    re.IGNORECASE,
+)
+_HAS_GOT = re.compile(r"(?:['\u2019]s|\bhas|['\u2019]ve|\bhave)\s+got\b", re.IGNORECASE)
+
+
+def _space_before(match: re.Match[str]) -> str:
+    """The space a contraction's replacement needs ("Husband's got" -> "Husband has"), none after a word's own."""
+    return " " if match.group(0)[0] in "'\u2019" else ""
 
 
 def canonical_words(text: str) -> str:
     """`text` as dedup compares its English words: one place's, one trade's and one home's names as one
-    (`_PLACE_NAMES`, `_ONE_TRADE`, `_TRADE_NAMES`, `_LIVES_IN`, `_MOVED_IN_WITH`), a day's number without its
-    ordinal ending, a count in digits without "years old", then `text.canonical_english`'s synonyms."""
+    (`_PLACE_NAMES`, `_ONE_TRADE`, `_TRADE_NAMES`, `_LIVES_IN`, `_MOVED_IN_WITH`), a condition had however said
+    (`_OF_A_CONDITION`, `_CELIAC_ALONE`, `_HAS_GOT`), a day's number without its ordinal ending, a count in digits without "years
+    old", then `text.canonical_english`'s synonyms."""
     text = _ORDINAL_ENDING.sub("", canonical_places(text))
     text = _NUMBER_WORD.sub(lambda word: _NUMBER_WORDS[word.group(0).lower()], text)
     text = _TRADE_NAME.sub(lambda name: _TRADE_NAMES[name.group(0).lower()], _YEARS_OLD.sub("", text))
     text = _MOVED_IN_WITH.sub("lives with", _LIVES_IN.sub(" lives in", text))
+    text = _OF_A_CONDITION.sub(
+        lambda m: f"{_space_before(m)}has {_CONDITIONS_OF_ADJECTIVES[m['adjective'].lower()]}", text
+    )
+    text = _CELIAC_ALONE.sub(r"\1 disease", text)
+    text = _HAS_GOT.sub(lambda m: _space_before(m) + ("have" if "v" in m.group(0).lower() else "has"), text)
     return canonical_english(_ONE_TRADE.sub("programmer", text))
 
 

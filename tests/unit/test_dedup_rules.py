@@ -174,6 +174,13 @@ class _NeverAlike(_AlwaysAlike):
         ("Don't show me code unless I ask", "Always give me code", False),
         ("每天六点起床", "一般六点起床", True),
         ("一般六点起床", "每天七点起床", False),
+        ("Husband is diabetic", "Husband has diabetes", True),
+        ("Husband is diabetic", "Husband's got diabetes", True),
+        ("Husband is diabetic", "Husband has asthma", False),
+        ("Daughter has celiac disease", "Daughter is celiac", True),
+        ("不喝冰的", "不喝冷饮", True),
+        ("很爱吃辣", "无辣不欢", True),
+        ("无辣不欢", "现在不能吃辣了", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

@@ -6371,3 +6371,38 @@ def test_a_sensitivity_and_the_avoidance_it_says_are_one_restriction() -> None:
     intolerance = [ExistingMemory(1, "health-lactose-intolerance", "fact", "Is lactose intolerant")]
     assert refined("I can't have dairy.", intolerance) == []
     assert refined("I can't have caffeine.", intolerance) == [("upsert", "fact", "sensitivity-caffeine")]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I have a stepdaughter.", "family-children", "Has a stepdaughter"),
+        ("My stepson is 12.", "family-children", "Stepson is 12"),
+        ("我不吃蒜。", "food-garlic", "不吃蒜"),
+        ("大蒜我不吃。", "food-garlic", "不吃大蒜"),
+        ("专业术语请保留英文。", "rule-english-jargon", "专业术语请保留英文"),
+        ("技术名词用英文就行。", "rule-english-jargon", "技术名词用英文就行"),
+    ],
+)
+def test_wordings_of_the_twenty_third_probes_third_set_are_read_on_a_key(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-3 (twenty-third probe, third set of held-out bursts): a stepchild was no family ("I have a
+    stepdaughter" stored nothing); 蒜 was keyed by a hash; 「技术名词」 was no jargon, so its rule was a key of its own."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我养了一只鹦鹉。", "pet-parrot", "养了一只鹦鹉"),
+        ("回答里不要夹英文。", "rule-mixed-languages", "回答里不要夹英文"),
+        ("回复不要中英混杂。", "rule-mixed-languages", "回复不要中英混杂"),
+        ("别在回答里掺英文。", "rule-mixed-languages", "别在回答里掺英文"),
+        ("I travel on a tight budget.", "habit-budget-travel", "Travels on a tight budget"),
+        ("I'm a budget traveler.", "habit-budget-travel", "Is a budget traveler"),
+        ("我喜欢穷游。", "habit-budget-travel", "喜欢穷游"),
+    ],
+)
+def test_wordings_of_the_twenty_third_probes_fourth_set_are_read_on_a_key(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-3 (twenty-third probe, fourth set of held-out bursts): a parrot was keyed by a hash; a reply
+    rule against English mixed in, and travelling on a budget, stored nothing."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]

@@ -471,7 +471,7 @@ FAMILY = {
     r"|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?",
     # 「我家老大」, 「我家二宝」: one of the children by birth order (老大 alone is as often the boss).
     "children": r"女儿|儿子|孩子|(?<=我家)(?:老[大二三]|[大二三小]宝)|daughters?|sons?|kids|children|child|boys|girls|twins"
-    r"|triplets",
+    r"|triplets|step(?:daughter|son|kid|child)s?|stepchildren",
     # 我妈 / 我爸 only after 我 (妈 alone opens "妈呀"); 老妈 / 老爸 anywhere.
     "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|老妈|老爸|(?<=我)妈|(?<=我)爸|(?<=我的)妈|(?<=我的)爸|mom|mother|dad|father|parents",
     # 我姐 / 我哥 only after 我, as 我妈 (姐 alone opens 姐妹们, 哥 哥们).

@@ -276,6 +276,12 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "shiba inus",
         ),
     ),
+    # The other pets 「我养了一只鹦鹉」 names (`table._ZH_PETS`): pet-parrot, not a key of its wording's hash.
+    ("parrot", "animal", ("鹦鹉", "parrot", "parrots")),
+    ("rabbit", "animal", ("兔子", "rabbit", "rabbits", "bunny")),
+    ("hamster", "animal", ("仓鼠", "hamster", "hamsters")),
+    ("goldfish", "animal", ("金鱼", "goldfish")),
+    ("turtle", "animal", ("乌龟", "turtle", "turtles", "tortoise")),
     ("peanut", "food", ("花生", "peanut", "peanuts")),
     # Allergens said in the plural or the singular ("a nut allergy", "allergic to nuts"): one key.
     ("tree-nut", "food", ("坚果", "nut", "nuts", "tree nut", "tree nuts")),
@@ -285,14 +291,22 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("dramas", "tv", ("追剧", "看剧", "电视剧", "剧")),
     ("scallion", "food", ("葱", "葱花", "大葱", "小葱", "scallions", "green onions", "spring onions")),
     ("onion", "food", ("洋葱", "onion", "onions")),
+    ("garlic", "food", ("大蒜", "蒜", "蒜头", "garlic")),
+    ("ginger", "food", ("生姜", "姜", "ginger")),
     # What a diet keeps out, said as a food: "I don't do dairy or gluten", 「我不吃乳制品」.
     ("dairy", "food", ("乳制品", "奶制品", "dairy", "dairy products")),
     ("greasy-food", "food", ("油腻的", "油腻", "greasy food", "oily food")),
     ("gluten", "food", ("麸质", "gluten")),
     # What a reply rule keeps out, named in either language (「回答别用感叹号」 and "no exclamation marks" are one rule).
     ("exclamation-marks", "style", ("感叹号", "exclamation marks", "exclamation points", "exclamation mark")),
-    ("jargon", "style", ("专业术语", "术语", "行话", "jargon", "technical terms")),
+    ("jargon", "style", ("专业术语", "技术术语", "专业名词", "技术名词", "术语", "行话", "jargon", "technical terms")),
     ("pinyin", "style", ("拼音", "注音", "pinyin")),
+    # English mixed into Chinese replies: 「回答里不要夹英文」, 「回复不要中英混杂」 (not the reply language itself).
+    (
+        "mixed-languages",
+        "style",
+        ("中英混杂", "中英夹杂", "中英混用", "夹英文", "夹杂英文", "掺英文", "混英文", "夹英语", "mixing languages"),
+    ),
     ("disclaimers", "style", ("免责声明",)),
     ("assumptions", "style", ("assumptions", "assumption")),
     ("examples", "style", ("例子", "举例", "实例", "examples")),
@@ -600,6 +614,14 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "find a job",
             "looking for a job",
             "job hunting",
+        ),
+    ),
+    (
+        "budget-travel",
+        "habit",
+        (
+            *("穷游", "budget travel", "budget traveler", "budget traveller", "travel on a budget"),
+            *("travel on a tight budget", "travel on a shoestring", "travel cheap", "travel cheaply"),
         ),
     ),
     ("career-change", "work", ("转行", "换行业", "change careers", "switch careers", "career change")),

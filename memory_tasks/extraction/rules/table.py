@@ -635,6 +635,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|begun|began|switched to) (?P<item>going to bed|going to sleep|waking up|getting up) (?:at (?:around |about )?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?)(?: every (?:day|morning|night|evening)| on weekdays)?" + _EN_ROUTINE_NOW + r"$", timed_habit),
     # "I do yoga twice a week", "I practice yoga", "I've been doing CrossFit for two years": an activity kept up.
     _r("pref", "en", r"^I(?:'ve been| have been)? " + _EN_ADV + r"(?:do|practice|practise|doing|practicing|practising) (?P<item>yoga|pilates|tai chi|karate|judo|taekwondo|kung fu|crossfit|meditation|ballet|boxing|martial arts|calligraphy)(?: (?:\w+ (?:a|per) (?:week|day|month)|every \w+|on (?:weekends|\w+days)|daily|regularly|for (?:\w+ )?(?:years?|months?)))?$", _pref),
+    # "I travel on a tight budget", "I'm a budget traveler": how the user travels (habit-budget-travel).
+    _r("pref", "en", r"^I(?:'m| am)? " + _EN_ADV + r"(?:a )?(?P<item>budget travell?er|travel (?:on a (?:tight )?budget|on a shoestring|cheap(?:ly)?))$", _pref),
     # "I volunteer at an animal shelter on weekends".
     _r("pref", "en", r"^I " + _EN_ADV + r"volunteer (?:at|with|for) (?:an? |the |my )?(?P<item>[\w' -]{3,40}?)(?: (?:on weekends|every \w+|once a \w+|\w+ (?:a|per) (?:week|month)))?$", _pref),
     # "I always fly economy", "I prefer an aisle seat": how the user travels.
@@ -1142,7 +1144,7 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^my (?:" + _FAMILY_WORDS + r")\b", family_fact, family=True),
     _r("family", "zh", r".+", family_fact, family=True),  # a clause continuing a family member ("是一名医生")
     _r("family", "en", r".+", family_fact, family=True),
-    _r("family", "en", r"^I(?: have|'ve got| have got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?:(?P<children>sons?|daughters?|kids|children|boys|girls|teenagers|teens|toddlers|stepkids|stepchildren)|(?P<grandchildren>grandsons?|granddaughters?|grandkids|grandchildren))\b", family_fact),
+    _r("family", "en", r"^I(?: have|'ve got| have got) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?:(?P<children>sons?|daughters?|kids|children|boys|girls|teenagers|teens|toddlers|step(?:daughter|son|kid|child)s?|stepchildren)|(?P<grandchildren>grandsons?|granddaughters?|grandkids|grandchildren))\b", family_fact),
     # "I'm a father of two", "I'm a grandma of three", "I'm a new mom": the children, or the grandchildren, had.
     _r("family", "en", r"^I(?:'m| am) (?:a )?(?:proud |single |new |first-time )?(?:(?P<children>father|mother|mom|mum|dad|parent)|(?P<grandchildren>grandfather|grandmother|grandma|grandpa|grandparent|granny))(?: (?:of|to) (?:a |an |one|two|three|four|five|six|\d+)\b[\w -]*)?$", family_fact),
     # "We're expecting our second child in March": a child on the way (the user's own pregnancy is a core fact above).
@@ -1356,7 +1358,8 @@ RULES: tuple[Rule, ...] = (
     # 「回答先给结论再解释」, 「回复的时候多用例子」: what every reply should do, said without 以后.
     _r("constraint", "zh", r"^(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量|请|最好)*(?:先给结论|先说结论|先给答案|先说重点|多用|多举|多给|多加|少用|少说)[^，。]*$", standing_rule, standing=True),
     # 「回答里别用英文术语」: a rule for every reply, said without 以后.
-    _r("constraint", "zh", r"^(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量)?(?:别|不要|不用|少|尽量不要)(?:用|带|加|出现|说|提)[^，。]+$", standing_rule, standing=True),
+    # 「回答里不要用感叹号」, 「回复不要中英混杂」, 「别在回答里掺英文」: what a reply must leave out.
+    _r("constraint", "zh", r"^(?:(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量)?(?:别|不要|不用|少|尽量不要)|(?:别|不要|不用)在(?:你的)?(?:回答|回复)(?:里|中))(?:(?:用|带|加|出现|说|提|夹杂|夹|掺|混用|混)[^，。]+|中英(?:文)?(?:混杂|夹杂|混用))$", standing_rule, standing=True),
     # Not the user's own habit said with "always" ("I always use dark mode": a liking, read by the preference rules).
     _r("constraint", "en", r"^(?!I (?:\w+ )?(?:always|usually) (?:use|add|include|mention|avoid|suggest|recommend)\b)(?!I (?:always|usually) \w+ (?:it|them|my)\b).*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
