@@ -37,6 +37,7 @@ from memory_tasks.memories.values import (
     QUALIFIERS,
     SOFT_VERBS,
     canonical_words,
+    frame,
     han_frame,
     key_items,
     reply_lengths,
@@ -198,7 +199,9 @@ _NEGATION = re.compile(
 
 
 # The kind of turn each negation word makes, in either language: "Doesn't eat pork" and 「不吃猪肉」 both say
-# "not", so a statement told in one language and held in the other states no other value.
+# "not", so a statement told in one language and held in the other states no other value. Disliking is not liking:
+# "Doesn't like horror movies" / "Can't stand horror movies", 「不喜欢香菜」 / 「讨厌香菜」 say one thing (they
+# flip-flopped on every re-send as "not" / "dislike"); quitting is a turn of its own.
 _NEGATION_KIND = {
     "不": "not",
     "没": "not",
@@ -209,11 +212,11 @@ _NEGATION_KIND = {
     "none": "not",
     "nothing": "not",
     "n't": "not",
-    "讨厌": "dislike",
-    "hate": "dislike",
-    "hates": "dislike",
-    "dislike": "dislike",
-    "dislikes": "dislike",
+    "讨厌": "not",
+    "hate": "not",
+    "hates": "not",
+    "dislike": "not",
+    "dislikes": "not",
     "avoid": "not",
     "avoids": "not",
     "stay away": "not",
@@ -262,11 +265,9 @@ def _adds_detail(stored: str, stated: str) -> bool:
     "川菜和湘菜"), `stored` continued ("住在北京" vs "住在北京朝阳区"; an adverb before it, as in
     "Really loves Italian food", adds nothing), or half as long again.
     """
-    # As frames are compared (`han_frame`, `canonical_words`): 「妈妈是糖尿病患者」 says no more of 「妈有糖尿病」 for its
+    # As frames are compared (`values.frame`): 「妈妈是糖尿病患者」 says no more of 「妈有糖尿病」 for its
     # 妈妈, "Daughter is four years old" no more of "Daughter is 4".
-    stored_flat, stated_flat = (
-        comparable(han_frame(text) if has_han(text) else canonical_words(text)) for text in (stored, stated)
-    )
+    stored_flat, stated_flat = (comparable(frame(text)) for text in (stored, stated))
     return bool(
         _negations(stored) != _negations(stated)
         or set(_NUMBER.findall(stated)) - set(_NUMBER.findall(stored))

@@ -62,6 +62,7 @@ from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, Candidate
 from memory_tasks.extraction.core import NOT_SAFETY_TYPES, is_core_memory, is_safety_memory
 from memory_tasks.extraction.filters import is_noise_memory
 from memory_tasks.extraction.types import ExistingMemory
+from memory_tasks.memories.values import frame
 from memory_tasks.text import has_han
 
 logger = logging.getLogger(__name__)
@@ -148,11 +149,13 @@ def append_content(existing: str, addition: str) -> str:
     (a child grows, a count changes), 「老婆叫小虹」 after 「老婆叫小红」 (one partner, the name corrected).
     One that says it with the same values adds nothing: 「女儿现在读三年级」 after 「女儿今年上三年级」.
     """
-    known = comparable(existing)
+    # As frames are compared (`values.frame`): 「太太现在怀孕了」 is already in 「老婆怀孕了」, "Husband's got diabetes"
+    # in "Husband is diabetic".
+    known = comparable(frame(existing))
     new_parts = [
         part.strip()
         for part in _SENTENCE_SPLIT.split(addition)
-        if part and part.strip() and comparable(part) and comparable(part) not in known
+        if part and part.strip() and comparable(frame(part)) and comparable(frame(part)) not in known
     ]
     if not new_parts:
         return existing

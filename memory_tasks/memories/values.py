@@ -71,6 +71,14 @@ _HAN_SYNONYMS = {
     "每星期": "每周",
     "每个星期": "每周",
     "一个星期": "每周",
+    # One person by each of their names: 老婆怀孕了 / 妻子怀孕了 / 太太现在怀孕了, 哥在美国 / 哥哥在美国.
+    "妻子": "老婆",
+    "太太": "老婆",
+    "丈夫": "老公",
+    "哥哥": "哥",
+    "姐姐": "姐",
+    "弟弟": "弟",
+    "妹妹": "妹",
     # Cold drinks by any of their names: 不喝冰的 / 不喝冷饮 / 不喝冰饮料.
     "冰饮料": "冷饮",
     "冰饮": "冷饮",
@@ -325,11 +333,22 @@ def _han_number(number: re.Match[str]) -> str:
     return said_tens + (_HAN_DIGITS[units] if units or not tens else "")
 
 
+# Living somewhere said after the place: 「哥在美国生活」 is 「哥住在美国」.
+_LIVING_AT = re.compile(r"(?<!住)在(?P<place>[^，。；;在]{1,8}?)(?:生活|居住)")
+
+
 def han_frame(text: str) -> str:
     """`text` as Chinese frames are compared: qualifiers (现在, 更, 一直 …) and a sentence's final particle out,
-    synonyms as one word, a small number in Chinese numerals (儿子今年8岁 / 儿子今年八岁)."""
+    synonyms as one word, a home said after its place as before it, a small number in Chinese numerals
+    (儿子今年8岁 / 儿子今年八岁)."""
     text = _HAN_SYNONYM.sub(lambda word: _HAN_SYNONYMS[word.group(0)], _HAN_QUALIFIER.sub("", text))
+    text = _LIVING_AT.sub(r"住在\g<place>", text)
     return _SMALL_NUMBER.sub(_han_number, _FINAL_PARTICLE.sub(r"\1", text))
+
+
+def frame(text: str) -> str:
+    """`text` as its frame is compared: `han_frame` for a text with Chinese, else `canonical_words`."""
+    return han_frame(text) if has_han(text) else canonical_words(text)
 
 
 def _filler_swapped(a: str, b: str) -> bool:

@@ -181,6 +181,10 @@ class _NeverAlike(_AlwaysAlike):
         ("不喝冰的", "不喝冷饮", True),
         ("很爱吃辣", "无辣不欢", True),
         ("无辣不欢", "现在不能吃辣了", False),
+        ("Doesn't like horror movies", "Can't stand horror movies", True),
+        ("Doesn't like horror movies", "Horror films aren't my thing", True),
+        ("不喜欢香菜", "讨厌香菜", True),
+        ("Doesn't like horror movies", "Likes horror movies now", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

@@ -6406,3 +6406,21 @@ def test_wordings_of_the_twenty_third_probes_fourth_set_are_read_on_a_key(messag
     """R-TYPE-2, R-WRITE-3 (twenty-third probe, fourth set of held-out bursts): a parrot was keyed by a hash; a reply
     rule against English mixed in, and travelling on a budget, stored nothing."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I was born in London.", "hometown", "Is from London"),
+        ("London is my hometown.", "hometown", "Is from London"),
+        ("Toronto is home.", "residence-city", "Lives in Toronto"),
+        ("Boston is where I live.", "residence-city", "Lives in Boston"),
+        ("我现在做审计了。", "occupation", "职业：审计"),
+    ],
+)
+def test_wordings_of_the_twenty_third_probes_fifth_set_are_read_on_a_key(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-2 (twenty-third probe, fifth set of held-out bursts): "I was born in London" was stored as
+    "Grew up in London" (nobody said so); a place said before "is my hometown" or "is home" stored nothing, and so did
+    审计, a new occupation said after 「我是会计」."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+    assert extract("Home is where the heart is.") == []

@@ -50,6 +50,16 @@ def test_a_part_ending_in_a_separator_does_not_double_the_joiner() -> None:
     assert append_content("有一个女儿", "今年四岁。叫小雨。") == "有一个女儿；今年四岁；叫小雨。"
 
 
+def test_a_part_said_in_other_names_of_the_same_frame_adds_nothing() -> None:
+    """R-WRITE-3 (twenty-third probe): 「老婆怀孕了；妻子怀孕了；太太现在怀孕了」 and "Husband is diabetic; Husband has
+    diabetes; Husband's got diabetes" were stored, one statement said three ways (`values.frame`)."""
+    assert append_content("老婆怀孕了", "太太现在怀孕了") == "老婆怀孕了"
+    assert append_content("Husband is diabetic", "Husband's got diabetes") == "Husband is diabetic"
+    assert append_content("哥哥住在美国", "哥现在在美国生活") == "哥哥住在美国"
+    assert append_content("老婆怀孕了", "老婆是老师") == "老婆怀孕了；老婆是老师"
+    assert append_content("Husband is diabetic", "Husband has asthma") == "Husband is diabetic; Husband has asthma"
+
+
 def test_append_to_empty_content_is_the_addition() -> None:
     assert append_content("", "Plays the violin.") == "Plays the violin."
 

@@ -110,7 +110,7 @@ _ZH_OCCUPATION = (
     r"|画家|摄影师|演员|歌手|工人|农民|快递员|外卖员|药剂师|咨询师|顾问|律师助理|产品|前端|后端|全栈|测试|运维|HR|hr"
     r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发|总监|主管|总裁|合伙人|老板|组长|数据分析|算法|策划|编剧|插画师|美术"
     r"|自由撰稿人|撰稿人|主持人|经纪人|创始人|制片人|网约车司机|保安|保姆|月嫂|导游|空姐|空乘|飞行员|军人|消防员|兽医|营养师"
-    r"|护士长|店长|校长|院长|厂长|主任|机长|船长|列车长|站长"
+    r"|护士长|店长|校长|院长|厂长|主任|机长|船长|列车长|站长|审计师|审计|精算师|会计师|税务师"
     # Titles said in Latin letters inside Chinese: 「我在字节做SRE」.
     r"|(?-i:SRE|DevOps|DBA|PM|UI|UX|QA|CTO|CEO|CFO|COO)"
 )
@@ -717,6 +717,8 @@ RULES: tuple[Rule, ...] = (
     # ---- facts ---------------------------------------------------------------------------
     _r("residence-city", "zh", AT + r"(?P<value>" + ZH + r"{2,10}?)(?:工作和生活|生活和工作|工作生活|生活工作|工作与生活|生活与工作)", slots(RESIDENCE_ZH, WORK_CITY_ZH)),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live and work|work and live) (?:in|near) " + _EN_PLACE, slots(RESIDENCE_EN, WORK_CITY_EN)),
+    # "Boston is where I live", "Toronto is home (now)": the home said first.
+    _r("residence-city", "en", r"^" + _EN_PLACE + r" is (?:where I(?:'m| am)? (?:live|living|based)|(?:my )?home)(?: now| these days| for me)?$", RESIDENCE_EN),
     _r("residence-city", "zh", r"(?:^|我|我们家?|我家)(?:现在|目前|一直|常年|长期|也|还是|还)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
     _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:现在|目前|一直|常年|长期|也|还)?" + AT + r"(?P<value>" + ZH + r"{2,10}?)(?:生活|定居)(?:了[^，。]{1,6}年)?$", RESIDENCE_ZH),
     # 「我在上海住了五年」: the years lived there say it is home.
@@ -750,7 +752,10 @@ RULES: tuple[Rule, ...] = (
     _r("hometown", "zh", r"(?:从小)?在(?P<value>" + ZH + r"{2,8}?)长大", GREW_UP),
     _r("hometown", "zh", r"(?:出生在|出生于|生在|来自)(?P<value>" + ZH + r"{2,8})", HOMETOWN),
     _r("hometown", "en", r"^(?:I(?:'m| am) |and )?(?:originally )?from " + _EN_PLACE, HOMETOWN),
-    _r("hometown", "en", r"^I (?:grew up|was born(?: and raised)?) in (?:a (?:small |little )?(?:town|village|city) (?:in|near|outside(?: of)?) )?" + _EN_PLACE, GREW_UP),
+    _r("hometown", "en", r"^I (?:grew up|was born and raised) in (?:a (?:small |little )?(?:town|village|city) (?:in|near|outside(?: of)?) )?" + _EN_PLACE, GREW_UP),
+    # Born there is from there, as 「出生在…」 is (not "Grew up in London": nobody said so).
+    _r("hometown", "en", r"^I was born in (?:a (?:small |little )?(?:town|village|city) (?:in|near|outside(?: of)?) )?" + _EN_PLACE, HOMETOWN),
+    _r("hometown", "en", r"^" + _EN_PLACE + r" is (?:my hometown|where I(?:'m| am) from|where I was born)$", HOMETOWN),
     _r("hometown", "en", r"^my home ?town is " + _EN_PLACE, HOMETOWN),
     _r("nationality", "en", r"^I(?:'m| am) (?P<value>" + _DEMONYMS + r")$", Slot("fact", "nationality", {"zh": "国籍：{value}", "en": "Is {value}"}, ttl_days=LIFELONG_TTL_DAYS)),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还是|还)?(?:是|当|做)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
