@@ -193,7 +193,8 @@ def _item_count(text: str) -> int:
 # Words that turn a statement around: 喜欢吃香菜 / 不吃香菜 score 0.96+, yet one is the opposite.
 _NEGATION = re.compile(
     # 别 as "don't" (别加表情), not inside 特别 / 区别 / 别人 / 别的.
-    r"不|没|讨厌|戒|避免|(?<![特区分告识级性类差离辨鉴])别(?![人的墅名处称扭致])|\b(?:not|no|never|none|nothing|hates?|dislikes?|stopped|quit|longer|avoids?|stays? away)\b|n't",
+    r"不|没|讨厌|戒|避免|毕业|(?<![特区分告识级性类差离辨鉴])别(?![人的墅名处称扭致])"
+    r"|\b(?:not|no|never|none|nothing|hates?|dislikes?|stopped|quit|longer|avoids?|stays? away|graduated)\b|n't",
     re.IGNORECASE,
 )
 
@@ -225,6 +226,9 @@ _NEGATION_KIND = {
     "戒": "quit",
     "stopped": "quit",
     "quit": "quit",
+    # A school finished is a stage ended: 「儿子大学毕业了」 after 「儿子在读大学」 is no repeat.
+    "毕业": "graduated",
+    "graduated": "graduated",
 }
 
 

@@ -201,10 +201,11 @@ _PARTNER_NAME = re.compile(
     re.IGNORECASE,
 )
 # A child's school stage, which moves on as an age does: 「女儿上小学了」 after 「女儿上幼儿园」, "Son started
-# middle school" after "Son is in 5th grade" (the verb before it is part of the stage: 上/读/is in/started).
+# middle school" after "Son is in 5th grade" (the verb before it is part of the stage: 上/读/is in/started). A stage
+# finished is a stage of its own: 「儿子大学毕业了」 after 「儿子在读大学」, "Son graduated from college".
 _SCHOOL_STAGE = re.compile(
-    r"(?:在读|在上|读|上|念|在)?(?:幼儿园|托儿所|小学|初中|高中|中学|大学|研究生|[初高][一二三]|大[一二三四]|[一二三四五六]年级)"
-    r"|\b(?:is in|is at|goes to|attends|started|starts|is starting|will start|began|entered|in) (?:\w+ )?"
+    r"(?:在读|在上|读|上|念|在)?(?:幼儿园|托儿所|小学|初中|高中|中学|大学|研究生|[初高][一二三]|大[一二三四]|[一二三四五六]年级)(?:毕业)?"
+    r"|\b(?:is in|is at|goes to|attends|started|starts|is starting|will start|began|entered|graduated from|in) (?:\w+ )?"
     r"(?:daycare|preschool|pre-k|kindergarten|(?:elementary|primary|middle|junior high|high) school|college|university"
     r"|(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade)\b",
     re.IGNORECASE,
@@ -502,10 +503,10 @@ def _stated_by(session: Session, memory_id: int, message_id: int) -> bool:
 
 
 def _restates_its_type(held_type: str, said_type: str) -> bool:
-    """True when a statement of `said_type` can confirm a memory of `held_type`: the same type, or a
-    preference said of a slot the user made a standing rule ("I prefer metric units" after "Always use
-    metric" on `reply-units`: the rule stays a rule). A rule said of a held preference is new: it
-    rewrites the memory as the rule."""
+    """True when a statement of `said_type` can confirm, or rewrite keeping its type, a memory of `held_type`: the
+    same type, or a preference said of a slot the user made a standing rule ("I prefer metric units" after "Always
+    use metric" on `reply-units`: the rule stays a rule). A rule said of a held preference is new: it rewrites the
+    memory as the rule."""
     return held_type == said_type or (held_type == "constraint" and said_type == "preference")
 
 
@@ -682,6 +683,10 @@ def apply_candidate(
         expires_at = max(live.expires_at, _expiry(candidate, ctx)) if live.expires_at else None
     else:
         content = candidate.content[:MAX_CONTENT_CHARS]
+    if live is not None and _restates_its_type(live.memory_type, candidate.memory_type):
+        # "I prefer the metric system" of a held "Use metric units": the standing rule stays a rule, whatever it now
+        # says (else it flip-flopped between the two types on every re-send).
+        candidate = replace(candidate, memory_type=live.memory_type)
 
     if (
         live is not None

@@ -195,7 +195,7 @@ def test_a_preference_said_again_of_a_standing_rules_slot_confirms_the_rule(db) 
     """R-WRITE-3 (seventeenth probe): "I prefer metric units" is a preference on `reply-units`, the slot "Always use
     metric" fills as a rule; sent again after the rule, the preference rewrote it (another type), so every re-send
     changed the text. A preference saying what a rule of its slot says confirms the rule; a rule said of a held
-    preference still rewrites it as the rule, and another value still changes it."""
+    preference still rewrites it as the rule, and another value still changes it (the rule stays a rule)."""
     user = 1406
     burst = ["I prefer metric units.", "Please use metric units.", "Always use metric."]
     tell(user, burst)
@@ -204,12 +204,24 @@ def test_a_preference_said_again_of_a_standing_rules_slot_confirms_the_rule(db) 
     _assert_sent_again_in_any_order_changes_nothing(user, burst, before)
     tell(user, ["I prefer imperial units."])
     assert [(memory_type, content) for _, _, memory_type, content, *_ in _active(user)] == [
-        ("preference", "Prefers imperial units")
+        ("constraint", "Prefers imperial units")
     ]
     tell(user, ["Use imperial units."])
     assert [(memory_type, content) for _, _, memory_type, content, *_ in _active(user)] == [
         ("constraint", "Use imperial units")
     ]
+
+
+def test_a_preference_in_other_words_than_the_rule_of_its_slot_keeps_the_rule_a_rule(db) -> None:
+    """R-WRITE-3 (twenty-third probe): "I prefer the metric system" after "Use metric units please" is no repeat in
+    the scorer's eyes, so it rewrote the rule as a preference; sent again, the rule rewrote it back, and the memory
+    changed type on every re-send. A preference written on a standing rule's slot keeps the memory a rule."""
+    user = 1420
+    burst = ["Use metric units please.", "Give me measurements in metric.", "I prefer the metric system."]
+    tell(user, burst)
+    before = _active(user)
+    assert [(key, memory_type) for _, key, memory_type, *_ in before] == [("reply-units", "constraint")]
+    _assert_sent_again_in_any_order_changes_nothing(user, burst, before)
 
 
 def test_a_burst_said_in_both_languages_sent_again_leaves_its_text(db) -> None:

@@ -6424,3 +6424,14 @@ def test_wordings_of_the_twenty_third_probes_fifth_set_are_read_on_a_key(message
     审计, a new occupation said after 「我是会计」."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
     assert extract("Home is where the heart is.") == []
+
+
+def test_wordings_of_the_twenty_third_probes_sixth_set_are_read_on_a_key() -> None:
+    """R-TYPE-2, R-WRITE-2 (twenty-third probe, sixth set of held-out bursts): "I'm asthmatic" was `health-asthmatic`
+    beside `health-asthma`; 「我下午不喝咖啡」 stored nothing; 「过了中午我就不喝咖啡了」 retired the coffee held (a
+    condition's 就 is no quitting)."""
+    assert [(c.key, c.content) for c in extract("I'm asthmatic.")] == [("health-asthma", "Is asthmatic")]
+    assert [(c.key, c.content) for c in extract("我下午不喝咖啡。")] == [("drink-coffee", "下午不喝咖啡")]
+    coffee = [ExistingMemory(1, "drink-coffee", "preference", "每天早上喝咖啡")]
+    assert refined("过了中午我就不喝咖啡了。", coffee) == []
+    assert refined("我早就不喝咖啡了。", coffee) == [("delete", "preference", "drink-coffee")]

@@ -60,6 +60,14 @@ def test_a_part_said_in_other_names_of_the_same_frame_adds_nothing() -> None:
     assert append_content("Husband is diabetic", "Husband has asthma") == "Husband is diabetic; Husband has asthma"
 
 
+def test_a_school_finished_replaces_the_stage_held() -> None:
+    """R-WRITE-2 (twenty-third probe): 「我儿子大学毕业了」 after 「儿子在读大学」 was taken for a repeat (the new value
+    lost), and "Son graduated from college" was kept beside "Son is in college"."""
+    assert append_content("儿子在读大学", "儿子大学毕业了") == "儿子大学毕业了"
+    assert append_content("Son is in college", "Son graduated from college") == "Son graduated from college"
+    assert append_content("妈跟我们一起住", "母亲跟我们同住") == "妈跟我们一起住"
+
+
 def test_append_to_empty_content_is_the_addition() -> None:
     assert append_content("", "Plays the violin.") == "Plays the violin."
 

@@ -185,12 +185,12 @@ _EN_STANDING = (
     r"|(?:only )?(?:when|if) I ask)"
 )
 
-_ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|周末|从来|基本上?|一直|现在|也|都|还是|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该|又|终于|重新|接下来|下一步)*"
+_ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|下午|傍晚|睡前|周末|从来|基本上?|一直|现在|也|都|还是|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该|又|终于|重新|接下来|下一步)*"
 # The user as subject, with the adverbs around it: 「我平时…」, and a time or discourse word said before
 # 我 (「其实现在我挺喜欢香菜的」, 「最近我…」).
 # Body parts a health fact names in one character or two (「胃不好」, 「腰疼」): what 「胃好了」 got over.
 _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
-_ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时)+(?=我))?(?:我|本人)?" + _ZH_ADV
+_ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时|早上|中午|下午|晚上|睡前|周末)+(?=我))?(?:我|本人)?" + _ZH_ADV
 # Conditions besides the common ones each rule lists: what a doctor, a pharmacist or a trip plan asks about.
 _ZH_CONDITIONS = r"心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征"
 _EN_CONDITIONS = (
@@ -437,8 +437,9 @@ RULES: tuple[Rule, ...] = (
     # ---- preferences: retirements, then dislikes, then likes and habits -------------------
     _r("pref", "zh", r"(?:不再|再也不|再也没)(?P<verb>" + _RETIRE_VERBS_ZH + r")?(?P<item>[^，。]+?)了?$", _retire_any),
     _r("pref", "zh", r"不(?:打算|准备|考虑|想)再?(?P<item>[^，。]+?)了$", _retire_goal),
-    # Not 「不用担心了」, 「不用谢了」: no need to, not no longer using.
-    _r("pref", "zh", r"不(?P<verb>喜欢|爱|吃|喝|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|看|抽|碰|打|踢|弹|练|下(?=棋))(?P<item>[^，。]+?)了$", _retire_any),
+    # Not 「不用担心了」, 「不用谢了」: no need to, not no longer using; not after a condition's 就 (「过了中午我就不喝咖啡了」:
+    # none after noon, no quitting), unless 早就 (long since).
+    _r("pref", "zh", r"(?<!(?<!早)就)不(?P<verb>喜欢|爱|吃|喝|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|看|抽|碰|打|踢|弹|练|下(?=棋))(?P<item>[^，。]+?)了$", _retire_any),
     # 「我不跑步了」, 「我最近不跑了」 (`clauses._ZH_SPORT_SAID_BY_ITS_VERB`): a sport of its own verb given up.
     _r("pref", "zh", _ZH_ME + r"不(?:再)?(?P<item>跑步|游泳|骑车|爬山|健身)了$", _retire_any),
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?(?:不做|不写|不开发|停掉|放弃)了?(?P<item>[^，。]+?)(?:这个)?项目了?$", _retire_project),
