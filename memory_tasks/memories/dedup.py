@@ -316,14 +316,19 @@ def _swaps_value(stored: str, stated: str) -> bool:
     else:
         if _english_stems(rest_a) & _english_stems(rest_b):
             return False  # "Goes for a run every morning" / "Goes running every morning": one activity
-        # "Wife is vegetarian" / "Wife's a vegetarian": a copula and an article put no value in the frame.
-        rest_a, rest_b = ([word for word in rest if word not in _GLUE_WORDS | _COPULAS] for rest in (rest_a, rest_b))
+        # "Wife is vegetarian" / "Wife's a vegetarian": a copula and an article put no value in the frame; "Doesn't have
+        # a car" / "Doesn't own a car": one verb of having ("Has a dog" / "Wants a dog" still swaps).
+        rest_a, rest_b = (
+            ["has" if word in _HAVING else word for word in rest if word not in _GLUE_WORDS | _COPULAS]
+            for rest in (rest_a, rest_b)
+        )
     return bool(prefix and rest_a and rest_b and not set(rest_a) & set(rest_b))
 
 
 # Words that carry no value of their own in what is left of a frame ("for a run", "'s a").
 _GLUE_WORDS = frozenset("a an the for to of on in at".split())
 _COPULAS = frozenset("is s are am".split())
+_HAVING = frozenset("has have own owns".split())
 _HAN_LIGHT_VERBS = frozenset("有得了是患的")
 
 

@@ -6311,53 +6311,6 @@ def test_english_wordings_of_the_eighth_set_are_read_on_one_key(message: str, ke
     assert [c.key for c in extract("My wife is the best.")] == ["family-partner"]
 
 
-@pytest.mark.parametrize(
-    ("message", "key", "content"),
-    [
-        ("我每周游两次泳。", "sport-swimming", "每周游泳两次"),
-        ("我周末会去游个泳。", "sport-swimming", "周末会去游泳"),
-        ("我每天都要跑一会儿步。", "sport-running", "每天都要跑步"),
-        ("我每天跑五公里。", "sport-running", "每天跑步五公里"),
-        ("我每天晨跑。", "sport-running", "每天晨跑"),
-        ("I only drink oat milk.", "drink-oat-milk", "Only drinks oat milk"),
-        ("Oat milk is the only milk I drink.", "drink-oat-milk", "Oat milk is the only milk I drink"),
-        ("我只喝燕麦奶。", "drink-oat-milk", "只喝燕麦奶"),
-        ("I drink coffee.", "drink-coffee", "Drinks coffee"),
-        ("I only eat halal.", "diet", "Only eats halal"),
-        ("Don't show me code unless I ask.", "rule-code", "Don't show me code unless I ask"),
-        ("Only give me code when I ask for it.", "rule-code", "Only give me code when I ask for it"),
-    ],
-)
-def test_wordings_of_the_twenty_third_probes_first_set_are_read_on_a_key(message: str, key: str, content: str) -> None:
-    """R-TYPE-2, R-WRITE-3 (twenty-third probe, first set of held-out bursts): a sport's two characters split by its
-    count (「游两次泳」) or said by its verb with a distance stored nothing; a plant milk was keyed by a hash (or, in
-    English, stored nothing: "I only drink …", "I drink coffee"); "Don't show me code unless I ask" and "… include
-    code …" were two rules, and "Only give me code when I ask" none."""
-    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
-    assert [c.key for c in extract("I drink too much.")] == []
-
-
-@pytest.mark.parametrize(
-    ("message", "key", "content"),
-    [
-        ("我孙子今年五岁。", "family-grandchildren", "孙子今年五岁"),
-        ("I have a grandson.", "family-grandchildren", "Has a grandson"),
-        ("I've got two grandkids.", "family-grandchildren", "Has two grandkids"),
-        ("I'm a grandma of three.", "family-grandchildren", "Is a grandma of three"),
-        ("I'm a father of two.", "family-children", "Is a father of two"),
-        ("我现在是护士长了。", "occupation", "职业：护士长"),
-        ("我在医院当护士。", "occupation", "职业：护士"),
-        ("我在医院上班。", "employer", "在医院工作"),
-    ],
-)
-def test_wordings_of_the_twenty_third_probes_second_set_are_read(message: str, key: str, content: str) -> None:
-    """R-TYPE-2, R-WRITE-3 (twenty-third probe, second set of held-out bursts): grandchildren were no family ("I have
-    a grandson" stored nothing), nor "I'm a father of two"; 「护士长」 and a final 了 were no occupation; 「在医院当护士」
-    stored the hospital's kind as an employer beside the occupation."""
-    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
-    assert extract("我在读孙子兵法。") == []
-
-
 def test_a_sensitivity_and_the_avoidance_it_says_are_one_restriction() -> None:
     """R-WRITE-3, R-READ-6 (twenty-third probe): "I can't handle spicy food" and "I can't eat spicy food" were kept
     twice (sensitivity-spicy-food and food-spicy-food), and "I can't have dairy" beside a held lactose intolerance."""
@@ -6373,59 +6326,6 @@ def test_a_sensitivity_and_the_avoidance_it_says_are_one_restriction() -> None:
     assert refined("I can't have caffeine.", intolerance) == [("upsert", "fact", "sensitivity-caffeine")]
 
 
-@pytest.mark.parametrize(
-    ("message", "key", "content"),
-    [
-        ("I have a stepdaughter.", "family-children", "Has a stepdaughter"),
-        ("My stepson is 12.", "family-children", "Stepson is 12"),
-        ("我不吃蒜。", "food-garlic", "不吃蒜"),
-        ("大蒜我不吃。", "food-garlic", "不吃大蒜"),
-        ("专业术语请保留英文。", "rule-english-jargon", "专业术语请保留英文"),
-        ("技术名词用英文就行。", "rule-english-jargon", "技术名词用英文就行"),
-    ],
-)
-def test_wordings_of_the_twenty_third_probes_third_set_are_read_on_a_key(message: str, key: str, content: str) -> None:
-    """R-TYPE-2, R-WRITE-3 (twenty-third probe, third set of held-out bursts): a stepchild was no family ("I have a
-    stepdaughter" stored nothing); 蒜 was keyed by a hash; 「技术名词」 was no jargon, so its rule was a key of its own."""
-    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
-
-
-@pytest.mark.parametrize(
-    ("message", "key", "content"),
-    [
-        ("我养了一只鹦鹉。", "pet-parrot", "养了一只鹦鹉"),
-        ("回答里不要夹英文。", "rule-mixed-languages", "回答里不要夹英文"),
-        ("回复不要中英混杂。", "rule-mixed-languages", "回复不要中英混杂"),
-        ("别在回答里掺英文。", "rule-mixed-languages", "别在回答里掺英文"),
-        ("I travel on a tight budget.", "habit-budget-travel", "Travels on a tight budget"),
-        ("I'm a budget traveler.", "habit-budget-travel", "Is a budget traveler"),
-        ("我喜欢穷游。", "habit-budget-travel", "喜欢穷游"),
-    ],
-)
-def test_wordings_of_the_twenty_third_probes_fourth_set_are_read_on_a_key(message: str, key: str, content: str) -> None:
-    """R-TYPE-2, R-WRITE-3 (twenty-third probe, fourth set of held-out bursts): a parrot was keyed by a hash; a reply
-    rule against English mixed in, and travelling on a budget, stored nothing."""
-    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
-
-
-@pytest.mark.parametrize(
-    ("message", "key", "content"),
-    [
-        ("I was born in London.", "hometown", "Is from London"),
-        ("London is my hometown.", "hometown", "Is from London"),
-        ("Toronto is home.", "residence-city", "Lives in Toronto"),
-        ("Boston is where I live.", "residence-city", "Lives in Boston"),
-        ("我现在做审计了。", "occupation", "职业：审计"),
-    ],
-)
-def test_wordings_of_the_twenty_third_probes_fifth_set_are_read_on_a_key(message: str, key: str, content: str) -> None:
-    """R-TYPE-2, R-WRITE-2 (twenty-third probe, fifth set of held-out bursts): "I was born in London" was stored as
-    "Grew up in London" (nobody said so); a place said before "is my hometown" or "is home" stored nothing, and so did
-    审计, a new occupation said after 「我是会计」."""
-    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
-    assert extract("Home is where the heart is.") == []
-
-
 def test_wordings_of_the_twenty_third_probes_sixth_set_are_read_on_a_key() -> None:
     """R-TYPE-2, R-WRITE-2 (twenty-third probe, sixth set of held-out bursts): "I'm asthmatic" was `health-asthmatic`
     beside `health-asthma`; 「我下午不喝咖啡」 stored nothing; 「过了中午我就不喝咖啡了」 retired the coffee held (a
@@ -6435,3 +6335,93 @@ def test_wordings_of_the_twenty_third_probes_sixth_set_are_read_on_a_key() -> No
     coffee = [ExistingMemory(1, "drink-coffee", "preference", "每天早上喝咖啡")]
     assert refined("过了中午我就不喝咖啡了。", coffee) == []
     assert refined("我早就不喝咖啡了。", coffee) == [("delete", "preference", "drink-coffee")]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我每周游两次泳。", "sport-swimming", "每周游泳两次"),
+        ("我周末会去游个泳。", "sport-swimming", "周末会去游泳"),
+        ("我每天都要跑一会儿步。", "sport-running", "每天都要跑步"),
+        ("我每天跑五公里。", "sport-running", "每天跑步五公里"),
+        ("我每天晨跑。", "sport-running", "每天晨跑"),
+        ("I only drink oat milk.", "drink-oat-milk", "Only drinks oat milk"),
+        ("Oat milk is the only milk I drink.", "drink-oat-milk", "Oat milk is the only milk I drink"),
+        ("我只喝燕麦奶。", "drink-oat-milk", "只喝燕麦奶"),
+        ("I drink coffee.", "drink-coffee", "Drinks coffee"),
+        ("I only eat halal.", "diet", "Only eats halal"),
+        ("Don't show me code unless I ask.", "rule-code", "Don't show me code unless I ask"),
+        ("Only give me code when I ask for it.", "rule-code", "Only give me code when I ask for it"),
+        ("我孙子今年五岁。", "family-grandchildren", "孙子今年五岁"),
+        ("I have a grandson.", "family-grandchildren", "Has a grandson"),
+        ("I've got two grandkids.", "family-grandchildren", "Has two grandkids"),
+        ("I'm a grandma of three.", "family-grandchildren", "Is a grandma of three"),
+        ("I'm a father of two.", "family-children", "Is a father of two"),
+        ("我现在是护士长了。", "occupation", "职业：护士长"),
+        ("我在医院当护士。", "occupation", "职业：护士"),
+        ("我在医院上班。", "employer", "在医院工作"),
+        ("I have a stepdaughter.", "family-children", "Has a stepdaughter"),
+        ("My stepson is 12.", "family-children", "Stepson is 12"),
+        ("我不吃蒜。", "food-garlic", "不吃蒜"),
+        ("大蒜我不吃。", "food-garlic", "不吃大蒜"),
+        ("专业术语请保留英文。", "rule-english-jargon", "专业术语请保留英文"),
+        ("技术名词用英文就行。", "rule-english-jargon", "技术名词用英文就行"),
+        ("我养了一只鹦鹉。", "pet-parrot", "养了一只鹦鹉"),
+        ("回答里不要夹英文。", "rule-mixed-languages", "回答里不要夹英文"),
+        ("回复不要中英混杂。", "rule-mixed-languages", "回复不要中英混杂"),
+        ("别在回答里掺英文。", "rule-mixed-languages", "别在回答里掺英文"),
+        ("I travel on a tight budget.", "habit-budget-travel", "Travels on a tight budget"),
+        ("I'm a budget traveler.", "habit-budget-travel", "Is a budget traveler"),
+        ("我喜欢穷游。", "habit-budget-travel", "喜欢穷游"),
+        ("I was born in London.", "hometown", "Is from London"),
+        ("London is my hometown.", "hometown", "Is from London"),
+        ("Toronto is home.", "residence-city", "Lives in Toronto"),
+        ("Boston is where I live.", "residence-city", "Lives in Boston"),
+        ("我现在做审计了。", "occupation", "职业：审计"),
+        ("I had a heart attack last year.", "health-heart-attack", "Had a heart attack last year"),
+        ("I'm a cancer survivor.", "health-cancer", "Is a cancer survivor"),
+        ("我以前得过心梗。", "health-heart-attack", "以前得过心梗"),
+        ("我做过心脏支架手术。", "health-stent", "做过心脏支架手术"),
+        ("I'm recovering from knee surgery.", "health-surgery", "Is recovering from knee surgery"),
+        ("我刚做完膝盖手术。", "health-surgery", "刚做完膝盖手术"),
+        ("我有色弱。", "health-colorblind", "有色弱"),
+        ("I can't eat anything with MSG.", "food-msg", "Can't eat anything with MSG"),
+        ("我吃饭不吃香菜。", "food-cilantro", "吃饭不吃香菜"),
+        ("我因为宗教原因不吃猪肉。", "diet-pork", "不吃猪肉（宗教原因）"),
+        ("我信仰伊斯兰教，不吃猪肉。", "diet-pork", "不吃猪肉（宗教原因）"),
+        ("猪肉我是不能吃的，宗教原因。", "diet-pork", "不能吃猪肉（宗教原因）"),
+        ("代码示例尽量短一点。", "reply-code-length", "代码示例尽量短一点"),
+        ("给我的代码别太长。", "reply-code-length", "给我的代码别太长"),
+        ("Keep code examples short.", "reply-code-length", "Keep code examples short"),
+        ("我闺女在学弹钢琴。", "family-children", "闺女在学弹钢琴"),
+        ("I moved into sales.", "work-field", "Works in sales"),
+        ("I'm not a morning person.", "habit-early-rising", "Is not a morning person"),
+    ],
+)
+def test_wordings_of_the_twenty_third_probe_are_read_on_one_key(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-WRITE-3, R-READ-6 (twenty-third probe: seven sets of held-out bursts and batches of statements).
+    Each stored nothing, a key of its own beside the fact's (a hash, or its words), or the wrong fact:
+    - a sport's two characters split by its count (「游两次泳」) or said by its verb with a distance; a plant milk,
+      a parrot, 蒜 (hash keys); "I only drink …", "I drink coffee"; "Don't show me code unless I ask" and "… include
+      code …" were two rules, "Only give me code when I ask" none;
+    - grandchildren and stepchildren were no family, nor "I'm a father of two" or 「我闺女…」 (the user's own goal);
+      「护士长」 and a final 了 were no occupation, nor 审计 or "I moved into sales"; 「在医院当护士」 stored the
+      hospital's kind as an employer; "I was born in London" was "Grew up in London", a place said before "is my
+      hometown" or "is home" stored nothing;
+    - 「技术名词」 was no jargon; a reply rule against English mixed in, travelling on a budget, "I'm not a morning
+      person" stored nothing; 「给我的代码别太长」 overwrote the reply's length (reply-style);
+    - safety: a medical history (a heart attack, cancer, a stent) and a recent operation stored nothing (「我以前…」 was
+      a former state), nor 「我有色弱」, 「我吃饭不吃香菜」 or 「我因为宗教原因不吃猪肉」 (「我信仰伊斯兰教，不吃猪肉」
+      lost its reason); "anything with MSG" was a key of its own words."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+
+
+def test_what_the_twenty_third_probes_rules_leave_alone() -> None:
+    """What the rules added for the twenty-third probe do not read: how much one drinks, a book's title (孙子兵法), a
+    saying ("Home is where the heart is"), a bad day, a liking of the past; a reply's own length stays reply-style."""
+    assert [c.key for c in extract("I drink too much.")] == []
+    assert extract("我在读孙子兵法。") == []
+    assert extract("Home is where the heart is.") == []
+    assert [c.key for c in extract("I had a bad day.")] == []
+    assert [c.key for c in extract("我以前喜欢喝咖啡。")] == []
+    assert [c.key for c in extract("回答简短一点。")] == ["reply-style"]

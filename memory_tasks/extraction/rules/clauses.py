@@ -388,7 +388,18 @@ _EN_REPORTED = re.compile(
 )
 # A state the user had and may not have now: "我以前住在杭州", "I used to work at Google". "从小" (since
 # childhood) and "not used to" (accustomed) are no such words.
+# A faith said first as the reason: 「我因为宗教原因不吃猪肉」 is 「我不吃猪肉，宗教原因」 (`engine._FAITH` reads the reason).
+_ZH_FOR_FAITH_FIRST = re.compile(
+    r"^(?P<who>我们家|我)?(?:因为|由于|出于)(?:宗教|信仰)(?:的)?(?:原因|关系|信仰)?[，,]?(?P<avoidance>(?:也|都|从来|一直)*不[^，。]+)$"
+)
 _ZH_FORMER = re.compile(r"^(?:我们?)?(?:以前|之前|原来|原先|过去|曾经|从前|早先|当年|那时候?)")
+# A history of the body outlasts the past it is told in: 「我以前得过心梗」, "I previously had a stroke" are medical
+# facts still.
+_BODYS_HISTORY = re.compile(
+    r"(?:得过|患过|犯过|发过|做过|动过)[^，。]{0,8}?(?:病|癌|梗|中风|手术|支架|搭桥|移植)"
+    r"|\bhad (?:a |an )?(?:\w+ )?(?:heart attack|stroke|cancer|surgery|transplant)\b",
+    re.IGNORECASE,
+)
 _EN_FORMER = re.compile(
     r"\b(?<!not )(?<!get )(?<!got )(?<!am )(?<!'m )(?<!are )(?<!be )(?<!been )used to\b"
     r"|\b(?:formerly|previously|back then|in the past)\b",
@@ -470,7 +481,7 @@ FAMILY = {
     "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|未婚妻|未婚夫"
     r"|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?",
     # 「我家老大」, 「我家二宝」: one of the children by birth order (老大 alone is as often the boss).
-    "children": r"女儿|儿子|孩子|(?<=我家)(?:老[大二三]|[大二三小]宝)|daughters?|sons?|kids|children|child|boys|girls|twins"
+    "children": r"女儿|闺女|儿子|孩子|(?<=我家)(?:老[大二三]|[大二三小]宝)|daughters?|sons?|kids|children|child|boys|girls|twins"
     r"|triplets|step(?:daughter|son|kid|child)s?|stepchildren",
     # 我妈 / 我爸 only after 我 (妈 alone opens "妈呀"); 老妈 / 老爸 anywhere.
     "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|老妈|老爸|(?<=我)妈|(?<=我)爸|(?<=我的)妈|(?<=我的)爸|mom|mother|dad|father|parents",
@@ -544,7 +555,7 @@ def forget_request(text: str, lang: Lang) -> str | None:
 
 # A family member referred to by one person's pronoun: whom 她 / 他, "she" / "he" can stand for.
 _FEMALE = re.compile(
-    r"^(?:女儿|妈妈|母亲|老妈|妈|老婆|妻子|太太|女朋友|未婚妻|姐姐|妹妹|奶奶|外婆|姥姥|孙女|外孙女"
+    r"^(?:女儿|闺女|妈妈|母亲|老妈|妈|老婆|妻子|太太|女朋友|未婚妻|姐姐|妹妹|奶奶|外婆|姥姥|孙女|外孙女"
     r"|daughter|mom|mother|wife|girlfriend|fianc[ée]e|sister|grandma|grandmother|granny|granddaughter)$",
     re.IGNORECASE,
 )
@@ -697,8 +708,9 @@ _ZH_TOPIC_FIRST = re.compile(
     r"(?:(?![让叫要不没说把被给帮会想能在是都也就还])[\u4e00-\u9fffA-Za-z]){1,6}?)(?P<de>的)?(?P<who>我们家|我家|我)"
     # 「羊肉我一口都不吃」: the emphasis says no more than 「我不吃羊肉」, and is left out.
     r"(?:(?:一点儿?|一口|一滴|根本|完全|绝对|压根儿?)(?:都|也)?)?"
-    r"(?P<adverbs>(?:现在|已经|早就|也|都|从来|一直|平时|真的|实在|还是|再也|就)*)"
-    r"(?P<modal>不太|不|没法|不能|不敢|能|可以|敢|很少)?(?P<verb>吃|喝|碰|抽|戒)(?P<end>不了|了|过)?$"
+    r"(?P<adverbs>(?:现在|已经|早就|也|都|从来|一直|平时|真的|实在|还是|再也|就)*)(?:是)?"
+    # 「猪肉我是不能吃的」: the 是…的 frame says no more than 「我不能吃猪肉」.
+    r"(?P<modal>不太|不|没法|不能|不敢|能|可以|敢|很少)?(?P<verb>吃|喝|碰|抽|戒)(?P<end>不了|了|过)?(?:的)?$"
 )
 
 
@@ -916,6 +928,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             sentence = _EN_DOCTORS_ORDERS.sub(lambda m: f"My doctor told me to avoid {m.group('what')}", sentence)
         if lang == "zh":
             sentence = _ZH_SPORT_VERB_SPLIT.sub(_sport_said_whole, sentence)
+            sentence = _ZH_FOR_FAITH_FIRST.sub(lambda m: f"{m['who'] or '我'}{m['avoidance']}，宗教原因", sentence)
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
         if lang == "en":
@@ -1036,7 +1049,11 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             tainted = tainted or (f"short-term window: {window}" if window else None)
             # 「如果我是素食者，应该怎么补充蛋白质？」: what the user supposes, not what is so (nor what follows from it).
             tainted = tainted or ("a supposition" if _SUPPOSED[lang].match(clause.text) else None)
-            former = not clause.reported and (_ZH_FORMER if lang == "zh" else _EN_FORMER).search(clause.text)
+            former = (
+                not clause.reported
+                and (_ZH_FORMER if lang == "zh" else _EN_FORMER).search(clause.text)
+                and not _BODYS_HISTORY.search(clause.text)
+            )
             halves = _EN_BUT_NOW.split(clause.text, maxsplit=1) if former and lang == "en" else []
             changed = (
                 _changed_since(*halves, lang)

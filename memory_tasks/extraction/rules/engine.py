@@ -99,7 +99,7 @@ _SENSITIVITY_REASON = {
 # not stored (R-TYPE-3); the avoidance becomes a religious restriction (`_becomes_religious`).
 _FAITH = {
     "zh": re.compile(
-        r"^(?:我|我们家)?(?:是|信)?(?:回族|回民|穆斯林|伊斯兰教?(?:徒)?|犹太(?:人|教徒?)|印度教(?:徒)?|"
+        r"^(?:我|我们家)?(?:是|信仰|信)?(?:回族|回民|穆斯林|伊斯兰教?(?:徒)?|犹太(?:人|教徒?)|印度教(?:徒)?|"
         r"宗教|信仰)(?:的)?(?:原因|关系)?$"
     ),
     "en": re.compile(

@@ -295,6 +295,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("ginger", "food", ("生姜", "姜", "ginger")),
     # What a diet keeps out, said as a food: "I don't do dairy or gluten", 「我不吃乳制品」.
     ("dairy", "food", ("乳制品", "奶制品", "dairy", "dairy products")),
+    ("msg", "food", ("味精", "MSG", "monosodium glutamate")),
     ("greasy-food", "food", ("油腻的", "油腻", "greasy food", "oily food")),
     ("gluten", "food", ("麸质", "gluten")),
     # What a reply rule keeps out, named in either language (「回答别用感叹号」 and "no exclamation marks" are one rule).
@@ -343,6 +344,12 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("insulin-pump", "health", ("胰岛素泵", "insulin pump")),
     ("cochlear-implant", "health", ("人工耳蜗", "cochlear implant")),
     ("stent", "health", ("心脏支架", "支架", "heart stent", "cardiac stent", "stent")),
+    # A medical history a suggestion of food, exercise or a drug must weigh: 「我得过心梗」, "I had a stroke".
+    ("heart-attack", "health", ("心梗", "心肌梗塞", "心肌梗死", "heart attack")),
+    ("stroke", "health", ("中风", "脑中风", "脑梗", "脑卒中", "stroke", "mini-stroke", "TIA")),
+    ("cancer", "health", ("癌症", "癌", "cancer")),
+    ("heart-bypass", "health", ("心脏搭桥", "搭桥手术", "搭桥", "heart bypass", "bypass surgery")),
+    ("surgery", "health", ("手术", "surgery", "operation")),
     ("gout", "health", ("痛风", "gout")),
     ("anemia", "health", ("贫血", "anemia", "anaemia", "anemic", "anaemic")),
     ("mango", "food", ("芒果", "mango", "mangoes", "mangos")),

@@ -185,14 +185,14 @@ _EN_STANDING = (
     r"|(?:only )?(?:when|if) I ask)"
 )
 
-_ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|下午|傍晚|睡前|周末|从来|基本上?|一直|现在|也|都|还是|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该|又|终于|重新|接下来|下一步)*"
+_ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|下午|傍晚|睡前|周末|吃饭(?:的时候|时)?|从来|基本上?|一直|现在|也|都|还是|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该|又|终于|重新|接下来|下一步)*"
 # The user as subject, with the adverbs around it: 「我平时…」, and a time or discourse word said before
 # 我 (「其实现在我挺喜欢香菜的」, 「最近我…」).
 # Body parts a health fact names in one character or two (「胃不好」, 「腰疼」): what 「胃好了」 got over.
 _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时|早上|中午|下午|晚上|睡前|周末)+(?=我))?(?:我|本人)?" + _ZH_ADV
 # Conditions besides the common ones each rule lists: what a doctor, a pharmacist or a trip plan asks about.
-_ZH_CONDITIONS = r"心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征"
+_ZH_CONDITIONS = r"色弱|红绿色盲|色盲|心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征"
 _EN_CONDITIONS = (
     r"panic attacks|(?:a )?panic disorder|PTSD|OCD|bipolar(?: disorder)?|(?:an )?eating disorder|hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:a )?thyroid"
     r" condition|kidney stones|(?:an )?irregular heartbeat|(?:an )?arrhythmia|Parkinson's|rheumatoid arthritis|HIV"
@@ -356,6 +356,7 @@ DRINKING = Slot("preference", "drink-alcohol", importance=3)
 REPLY_LANGUAGE_AFTER_RULE = Slot("constraint", "reply-language", {"zh": "回复用{value}", "en": "Replies in {value}"})
 REPLY_LENGTH = Slot("constraint", "reply-length")
 REPLY_STYLE = Slot("preference", "reply-style", importance=3)
+REPLY_CODE_LENGTH = Slot("constraint", "reply-code-length")
 # How much the user knows, which every explanation is pitched at: apart from the style (「回复简洁」).
 REPLY_LEVEL = Slot("preference", "reply-level", importance=3)
 MEDICATION = keyed_fact("medication", 5)
@@ -519,7 +520,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:can't|cannot|can not|shouldn't|should not|must not|mustn't|am not allowed to) (?:have|eat|drink|take) (?P<item>[\w -]{2,30}?),? (?:because of|due to|with|while on) (?:my |the )?(?:medication|meds|medicine|pills|blood thinners|treatment|chemo|condition)\b", DOCTORS_ORDER),
     # "I've gone off sushi": a liking over, said as a dislike of it now (it replaces "Loves sushi").
     _r("pref", "en", r"^I(?:'ve| have)? (?:kind of |totally |completely |really )?(?:gone|went) off (?P<item>(?!(?:it|them|that)\b)[\w -]+?)$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid|stay away from|steer clear of) (?!out\b)(?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:(?:don't|do not|can't|cannot|never) " + _EN_ADV + r"(?:like|enjoy|eat|drink|stand|watch|listen to|use|play)|hate|dislike|detest|loathe|avoid|stay away from|steer clear of) (?!out\b)(?:anything (?:with|containing) (?:any )?)?(?P<item>.+)$", _pref),
     _r("pref", "en", r"^I(?:'m| am) not (?:a (?:big |huge )?fan of|into|keen on) (?P<item>.+)$", _pref),
     # "I've come around on mushrooms": a dislike gone, a liking now (the same key).
     _r("pref", "en", r"^I(?:'ve| have)? (?:finally |actually )?(?:come|came) (?:a)?round (?:on|to) (?P<item>[\w' -]{2,40}?)$", _pref),
@@ -580,6 +581,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:support|root for|cheer for) (?:the )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,2})$", _pref),
     _r("pref", "en", r"^my (?:all-time )?favou?rite (?P<kind>[\w ]+?) (?:is|are) (?P<item>.+)$", favorite_of_kind),
     _r("pref", "en", r"^I(?:'m| am) (?:(?:much |definitely |very much )?more of )?an? (?P<item>morning person|night owl|early bird|early riser|cat person|dog person|homebody)$", _pref),
+    # "I'm not a morning person", "I'm definitely not an early riser": the same slot, turned around.
+    _r("pref", "en", r"^I(?:'m| am) (?:definitely |really |just |so |truly )?not (?:much of )?an? (?P<item>morning person|early bird|early riser)$", _pref),
     _r("pref", "zh", r"^(?:我)?是(?:个|一个)?(?P<item>夜猫子|早起的人|早睡早起的人)$", _pref),
     # "I tend to stay up really late": the night owl's habit said of the user's evenings (the lexicon lists each form).
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:tend to |like to )?(?P<item>stay up (?:really |very |super |pretty )?late|go to bed (?:really |very |super |pretty )?late)(?: a lot| most nights| every night| on weeknights)?$", _pref),
@@ -782,8 +785,8 @@ RULES: tuple[Rule, ...] = (
     # "I've been a teacher for 20 years", "I just got promoted to senior engineer".
     _r("occupation", "en", r"^I(?:'ve| have) been an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")) (?:for|since)\b", OCCUPATION),
     _r("occupation", "en", r"^I(?: (?:just |recently |finally )?(?:got|was|have been)|'ve been| just got) promoted to (?:an? )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
-    # "I work in marketing": the field, not a city (the work-city rule leaves these out).
-    _r("work-field", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:work|working) in (?P<value>(?-i:IT|HR|PR|QA|UX|AI|ML|R&D)|tech|finance|marketing|sales|education|healthcare|retail|software|research|consulting|real estate|insurance|law|media|advertising|hospitality|logistics|manufacturing|government|the (?:tech|finance|film|music|games?|gaming|restaurant) industry)$", WORK_FIELD),
+    # "I work in marketing", "I moved into sales": the field, not a city (the work-city rule leaves these out).
+    _r("work-field", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:(?:work|working) in|(?:just |recently )?(?:moved|went|transitioned|pivoted)(?: over)? into) (?P<value>(?-i:IT|HR|PR|QA|UX|AI|ML|R&D)|tech|finance|marketing|sales|education|healthcare|retail|software|research|consulting|real estate|insurance|law|media|advertising|hospitality|logistics|manufacturing|government|the (?:tech|finance|film|music|games?|gaming|restaurant) industry)$", WORK_FIELD),
     # A title held at a company: "I'm the CTO of a small startup", "I'm the founder of Acme".
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?the (?P<value>(?:[\w-]+ ){0,2}?(?:co-founder|cofounder|founder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)))(?: (?:of|at) .+)?$", OCCUPATION),
     _r("occupation", "en", r"\b(?:work|working|freelance|freelancing|(?:new )?(?:job|position|role))(?: (?:remotely|full-time|part-time|freelance|now|currently|mostly|from home))*(?: (?:at|for|with) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
@@ -989,7 +992,16 @@ RULES: tuple[Rule, ...] = (
     _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant (?:to|of) (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic|bipolar|immunocompromised|hypoglycemic|anemic|anaemic)\b", HEALTH),
     # "I had a kidney transplant": a condition for life (core: every drug and food suggested bears on it).
     _r("health", "en", r"^I(?: had|'ve had| have had| got) an? (?P<item>(?:kidney|liver|heart|lung) transplant)\b", HEALTH),
-    _r("health", "zh", _ZH_ME + r"(?:做过|做了|换过|换了)(?P<item>肾移植|肝移植|心脏移植|肺移植)(?:手术)?", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:以前|之前|去年|前年|前几年|几年前|曾经)*(?:做过|做了|换过|换了|装过|放过)(?P<item>肾移植|肝移植|心脏移植|肺移植|心脏支架|支架|心脏搭桥|搭桥)(?:手术)?", HEALTH),
+    # A medical history: "I had a heart attack last year", "I'm a cancer survivor", 「我以前得过心梗」 (core, as a
+    # condition held is: a workout, a food or a drug suggested bears on it).
+    _r("health", "en", r"^I(?: had|'ve had| have had| survived| suffered) (?:a |an )?(?:mild |minor |major |small |massive )?(?P<item>heart attack|stroke|mini-stroke|TIA|(?:\w+ )?cancer|heart bypass|bypass surgery)\b", HEALTH),
+    _r("health", "en", r"^I(?:'m| am) an? (?P<item>(?:\w+ )?cancer|stroke|heart attack) survivor\b", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:以前|之前|去年|前年|前几年|几年前|曾经)*(?:得过|患过|有过|发过|犯过|得了)(?:一次|两次)?(?P<item>心梗|心肌梗塞|心肌梗死|中风|脑中风|脑梗|脑卒中|" + ZH + r"{0,3}癌)", HEALTH),
+    # Recovering from an operation or an injury: "I'm recovering from knee surgery", 「我刚做完手术」 (a workout suggested
+    # must wait; 「我膝盖好了」 ends it).
+    _r("health", "en", r"^I(?:'m| am) (?:still )?recovering from (?:a |an |my )?(?:recent )?(?P<item>[\w -]{0,20}?(?:surgery|operation|stroke|heart attack))\b", HEALTH),
+    _r("health", "zh", _ZH_ME + r"(?:刚|刚刚|最近|上个月|上周|前几天|前段时间)(?:做完|做了|动了|动完)(?:一个|个)?(?P<item>" + ZH + r"{0,4}手术)", HEALTH),
     # 「我是过敏体质」: prone to allergies (core: a drug or a food suggested must be weighed).
     _r("health", "zh", _ZH_ME + r"(?:是|属于)?(?P<item>过敏体质)", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?P<item>allergy[- ]prone|prone to allergies)\b", HEALTH),
@@ -1235,6 +1247,10 @@ RULES: tuple[Rule, ...] = (
     # "I'm studying Korean" is a language learned (a goal), "I'm majoring in Korean" the major.
     _r("education-major", "en", r"^I(?:'m| am)? (?:(?:study|studying) (?!(?:" + _LANGUAGES_EN + r")$)|majoring in |major in )(?!for\b|to\b|hard\b|at\b)(?P<value>[a-z][\w ]{2,40})$", EDUCATION),
     # ---- constraints: the slots, then any other standing rule ----------------------------
+    # How long code in a reply should be, a slot of its own beside the reply's length: 「代码示例尽量短一点」,
+    # 「给我的代码别太长」, "Keep code examples short" (not reply-style: 「回答简短一点」 stays as it is).
+    _r("constraint", "zh", r"^(?:给我的|你给的|以后)?(?:代码示例|示例代码|代码例子|代码)(?:请|都|尽量|最好)*(?P<value>(?:写得?)?(?:短|简短|简洁|精简)(?:一点|一些|些)?|(?:别|不要|不用)(?:写得?)?(?:太|那么)?长)(?:吧|就行|就好)?$", REPLY_CODE_LENGTH, standing=True),
+    _r("constraint", "en", r"^(?:please )?keep (?:the |your )?(?:code examples|code snippets|code samples|code) (?P<value>short|brief|concise|minimal)\b", REPLY_CODE_LENGTH, standing=True),
     _r("constraint", "zh", r"(?:注释|commit)[^，。]{0,8}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", Slot("constraint", "code-comment-language"), standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:keep|write|put) (?:all |the |your )?(?:code )?(?:comments|commit messages) in (?P<value>" + _LANGUAGES_EN + r")\b", Slot("constraint", "code-comment-language"), standing=True),
     # Not after 不/别/不要/不再: 「以后不用中文回复了」 says which language not to use.
