@@ -196,6 +196,9 @@ _CONDITIONS_OF_ADJECTIVES = {
     "celiac": "celiac disease",
     "coeliac": "coeliac disease",
 }
+# An allergy had is being allergic, to the allergen in the singular: "Has a nut allergy" / "Is allergic to nuts".
+_HAS_AN_ALLERGY = re.compile(r"\b(?:has|have) an? (?P<allergen>[a-z]+(?: [a-z]+)?) allergy\b", re.IGNORECASE)
+_ALLERGIC_TO = re.compile(r"\ballergic to (?P<allergen>[a-z]+(?: [a-z]+)?)\b", re.IGNORECASE)
 # "Has celiac" is "Has celiac disease".
 _CELIAC_ALONE = re.compile(r"\b(c(?:o)?eliac)\b(?!\s+disease)", re.IGNORECASE)
 _OF_A_CONDITION = re.compile(
@@ -356,8 +359,13 @@ def han_frame(text: str) -> str:
 
 
 def frame(text: str) -> str:
-    """`text` as its frame is compared: `han_frame` for a text with Chinese, else `canonical_words`."""
-    return han_frame(text) if has_han(text) else canonical_words(text)
+    """`text` as its frame is compared: `han_frame` for a text with Chinese, else `canonical_words` with an allergy
+    said one way (`_HAS_AN_ALLERGY`, `_ALLERGIC_TO`: not in `canonical_words`, whose words say whether one text
+    qualifies another, and "Has a peanut allergy and must avoid peanuts" would then qualify "Allergic to peanuts")."""
+    if has_han(text):
+        return han_frame(text)
+    text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(text))
+    return _ALLERGIC_TO.sub(lambda m: "allergic to " + " ".join(map(singular, m["allergen"].lower().split())), text)
 
 
 def _filler_swapped(a: str, b: str) -> bool:

@@ -188,6 +188,7 @@ class _NeverAlike(_AlwaysAlike):
         ("儿子在读大学", "儿子大学毕业了", False),
         ("Doesn't have a car", "Doesn't own a car", True),
         ("Doesn't have a car", "Has a car now", False),
+        ("Could eat ramen every day", "Is sick of ramen now", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

@@ -6396,6 +6396,13 @@ def test_wordings_of_the_twenty_third_probes_sixth_set_are_read_on_a_key() -> No
         ("我闺女在学弹钢琴。", "family-children", "闺女在学弹钢琴"),
         ("I moved into sales.", "work-field", "Works in sales"),
         ("I'm not a morning person.", "habit-early-rising", "Is not a morning person"),
+        ("I'm sick of ramen now.", "food-noodles", "Is sick of ramen now"),
+        ("我女儿今天四岁生日。", "family-children", "女儿今年四岁了"),
+        ("我现在回公司坐班了。", "work-location", "现在回公司坐班了"),
+        ("Please correct my Spanish mistakes.", "rule-corrections-spanish", "Please correct my Spanish mistakes"),
+        ("我说错了请纠正我。", "rule-corrections", "说错了请纠正我"),
+        ("我跑过三次全马。", "sport-marathon", "跑过三次全马"),
+        ("I've run three marathons.", "sport-marathon", "Has run three marathons"),
     ],
 )
 def test_wordings_of_the_twenty_third_probe_are_read_on_one_key(message: str, key: str, content: str) -> None:
@@ -6412,7 +6419,9 @@ def test_wordings_of_the_twenty_third_probe_are_read_on_one_key(message: str, ke
       person" stored nothing; 「给我的代码别太长」 overwrote the reply's length (reply-style);
     - safety: a medical history (a heart attack, cancer, a stent) and a recent operation stored nothing (「我以前…」 was
       a former state), nor 「我有色弱」, 「我吃饭不吃香菜」 or 「我因为宗教原因不吃猪肉」 (「我信仰伊斯兰教，不吃猪肉」
-      lost its reason); "anything with MSG" was a key of its own words."""
+      lost its reason); "anything with MSG" was a key of its own words;
+    - new values lost (eighth set): "I'm sick of ramen now", 「我女儿今天四岁生日」 (a day's window), 「我现在回公司坐班了」;
+      asking to be corrected, races run stored nothing."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
 
 

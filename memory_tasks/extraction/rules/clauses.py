@@ -392,6 +392,8 @@ _EN_REPORTED = re.compile(
 _ZH_FOR_FAITH_FIRST = re.compile(
     r"^(?P<who>我们家|我)?(?:因为|由于|出于)(?:宗教|信仰)(?:的)?(?:原因|关系|信仰)?[，,]?(?P<avoidance>(?:也|都|从来|一直)*不[^，。]+)$"
 )
+# A birthday today says an age from now on: 「我女儿今天四岁生日」 is 「我女儿今年四岁了」 (not a day's window).
+_ZH_BIRTHDAY_TODAY = re.compile(r"今天(?:是|过)?(?:她|他|我)?的?(?P<age>[一二两三四五六七八九十\d]+)岁生日")
 _ZH_FORMER = re.compile(r"^(?:我们?)?(?:以前|之前|原来|原先|过去|曾经|从前|早先|当年|那时候?)")
 # A history of the body outlasts the past it is told in: 「我以前得过心梗」, "I previously had a stroke" are medical
 # facts still.
@@ -929,6 +931,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
         if lang == "zh":
             sentence = _ZH_SPORT_VERB_SPLIT.sub(_sport_said_whole, sentence)
             sentence = _ZH_FOR_FAITH_FIRST.sub(lambda m: f"{m['who'] or '我'}{m['avoidance']}，宗教原因", sentence)
+            sentence = _ZH_BIRTHDAY_TODAY.sub(r"今年\g<age>岁了", sentence)
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
         if lang == "en":

@@ -302,6 +302,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("exclamation-marks", "style", ("感叹号", "exclamation marks", "exclamation points", "exclamation mark")),
     ("jargon", "style", ("专业术语", "技术术语", "专业名词", "技术名词", "术语", "行话", "jargon", "technical terms")),
     ("pinyin", "style", ("拼音", "注音", "pinyin")),
+    # The user's mistakes corrected (「我说错了请纠正我」, "Please correct my Spanish mistakes"): a rule of its own.
+    ("corrections", "style", ("纠正", "指出错误", "correct me", "correct my")),
     # English mixed into Chinese replies: 「回答里不要夹英文」, 「回复不要中英混杂」 (not the reply language itself).
     (
         "mixed-languages",

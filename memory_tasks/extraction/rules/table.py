@@ -490,6 +490,10 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'ve| have)? (?:finally |just |recently )?(?:got|gotten|earned|passed) (?:my )?(?P<item>driver'?s licen[cs]e|driving licen[cs]e|driving test)\b", goal_reached),
     # "I'm fluent in French now": the language goal reached (the language spoken is read below).
     _r("pref", "en", r"^I(?:'m| am) (?:now |finally )?(?:fluent|conversational) in (?P<item>" + _LANGUAGES_EN + r")\b", goal_reached),
+    # Races run: 「我跑过三次全马」, "I've run three marathons": the sport, kept beside a goal they may reach (a group
+    # of its own, so 「完成过…」 still reaches the goal held).
+    _r("sport-record", "zh", _ZH_ME + r"(?:已经)?(?:跑过|跑完过|完成过|参加过)(?:[一二两三四五六七八九十几\d]+(?:次|个|场))?(?P<item>全马|半马|全程马拉松|半程马拉松|马拉松|铁人三项)(?:[一二两三四五六七八九十几\d]+(?:次|个|场))?$", _pref),
+    _r("sport-record", "en", r"^I(?:'ve| have) (?:run|done|finished|completed) (?:\w+ )?(?P<item>(?:half[- ])?marathon|triathlon|ultramarathon)s?\b", _pref),
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>(?!了|啦)[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
     # 「减肥成功了」: the goal named, then reached.
     _r("pref", "zh", r"^(?:我)?(?:终于|已经)?(?P<item>[^，。]{2,6}?)(?:成功了|成功啦)$", goal_reached),
@@ -574,6 +578,8 @@ RULES: tuple[Rule, ...] = (
     # "I drink coffee", "I drink a lot of green tea": a drink the user has, said plainly (how much of wine or
     # beer is DRINKING's above).
     _r("pref", "en", r"^I (?:also |still |do |mostly |mainly )?drink (?:a lot of |lots of |plenty of )?(?P<item>(?:black |decaf |iced |green |black |herbal |oolong |jasmine |oat |soy |almond )?(?:coffee|tea|matcha|kombucha|milk|decaf|espresso|lattes?|smoothies|juice))(?: too| as well| a lot)?$", _pref),
+    # "I'm sick of ramen now", "I'm over sushi": a liking turned around (dedup reads it as a "not").
+    _r("pref", "en", r"^I(?:'m| am) (?:so |really |totally |kind of |a bit |getting )?(?:sick of|tired of|fed up with|over|done with) (?P<item>[\w' -]{2,30}?)(?: now| already| lately| these days)?$", _pref),
     # "I've been getting into pottery lately": a liking on its way.
     _r("pref", "en", r"^I(?:'ve| have) been (?:really )?getting (?:really )?into (?!trouble|debt|fights?|arguments?|shape|bed|character|it\b|that\b|this\b|(?:a |some )?new (?:hobby|hobbies|things|stuff)\b|something\b|things\b|stuff\b|(?:college|university|grad school|med school|law school)\b)(?P<item>[\w' -]{2,40}?)(?: lately| recently| these days)?$", _pref),
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?:big |huge |massive |die-hard |lifelong )?(?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,3}) fan$", _pref),
@@ -835,6 +841,8 @@ RULES: tuple[Rule, ...] = (
     # "I'm back in the office full-time now": no longer from home.
     _r("work-location", "en", r"^I(?:'m| am)? (?:now )?(?:back (?:in|at|to)|work (?:in|from)|working (?:in|from)) (?P<value>the office)(?: full[- ]time| every day| five days a week)?(?: now| again)?$", WORK_LOCATION),
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
+    # 「我现在回公司坐班了」, 「我不远程了」: back at the office (as "I'm back in the office").
+    _r("work-location", "zh", r"^(?:我)?(?:现在|目前|已经|又)*(?P<value>回公司(?:坐班|上班)|回办公室上班|去公司坐班|坐班)了?$", WORK_LOCATION),
     # 「我周一和周五在家办公」: the days it holds on.
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|平时)?(?:每周)?(?P<value>(?:周|星期)[一二三四五六日天](?:(?:和|、|跟)(?:周|星期)?[一二三四五六日天])*(?:都)?(?:在家办公|居家办公|远程办公|在家上班|远程))$", WORK_LOCATION),
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
@@ -1247,6 +1255,10 @@ RULES: tuple[Rule, ...] = (
     # "I'm studying Korean" is a language learned (a goal), "I'm majoring in Korean" the major.
     _r("education-major", "en", r"^I(?:'m| am)? (?:(?:study|studying) (?!(?:" + _LANGUAGES_EN + r")$)|majoring in |major in )(?!for\b|to\b|hard\b|at\b)(?P<value>[a-z][\w ]{2,40})$", EDUCATION),
     # ---- constraints: the slots, then any other standing rule ----------------------------
+    # "Please correct my Spanish mistakes", "When I make mistakes in Spanish, correct me", 「我说错了请纠正我」: what the
+    # assistant does with the user's mistakes, from now on.
+    _r("constraint", "en", r"^(?:(?:when|whenever|if) I make (?:a )?mistakes?\b.*\bcorrect me\b|(?:please )?(?:always )?correct (?:my (?:\w+ )?(?:mistakes|errors|grammar)\b|my \w+ (?:when|whenever|if)\b|me (?:when|whenever|if) I\b)).*$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:如果|要是|只要)?我(?:的)?(?:\w{0,4})?(?:说错了?|写错了?|有错误?|用错了?|语法错了?)(?:的话)?[，,]?(?:请|麻烦|记得|要)?(?:帮我)?(?:纠正|指出|改正)(?:我|一下|出来)*$", standing_rule, standing=True),
     # How long code in a reply should be, a slot of its own beside the reply's length: 「代码示例尽量短一点」,
     # 「给我的代码别太长」, "Keep code examples short" (not reply-style: 「回答简短一点」 stays as it is).
     _r("constraint", "zh", r"^(?:给我的|你给的|以后)?(?:代码示例|示例代码|代码例子|代码)(?:请|都|尽量|最好)*(?P<value>(?:写得?)?(?:短|简短|简洁|精简)(?:一点|一些|些)?|(?:别|不要|不用)(?:写得?)?(?:太|那么)?长)(?:吧|就行|就好)?$", REPLY_CODE_LENGTH, standing=True),
