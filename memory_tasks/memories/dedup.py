@@ -244,8 +244,9 @@ _RULED_OUT = re.compile(r"不能|不可以|不敢|\b(?:can't|can’t|cannot|can 
 
 # What follows "without it, …" is no negation of it: 「早上不喝咖啡我就没精神」 says 「早上要喝咖啡」.
 _UNLESS_THEN = re.compile(r"不[^，。,]{1,8}?(?:的话)?(?:我)?就[^，。,]*")
-# Not too long is short: 「回答别太长」 restates 「回复短一点」.
+# Not too long is short: 「回答别太长」 restates 「回复短一点」; not so polite is casual: 「不用对我那么客气」 restates 「说话随意点」.
 _NOT_TOO_LONG = re.compile(r"(?:别|不要|不用|不必)(?:写|说|回)?得?(?:太|那么|这么)长")
+_NOT_SO_POLITE = re.compile(r"(?:别|不要|不用|不必)(?:对我|跟我)?(?:太|那么|这么)?(?:客气|拘谨)")
 # Not bearing something is disliking it: "Can't stand cilantro" restates "Hates cilantro".
 _CANT_STAND = re.compile(r"\b(?:can't|can’t|cannot|can not) (?:stand|bear)\b", re.IGNORECASE)
 # No meal without it is loving it: 「无辣不欢」 restates 「很爱吃辣」.
@@ -258,10 +259,11 @@ def _negations(text: str) -> set[str]:
     """The kinds of negation `text` says (`_NEGATION_KIND`; "longer" of "no longer" is its own); what an
     allergy it states rules out is none (`_STATES_AN_ALLERGY`), "can't stand" is a dislike (`_CANT_STAND`),
     "only when I ask" a "not" (`_ONLY_WHEN_ASKED`), and neither a condition's "without it" (`_UNLESS_THEN`),
-    「无辣不欢」 (`_NEVER_WITHOUT`) nor "not too long" (`_NOT_TOO_LONG`) is one."""
+    「无辣不欢」 (`_NEVER_WITHOUT`), "not too long" (`_NOT_TOO_LONG`) nor "not so polite" (`_NOT_SO_POLITE`) is one."""
     if _STATES_AN_ALLERGY.search(text):
         text = _RULED_OUT.sub("", text)
     text = _CANT_STAND.sub("hates", _NOT_TOO_LONG.sub("短", _UNLESS_THEN.sub("", _NEVER_WITHOUT.sub("爱", text))))
+    text = _NOT_SO_POLITE.sub("随意", text)
     kinds = {_NEGATION_KIND.get(match.lower(), match.lower()) for match in _NEGATION.findall(text)}
     return kinds | {"not"} if _ONLY_WHEN_ASKED.search(text) else kinds
 

@@ -189,6 +189,8 @@ class _NeverAlike(_AlwaysAlike):
         ("Doesn't have a car", "Doesn't own a car", True),
         ("Doesn't have a car", "Has a car now", False),
         ("Could eat ramen every day", "Is sick of ramen now", False),
+        ("跟我说话不用那么客气", "说话随意点", True),
+        ("说话随意点", "说话正式一点", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

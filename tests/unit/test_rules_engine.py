@@ -6403,6 +6403,12 @@ def test_wordings_of_the_twenty_third_probes_sixth_set_are_read_on_a_key() -> No
         ("我说错了请纠正我。", "rule-corrections", "说错了请纠正我"),
         ("我跑过三次全马。", "sport-marathon", "跑过三次全马"),
         ("I've run three marathons.", "sport-marathon", "Has run three marathons"),
+        ("I play jazz piano.", "music-piano", "Plays jazz piano"),
+        ("我喜欢弹爵士钢琴。", "music-piano", "喜欢弹爵士钢琴"),
+        ("不用对我那么客气。", "reply-style", "不用对我那么客气"),
+        ("我是租房住的。", "home", "是租房住的"),
+        ("I rent an apartment.", "home", "Rents an apartment"),
+        ("我换了苹果手机。", "device-iphone", "换了苹果手机"),
     ],
 )
 def test_wordings_of_the_twenty_third_probe_are_read_on_one_key(message: str, key: str, content: str) -> None:
@@ -6421,7 +6427,9 @@ def test_wordings_of_the_twenty_third_probe_are_read_on_one_key(message: str, ke
       a former state), nor 「我有色弱」, 「我吃饭不吃香菜」 or 「我因为宗教原因不吃猪肉」 (「我信仰伊斯兰教，不吃猪肉」
       lost its reason); "anything with MSG" was a key of its own words;
     - new values lost (eighth set): "I'm sick of ramen now", 「我女儿今天四岁生日」 (a day's window), 「我现在回公司坐班了」;
-      asking to be corrected, races run stored nothing."""
+      asking to be corrected, races run stored nothing;
+    - ninth set: "jazz piano" was music-jazz (a compound's second word names the thing); 「不用对我那么客气」 was a
+      taste keyed by a hash; renting and 「我换了苹果手机」 (no final 了) stored nothing."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from memory_tasks.extraction.rules.lexicon import lexicon_entries
+from memory_tasks.extraction.rules.lexicon import lexicon_entries, lexicon_mentions
 from memory_tasks.text import HAN_CHAR, canonical_english, has_han
 
 _EN_STOPWORDS = frozenset(
@@ -83,11 +83,19 @@ def preference_key(item: str) -> str:
     so "I love X", "我不喜欢X" and "I don't eat X anymore" meet on one key, and so do English
     synonyms ("Italian cuisine", "Italian food")."""
     item = canonical_english(item)
-    entries = lexicon_entries(item)
-    if entries:
-        slug, category = entries[0]
+    mentions = lexicon_mentions(item)
+    if mentions:
+        slug, category, said = mentions[0]
+        if len(mentions) > 1 and _compound(item, said, mentions[1][2]):
+            # "jazz piano", "a jazz pianist", 「爵士钢琴」: the second names the thing, the first its kind.
+            slug, category, _ = mentions[1]
         return f"{category}-{slug}"
     return f"preference-{item_slug(item)}"
+
+
+def _compound(item: str, first: str, second: str) -> bool:
+    """True when `item` says the lexicon words `first` and `second` as one compound (`first` right before `second`)."""
+    return f"{first} {second}" in item.casefold() or (has_han(first + second) and f"{first}{second}" in item)
 
 
 # Lexicon categories that are also the key prefixes of facts about the user (`keyed_fact`:

@@ -428,7 +428,7 @@ _RETIRE_VERBS_ZH = r"喜欢|爱|吃|喝|用|玩|听|看|抽|碰|养|打算|准�
 # What 不用 says there is no need to do (a feeling, a courtesy, a reply this long): 「不用担心了」 retires nothing, and
 # 「不用写那么长」 is a reply rule.
 _ZH_NO_NEED_TO = (
-    r"担心|客气|谢|着急|急|紧张|害怕|怕|管|理|麻烦|道歉|操心|在意|介意|费心|(?:写|说|回)得?(?:那么|这么|太)长"
+    r"担心|客气|谢|着急|急|紧张|害怕|怕|管|理|麻烦|道歉|操心|在意|介意|费心|(?:写|说|回)得?(?:那么|这么|太)长|对我|跟我"
 )
 _RETIRE_VERBS_EN = r"like|love|enjoy|eat|drink|use|play|watch|listen to|smoke|read|do"
 
@@ -509,6 +509,9 @@ RULES: tuple[Rule, ...] = (
     _r("home", "en", r"^(?:I|we) (?:just |finally |recently )?(?:bought|purchased|closed on) (?P<value>(?:a|our|my) (?:first |new )?(?P<item>house|home|apartment|flat|condo)\b.*)$", slots(HOME, goal_reached)),
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年)?(?P<value>(?P<item>买了?(?:房子?|新房|公寓)))了?$", slots(HOME, goal_reached)),
     # Moved into a home (rented or bought): the home now, no goal of buying one reached.
+    # 「我是租房住的」, 「我租房子住」, "I rent my apartment": renting, where buying lands (「我买房了」).
+    _r("home", "zh", _ZH_ME + r"(?:是)?(?:在)?(?P<value>租房(?:子)?(?:住)?)(?:的|呢)?$", HOME),
+    _r("home", "en", r"^(?:I|we) (?:currently |still )?(?P<value>rent(?: (?:a|an|my|our) (?:house|home|apartment|flat|place|room))?)$", HOME),
     _r("home", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?moved into (?P<value>(?:a|our|my) (?:first |new |own )?(?:(?:big|bigger|small|smaller|little) )?(?:house|home|apartment|flat|condo|studio)\b.*)$", HOME),
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年|上个月)?(?P<value>搬进了?(?:新家|新房子?|自己的房子|新公寓|一套[^，。]{0,6}))了?$", HOME),
     # A drug the user must not take is a core sensitivity, not a taste (before the dislike, which would read it).
@@ -660,7 +663,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r".+", habit),
     _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r"|" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r"|白班|早班|正常班|夜班|晚班)[^，。]+)$", _switched_to),
     # 「我换Mac了」: a device or system switched to, said with a bare 换 (not 「我换工作了」).
-    _r("pref", "zh", r"^(?:我)?(?:已经|最近|现在|刚)?换(?:了)?(?P<item>[A-Za-z][\w ]{1,15}?|安卓|苹果手机|苹果电脑|华为手机|小米手机)了$", _switched_to),
+    _r("pref", "zh", r"^(?:我)?(?:已经|最近|现在|刚)?换(?=[^，。]*了)(?:了)?(?P<item>[A-Za-z][\w ]{1,15}?|安卓|苹果手机|苹果电脑|华为手机|小米手机)了?$", _switched_to),
     # 「现在无辣不欢」: spicy food liked, whatever was said before.
     _r("pref", "zh", _ZH_ME + r"(?:是)?(?:个)?(?P<item>无辣不欢)(?:的人)?$", _pref),
     # What the user switched from ends where a memory names it: "I switched from VS Code to Neovim"
@@ -1259,6 +1262,8 @@ RULES: tuple[Rule, ...] = (
     # assistant does with the user's mistakes, from now on.
     _r("constraint", "en", r"^(?:(?:when|whenever|if) I make (?:a )?mistakes?\b.*\bcorrect me\b|(?:please )?(?:always )?correct (?:my (?:\w+ )?(?:mistakes|errors|grammar)\b|my \w+ (?:when|whenever|if)\b|me (?:when|whenever|if) I\b)).*$", standing_rule, standing=True),
     _r("constraint", "zh", r"^(?:如果|要是|只要)?我(?:的)?(?:\w{0,4})?(?:说错了?|写错了?|有错误?|用错了?|语法错了?)(?:的话)?[，,]?(?:请|麻烦|记得|要)?(?:帮我)?(?:纠正|指出|改正)(?:我|一下|出来)*$", standing_rule, standing=True),
+    # 「不用对我那么客气」: how the assistant talks to the user, said without 说话 or 回复.
+    _r("constraint", "zh", r"^(?:你)?(?:不用|别|不必|不要)(?:对我|跟我)(?:说话)?(?:那么|这么|太)?(?P<value>客气|拘谨|正式|严肃)(?:了|啦)?$", REPLY_STYLE, standing=True),
     # How long code in a reply should be, a slot of its own beside the reply's length: 「代码示例尽量短一点」,
     # 「给我的代码别太长」, "Keep code examples short" (not reply-style: 「回答简短一点」 stays as it is).
     _r("constraint", "zh", r"^(?:给我的|你给的|以后)?(?:代码示例|示例代码|代码例子|代码)(?:请|都|尽量|最好)*(?P<value>(?:写得?)?(?:短|简短|简洁|精简)(?:一点|一些|些)?|(?:别|不要|不用)(?:写得?)?(?:太|那么)?长)(?:吧|就行|就好)?$", REPLY_CODE_LENGTH, standing=True),
