@@ -6409,6 +6409,11 @@ def test_wordings_of_the_twenty_third_probes_sixth_set_are_read_on_a_key() -> No
         ("我是租房住的。", "home", "是租房住的"),
         ("I rent an apartment.", "home", "Rents an apartment"),
         ("我换了苹果手机。", "device-iphone", "换了苹果手机"),
+        ("I used to live in Chicago but moved to Denver last year.", "residence-city", "Lives in Denver"),
+        ("I used to live in Chicago but now I live in Denver.", "residence-city", "Lives in Denver"),
+        ("以后多举例子。", "rule-examples", "以后多举例子"),
+        ("我们家的狗叫豆豆，是只柯基。", "pet-dog", "我们家的狗叫豆豆，是只柯基"),
+        ("I started working from home.", "work-location", "Started working from home"),
     ],
 )
 def test_wordings_of_the_twenty_third_probe_are_read_on_one_key(message: str, key: str, content: str) -> None:
@@ -6429,7 +6434,10 @@ def test_wordings_of_the_twenty_third_probe_are_read_on_one_key(message: str, ke
     - new values lost (eighth set): "I'm sick of ramen now", 「我女儿今天四岁生日」 (a day's window), 「我现在回公司坐班了」;
       asking to be corrected, races run stored nothing;
     - ninth set: "jazz piano" was music-jazz (a compound's second word names the thing); 「不用对我那么客气」 was a
-      taste keyed by a hash; renting and 「我换了苹果手机」 (no final 了) stored nothing."""
+      taste keyed by a hash; renting and 「我换了苹果手机」 (no final 了) stored nothing;
+    - messages of several facts: a move after the home left ("I used to live in Chicago but moved to Denver") was read
+      as a former state and lost; 「多举例子」 after other rules, 「我们家的狗…」, "I started working from home" stored
+      nothing."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
 
 
@@ -6442,3 +6450,4 @@ def test_what_the_twenty_third_probes_rules_leave_alone() -> None:
     assert [c.key for c in extract("I had a bad day.")] == []
     assert [c.key for c in extract("我以前喜欢喝咖啡。")] == []
     assert [c.key for c in extract("回答简短一点。")] == ["reply-style"]
+    assert extract("我周末在咖啡店兼职。") == []  # a coffee shop is no coffee

@@ -531,16 +531,22 @@ _REMINDER_ASKED = re.compile(r"提醒我|\bremind me\b", re.IGNORECASE)
 
 # Lexicon categories whose items are things one does or has regularly.
 _HABIT_CATEGORIES = ("sport", "music", "habit", "drink", "food")
+# What names a shop after what it sells (「我周末在咖啡店兼职」): the place, not a habit of coffee.
+_SHOP = r"(?:店|馆|厅|铺| shop\b)"
 
 
 def habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A habit: a frequency word plus an activity the LEXICON knows ("周末我一般去爬山"); a
-    reminder the user asks for at such times is not one."""
+    reminder the user asks for at such times is not one, nor a shop named for it (「周末在咖啡店兼职」)."""
     if _REMINDER_ASKED.search(clause.text):
         return []
     if not (_FREQUENCY_ZH if clause.lang == "zh" else _FREQUENCY_EN).search(clause.text):
         return []
-    entries = [(s, c) for s, c in lexicon_entries(clause.text) if c in _HABIT_CATEGORIES]
+    entries = [
+        (slug, category)
+        for slug, category, said in lexicon_mentions(clause.text)
+        if category in _HABIT_CATEGORIES and not re.search(re.escape(said) + _SHOP, clause.text.casefold())
+    ]
     if not entries:
         return []
     slug, category = entries[0]

@@ -104,11 +104,11 @@ _EN_DRUGS = "|".join(
         reverse=True,
     )
 )
-# A treatment, a thing got or a job taken up said after a clause of the user's without "I": "…, and take
-# metformin" -> "I take metformin", "…and got a Tesla" -> "I got a Tesla", "…and became a chef".
+# A treatment, a thing got, a job taken up or a move said after a clause of the user's without "I": "…, and take
+# metformin" -> "I take metformin", "…and got a Tesla" -> "I got a Tesla", "…and became a chef", "…but moved to Denver".
 _EN_VERB_WITHOUT_I = re.compile(
-    r"^and (?P<also>(?:also |still |then |now |strictly ))?(?P<verb>take|inject|got|bought|leased|adopted|became"
-    r"|(?:keep|eat)(?= (?:kosher|halal)\b)) ",
+    r"^(?:and|but) (?P<also>(?:also |still |then |now |strictly |recently ))?(?P<verb>take|inject|got|bought|leased"
+    r"|adopted|became|moved|relocated|(?:keep|eat)(?= (?:kosher|halal)\b)) ",
     re.IGNORECASE,
 )
 # "I can't eat anything fried, doctor's orders": the doctor's order it is, as "My doctor told me to avoid …" says it.
@@ -169,8 +169,10 @@ _EN_CLAUSE = re.compile(
     r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|allergic|her name|his name|it's|it is|it was|except|"
     + _EN_TIME_WORD
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
-    # "I'm originally from Brazil but live in Toronto now": where the user lives, after the hometown.
+    # "I'm originally from Brazil but live in Toronto now": where the user lives, after the hometown; "I used to live
+    # in Chicago but moved to Denver", "… but now I live in Denver": the move, after the home left.
     r"|\s+(?=but (?:now |currently )?(?:live|living) in\b)"
+    r"|,?\s+(?=but (?:now |then |recently |last year )?(?:I )?(?:(?:have |'ve )?moved|relocated|(?:now )?live)\b)"
     # "I hurt my knee so I stopped running": what the user did about it is a statement of its own.
     r"|\s+(?=so I (?:stopped|quit|gave up|had to (?:stop|quit|give up)|can't|cannot|don't|no longer)\b)"
     # "I'm colorblind so please don't rely on colors": what the assistant is asked is a rule of its own.

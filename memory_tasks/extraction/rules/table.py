@@ -841,6 +841,7 @@ RULES: tuple[Rule, ...] = (
     _r("work-schedule", "zh", r"^(?:我|我们公司|我们)?(?:现在|一直|平时|每天)?(?:是|都是|实行|要)?(?P<value>朝九晚五|996|大小周|单休|双休)(?:制)?$", WORK_SCHEDULE),
     _r("work-location", "en", r"^I " + _EN_ADV + r"(?:work|am working|'m working)? ?(?P<value>from home|remotely|fully remote|hybrid)(?: now| these days| full-time| most days| every day| on \w+days?(?:,? (?:and )?\w+days?)*)?$", WORK_LOCATION),
     _r("work-location", "en", r"^I(?:'m| am) (?:now )?(?P<value>fully remote|remote|a remote worker)(?: now| these days)?$", WORK_LOCATION),
+    _r("work-location", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:started|begun|began|switched to) working (?P<value>from home|remotely)(?: full[- ]time| now)?$", WORK_LOCATION),
     # "I'm back in the office full-time now": no longer from home.
     _r("work-location", "en", r"^I(?:'m| am)? (?:now )?(?:back (?:in|at|to)|work (?:in|from)|working (?:in|from)) (?P<value>the office)(?: full[- ]time| every day| five days a week)?(?: now| again)?$", WORK_LOCATION),
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
@@ -1125,7 +1126,7 @@ RULES: tuple[Rule, ...] = (
     _r("pet", "zh", r"^(?:我|我们)(?:的|家的?)?(?P<item>" + _ZH_PETS + r")(?:上个月|上周|前几天|前段时间|昨天|去年|已经)?(?:去世|死|走丢|丢|走|没)了", keyed_retirement("pet")),
     # 「我把猫送人了」: the pet given away.
     _r("pet", "zh", r"^(?:我|我们)?(?:已经)?把(?:我的|我家的?|家里的)?(?P<item>" + _ZH_PETS + r")(?:送人|送走|送给[^，。]{1,6})了", keyed_retirement("pet")),
-    _r("pet", "zh", r"(?<![没不])(?<!没有)(?<!不再)(?:养了|养着|养|有|^我家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?![毛皮屑]?过敏)", PET),
+    _r("pet", "zh", r"(?<![没不])(?<!没有)(?<!不再)(?:养了|养着|养|有|^(?:我们)?(?:我)?家的?)(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?![毛皮屑]?过敏)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten)(?:'s name is|'s called| is called| is named) " + CAP, PET),
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
     _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|对|[一二三四五六七八九十\d]+岁)", PET),
@@ -1264,6 +1265,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:如果|要是|只要)?我(?:的)?(?:\w{0,4})?(?:说错了?|写错了?|有错误?|用错了?|语法错了?)(?:的话)?[，,]?(?:请|麻烦|记得|要)?(?:帮我)?(?:纠正|指出|改正)(?:我|一下|出来)*$", standing_rule, standing=True),
     # 「不用对我那么客气」: how the assistant talks to the user, said without 说话 or 回复.
     _r("constraint", "zh", r"^(?:你)?(?:不用|别|不必|不要)(?:对我|跟我)(?:说话)?(?:那么|这么|太)?(?P<value>客气|拘谨|正式|严肃)(?:了|啦)?$", REPLY_STYLE, standing=True),
+    # 「以后多举例子」, 「回答多给一些例子」: examples asked for in every reply (rule-examples, as 「解释的时候多举例子」).
+    _r("constraint", "zh", r"^(?:以后|今后|请|回答|回复|解释|讲解)*(?:的时候|时)?(?:都|请)?(?:多|多多|尽量多)(?:举|给|用|讲)(?:一些|些|点|几个)?(?:例子|实例|案例|示例)(?:吧|哦)?$", standing_rule, standing=True),
     # How long code in a reply should be, a slot of its own beside the reply's length: 「代码示例尽量短一点」,
     # 「给我的代码别太长」, "Keep code examples short" (not reply-style: 「回答简短一点」 stays as it is).
     _r("constraint", "zh", r"^(?:给我的|你给的|以后)?(?:代码示例|示例代码|代码例子|代码)(?:请|都|尽量|最好)*(?P<value>(?:写得?)?(?:短|简短|简洁|精简)(?:一点|一些|些)?|(?:别|不要|不用)(?:写得?)?(?:太|那么)?长)(?:吧|就行|就好)?$", REPLY_CODE_LENGTH, standing=True),
