@@ -46,7 +46,7 @@ _SOFT_HAN = frozenset("很特别非常真太最挺超吃喝爱喜欢请尽量都
 # other value of a habit (周末喜欢去游泳 / 周末经常游泳 / 周末我一般去游泳, 每天六点起床 / 一般六点起床); 一般 only
 # before a verb or an hour (川菜一般 is a verdict).
 _HAN_QUALIFIER = re.compile(
-    r"现在|目前|最近|如今|平时|平常|一直|依然|仍然|还是|其实|确实|真的|更加|更(?=[喜爱想愿偏])"
+    r"现在|目前|最近|如今|平时|平常|一直|依然|仍然|还是|其实|确实|真的|已经|更加|更(?=[喜爱想愿偏])"
     r"|经常|常常|通常|总是|一般(?=[去会都在要]|[零一二两三四五六七八九十\d]+点)"
     # One of a kind and the home it lives in say no value: 我家有只猫 / 有一只猫咪 / 养了一只猫.
     r"|我家|家里|一(?=[只个条位头匹])"

@@ -6414,6 +6414,11 @@ def test_wordings_of_the_twenty_third_probes_sixth_set_are_read_on_a_key() -> No
         ("以后多举例子。", "rule-examples", "以后多举例子"),
         ("我们家的狗叫豆豆，是只柯基。", "pet-dog", "我们家的狗叫豆豆，是只柯基"),
         ("I started working from home.", "work-location", "Started working from home"),
+        ("我不能吃豆制品，会过敏。", "allergy-soy", "不能吃豆制品，会过敏"),
+        ("我喜欢喝普洱。", "drink-puer-tea", "喜欢喝普洱"),
+        ("我喜欢喝红茶。", "drink-black-tea", "喜欢喝红茶"),
+        ("I do cardio every morning.", "preference-cardio", "Does cardio every morning"),
+        ("I'm back on day shifts now.", "work-schedule", "Is back on day shifts now"),
     ],
 )
 def test_wordings_of_the_twenty_third_probe_are_read_on_one_key(message: str, key: str, content: str) -> None:
@@ -6437,7 +6442,9 @@ def test_wordings_of_the_twenty_third_probe_are_read_on_one_key(message: str, ke
       taste keyed by a hash; renting and 「我换了苹果手机」 (no final 了) stored nothing;
     - messages of several facts: a move after the home left ("I used to live in Chicago but moved to Denver") was read
       as a former state and lost; 「多举例子」 after other rules, 「我们家的狗…」, "I started working from home" stored
-      nothing."""
+      nothing;
+    - tenth set: 豆制品 (an allergy keyed by a hash beside allergy-soy), 普洱 and 红茶 (hash keys), cardio, and "I'm back on
+      day shifts now" (a new value lost) were not read."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
 
 

@@ -57,6 +57,7 @@ def test_a_part_said_in_other_names_of_the_same_frame_adds_nothing() -> None:
     assert append_content("Husband is diabetic", "Husband's got diabetes") == "Husband is diabetic"
     assert append_content("哥哥住在美国", "哥现在在美国生活") == "哥哥住在美国"
     assert append_content("Daughter has a nut allergy", "Daughter is allergic to nuts") == "Daughter has a nut allergy"
+    assert append_content("爸退休了", "父亲已经退休了") == "爸退休了"
     assert append_content("老婆怀孕了", "老婆是老师") == "老婆怀孕了；老婆是老师"
     assert append_content("Husband is diabetic", "Husband has asthma") == "Husband is diabetic; Husband has asthma"
 

@@ -647,7 +647,7 @@ RULES: tuple[Rule, ...] = (
     # "I've started going to bed at 11 since the baby arrived": the routine changed, at its hour.
     _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|begun|began|switched to) (?P<item>going to bed|going to sleep|waking up|getting up) (?:at (?:around |about )?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?)(?: every (?:day|morning|night|evening)| on weekdays)?" + _EN_ROUTINE_NOW + r"$", timed_habit),
     # "I do yoga twice a week", "I practice yoga", "I've been doing CrossFit for two years": an activity kept up.
-    _r("pref", "en", r"^I(?:'ve been| have been)? " + _EN_ADV + r"(?:do|practice|practise|doing|practicing|practising) (?P<item>yoga|pilates|tai chi|karate|judo|taekwondo|kung fu|crossfit|meditation|ballet|boxing|martial arts|calligraphy)(?: (?:\w+ (?:a|per) (?:week|day|month)|every \w+|on (?:weekends|\w+days)|daily|regularly|for (?:\w+ )?(?:years?|months?)))?$", _pref),
+    _r("pref", "en", r"^I(?:'ve been| have been)? " + _EN_ADV + r"(?:do|practice|practise|doing|practicing|practising) (?:a )?(?P<item>yoga|pilates|tai chi|karate|judo|taekwondo|kung fu|crossfit|meditation|ballet|boxing|martial arts|calligraphy|cardio|HIIT|strength training|weight training|weights)(?: workouts?| sessions?| classes)?(?: (?:\w+ (?:a|per) (?:week|day|month)|every \w+|on (?:weekends|\w+days)|daily|regularly|for (?:\w+ )?(?:years?|months?)))?$", _pref),
     # "I travel on a tight budget", "I'm a budget traveler": how the user travels (habit-budget-travel).
     _r("pref", "en", r"^I(?:'m| am)? " + _EN_ADV + r"(?:a )?(?P<item>budget travell?er|travel (?:on a (?:tight )?budget|on a shoestring|cheap(?:ly)?))$", _pref),
     # "I volunteer at an animal shelter on weekends".
@@ -833,7 +833,8 @@ RULES: tuple[Rule, ...] = (
     _r("work-schedule", "en", r"^I (?:usually |mostly |always |often |currently |now )?work (?P<value>night shifts?|nights|the night shift|rotating shifts|shifts|weekends|early shifts|late shifts)\b", WORK_SCHEDULE),
     # "I switched to day shifts", "I'm on nights now": the new schedule replaces the old.
     _r("work-schedule", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:switched|moved|changed|went back) to (?P<value>(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?)\b", WORK_SCHEDULE),
-    _r("work-schedule", "en", r"^I(?:'m| am) (?:now )?on (?P<value>(?:the )?(?:day|night|early|late) shifts?|nights)(?: now)?$", WORK_SCHEDULE),
+    _r("work-schedule", "en", r"^I(?:'m| am) (?:now )?(?:back )?on (?P<value>(?:the )?(?:day|night|early|late) shifts?|nights|days)(?: now| again)?$", WORK_SCHEDULE),
+    _r("work-schedule", "en", r"^I (?:now )?work (?P<value>days|nights) (?:now|again)$", WORK_SCHEDULE),
     _r("work-schedule", "zh", _ZH_ME + r"(?:经常|常年|长期)?(?:上|值|倒|是|换了|换成|改上|转)(?P<value>夜班|大夜班|晚班|倒班|三班倒|两班倒)", WORK_SCHEDULE),
     # 「我换成白班了」 after nights: the day shift replaces the schedule (「我上白班」 alone is no news).
     _r("work-schedule", "zh", _ZH_ME + r"(?:换了|换成|改上|转|调到|调成|改成)(?P<value>白班|早班|正常班)了?$", WORK_SCHEDULE),
