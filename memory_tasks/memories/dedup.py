@@ -257,7 +257,7 @@ _ONLY_WHEN_ASKED = re.compile(r"\bonly\b.*\b(?:when|if) I ask|只有?在?我(?:�
 
 def _negations(text: str) -> set[str]:
     """The kinds of negation `text` says (`_NEGATION_KIND`; "longer" of "no longer" is its own); what an
-    allergy it states rules out is none (`_STATES_AN_ALLERGY`), "can't stand" is a dislike (`_CANT_STAND`),
+    allergy it states rules out is none (`_STATES_AN_ALLERGY`), "can't stand" is "hates" (`_CANT_STAND`),
     "only when I ask" a "not" (`_ONLY_WHEN_ASKED`), and neither a condition's "without it" (`_UNLESS_THEN`),
     「无辣不欢」 (`_NEVER_WITHOUT`), "not too long" (`_NOT_TOO_LONG`) nor "not so polite" (`_NOT_SO_POLITE`) is one."""
     if _STATES_AN_ALLERGY.search(text):
@@ -323,7 +323,7 @@ def _swaps_value(stored: str, stated: str) -> bool:
         if _english_stems(rest_a) & _english_stems(rest_b):
             return False  # "Goes for a run every morning" / "Goes running every morning": one activity
         # "Wife is vegetarian" / "Wife's a vegetarian": a copula and an article put no value in the frame; "Doesn't have
-        # a car" / "Doesn't own a car": one verb of having ("Has a dog" / "Wants a dog" still swaps).
+        # a car" / "Doesn't own a car": the verbs of having are one verb.
         rest_a, rest_b = (
             ["has" if word in _HAVING else word for word in rest if word not in _GLUE_WORDS | _COPULAS]
             for rest in (rest_a, rest_b)

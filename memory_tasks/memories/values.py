@@ -216,8 +216,8 @@ def _space_before(match: re.Match[str]) -> str:
 def canonical_words(text: str) -> str:
     """`text` as dedup compares its English words: one place's, one trade's and one home's names as one
     (`_PLACE_NAMES`, `_ONE_TRADE`, `_TRADE_NAMES`, `_LIVES_IN`, `_MOVED_IN_WITH`), a condition had however said
-    (`_OF_A_CONDITION`, `_CELIAC_ALONE`, `_HAS_GOT`), a day's number without its ordinal ending, a count in digits without "years
-    old", then `text.canonical_english`'s synonyms."""
+    (`_OF_A_CONDITION`, `_CELIAC_ALONE`, `_HAS_GOT`), a day's number without its ordinal ending, a count in digits
+    without "years old", then `text.canonical_english`'s synonyms."""
     text = _ORDINAL_ENDING.sub("", canonical_places(text))
     text = _NUMBER_WORD.sub(lambda word: _NUMBER_WORDS[word.group(0).lower()], text)
     text = _TRADE_NAME.sub(lambda name: _TRADE_NAMES[name.group(0).lower()], _YEARS_OLD.sub("", text))
