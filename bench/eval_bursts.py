@@ -145,6 +145,23 @@ def run_burst(user_id: int, burst: Burst) -> BurstResult:
     return BurstResult(burst, first, changed, before, after)
 
 
+def misses(results: Sequence[BurstResult]) -> dict[str, list[str]]:
+    """The ids of the bursts that missed each check: left more or fewer than one memory, changed on a re-send, or
+    did not take their new value (each list empty when every burst held)."""
+    return {
+        "one memory": [r.burst.id for r in results if not r.one_memory],
+        "stable": [r.burst.id for r in results if not r.stable],
+        "new value": [r.burst.id for r in results if r.new_value_landed is False],
+    }
+
+
+def run_share(share: int, of: int) -> list[BurstResult]:
+    """Every `of`-th shipped burst from the `share`-th, each run as its own user (`run_burst`): one of `of` shares of
+    the shipped file, so that test files can run them side by side."""
+    bursts = list(enumerate(load_bursts()))[share::of]
+    return [run_burst(FIRST_USER + index, burst) for index, burst in bursts]
+
+
 def format_results(results: Sequence[BurstResult]) -> str:
     """One line per burst (what it left), then the counts per language."""
     lines = []

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.eval_bursts import DEFAULT_DATA, Burst, BurstResult, format_results, load_bursts
+from bench.eval_bursts import DEFAULT_DATA, Burst, BurstResult, format_results, load_bursts, misses
 
 
 def test_the_shipped_bursts_load_each_with_statements_to_send() -> None:
@@ -46,3 +46,4 @@ def test_the_counts_tell_one_memory_stability_and_new_values_apart() -> None:
     assert "BAD two" in report and "[2 memories]" in report
     assert "changed by re-sends [2]" in report and "new value not taken" in report
     assert report.splitlines()[-1].split() == ["all", "3", "2", "2", "1", "1/2"]
+    assert misses(results) == {"one memory": ["two"], "stable": ["flips"], "new value": ["flips"]}
