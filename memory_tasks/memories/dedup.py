@@ -93,8 +93,8 @@ _CORE_CATEGORIES = frozenset(CORE_KEY_CATEGORIES)
 def keys_name_different_items(key_a: str, key_b: str) -> bool:
     """True when two keys of one category name different items (pet-cat vs pet-dog).
 
-    Similarity cannot tell 养了一只猫 from 养了一只狗 (cosine 0.95); the keys can. Keys of
-    different categories, wording hashes (except in a core category: `extraction.core.CORE_KEY_CATEGORIES`),
+    Similarity cannot tell 养了一只猫 from 养了一只狗 (cosine 0.95); the keys can, and an item's key from the key of
+    an aspect of it (drink-coffee / drink-coffee-cutoff: `_ASPECTS`) too. Keys of different categories, wording hashes (except in a core category: `extraction.core.CORE_KEY_CATEGORIES`),
     one item contained in the other (food-thai vs food-thai-cuisine) or a group's key (family-children vs
     family-son) leave the decision to similarity.
     """
@@ -102,6 +102,9 @@ def keys_name_different_items(key_a: str, key_b: str) -> bool:
     category_b, *items_b = _KEY_SPLIT.split(key_b)
     if category_a != category_b or not items_a or not items_b:
         return False
+    # "Drinks coffee every morning" / 「下午不喝咖啡」 (drink-coffee-cutoff): the hours are another fact.
+    if (items_a[-1] in _ASPECTS) != (items_b[-1] in _ASPECTS):
+        return True
     if category_a not in _CORE_CATEGORIES and any(_WORDING_HASH.match(token) for token in (*items_a, *items_b)):
         return False
     # Synonyms and plurals as one word: food-italian-cuisine and food-italian-food name one item.
@@ -109,6 +112,10 @@ def keys_name_different_items(key_a: str, key_b: str) -> bool:
     if set_a <= _GROUP_ITEMS or set_b <= _GROUP_ITEMS:
         return False  # family-children holds the son of family-son: the contents decide
     return not (set_a <= set_b or set_b <= set_a)
+
+
+# Last words of a key that name one aspect of its item, a fact of its own beside the item's (rules' `builders._hours_key`).
+_ASPECTS = frozenset({"cutoff"})
 
 
 # Items that name a group the other items of their category belong to (family-children / family-son).

@@ -284,6 +284,32 @@ def test_a_reply_length_asked_again_after_another_is_the_rule_now(db) -> None:
     assert [content for _, _, _, content, *_ in _active(user)] == ["回复短一点就行"]
 
 
+@pytest.mark.parametrize(
+    ("habit", "hours", "other_hours", "left"),
+    [
+        ("我每天早上喝咖啡。", "我下午不喝咖啡。", "我晚上不喝咖啡了。", ["晚上不喝咖啡了", "每天早上喝咖啡"]),
+        (
+            "I drink coffee every morning.",
+            "I never drink coffee after 2pm.",
+            "I don't drink coffee after 4pm.",
+            ["Doesn't drink coffee after 4pm", "Drinks coffee every morning"],
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_an_item_kept_from_at_some_hours_leaves_its_habit_at_others(db, habit, hours, other_hours, left) -> None:
+    """R-WRITE-2, R-WRITE-3, issue 13.1 (session 33): 「我下午不喝咖啡」 after 「我每天早上喝咖啡」 overwrote the habit,
+    and 「我晚上不喝咖啡了」 retired it: both facts are true at once. Said again in any order, nothing changes; other
+    hours are the cutoff's new value, the habit stays."""
+    user = 1414
+    tell(user, [habit, hours])
+    before = _active(user)
+    assert len(before) == 2
+    _assert_sent_again_in_any_order_changes_nothing(user, [habit, hours], before)
+    tell(user, [other_hours])
+    assert sorted(content for _, _, _, content, *_ in _active(user)) == left
+
+
 # Nineteenth probe: one fact per burst, each wording new to the suite when the probe was run.
 QUALIFIED_BURSTS = [
     ["I'm a software engineer.", "I work as a software engineer.", "My job is software engineering."],

@@ -19,6 +19,10 @@ from memory_tasks.memories.values import state_different_values
         ("sensitivity-h1a2b3c4", "sensitivity-h9f8e7d6", True),
         ("drink-preference", "food-preference", False),  # other categories: similarity decides
         ("residence-city", "residence-city", False),
+        # The hours an item is kept from are a fact beside the item's (session 33): "Drinks coffee every morning" and
+        # 「下午不喝咖啡」 are both true, where the item contained in the other key would let similarity merge them.
+        ("drink-coffee", "drink-coffee-cutoff", True),
+        ("drink-coffee-cutoff", "drink-coffee-cutoff", False),
     ],
 )
 def test_keys_of_one_category_naming_different_items_are_different_memories(key_a, key_b, different) -> None:

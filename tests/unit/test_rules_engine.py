@@ -6331,9 +6331,9 @@ def test_wordings_of_the_twenty_third_probes_sixth_set_are_read_on_a_key() -> No
     beside `health-asthma`; 「我下午不喝咖啡」 stored nothing; 「过了中午我就不喝咖啡了」 retired the coffee held (a
     condition's 就 is no quitting)."""
     assert [(c.key, c.content) for c in extract("I'm asthmatic.")] == [("health-asthma", "Is asthmatic")]
-    assert [(c.key, c.content) for c in extract("我下午不喝咖啡。")] == [("drink-coffee", "下午不喝咖啡")]
+    assert [(c.key, c.content) for c in extract("我下午不喝咖啡。")] == [("drink-coffee-cutoff", "下午不喝咖啡")]
     coffee = [ExistingMemory(1, "drink-coffee", "preference", "每天早上喝咖啡")]
-    assert refined("过了中午我就不喝咖啡了。", coffee) == []
+    assert refined("过了中午我就不喝咖啡了。", coffee) == [("upsert", "preference", "drink-coffee-cutoff")]
     assert refined("我早就不喝咖啡了。", coffee) == [("delete", "preference", "drink-coffee")]
 
 
@@ -6458,3 +6458,47 @@ def test_what_the_twenty_third_probes_rules_leave_alone() -> None:
     assert [c.key for c in extract("我以前喜欢喝咖啡。")] == []
     assert [c.key for c in extract("回答简短一点。")] == ["reply-style"]
     assert extract("我周末在咖啡店兼职。") == []  # a coffee shop is no coffee
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("我下午不喝咖啡。", "drink-coffee-cutoff", "下午不喝咖啡"),
+        ("睡前不喝茶。", "drink-tea-cutoff", "睡前不喝茶"),
+        ("I never drink coffee after 2pm.", "drink-coffee-cutoff", "Never drinks coffee after 2pm"),
+        ("I don't drink coffee in the evening.", "drink-coffee-cutoff", "Doesn't drink coffee in the evening"),
+        # No quitting: not at those hours any more, the mornings' coffee is not given up.
+        ("我晚上不喝咖啡了。", "drink-coffee-cutoff", "晚上不喝咖啡了"),
+        (
+            "I don't drink coffee in the evening anymore.",
+            "drink-coffee-cutoff",
+            "Doesn't drink coffee in the evening anymore",
+        ),
+        ("I stopped drinking coffee after lunch.", "drink-coffee-cutoff", "Stopped drinking coffee after lunch"),
+        ("下午三点以后我就不喝咖啡了。", "drink-coffee-cutoff", "下午三点以后我就不喝咖啡了"),
+        # When the user stops eating: one slot, its hour said one way.
+        ("晚上八点以后不吃东西。", "eating-cutoff", "晚上8点以后不吃东西"),
+        ("我晚上8点以后就不吃东西了。", "eating-cutoff", "晚上8点以后不吃东西"),
+        ("晚饭后我就不吃东西了。", "eating-cutoff", "晚饭以后不吃东西"),
+        ("睡觉前不吃东西。", "eating-cutoff", "睡前不吃东西"),
+        ("我过午不食。", "eating-cutoff", "过午不食"),
+        ("I don't eat after 8pm.", "eating-cutoff", "Doesn't eat after 8pm"),
+        ("I stop eating after 7 pm.", "eating-cutoff", "Doesn't eat after 7pm"),
+        ("I never eat after dinner.", "eating-cutoff", "Doesn't eat after dinner"),
+    ],
+)
+def test_keeping_from_an_item_at_some_hours_is_a_fact_of_its_own(message: str, key: str, content: str) -> None:
+    """R-WRITE-2, issue 13.1 (session 33): 「我每天早上喝咖啡」 then 「我下午不喝咖啡」 left only the afternoon: both were
+    drink-coffee, so the second overwrote the first. The hours an item is kept from are its `-cutoff` key; 「我晚上不喝咖啡了」
+    retired the coffee held; "I don't eat after 8pm" was keyed by its words, 「晚上八点以后不吃东西」 stored nothing."""
+    assert [(c.op, c.key, c.content) for c in extract(message)] == [("upsert", key, content)]
+
+
+def test_an_item_given_up_whatever_the_hour_is_still_retired() -> None:
+    """R-WRITE-2: a quitting without hours still ends the habit held, and 「早就」 is long since, no condition."""
+    coffee = [ExistingMemory(1, "drink-coffee", "preference", "每天早上喝咖啡")]
+    assert refined("我不喝咖啡了。", coffee) == [("delete", "preference", "drink-coffee")]
+    assert refined("I quit coffee.", [ExistingMemory(1, "drink-coffee", "preference", "Drinks coffee")]) == [
+        ("delete", "preference", "drink-coffee")
+    ]
+    assert refined("我晚上不喝酒了。", []) == [("upsert", "preference", "drink-alcohol-cutoff")]  # no diet part

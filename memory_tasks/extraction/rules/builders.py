@@ -25,6 +25,7 @@ from memory_tasks.extraction.rules.content import (
 )
 from memory_tasks.extraction.rules.keys import favorite_key, goal_key, item_slug, liking_key, project_key, rule_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries, lexicon_mentions
+from memory_tasks.text import has_han
 
 Build = Callable[[re.Match[str], Clause], list[Candidate]]
 
@@ -125,11 +126,27 @@ def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) ->
             tail = clause.text[match.end("item") : match.end()].rstrip()
             contents = [statement(_listed(head, item, clause.lang) + tail, clause.lang) for item in items]
         return [
-            _candidate("upsert", memory_type, key_of(item), content, clause, importance, item=item)
+            _candidate("upsert", memory_type, _hours_key(key_of(item), content), content, clause, importance, item=item)
             for item, content in zip(items, contents, strict=True)
         ]
 
     return build
+
+
+# Not at some hours of the day: 「下午不喝咖啡」, "Never drinks coffee after 2pm", 「睡前不喝茶」. Said with a positive habit
+# of the same item ("Drinks coffee every morning") it is a second fact, not a new value of the first.
+_NOT_AT_SOME_HOURS = re.compile(
+    r"(?:下午|晚上|傍晚|夜里|半夜|深夜|睡前|睡觉前|饭后|晚饭后|午饭后|中午(?:以|之)?后|过了中午|[\d一二三四五六七八九十两]+点(?:以|之)?后)"
+    r"[^，。]{0,4}?(?:不|别|从不|从来不|绝不)"
+    r"|\b(?:don't|do not|doesn't|does not|never|won't|can't|cannot|avoids?|stopped|no longer)\b.*\b(?:after (?:noon|midday|lunch|dinner|\d)"
+    r"|in the (?:afternoons?|evenings?)|at night|late in the day|before (?:bed|bedtime|sleep))",
+    re.IGNORECASE,
+)
+
+
+def _hours_key(key: str, content: str) -> str:
+    """`key`, or its `-cutoff` key when `content` keeps from the item at some hours of the day only."""
+    return f"{key}-cutoff" if _NOT_AT_SOME_HOURS.search(content) else key
 
 
 # Verbs an activity opens with that no liking's head carries: 「看书或者爬山」 is 看书 and 爬山, not 看爬山.
@@ -176,8 +193,14 @@ def retirement(key_of_verb: Callable[[str, str], str | None]) -> Build:
             if key:
                 prefix = key.split("-", 1)[0]
                 memory_type = prefix if prefix in ("goal", "project") else "fact" if prefix == "pet" else "preference"
+                said = clause.text[: match.end()]
+                if memory_type == "preference" and _NOT_AT_SOME_HOURS.search(said):
+                    # 「我晚上不喝咖啡了」: not at those hours any more; the coffee of the mornings is not given up.
+                    hours = statement(said, clause.lang)
+                    candidates.append(_candidate("upsert", memory_type, f"{key}-cutoff", hours, clause, 3, item=item))
+                    continue
                 candidates.append(_candidate("delete", memory_type, key, content, clause, 3, item=item))
-        if any(c.key in DIETARY_KEYS for c in candidates) and not TASTE.search(match.group(0)):
+        if any(c.key in DIETARY_KEYS and c.op == "delete" for c in candidates) and not TASTE.search(match.group(0)):
             candidates.append(_candidate("append", "fact", "diet", content, clause, 4))
         return candidates
 
@@ -658,18 +681,32 @@ _EN_HOUR = re.compile(
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
 
+def _hour_number(said: str) -> int:
+    """An hour said in digits or in Chinese numerals as a number: 「十一」 is 10 + 1 (二十 is no hour said this way)."""
+    if said.isdigit():
+        return int(said)
+    tens, _, ones = said.partition("十") if "十" in said else ("", "", said)
+    return (10 if "十" in said and not tens else _ZH_DIGITS.get(tens, 0) * 10) + _ZH_DIGITS.get(ones, 0)
+
+
+def eating_cutoff(value: str) -> str:
+    """When the user stops eating, said one way: 「晚上八点」 -> 「晚上8点以后」, 「晚饭」 -> 「晚饭以后」, 「睡觉前」 -> 「睡前」,
+    "8 pm" -> "8pm" (a paraphrase of one hour reads as a repeat, another hour as another value)."""
+    if value in ("睡前", "睡觉前"):
+        return "睡前"
+    if not has_han(value):
+        return re.sub(r"(\d) (am|pm)\b", r"\1\2", value, flags=re.IGNORECASE)
+    in_digits = _ZH_HOUR.sub(lambda found: f"{found.group('part') or ''}{_hour_number(found.group('hour'))}点", value)
+    return f"{in_digits}以后"
+
+
 def _bedtime_hour(text: str, lang: Lang) -> int | None:
     """The hour (0-23) a bedtime names, an hour without a part of the day read as a bedtime's
     (8-11 the evening, 12 midnight, 1-7 the small hours); None when no hour is named."""
     found = (_ZH_HOUR if lang == "zh" else _EN_HOUR).search(text)
     if not found:
         return None
-    said = found.group("hour")
-    if said.isdigit():
-        hour = int(said)
-    else:  # 十一 = 10 + 1, 二十 is no hour of a bedtime said this way
-        tens, _, ones = said.partition("十") if "十" in said else ("", "", said)
-        hour = (10 if "十" in said and not tens else _ZH_DIGITS.get(tens, 0) * 10) + _ZH_DIGITS.get(ones, 0)
+    hour = _hour_number(found.group("hour"))
     part = (found.group("part") or "").lower().replace(".", "")
     if part == "晚上" and hour <= 5:
         return hour  # 「晚上一点」: one in the night

@@ -15,6 +15,7 @@ from memory_tasks.extraction.rules.builders import (
     Build,
     Slot,
     alcohol_kept_from,
+    eating_cutoff,
     family_fact,
     favorite,
     favorite_of_kind,
@@ -321,6 +322,11 @@ RESIDENCE_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Liv
 RESIDENCE_HOME_ZH = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"}, clean=zh_known_city)
 RESIDENCE_EN = Slot("fact", "residence-city", {"zh": "住在{value}", "en": "Lives in {value}"})
 HOMETOWN = Slot("fact", "hometown", {"zh": "老家是{value}", "en": "Is from {value}"}, ttl_days=LIFELONG_TTL_DAYS)
+# When the user stops eating, whatever the hour: one slot.
+EATING_CUTOFF = Slot(
+    "preference", "eating-cutoff", {"zh": "{value}不吃东西", "en": "Doesn't eat after {value}"}, 3, clean=eating_cutoff
+)
+EATING_NOTHING_AFTER_NOON = Slot("preference", "eating-cutoff", importance=3)
 GREW_UP = Slot("fact", "hometown", {"zh": "在{value}长大", "en": "Grew up in {value}"}, ttl_days=LIFELONG_TTL_DAYS)
 OCCUPATION = Slot("fact", "occupation", {"zh": "职业：{value}", "en": "Occupation: {value}"})
 # What the user does for a living said as a statement ("Is retired", "Teaches high school math").
@@ -436,10 +442,16 @@ _RETIRE_VERBS_EN = r"like|love|enjoy|eat|drink|use|play|watch|listen to|smoke|re
 # fmt: off
 RULES: tuple[Rule, ...] = (
     # ---- preferences: retirements, then dislikes, then likes and habits -------------------
+    # 「晚上八点以后不吃东西」, 「我过午不食」, "I don't eat after 8pm": when the user stops eating, one slot whatever the hour.
+    _r("pref", "zh", r"^(?:我)?(?:一般|基本上?|平时|现在)?(?P<value>(?:晚上|下午)?[\d一二三四五六七八九十两]+点(?:半)?|晚饭|晚餐|睡前|睡觉前|中午)(?:以后|之后|后)?(?:我)?(?:一般|基本上?)?就?不(?:再)?吃(?:任何)?(?:东西|饭|零食)了?$", EATING_CUTOFF),
+    _r("pref", "zh", r"^(?:我)?(?:一般|基本上?|平时|现在|一直)?(?P<value>过午不食)$", EATING_NOTHING_AFTER_NOON),
+    _r("pref", "en", r"^I (?:(?:usually|generally|try to|always) )?(?:don't|do not|never|try not to|stop) eat(?:ing)?(?: anything)? after (?P<value>\d{1,2}(?::\d\d)? ?(?:am|pm)?|dinner|sunset|\w+ o'clock)$", EATING_CUTOFF),
     _r("pref", "zh", r"(?:不再|再也不|再也没)(?P<verb>" + _RETIRE_VERBS_ZH + r")?(?P<item>[^，。]+?)了?$", _retire_any),
     _r("pref", "zh", r"不(?:打算|准备|考虑|想)再?(?P<item>[^，。]+?)了$", _retire_goal),
-    # Not 「不用担心了」, 「不用谢了」: no need to, not no longer using; not after a condition's 就 (「过了中午我就不喝咖啡了」:
-    # none after noon, no quitting), unless 早就 (long since).
+    # 「过了中午我就不喝咖啡了」, 「下午三点以后就不吃东西了」: none after those hours, no quitting (`builders._hours_key`).
+    _r("pref", "zh", r"^(?:我)?(?:(?:过了)?中午(?:以后|之后)?|(?:下午|晚上)?[\d一二三四五六七八九十两]+点(?:以后|之后|后)|晚饭后|午饭后|睡前|睡觉前)(?:我)?(?:一般|基本上?)?就?不(?:再)?(?P<verb>吃|喝|碰)(?P<item>[^，。]+?)了?$", _retire_any),
+    # Not 「不用担心了」, 「不用谢了」: no need to, not no longer using; not after a condition's 就 (the hours
+    # above), unless 早就 (long since).
     _r("pref", "zh", r"(?<!(?<!早)就)不(?P<verb>喜欢|爱|吃|喝|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|看|抽|碰|打|踢|弹|练|下(?=棋))(?P<item>[^，。]+?)了$", _retire_any),
     # 「我不跑步了」, 「我最近不跑了」 (`clauses._ZH_SPORT_SAID_BY_ITS_VERB`): a sport of its own verb given up.
     _r("pref", "zh", _ZH_ME + r"不(?:再)?(?P<item>跑步|游泳|骑车|爬山|健身)了$", _retire_any),
