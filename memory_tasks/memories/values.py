@@ -318,7 +318,7 @@ def state_different_values(a: str, b: str, *, qualified: bool = True) -> bool:
         # One language, named alike or not ("Reply in Chinese" / "Always respond in Mandarin Chinese"): no other value.
         a, b = _LANGUAGE_NAME.sub("", a), _LANGUAGE_NAME.sub("", b)
     if has_han(a) or has_han(b):
-        return _latin_words_differ(a, b) or _filler_swapped(a, b)
+        return _latin_words_differ(a, b) or _filler_swapped(a, b) or _han_counts_differ(a, b)
     names_a, names_b = (named_values(without_subject(canonical_places(text))) for text in (a, b))
     if names_a and names_b and names_a != names_b:
         return True
@@ -370,6 +370,24 @@ def frame(text: str) -> str:
         return han_frame(text)
     text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(text))
     return _ALLERGIC_TO.sub(lambda m: "allergic to " + " ".join(map(singular, m["allergen"].lower().split())), text)
+
+
+# A count of something in Chinese numerals: 「跑过三次全马」, 「养了两只猫」 (digits are read as 「三」 by `han_frame`).
+_HAN_COUNT = re.compile(
+    r"(?P<count>[零一二两三四五六七八九十百]+)(?P<unit>次|个|岁|场|只|条|本|斤|公斤|公里|天|小时|分钟|辆|套|口)"
+)
+
+
+def _han_counts(text: str) -> dict[str, str]:
+    """The counts `text` says, by unit: 「全马我跑过三次」 -> {"次": "三"} (两 said as 二)."""
+    return {found["unit"]: found["count"].replace("两", "二") for found in _HAN_COUNT.finditer(han_frame(text))}
+
+
+def _han_counts_differ(a: str, b: str) -> bool:
+    """True when both texts count one unit and not alike: 「全马我跑过三次」 / 「我跑过四次全马了」, whose frames share
+    no start for `_filler_swapped` to see the swap in."""
+    counts_a, counts_b = _han_counts(a), _han_counts(b)
+    return any(counts_b.get(unit, count) != count for unit, count in counts_a.items())
 
 
 def _filler_swapped(a: str, b: str) -> bool:

@@ -223,6 +223,9 @@ def test_words_said_before_confirm_unless_they_state_another_value(stored: str, 
         ("Reply in Chinese", "User wants replies in English"),
         ("Is learning Chinese cooking", "Is learning cooking"),  # a language named on one side only is a value
         ("住在上海", "家在北京"),
+        # Session 33: a count in Chinese numerals where the two frames share no start (「我跑过四次全马了」 was a repeat).
+        ("全马我跑过三次", "跑过四次全马了"),
+        ("每周去健身房三次", "每周游泳两次"),
     ],
 )
 def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: str, b: str) -> None:
@@ -252,6 +255,10 @@ def test_english_texts_naming_other_values_or_qualifying_are_different_facts(a: 
         ("Husband is a chef", "Husband works as a chef"),
         ("Sister lives in London", "Sister's based in London"),
         ("Daughter is 4", "Daughter is four years old"),
+        # One count said in digits or in numerals, or counted on one side only.
+        ("全马我跑过3次", "跑过三次全马"),
+        ("养了两只猫", "家里有2只猫"),
+        ("养了一只猫", "养了只猫"),
     ],
 )
 def test_english_restatements_and_chinese_are_not_judged_different(a: str, b: str) -> None:

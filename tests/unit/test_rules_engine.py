@@ -4485,7 +4485,7 @@ def test_a_day_shift_switched_to_and_terms_kept_in_english_are_read() -> None:
     """R-WRITE-2, R-TYPE-2 (eighteenth probe): 「我换成白班了」 was a liking keyed `preference-h53b1595` beside 「上夜班」,
     and 「技术术语可以保留英文」 after a reply-language rule stored nothing."""
     assert keyed("我换成白班了。") == [("upsert", "fact", "work-schedule", "换成白班了")]
-    assert keyed("技术术语可以保留英文。") == [("upsert", "constraint", "rule-english-jargon", "技术术语可以保留英文")]
+    assert keyed("技术术语可以保留英文。") == [("upsert", "constraint", "rule-english-jargon", "专业术语保留英文")]
 
 
 def test_a_childs_name_said_with_the_family_word_stands_for_the_child_in_the_next_turn() -> None:
@@ -6364,8 +6364,8 @@ def test_wordings_of_the_twenty_third_probes_sixth_set_are_read_on_a_key() -> No
         ("My stepson is 12.", "family-children", "Stepson is 12"),
         ("我不吃蒜。", "food-garlic", "不吃蒜"),
         ("大蒜我不吃。", "food-garlic", "不吃大蒜"),
-        ("专业术语请保留英文。", "rule-english-jargon", "专业术语请保留英文"),
-        ("技术名词用英文就行。", "rule-english-jargon", "技术名词用英文就行"),
+        ("专业术语请保留英文。", "rule-english-jargon", "专业术语保留英文"),
+        ("技术名词用英文就行。", "rule-english-jargon", "专业术语保留英文"),
         ("我养了一只鹦鹉。", "pet-parrot", "养了一只鹦鹉"),
         ("回答里不要夹英文。", "rule-mixed-languages", "回答里不要夹英文"),
         ("回复不要中英混杂。", "rule-mixed-languages", "回复不要中英混杂"),
@@ -6502,3 +6502,35 @@ def test_an_item_given_up_whatever_the_hour_is_still_retired() -> None:
         ("delete", "preference", "drink-coffee")
     ]
     assert refined("我晚上不喝酒了。", []) == [("upsert", "preference", "drink-alcohol-cutoff")]  # no diet part
+
+
+@pytest.mark.parametrize(
+    ("message", "read"),
+    [
+        ("Keep meal suggestions cheap.", [("upsert", "rule-meals", "Keep meal suggestions cheap")]),
+        ("Only suggest cheap meals.", [("upsert", "rule-meals", "Only suggest cheap meals")]),
+        ("Give me measurements in metric.", [("upsert", "reply-units", "Give me measurements in metric")]),
+        ("Metric units please.", [("upsert", "reply-units", "Metric units please")]),
+        ("专业名词不用翻译成中文。", [("upsert", "rule-english-jargon", "专业术语保留英文")]),
+        ("技术名词别翻译。", [("upsert", "rule-english-jargon", "专业术语保留英文")]),
+        ("Don't translate technical terms.", [("upsert", "rule-english-jargon", "Keep technical terms in English")]),
+        ("I previously had a stroke.", [("upsert", "health-stroke", "Previously had a stroke")]),
+        ("全马我跑过三次。", [("upsert", "sport-marathon", "全马我跑过三次")]),
+        ("我跑过四次全马了。", [("upsert", "sport-marathon", "跑过四次全马了")]),
+        ("奶茶我戒掉了。", [("delete", "drink-milk-tea", "戒掉奶茶")]),
+        ("I'm a jazz pianist.", [("upsert", "occupation", "Occupation: jazz pianist")]),
+        (
+            "我不吃葱姜蒜。",
+            [
+                ("upsert", "food-scallion", "不吃葱"),
+                ("upsert", "food-ginger", "不吃姜"),
+                ("upsert", "food-garlic", "不吃蒜"),
+            ],
+        ),
+    ],
+)
+def test_wordings_the_twenty_third_probe_left_unread_are_read(message: str, read: list[tuple[str, str, str]]) -> None:
+    """R-TYPE-2, R-READ-6, issue 13.1 (left by the twenty-third probe, read in session 33): each stored nothing, or
+    under a key of its own words (「葱姜蒜」 was one item keyed by a hash; 「专业名词不用翻译成中文」 a rule beside
+    「专业术语保留英文」); 「我跑过四次全马了」 (a final 了) was not read."""
+    assert [(c.op, c.key, c.content) for c in extract(message)] == read

@@ -93,6 +93,7 @@ def split_items(item: str, lang: Lang) -> list[str]:
         return []  # 「我很喜欢这种天气」: the weather of today, whatever 这种 is trimmed to
     # 「牛羊肉」 is 牛肉 and 羊肉; "both cats and dogs" is cats and dogs.
     item = _ZH_MEATS_JOINED.sub(lambda m: "和".join(f"{animal}肉" for animal in m.group("animals")), item)
+    item = _ZH_AROMATICS_JOINED.sub(lambda m: "和".join(m.group(0)), item)  # 「葱姜蒜」 is 葱, 姜 and 蒜
     item = _EN_BOTH.sub("", item)
     parts = (_ZH_LIST if lang == "zh" else _EN_LIST).split(clean_item(item, lang))
     cleaned = [clean_item(p, lang) for p in parts]
@@ -110,6 +111,7 @@ def split_items(item: str, lang: Lang) -> list[str]:
 
 
 _ZH_MEATS_JOINED = re.compile(r"(?P<animals>[猪牛羊鸡鸭鱼]{2,3})肉")
+_ZH_AROMATICS_JOINED = re.compile(r"葱姜蒜|葱蒜|姜蒜|葱姜")
 _EN_BOTH = re.compile(r"^(?:both|either) ", re.IGNORECASE)
 # A Chinese item that points at what is here and now: 这种天气, 这首歌, 这家店.
 _ZH_THIS_ONE = re.compile(r"^(?:很|太|真|特别)?这(?:种|个|首|部|本|家|件|样|些|次)")

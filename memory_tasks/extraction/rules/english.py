@@ -23,7 +23,7 @@ _EN_FIXED = {
 _EN_ADVERBS = frozenset(
     "really just absolutely also totally genuinely honestly still usually always often mostly generally normally "
     "typically regularly actually definitely never sometimes currently now no longer not hardly rarely barely even "
-    "only mainly finally recently seriously officially slowly already".split()
+    "only mainly finally recently seriously officially slowly already previously once".split()
 )
 # Modals and past tenses read the same in the third person ("I gave up coffee" -> "Gave up
 # coffee"); a regular past ends in -ed, except the base verbs below ("I need" -> "Needs").

@@ -652,6 +652,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("umbrella", "item", ("带伞", "雨伞", "umbrella")),
     ("restaurants", "place", ("餐厅", "饭店", "restaurant", "restaurants")),
     ("recipes", "item", ("菜谱", "食谱", "recipe", "recipes")),
+    ("meals", "item", ("meal", "meals")),
     ("calories", "item", ("卡路里", "热量", "calories")),
     ("technical-questions", "item", ("技术问题", "technical questions")),
     (

@@ -120,7 +120,7 @@ _EN_OCCUPATION = (
     r"|student|researcher|scientist|manager|writer|journalist|chef|cook|pharmacist|dentist|architect|analyst|consultant"
     r"|freelancer|photographer|artist|musician|electrician|plumber|firefighter|police officer|pilot|driver|translator"
     r"|editor|professor|lecturer|therapist|psychologist|veterinarian|vet|mechanic|farmer|librarian|recruiter"
-    r"|salesperson|marketer|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
+    r"|salesperson|marketer|pianist|violinist|guitarist|drummer|cellist|singer|composer|conductor|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
     r"|co-founder|cofounder|director|principal|headteacher|head teacher|tutor|coach|trainer|social worker|caregiver"
     r"|carpenter|technician|clerk|secretary|receptionist|administrator|officer|soldier|bartender|waiter"
     r"|waitress|baker|butcher|realtor|real estate agent|broker|banker|trader|economist|statistician|biologist|chemist"
@@ -326,6 +326,10 @@ HOMETOWN = Slot("fact", "hometown", {"zh": "老家是{value}", "en": "Is from {v
 EATING_CUTOFF = Slot(
     "preference", "eating-cutoff", {"zh": "{value}不吃东西", "en": "Doesn't eat after {value}"}, 3, clean=eating_cutoff
 )
+# 「专业术语保留英文」, 「专业名词不用翻译成中文」, "Keep technical terms in English": one rule, however said.
+JARGON_UNTRANSLATED = Slot(
+    "constraint", "rule-english-jargon", {"zh": "专业术语保留英文", "en": "Keep technical terms in English"}
+)
 EATING_NOTHING_AFTER_NOON = Slot("preference", "eating-cutoff", importance=3)
 GREW_UP = Slot("fact", "hometown", {"zh": "在{value}长大", "en": "Grew up in {value}"}, ttl_days=LIFELONG_TTL_DAYS)
 OCCUPATION = Slot("fact", "occupation", {"zh": "职业：{value}", "en": "Occupation: {value}"})
@@ -504,7 +508,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I(?:'m| am) (?:now |finally )?(?:fluent|conversational) in (?P<item>" + _LANGUAGES_EN + r")\b", goal_reached),
     # Races run: 「我跑过三次全马」, "I've run three marathons": the sport, kept beside a goal they may reach (a group
     # of its own, so 「完成过…」 still reaches the goal held).
-    _r("sport-record", "zh", _ZH_ME + r"(?:已经)?(?:跑过|跑完过|完成过|参加过)(?:[一二两三四五六七八九十几\d]+(?:次|个|场))?(?P<item>全马|半马|全程马拉松|半程马拉松|马拉松|铁人三项)(?:[一二两三四五六七八九十几\d]+(?:次|个|场))?$", _pref),
+    _r("sport-record", "zh", _ZH_ME + r"(?:已经)?(?:跑过|跑完过|完成过|参加过)(?:[一二两三四五六七八九十几\d]+(?:次|个|场))?(?P<item>全马|半马|全程马拉松|半程马拉松|马拉松|铁人三项)(?:[一二两三四五六七八九十几\d]+(?:次|个|场))?了?$", _pref),
+    _r("sport-record", "zh", r"^(?P<item>全马|半马|全程马拉松|半程马拉松|马拉松|铁人三项)(?:我)?(?:已经|一共|总共)?(?:跑过|跑完过|完成过|参加过)(?:[一二两三四五六七八九十几\d]+(?:次|个|场))?了?$", _pref),
     _r("sport-record", "en", r"^I(?:'ve| have) (?:run|done|finished|completed) (?:\w+ )?(?P<item>(?:half[- ])?marathon|triathlon|ultramarathon)s?\b", _pref),
     _r("pref", "zh", r"^(?:我)?(?:终于|已经|刚|刚刚|上周|昨天|今年|去年)?(?:考过|通过|考上|拿到|跑完|完成)了?(?P<item>(?!了|啦)[^，。]{1,10}?)(?:了|啦)?$", goal_reached),
     # 「减肥成功了」: the goal named, then reached.
@@ -1016,11 +1021,11 @@ RULES: tuple[Rule, ...] = (
     _r("health", "en", r"^I(?: (?:have|suffer from|was diagnosed with|live with|(?:just )?got diagnosed with|have been diagnosed with)|'ve got|'ve (?:just )?been diagnosed with) (?:type \d |gestational |(?:chronic|mild|severe|moderate|serious) )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|kidney problems|CKD|eczema|psoriasis|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism|" + _EN_CONDITIONS + r")\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant (?:to|of) (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic|bipolar|immunocompromised|hypoglycemic|anemic|anaemic)\b", HEALTH),
     # "I had a kidney transplant": a condition for life (core: every drug and food suggested bears on it).
-    _r("health", "en", r"^I(?: had|'ve had| have had| got) an? (?P<item>(?:kidney|liver|heart|lung) transplant)\b", HEALTH),
+    _r("health", "en", r"^I(?: (?:previously|once|already|recently|actually))?(?: had|'ve had| have had| got) an? (?P<item>(?:kidney|liver|heart|lung) transplant)\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:以前|之前|去年|前年|前几年|几年前|曾经)*(?:做过|做了|换过|换了|装过|放过)(?P<item>肾移植|肝移植|心脏移植|肺移植|心脏支架|支架|心脏搭桥|搭桥)(?:手术)?", HEALTH),
     # A medical history: "I had a heart attack last year", "I'm a cancer survivor", 「我以前得过心梗」 (core, as a
     # condition held is: a workout, a food or a drug suggested bears on it).
-    _r("health", "en", r"^I(?: had|'ve had| have had| survived| suffered) (?:a |an )?(?:mild |minor |major |small |massive )?(?P<item>heart attack|stroke|mini-stroke|TIA|(?:\w+ )?cancer|heart bypass|bypass surgery)\b", HEALTH),
+    _r("health", "en", r"^I(?: (?:previously|once|already|recently|actually))?(?: had|'ve had| have had| survived| suffered) (?:a |an )?(?:mild |minor |major |small |massive )?(?P<item>heart attack|stroke|mini-stroke|TIA|(?:\w+ )?cancer|heart bypass|bypass surgery)\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) an? (?P<item>(?:\w+ )?cancer|stroke|heart attack) survivor\b", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:以前|之前|去年|前年|前几年|几年前|曾经)*(?:得过|患过|有过|发过|犯过|得了)(?:一次|两次)?(?P<item>心梗|心肌梗塞|心肌梗死|中风|脑中风|脑梗|脑卒中|" + ZH + r"{0,3}癌)", HEALTH),
     # Recovering from an operation or an injury: "I'm recovering from knee surgery", 「我刚做完手术」 (a workout suggested
@@ -1318,7 +1323,8 @@ RULES: tuple[Rule, ...] = (
     # 「我喜欢简单直接的回答」: two style words may stand together.
     _r("constraint", "zh", r"(?:喜欢|偏好|想要|希望)(?P<value>" + _ZH_STYLES + r")(?:[、和又而且]{0,2}(?:" + _ZH_STYLES + r"))?(?:一点|一些|些)?的?(?:回答|回复|答案|解释)", REPLY_STYLE, standing=True),
     # "Use metric units", 「用公制单位」: every quantity in the replies.
-    _r("constraint", "en", r"^(?:please )?(?:always )?(?:use|give me|show me) (?:the )?(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?\b", REPLY_UNITS, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:use|give me|show me) (?:(?:all )?(?:the )?(?:measurements|units|quantities|temperatures|weights|distances) in )?(?:the )?(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?\b", REPLY_UNITS, standing=True),
+    _r("constraint", "en", r"^(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?,? please$", REPLY_UNITS, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|都|温度|气温|距离|长度|重量)*(?:用|使用)(?P<value>公制|英制|摄氏度|华氏度)(?:单位)?(?:吧)?$", REPLY_UNITS, standing=True),
     # "I prefer metric units", "I think in Celsius": a preference, in the slot a rule asking for units
     # fills, so "Use imperial" later replaces it.
@@ -1401,7 +1407,9 @@ RULES: tuple[Rule, ...] = (
     # 「不要用太多专业术语」: jargon is a rule for every reply, said without 以后 or 回答.
     _r("constraint", "zh", r"^(?:请|以后|尽量)?(?:不要|别|少)(?:用|说)(?:太多|那么多)?(?:专业|英文)?(?:术语|黑话)", standing_rule, standing=True),
     # 「技术术语可以保留英文」: an exception every reply in another language keeps.
-    _r("constraint", "zh", r"^(?:以后)?(?:技术|专业|编程)?(?:术语|名词|专有名词)(?:可以|就|都|请)*(?:保留|用|写)(?:英文|英语|原文)(?:就行|就好|吧)?$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:以后)?(?:技术|专业|编程)?(?P<value>术语|名词|专有名词)(?:可以|就|都|请)*(?:(?:保留|用|写)(?:英文|英语|原文)|(?:不用|不要|别|不必)(?:翻译|翻)(?:成|为)?(?:中文)?)(?:就行|就好|吧|了)?$", JARGON_UNTRANSLATED, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?(?:keep|leave) (?:the )?(?P<value>technical terms|tech terms|jargon|terminology) (?:in english|untranslated|as they are|in the original)(?: please)?$", JARGON_UNTRANSLATED, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never) translate (?:the )?(?P<value>technical terms|tech terms|jargon|terminology)(?: (?:in)?to chinese)?(?: please)?$", JARGON_UNTRANSLATED, standing=True),
     # 「代码请加注释」: what all the assistant's code should carry.
     _r("constraint", "zh", r"^(?:以后)?(?:写的?|给的?|你的)?(?:代码|程序)(?:里|中)?(?:请|都|要|记得|一定要|尽量)*(?:不要|别|不用)?(?:多加|加上?|带上|写上?)(?:点|些|一些|任何)?(?:中文|英文|详细的?)?注释(?:了|吧)?$", standing_rule, standing=True),
     # 「解释代码的时候多加注释」: what every explanation of a kind should carry.
@@ -1419,6 +1427,9 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?!I (?:\w+ )?(?:always|usually) (?:use|add|include|mention|avoid|suggest|recommend)\b)(?!I (?:always|usually) \w+ (?:it|them|my)\b).*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
+    # "Keep meal suggestions cheap", "Only suggest cheap restaurants": how every suggestion of a kind is made.
+    _r("constraint", "en", r"^(?:please )?(?:always )?keep (?:the |your |my )?(?:[\w-]+ )?(?:suggestions|recommendations|picks|ideas|recipes|meals|restaurants)(?: you (?:give|suggest|recommend)(?: me)?)? (?:cheap|affordable|inexpensive|budget-friendly|on a budget|simple|easy|quick|healthy|kid-friendly|local|nearby|under [$€£¥]?\d[\d,.]*k?)\b.*$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?only (?:ever )?(?:suggest|recommend) (?!(?:it|that|this|one|them)\b).+$", standing_rule, standing=True),
     # "…so no alcohol or raw fish suggestions please": what every suggestion must leave out.
     _r("constraint", "en", r"^(?:so )?(?:please )?no (?P<value>[\w ,-]+?) (?:suggestions|recommendations|recipes)(?: please)?$", standing_rule, standing=True),
     # How the assistant talks, said without "always": "Don't sugarcoat things", "Stop apologizing so much",
