@@ -114,8 +114,9 @@ def keys_name_different_items(key_a: str, key_b: str) -> bool:
     return not (set_a <= set_b or set_b <= set_a)
 
 
-# Last words of a key that name one aspect of its item, a fact of its own beside the item's (rules' `builders._hours_key`).
-_ASPECTS = frozenset({"cutoff"})
+# Last words of a key that name one aspect of its item, a fact of its own beside the item's (rules' `builders._hours_key`,
+# `builders.taken_with`).
+_ASPECTS = frozenset({"cutoff", "style"})
 
 
 # Items that name a group the other items of their category belong to (family-children / family-son).

@@ -152,6 +152,8 @@ def append_content(existing: str, addition: str) -> str:
     # As frames are compared (`values.frame`): 「太太现在怀孕了」 is already in 「老婆怀孕了」, "Husband's got diabetes"
     # in "Husband is diabetic".
     known = comparable(frame(existing))
+    if comparable(frame(addition)) in known:
+        return existing  # its sentences together say what is known: 「儿子不能吃海鲜；会过敏」 after 「儿子对海鲜过敏」
     new_parts = [
         part.strip()
         for part in _SENTENCE_SPLIT.split(addition)

@@ -209,6 +209,8 @@ _OF_A_CONDITION = re.compile(
     r"(?:\b(?:is|am|are)\s+|['\u2019]s\s+)(?:an?\s+)?(?P<adjective>" + "|".join(_CONDITIONS_OF_ADJECTIVES) + r")\b",
     re.IGNORECASE,
 )
+# "A dog called Biscuit" is "a dog named Biscuit".
+_CALLED = re.compile(r"(?<=[a-z] )called\b")
 _HAS_GOT = re.compile(r"(?:['\u2019]s|\bhas|['\u2019]ve|\bhave)\s+got\b", re.IGNORECASE)
 
 
@@ -220,7 +222,7 @@ def _space_before(match: re.Match[str]) -> str:
 def canonical_words(text: str) -> str:
     """`text` as dedup compares its English words: one place's, one trade's and one home's names as one
     (`_PLACE_NAMES`, `_ONE_TRADE`, `_TRADE_NAMES`, `_LIVES_IN`, `_MOVED_IN_WITH`), a condition had however said
-    (`_OF_A_CONDITION`, `_CELIAC_ALONE`, `_HAS_GOT`), a day's number without its ordinal ending, a count in digits
+    (`_OF_A_CONDITION`, `_CELIAC_ALONE`, `_HAS_GOT`), a name given (`_CALLED`), a day's number without its ordinal ending, a count in digits
     without "years old", then `text.canonical_english`'s synonyms."""
     text = _ORDINAL_ENDING.sub("", canonical_places(text))
     text = _NUMBER_WORD.sub(lambda word: _NUMBER_WORDS[word.group(0).lower()], text)
@@ -231,6 +233,7 @@ def canonical_words(text: str) -> str:
     )
     text = _CELIAC_ALONE.sub(r"\1 disease", text)
     text = _HAS_GOT.sub(lambda m: _space_before(m) + ("have" if "v" in m.group(0).lower() else "has"), text)
+    text = _CALLED.sub("named", text)
     return canonical_english(_ONE_TRADE.sub("programmer", text))
 
 
@@ -367,9 +370,35 @@ def frame(text: str) -> str:
     said one way (`_HAS_AN_ALLERGY`, `_ALLERGIC_TO`: not in `canonical_words`, whose words say whether one text
     qualifies another, and "Has a peanut allergy and must avoid peanuts" would then qualify "Allergic to peanuts")."""
     if has_han(text):
-        return han_frame(text)
+        return han_frame(_ZH_KEPT_FROM_FOR_AN_ALLERGY.sub(r"对\g<allergen>过敏", text))
     text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(text))
+    text = _KEPT_FROM_FOR_AN_ALLERGY.sub(r"is allergic to \g<allergen>", _NO_MEAT.sub("is vegetarian", text))
+    for kept_from in _KEPT_FROM:
+        text = kept_from.sub(r"avoids \g<item>", text)
     return _ALLERGIC_TO.sub(lambda m: "allergic to " + " ".join(map(singular, m["allergen"].lower().split())), text)
+
+
+# Paraphrases of one diet or allergy of a family member's, as `frame` folds them: "Husband is vegetarian" / "Husband
+# doesn't eat meat", "Son is allergic to peanuts" / "Son can't have peanuts, he's allergic", "Wife is gluten-free" /
+# "Wife can't eat gluten" / "Wife avoids gluten", 「儿子对海鲜过敏」 / 「儿子不能吃海鲜，会过敏」.
+_NO_MEAT = re.compile(
+    r"\b(?:doesn't|does not|don't|do not|never|won't|can't|cannot) eats? (?:any )?meat\b|\bis an? vegetarian\b",
+    re.IGNORECASE,
+)
+_KEPT_FROM_FOR_AN_ALLERGY = re.compile(
+    r"\b(?:can't|cannot|can not|mustn't|must not) (?:have|eat|drink|touch) (?P<allergen>[a-z]+(?: [a-z]+)?)[,;]? "
+    r"(?:(?:because|as|since) )?(?:he|she|they)(?:'s|'re| is| are) allergic(?: to (?:it|them))?",
+    re.IGNORECASE,
+)
+_KEPT_FROM = (
+    re.compile(r"\b(?:is|['\u2019]s) (?P<item>[a-z]+)-free\b", re.IGNORECASE),
+    re.compile(
+        r"\b(?:can't|cannot|can not|doesn't|does not|won't) (?:eat|have|drink) (?P<item>[a-z]+)\b", re.IGNORECASE
+    ),
+)
+_ZH_KEPT_FROM_FOR_AN_ALLERGY = re.compile(
+    r"(?:不能|不可以|不敢)(?:吃|喝|碰)(?P<allergen>[^，。；;,]{1,6}?)[，,；;]?(?:吃了|一吃就?)?(?:会|就会)过敏"
+)
 
 
 # A count of something in Chinese numerals: 「跑过三次全马」, 「养了两只猫」 (digits are read as 「三」 by `han_frame`).

@@ -195,6 +195,10 @@ class _NeverAlike(_AlwaysAlike):
         ("Could eat ramen every day", "Is sick of ramen now", False),
         ("跟我说话不用那么客气", "说话随意点", True),
         ("说话随意点", "说话正式一点", False),
+        # Session 33: a name given is one verb, a count in numerals a value, a dog's other name another value.
+        ("Has a dog named Biscuit", "Has a dog called Biscuit", True),
+        ("Has a dog named Biscuit", "Has a dog called Max", False),
+        ("全马我跑过三次", "跑过四次全马了", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

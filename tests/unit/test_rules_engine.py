@@ -6534,3 +6534,22 @@ def test_wordings_the_twenty_third_probe_left_unread_are_read(message: str, read
     under a key of its own words (「葱姜蒜」 was one item keyed by a hash; 「专业名词不用翻译成中文」 a rule beside
     「专业术语保留英文」); 「我跑过四次全马了」 (a final 了) was not read."""
     assert [(c.op, c.key, c.content) for c in extract(message)] == read
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I take oat milk in my coffee.", "drink-coffee-style", "Takes coffee with oat milk"),
+        ("I drink my coffee with oat milk.", "drink-coffee-style", "Takes coffee with oat milk"),
+        ("I take my coffee black.", "drink-coffee-style", "Takes coffee black"),
+        ("I put sugar in my tea.", "drink-tea-style", "Takes tea with sugar"),
+        ("我喝咖啡加燕麦奶。", "drink-coffee-style", "喝咖啡加燕麦奶"),
+        ("咖啡我一般加燕麦奶。", "drink-coffee-style", "喝咖啡加燕麦奶"),
+        ("I develop in Python for a living.", "occupation", "Occupation: Python developer"),
+        ("I code in Go professionally.", "occupation", "Occupation: Go developer"),
+    ],
+)
+def test_wordings_of_the_session_33_probe_are_read_on_one_key(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, issue 13.1 (session 33's held-out bursts): how a coffee is taken stored nothing (a new milk was lost
+    with it); "I develop in Python for a living" was a liking of Python beside the occupation."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]

@@ -62,6 +62,32 @@ def test_a_part_said_in_other_names_of_the_same_frame_adds_nothing() -> None:
     assert append_content("Husband is diabetic", "Husband has asthma") == "Husband is diabetic; Husband has asthma"
 
 
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("Husband is vegetarian", "Husband doesn't eat meat"),
+        ("Husband doesn't eat meat", "Husband is a vegetarian"),
+        ("Son is allergic to peanuts", "Son can't have peanuts, he's allergic"),
+        ("Wife is gluten-free", "Wife can't eat gluten"),
+        ("Wife is gluten-free", "Wife avoids gluten"),
+        ("儿子对海鲜过敏", "儿子不能吃海鲜；会过敏"),
+        ("儿子不能吃海鲜；吃了会过敏", "儿子对海鲜过敏"),
+    ],
+)
+def test_a_family_members_diet_or_allergy_said_another_way_adds_nothing(held: str, said: str) -> None:
+    """R-WRITE-3, issue 13.1 (left by the twenty-third probe, session 33): each second wording was appended beside the
+    first ("Husband is vegetarian; Husband doesn't eat meat")."""
+    assert append_content(held, said) == held
+
+
+def test_another_food_a_family_member_keeps_from_is_still_appended() -> None:
+    assert append_content("Wife is gluten-free", "Wife can't eat dairy") == "Wife is gluten-free; Wife can't eat dairy"
+    assert append_content("Husband is vegetarian", "Husband doesn't eat fish") == (
+        "Husband is vegetarian; Husband doesn't eat fish"
+    )
+    assert append_content("儿子对海鲜过敏", "儿子不能吃芒果；会过敏") == "儿子对海鲜过敏；儿子不能吃芒果；会过敏"
+
+
 def test_a_school_finished_replaces_the_stage_held() -> None:
     """R-WRITE-2 (twenty-third probe): 「我儿子大学毕业了」 after 「儿子在读大学」 was taken for a repeat (the new value
     lost), and "Son graduated from college" was kept beside "Son is in college"."""

@@ -37,6 +37,7 @@ from memory_tasks.extraction.rules.builders import (
     slots,
     standing_rule,
     switched_to,
+    taken_with,
     timed_habit,
     zh_alma_mater,
     zh_employer,
@@ -446,6 +447,10 @@ _RETIRE_VERBS_EN = r"like|love|enjoy|eat|drink|use|play|watch|listen to|smoke|re
 # fmt: off
 RULES: tuple[Rule, ...] = (
     # ---- preferences: retirements, then dislikes, then likes and habits -------------------
+    # How a hot drink is taken: 「我喝咖啡加燕麦奶」, "I take oat milk in my coffee", "I take my coffee black".
+    _r("pref", "en", r"^I (?:usually |always |only |normally )?(?:take|drink|have|like) (?:my )?(?P<drink>coffee|tea) (?P<value>black|plain|straight|with (?:[\w-]+ ){0,2}?(?:milk|cream|sugar|honey|lemon|creamer)(?: and (?:[\w-]+ )?(?:milk|cream|sugar|honey|lemon))?)(?: now| these days)?$", taken_with),
+    _r("pref", "en", r"^I (?:usually |always |only |normally )?(?:take|put|use|add|get) (?P<value>(?:[\w-]+ )?(?:milk|cream|sugar|honey|creamer|syrup)) in (?:my )?(?P<drink>coffee|tea)(?: now| these days)?$", taken_with),
+    _r("pref", "zh", r"^(?:我)?(?:平时|一般|都)?(?:喝)?(?P<drink>咖啡|茶)(?:我)?(?:一般|都|只|现在)?(?:要|喝)?(?:加|放)(?P<value>(?!点|些)[^，。]{1,6})$", taken_with),
     # 「晚上八点以后不吃东西」, 「我过午不食」, "I don't eat after 8pm": when the user stops eating, one slot whatever the hour.
     _r("pref", "zh", r"^(?:我)?(?:一般|基本上?|平时|现在)?(?P<value>(?:晚上|下午)?[\d一二三四五六七八九十两]+点(?:半)?|晚饭|晚餐|睡前|睡觉前|中午)(?:以后|之后|后)?(?:我)?(?:一般|基本上?)?就?不(?:再)?吃(?:任何)?(?:东西|饭|零食)了?$", EATING_CUTOFF),
     _r("pref", "zh", r"^(?:我)?(?:一般|基本上?|平时|现在|一直)?(?P<value>过午不食)$", EATING_NOTHING_AFTER_NOON),
@@ -620,7 +625,7 @@ RULES: tuple[Rule, ...] = (
     # 「我上夜班，白天睡觉」, "I sleep during the day": the bedtime of a night worker (it replaces a night-time one).
     _r("pref", "zh", _ZH_ME + r"(?:改成|变成|换成)?(?:都)?(?:白天|上午|早上)(?:才)?(?P<item>睡觉|睡)(?:了)?$", timed_habit),
     _r("pref", "en", r"^I (?:now |usually |mostly )?(?P<item>sleep) (?:during the day|in the daytime|days)(?: now)?$", timed_habit),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*(?:(?:,\s*|,?\s+(?:and|or)\s+)" + CAP + r"[\w+#.-]*)*)", _pref),
+    _r("pref", "en", r"^(?!.* (?:for a living|professionally)$)I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*(?:(?:,\s*|,?\s+(?:and|or)\s+)" + CAP + r"[\w+#.-]*)*)", _pref),
     # "I write Go at work", 「我主要写Go」, 「我是写Java的」, 「我现在主要写Go了」 (a 了 of now, not of 「写了个脚本」): the language
     # one works in ("I write a blog" names none).
     _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING_LIST_EN + r")\b(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
@@ -807,6 +812,8 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally |now |since )?(?:became|become) an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     # "I do accounting for a living": the trade, as the user names it.
     _r("occupation", "en", r"^I (?:do|work in) (?P<value>[\w -]{3,30}?) for a living$", OCCUPATION_STATED),
+    # "I develop in Python for a living" is "I'm a Python developer".
+    _r("occupation", "en", r"^I (?:code|program|develop|write code) in (?P<value>" + CAP + r"[\w+#.-]*) (?:for a living|professionally)$", Slot("fact", "occupation", {"zh": "职业：{value}开发", "en": "Occupation: {value} developer"})),
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:\d+[- ]year[- ]old )?(?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")(?: practitioner| assistant| technician| lead)?" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
     # "I've been a teacher for 20 years", "I just got promoted to senior engineer".
     _r("occupation", "en", r"^I(?:'ve| have) been an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")) (?:for|since)\b", OCCUPATION),
