@@ -202,7 +202,7 @@ def _item_count(text: str) -> int:
 _NEGATION = re.compile(
     # 别 as "don't" (别加表情), not inside 特别 / 区别 / 别人 / 别的.
     r"不|没|讨厌|戒|避免|毕业|(?<![特区分告识级性类差离辨鉴])别(?![人的墅名处称扭致])"
-    r"|\b(?:not|no|never|none|nothing|hates?|dislikes?|stopped|quit|longer|avoids?|stays? away|graduated"
+    r"|\b(?:not|no|never|none|nothing|hates?|dislikes?|stop|stopped|quit|longer|avoids?|stays? away|graduated"
     r"|sick of|tired of|fed up)\b|n't",
     re.IGNORECASE,
 )
@@ -235,6 +235,7 @@ _NEGATION_KIND = {
     "sick of": "not",
     "tired of": "not",
     "fed up": "not",
+    "stop": "not",  # "Stop using emojis" is "Don't use emojis"; a quitting is said in the past ("stopped")
     "戒": "quit",
     "stopped": "quit",
     "quit": "quit",

@@ -373,6 +373,7 @@ def frame(text: str) -> str:
         return han_frame(_ZH_KEPT_FROM_FOR_AN_ALLERGY.sub(r"对\g<allergen>过敏", text))
     text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(text))
     text = _KEPT_FROM_FOR_AN_ALLERGY.sub(r"is allergic to \g<allergen>", _NO_MEAT.sub("is vegetarian", text))
+    text = _ARE_TWINS.sub(r"Has twin \g<children>", text)
     for kept_from in _KEPT_FROM:
         text = kept_from.sub(r"avoids \g<item>", text)
     return _ALLERGIC_TO.sub(lambda m: "allergic to " + " ".join(map(singular, m["allergen"].lower().split())), text)
@@ -380,7 +381,7 @@ def frame(text: str) -> str:
 
 # Paraphrases of one diet or allergy of a family member's, as `frame` folds them: "Husband is vegetarian" / "Husband
 # doesn't eat meat", "Son is allergic to peanuts" / "Son can't have peanuts, he's allergic", "Wife is gluten-free" /
-# "Wife can't eat gluten" / "Wife avoids gluten", 「儿子对海鲜过敏」 / 「儿子不能吃海鲜，会过敏」.
+# "Wife can't eat gluten" / "Wife avoids gluten", 「儿子对海鲜过敏」 / 「儿子不能吃海鲜，会过敏」, and twins.
 _NO_MEAT = re.compile(
     r"\b(?:doesn't|does not|don't|do not|never|won't|can't|cannot) eats? (?:any )?meat\b|\bis an? vegetarian\b",
     re.IGNORECASE,
@@ -390,6 +391,8 @@ _KEPT_FROM_FOR_AN_ALLERGY = re.compile(
     r"(?:(?:because|as|since) )?(?:he|she|they)(?:'s|'re| is| are) allergic(?: to (?:it|them))?",
     re.IGNORECASE,
 )
+# "Daughters are twins" is "Has twin daughters".
+_ARE_TWINS = re.compile(r"\b(?P<children>daughters|sons|kids|children|boys|girls) are twins\b", re.IGNORECASE)
 _KEPT_FROM = (
     re.compile(r"\b(?:is|['\u2019]s) (?P<item>[a-z]+)-free\b", re.IGNORECASE),
     re.compile(

@@ -199,6 +199,7 @@ class _NeverAlike(_AlwaysAlike):
         ("Has a dog named Biscuit", "Has a dog called Biscuit", True),
         ("Has a dog named Biscuit", "Has a dog called Max", False),
         ("全马我跑过三次", "跑过四次全马了", False),
+        ("Please don't use emojis", "Stop using emojis", True),  # an imperative "stop" is a "not", no quitting
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

@@ -6545,11 +6545,16 @@ def test_wordings_the_twenty_third_probe_left_unread_are_read(message: str, read
         ("I put sugar in my tea.", "drink-tea-style", "Takes tea with sugar"),
         ("我喝咖啡加燕麦奶。", "drink-coffee-style", "喝咖啡加燕麦奶"),
         ("咖啡我一般加燕麦奶。", "drink-coffee-style", "喝咖啡加燕麦奶"),
+        ("我现在每天去公司上班了。", "work-location", "现在每天去公司上班了"),
+        ("我每天走一万步。", "sport-walking", "每天走一万步"),
+        ("I go for a walk every evening.", "sport-walking", "Goes for a walk every evening"),
+        ("我两个孩子都上大学了。", "family-children", "两个孩子都上大学了"),
         ("I develop in Python for a living.", "occupation", "Occupation: Python developer"),
         ("I code in Go professionally.", "occupation", "Occupation: Go developer"),
     ],
 )
 def test_wordings_of_the_session_33_probe_are_read_on_one_key(message: str, key: str, content: str) -> None:
-    """R-TYPE-2, issue 13.1 (session 33's held-out bursts): how a coffee is taken stored nothing (a new milk was lost
-    with it); "I develop in Python for a living" was a liking of Python beside the occupation."""
+    """R-TYPE-2, issue 13.1 (session 33's held-out bursts and statements): how a coffee is taken stored nothing (a new
+    milk was lost with it), nor 「我现在每天去公司上班了」 (a new value lost), walking, or 「我两个孩子…」 (a count before the
+    family word); "I develop in Python for a living" was a liking of Python beside the occupation."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]

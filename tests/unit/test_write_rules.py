@@ -72,6 +72,7 @@ def test_a_part_said_in_other_names_of_the_same_frame_adds_nothing() -> None:
         ("Wife is gluten-free", "Wife avoids gluten"),
         ("儿子对海鲜过敏", "儿子不能吃海鲜；会过敏"),
         ("儿子不能吃海鲜；吃了会过敏", "儿子对海鲜过敏"),
+        ("Has twin daughters", "Daughters are twins"),
     ],
 )
 def test_a_family_members_diet_or_allergy_said_another_way_adds_nothing(held: str, said: str) -> None:

@@ -495,8 +495,8 @@ FAMILY = {
     "grandchildren": r"外孙女|外孙子|外孙|孙女|孙子|grandsons?|granddaughters?|grandkids|grandchildren|grandchild",
 }
 _ZH_SUBJECT = re.compile(
-    # 「我有个三岁的儿子」: what the member is like may come before the family word.
-    r"^(?:我的?|我家|我?有(?:[一两二三四五\d])?个(?:[^，。的我]{1,6}的)?)?(?P<family>"
+    # 「我有个三岁的儿子」: what the member is like may come before the family word; 「我两个孩子」 how many.
+    r"^(?:(?:我的?|我家)(?:[两二三四五\d]个)?|我?有(?:[一两二三四五\d])?个(?:[^，。的我]{1,6}的)?)?(?P<family>"
     + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items())
     + r")"
     r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?:好|最好的|老|一个)?(?P<other>朋友|闺蜜|哥们|同事|同学|室友|老板|领导|邻居|房东|前任|前妻|前夫|前男友|前女友|病人|患者|客户|学生|他们|她们|他|她)"

@@ -133,6 +133,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("violin", "music", ("小提琴", "violin", "violinist")),
     ("ukulele", "music", ("尤克里里", "ukulele")),
     ("running", "sport", ("跑步", "晨跑", "夜跑", "慢跑", "running", "jogging", "run", "runs", "jogs")),
+    ("walking", "sport", ("散步", "健步走", "万步", "walking", "a walk", "walks", "steps a day")),
     ("basketball", "sport", ("篮球", "打篮球", "basketball")),
     ("football", "sport", ("足球", "踢足球", "踢球", "soccer", "football")),
     ("badminton", "sport", ("羽毛球", "打羽毛球", "badminton")),

@@ -871,7 +871,7 @@ RULES: tuple[Rule, ...] = (
     _r("work-location", "en", r"^I(?:'m| am)? (?:now )?(?:back (?:in|at|to)|work (?:in|from)|working (?:in|from)) (?P<value>the office)(?: full[- ]time| every day| five days a week)?(?: now| again)?$", WORK_LOCATION),
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
     # 「我现在回公司坐班了」, 「我不远程了」: back at the office (as "I'm back in the office").
-    _r("work-location", "zh", r"^(?:我)?(?:现在|目前|已经|又)*(?P<value>回公司(?:坐班|上班)|回办公室上班|去公司坐班|坐班)了?$", WORK_LOCATION),
+    _r("work-location", "zh", r"^(?:我)?(?:现在|目前|已经|又|每天|天天|都)*(?P<value>回公司(?:坐班|上班)|回办公室上班|去公司(?:坐班|上班)|去办公室上班|坐班)了?$", WORK_LOCATION),
     # 「我周一和周五在家办公」: the days it holds on.
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|平时)?(?:每周)?(?P<value>(?:周|星期)[一二三四五六日天](?:(?:和|、|跟)(?:周|星期)?[一二三四五六日天])*(?:都)?(?:在家办公|居家办公|远程办公|在家上班|远程))$", WORK_LOCATION),
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:at|for) " + _EN_NAME, EMPLOYER_EN),
