@@ -62,7 +62,7 @@ from memory_tasks.extraction.candidates import MAX_CONTENT_CHARS, Candidate
 from memory_tasks.extraction.core import NOT_SAFETY_TYPES, is_core_memory, is_safety_memory
 from memory_tasks.extraction.filters import is_noise_memory
 from memory_tasks.extraction.types import ExistingMemory
-from memory_tasks.memories.values import frame
+from memory_tasks.memories.values import children_aged, frame
 from memory_tasks.text import has_han
 
 logger = logging.getLogger(__name__)
@@ -245,7 +245,7 @@ def _shape_and_values(sentence: str) -> tuple[str, list[str]]:
         said = match.group("said") or match.group("said_en")
         return hole(match.group(0)[len(said) :], said)
 
-    timeless = " ".join(_TIME_FILLER.sub("", _OWNER.sub("", sentence.strip())).split())
+    timeless = " ".join(_TIME_FILLER.sub("", _OWNER.sub("", children_aged(sentence.strip()))).split())
     named = _PARTNER_NAME.sub(partner, timeless)
     staged = _SCHOOL_STAGE.sub(lambda m: hole(_STAGE_VERB.sub("", m.group(0))), _TURNED.sub("is", named))
     shape = _NUMBER.sub(lambda m: hole(m.group(0)), comparable(staged))

@@ -370,10 +370,12 @@ def frame(text: str) -> str:
     said one way (`_HAS_AN_ALLERGY`, `_ALLERGIC_TO`: not in `canonical_words`, whose words say whether one text
     qualifies another, and "Has a peanut allergy and must avoid peanuts" would then qualify "Allergic to peanuts")."""
     if has_han(text):
-        return han_frame(_ZH_KEPT_FROM_FOR_AN_ALLERGY.sub(r"对\g<allergen>过敏", text))
+        # 「哥在美国」 is where he lives: 「哥哥住在美国」.
+        return han_frame(_ZH_KEPT_FROM_FOR_AN_ALLERGY.sub(r"对\g<allergen>过敏", text)).replace("住在", "在")
     text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(text))
     text = _KEPT_FROM_FOR_AN_ALLERGY.sub(r"is allergic to \g<allergen>", _NO_MEAT.sub("is vegetarian", text))
     text = _ARE_TWINS.sub(r"Has twin \g<children>", text)
+    text = children_aged(_TEACHES_SCHOOL.sub("is a teacher", text))
     for kept_from in _KEPT_FROM:
         text = kept_from.sub(r"avoids \g<item>", text)
     return _ALLERGIC_TO.sub(lambda m: "allergic to " + " ".join(map(singular, m["allergen"].lower().split())), text)
@@ -393,6 +395,24 @@ _KEPT_FROM_FOR_AN_ALLERGY = re.compile(
 )
 # "Daughters are twins" is "Has twin daughters".
 _ARE_TWINS = re.compile(r"\b(?P<children>daughters|sons|kids|children|boys|girls) are twins\b", re.IGNORECASE)
+# Children's ages said with or without their count: "Has two kids, 5 and 8" / "Kids are 5 and 8".
+_KIDS_AGED = re.compile(
+    r"\b(?:has (?:\d+|two|three|four|five) (?:kids|children)(?:,| aged| ages| who are)?|(?:kids|children) are(?: aged)?) "
+    r"(?P<ages>\d+(?:(?:,| and|, and) \d+)+)",
+    re.IGNORECASE,
+)
+
+
+def children_aged(text: str) -> str:
+    """`text` with its children's ages said one way: "Has two kids, 5 and 8" -> "kids are 5 and 8"."""
+    return _KIDS_AGED.sub(r"kids are \g<ages>", text)
+
+
+# "Teaches school" is being a teacher.
+_TEACHES_SCHOOL = re.compile(
+    r"\bteaches(?: at an?)? (?:school|high school|middle school|elementary school|primary school|kindergarten)\b",
+    re.IGNORECASE,
+)
 _KEPT_FROM = (
     re.compile(r"\b(?:is|['\u2019]s) (?P<item>[a-z]+)-free\b", re.IGNORECASE),
     re.compile(

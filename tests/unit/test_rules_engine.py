@@ -1181,16 +1181,17 @@ def test_what_is_bad_for_anyone_or_a_relatives_condition_is_no_health_fact_of_th
 
 
 @pytest.mark.parametrize(
-    ("message", "content"),
+    ("message", "key", "content"),
     [
-        ("I'm on a low-carb diet.", "Is on a low-carb diet"),
-        ("I'm on a keto diet.", "Is on a keto diet"),
-        ("我在吃生酮。", "在吃生酮"),
+        ("I'm on a low-carb diet.", "diet-low-carb", "Is on a low-carb diet"),
+        ("I'm on a keto diet.", "diet-keto", "Is on a keto diet"),
+        ("我在吃生酮。", "diet-keto", "在吃生酮"),
     ],
 )
-def test_a_diet_said_as_being_on_it_is_the_diet_fact(message: str, content: str) -> None:
-    """R-TYPE-2, R-READ-6: "I'm keto" was the diet, "I'm on a keto diet" and 「我在吃生酮」 nothing."""
-    assert [(c.key, c.content) for c in extract(message)] == [("diet", content)]
+def test_a_diet_said_as_being_on_it_is_the_diet_fact(message: str, key: str, content: str) -> None:
+    """R-TYPE-2, R-READ-6: "I'm keto" was the diet, "I'm on a keto diet" and 「我在吃生酮」 nothing. Since session 33 a
+    diet kept beside another has a key of its kind (`builders._DIET_KINDS`)."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
 
 
 def test_never_sharing_something_is_a_standing_rule() -> None:
@@ -4020,7 +4021,7 @@ def test_a_households_diet_is_the_users() -> None:
     household eats or keeps from is the user's; "We don't eat out much" (nor "I don't eat out much") is no food."""
     assert keyed("We're vegetarian.") == [("upsert", "fact", "diet", "Is vegetarian")]
     assert keyed("We don't eat pork.") == [("upsert", "preference", "food-pork", "Doesn't eat pork")]
-    assert keyed("Our family keeps kosher.") == [("upsert", "fact", "diet", "Keeps kosher")]
+    assert keyed("Our family keeps kosher.") == [("upsert", "fact", "diet-kosher", "Keeps kosher")]
     assert keyed("我们家不吃猪肉。") == [("upsert", "preference", "food-pork", "不吃猪肉")]
     for message in ("We don't eat out much.", "I don't eat out much.", "He keeps crying.", "We eat dinner at 6."):
         assert keyed(message) == [], message
@@ -4166,7 +4167,7 @@ def test_a_diagnosis_a_named_drug_a_low_salt_order_and_a_diet_done_are_read() ->
     assert keyed("I've been diagnosed with high blood pressure.")[0][:3] == ("upsert", "fact", "health-hypertension")
     assert keyed("My doctor put me on lisinopril.")[0][:3] == ("upsert", "fact", "medication-lisinopril")
     assert keyed("I'm supposed to cut back on salt.")[0][:3] == ("upsert", "fact", "diet-low-salt")
-    assert keyed("I'm doing keto.") == [("upsert", "fact", "diet", "Is doing keto")]
+    assert keyed("I'm doing keto.") == [("upsert", "fact", "diet-keto", "Is doing keto")]
     assert keyed("I'm doing great.") == []
     for message in ("I've been diagnosed with high blood pressure.", "I'm supposed to cut back on salt."):
         (candidate,) = extract(message)
@@ -5961,7 +5962,7 @@ def test_an_avoidance_a_diet_already_says_is_one_fact_in_either_order_and_a_habi
     [
         ("I'm intolerant to fructose.", "sensitivity-fructose", "Is intolerant to fructose"),
         ("I'm intolerant of lactose.", "health-lactose-intolerance", "Is intolerant of lactose"),
-        ("I'm on a low FODMAP diet.", "diet", "Is on a low FODMAP diet"),
+        ("I'm on a low FODMAP diet.", "diet-low-fodmap", "Is on a low FODMAP diet"),
         ("I'm sober, 3 years now.", "health-sobriety", "Is sober, 3 years now"),
         ("I get anaphylaxis from bee stings.", "allergy-bee-stings", "Gets anaphylaxis from bee stings"),
         ("I'm anaphylactic to shellfish.", "allergy-shellfish", "Is anaphylactic to shellfish"),
@@ -6043,7 +6044,7 @@ def test_a_job_left_ends_the_occupation_and_a_job_taken_up_is_the_occupation_now
         ("咖啡我一滴都不喝。", "drink-coffee", "不喝咖啡"),
         ("Every Saturday I play tennis.", "sport-tennis", "Plays tennis every Saturday"),
         ("ON WEEKENDS I hike.", "sport-hiking", "Hikes on weekends"),
-        ("I'm Jewish and keep kosher.", "diet", "Keeps kosher"),
+        ("I'm Jewish and keep kosher.", "diet-kosher", "Keeps kosher"),
         (
             "Please don't ever give me medical advice without a disclaimer.",
             "rule-medical-advice-without-disclaimer",
@@ -6349,7 +6350,7 @@ def test_wordings_of_the_twenty_third_probes_sixth_set_are_read_on_a_key() -> No
         ("Oat milk is the only milk I drink.", "drink-oat-milk", "Oat milk is the only milk I drink"),
         ("我只喝燕麦奶。", "drink-oat-milk", "只喝燕麦奶"),
         ("I drink coffee.", "drink-coffee", "Drinks coffee"),
-        ("I only eat halal.", "diet", "Only eats halal"),
+        ("I only eat halal.", "diet-halal", "Only eats halal"),
         ("Don't show me code unless I ask.", "rule-code", "Don't show me code unless I ask"),
         ("Only give me code when I ask for it.", "rule-code", "Only give me code when I ask for it"),
         ("我孙子今年五岁。", "family-grandchildren", "孙子今年五岁"),
@@ -6546,6 +6547,8 @@ def test_wordings_the_twenty_third_probe_left_unread_are_read(message: str, read
         ("我喝咖啡加燕麦奶。", "drink-coffee-style", "喝咖啡加燕麦奶"),
         ("咖啡我一般加燕麦奶。", "drink-coffee-style", "喝咖啡加燕麦奶"),
         ("我现在每天去公司上班了。", "work-location", "现在每天去公司上班了"),
+        ("My time zone is Pacific Time.", "timezone", "Time zone: Pacific"),
+        ("I live on Pacific time.", "timezone", "Time zone: Pacific"),
         ("我每天走一万步。", "sport-walking", "每天走一万步"),
         ("I go for a walk every evening.", "sport-walking", "Goes for a walk every evening"),
         ("我两个孩子都上大学了。", "family-children", "两个孩子都上大学了"),
@@ -6558,3 +6561,35 @@ def test_wordings_of_the_session_33_probe_are_read_on_one_key(message: str, key:
     milk was lost with it), nor 「我现在每天去公司上班了」 (a new value lost), walking, or 「我两个孩子…」 (a count before the
     family word); "I develop in Python for a living" was a liking of Python beside the occupation."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "held"),
+    [
+        (
+            "I only eat halal.",
+            "I'm gluten-free.",
+            [("diet-gluten-free", "Is gluten-free"), ("diet-halal", "Only eats halal")],
+        ),
+        ("I'm vegetarian.", "I'm on a keto diet.", [("diet", "Is vegetarian"), ("diet-keto", "Is on a keto diet")]),
+        ("我吃清真。", "我在吃生酮饮食。", [("diet-halal", "吃清真"), ("diet-keto", "在吃生酮饮食")]),
+    ],
+)
+def test_two_diets_kept_together_are_two_facts(first: str, then: str, held: list[tuple[str, str]]) -> None:
+    """R-READ-6, R-WRITE-2 (session 33's third held-out set): "I'm gluten-free" after "I only eat halal" overwrote the
+    one `diet` slot: the halal diet, a core fact, was lost. Each diet of another kind has its own key."""
+    keys = sorted((c.key, c.content) for c in extract(first) + extract(then))
+    assert keys == held
+
+
+def test_a_named_diet_given_up_ends_the_diet_of_its_kind() -> None:
+    """R-WRITE-2: "I quit keto" ends diet-keto, not the vegetarian `diet` held beside it; 「我不搞生酮了」 stored nothing."""
+    held = [
+        ExistingMemory(1, "diet", "fact", "Is vegetarian"),
+        ExistingMemory(2, "diet-keto", "fact", "Is on a keto diet"),
+    ]
+    assert refined("I quit keto.", held) == [("delete", "fact", "diet-keto")]
+    assert refined("I'm off keto now.", held) == [("delete", "fact", "diet-keto")]
+    assert refined("我不搞生酮了。", [ExistingMemory(1, "diet-keto", "fact", "在吃生酮饮食")]) == [
+        ("delete", "fact", "diet-keto")
+    ]

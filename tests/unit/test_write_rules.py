@@ -73,12 +73,27 @@ def test_a_part_said_in_other_names_of_the_same_frame_adds_nothing() -> None:
         ("儿子对海鲜过敏", "儿子不能吃海鲜；会过敏"),
         ("儿子不能吃海鲜；吃了会过敏", "儿子对海鲜过敏"),
         ("Has twin daughters", "Daughters are twins"),
+        ("Has two kids, 5 and 8", "Kids are 5 and 8"),
+        ("Has two kids, 5 and 8", "Has two children aged 5 and 8"),
+        ("Partner is a teacher", "Partner teaches school"),
+        ("哥在美国", "哥哥住在美国"),
+        ("哥在美国", "哥现在在美国生活"),
     ],
 )
 def test_a_family_members_diet_or_allergy_said_another_way_adds_nothing(held: str, said: str) -> None:
     """R-WRITE-3, issue 13.1 (left by the twenty-third probe, session 33): each second wording was appended beside the
     first ("Husband is vegetarian; Husband doesn't eat meat")."""
     assert append_content(held, said) == held
+
+
+def test_childrens_ages_said_again_without_their_count_replace_the_ages_held() -> None:
+    """R-WRITE-2 (session 33): "My kids are 6 and 9 now" after "Has two kids, 5 and 8" was appended beside it, so the
+    fact said both ages; other facts of the group stay."""
+    assert append_content("Has two kids, 5 and 8", "Kids are 6 and 9 now") == "Kids are 6 and 9 now"
+    assert append_content("Has two kids, 5 and 8; Wife is a nurse", "Kids are 6 and 9") == (
+        "Kids are 6 and 9; Wife is a nurse"
+    )
+    assert append_content("哥在美国", "哥在美国工作") == "哥在美国；哥在美国工作"  # where he works is more
 
 
 def test_another_food_a_family_member_keeps_from_is_still_appended() -> None:

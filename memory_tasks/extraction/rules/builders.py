@@ -133,6 +133,29 @@ def per_item(memory_type: str, key_of: Callable[[str], str], importance: int) ->
     return build
 
 
+# Diets kept side by side, each under a key of its own: halal and gluten-free, vegetarian and keto are two facts (one
+# `diet` slot lost the first to the second). Vegetarian, vegan and pescatarian (吃素, 鱼素…) are one axis, `diet`, where a
+# new one replaces the old, and where a food taken up or kept from is appended (`engine._diet_with_what_it_now_allows`).
+_DIET_KINDS = (
+    (re.compile(r"halal|清真", re.IGNORECASE), "diet-halal"),
+    (re.compile(r"kosher", re.IGNORECASE), "diet-kosher"),
+    (re.compile(r"keto|生酮", re.IGNORECASE), "diet-keto"),
+    (re.compile(r"low[- ]carb", re.IGNORECASE), "diet-low-carb"),
+    (re.compile(r"paleo", re.IGNORECASE), "diet-paleo"),
+    (re.compile(r"gluten-free", re.IGNORECASE), "diet-gluten-free"),
+    (re.compile(r"low[- ]fodmap", re.IGNORECASE), "diet-low-fodmap"),
+    (re.compile(r"renal|diabetic diet", re.IGNORECASE), "diet-medical"),
+)
+
+
+def diet(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """The user's diet, named by the group `value`, in the user's words: under `diet`, or the key of its kind
+    (`_DIET_KINDS`: diet-halal, diet-keto …)."""
+    value = match.group("value")
+    key = next((key for kind, key in _DIET_KINDS if kind.search(value)), "diet")
+    return [_candidate("upsert", "fact", key, statement(clause.text, clause.lang), clause, 4)]
+
+
 def taken_with(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """How the user takes a hot drink (「我喝咖啡加燕麦奶」, "I take oat milk in my coffee", "I take my coffee black"):
     `<drink key>-style`, beside the habit of drinking it; said one way (「喝咖啡加燕麦奶」, "Takes coffee with oat milk")."""

@@ -15,6 +15,7 @@ from memory_tasks.extraction.rules.builders import (
     Build,
     Slot,
     alcohol_kept_from,
+    diet,
     eating_cutoff,
     family_fact,
     favorite,
@@ -353,7 +354,13 @@ REPLY_SPOILERS = Slot("constraint", "reply-spoilers")
 EMPLOYER_ZH = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"}, clean=zh_employer)
 EMPLOYER_OR_KIND_ZH = replace(EMPLOYER_ZH, clean=zh_employer_or_kind)
 EMPLOYER_EN = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"})
-TIMEZONE = Slot("fact", "timezone", {"zh": "时区：{value}", "en": "Time zone: {value}"})
+# "Pacific", "Pacific Time", "Pacific time": one zone, named one way.
+TIMEZONE = Slot(
+    "fact",
+    "timezone",
+    {"zh": "时区：{value}", "en": "Time zone: {value}"},
+    clean=lambda value: re.sub(r"(?i)\s+time(?:\s?zone)?$", "", value),
+)
 BIRTHDAY = Slot("fact", "birthday", {"zh": "生日是{value}", "en": "Birthday: {value}"}, ttl_days=LIFELONG_TTL_DAYS)
 NATIVE_LANGUAGE = Slot(
     "fact", "native-language", {"zh": "母语是{value}", "en": "Native language: {value}"}, ttl_days=LIFELONG_TTL_DAYS
@@ -948,14 +955,14 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|今年|上个月|上周|早就)?从(?P<item>[^，。\s]{2,10}?)(?:离职|辞职|搬走|搬出来|搬出去)了$", named_retirement("employer", "residence-city", "work-city")),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left) my job(?: at (?:the \w+|" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*)*))?(?: last \w+| \w+ ago)?$", slot_retirement("fact", "employer")),
     # A named diet ended: "I quit keto", "I'm off keto now" end the diet held that names it (`named_retirement`).
-    _r("diet", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:quit|stopped|gave up|given up|dropped|came off|went off|ended) (?:doing |the |my )?(?P<item>keto|paleo|low[- ]carb|vegan|vegetarian|pescatarian)(?: diet)?\b", named_retirement("diet")),
-    _r("diet", "en", r"^I(?:'m| am) (?:now )?off (?:the )?(?P<item>keto|paleo|low[- ]carb)(?: diet)?\b", named_retirement("diet")),
+    _r("diet", "en", r"^I(?:'ve| have)? (?:just |finally )?(?:quit|stopped|gave up|given up|dropped|came off|went off|ended) (?:doing |the |my )?(?P<item>keto|paleo|low[- ]carb|vegan|vegetarian|pescatarian)(?: diet)?\b", named_retirement("diet", "diet-", one_of=True)),
+    _r("diet", "en", r"^I(?:'m| am) (?:now )?off (?:the )?(?P<item>keto|paleo|low[- ]carb)(?: diet)?\b", named_retirement("diet", "diet-", one_of=True)),
     # The user's own diet, not a request about food (「以后推荐餐厅的时候优先考虑素食」, 「帮我找一家素食餐厅」),
     # nor a dish the user does not eat (「我不吃素菜」).
-    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|(?:纯|全)?素食(?:主义者|者)?|纯素(?:食者)?|(?<=吃)全素|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在])生酮|(?<=是)(?i:vegetarian|vegan|pescatarian))"
+    _r("diet", "zh", r"^(?:(?!推荐|考虑|优先|帮我|给我|找|点|餐厅|菜谱|食谱).)*?(?<!不)(?<!不是)(?<!没)(?P<value>吃素(?!菜)|(?:纯|全)?素食(?:主义者|者)?|纯素(?:食者)?|(?<=吃)全素|(?:鱼|海鲜|蛋奶|奶蛋)素(?!菜)|吃斋|清真|生酮饮食|(?<=[吃在搞做])生酮|(?<=是)(?i:vegetarian|vegan|pescatarian))"
        # Said of the user, nothing after it but how long: not 「吃素对身体好」, 「素食者容易缺铁」, 「我觉得吃素挺好的」.
-       r"(?:的人)?(?:(?:已经|有)?(?:很多|好多|好几|[一二两三四五六七八九十几\d半]+)(?:个)?(?:年|个月|月|周)(?:多)?(?:了)?)?(?:的|了|啦|呢|吧)?$", Slot("fact", "diet")),
-    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep| only eat| eat only)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo|low[- ]FODMAP|renal|diabetic diet)\b", Slot("fact", "diet")),
+       r"(?:的人)?(?:(?:已经|有)?(?:很多|好多|好几|[一二两三四五六七八九十几\d半]+)(?:个)?(?:年|个月|月|周)(?:多)?(?:了)?)?(?:的|了|啦|呢|吧)?$", diet),
+    _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep| only eat| eat only)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo|low[- ]FODMAP|renal|diabetic diet)\b", diet),
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
     _r("diet", "zh", r"^(?:我|我的|本人)?" + _ZH_NOWADAYS + r"(?:饮食|吃饭|吃东西|口味|吃得|吃的)(?:上)?" + _ZH_MUST + r"(?:比较|偏|很|要)?(?P<value>清淡)", Slot("fact", "diet-light")),
@@ -1267,7 +1274,7 @@ RULES: tuple[Rule, ...] = (
     _r("timezone", "en", r"^(?:I'm|I am|we're|we are) (?:in|on) (?:the )?(?P<value>" + CAP + r"[a-z]+(?: " + CAP + r"[a-z]+)?) time ?zone", TIMEZONE),
     _r("timezone", "en", r"^my time ?zone is (?P<value>[\w+:/ -]+?)(?: now)?$", TIMEZONE),
     _r("timezone", "en", r"^(?:I'm|I am|we're|we are) (?:in|on) (?:the )?(?P<value>(?:UTC|GMT) ?[+-] ?\d{1,2}(?::\d\d)?|(?-i:[A-Z]{2,4}T)) time ?zone\b", TIMEZONE),
-    _r("timezone", "en", r"^(?:I'm|I am) on (?P<value>(?:UTC|GMT)(?:[+-]\d{1,2})?|(?-i:[A-Z]{2,4}T)|" + CAP + r"[a-z]+ time)\b", TIMEZONE),
+    _r("timezone", "en", r"^(?:I'm|I am|I live) on (?P<value>(?:UTC|GMT)(?:[+-]\d{1,2})?|(?-i:[A-Z]{2,4}T)|" + CAP + r"[a-z]+ time)\b", TIMEZONE),
     _r("birthday", "zh", r"生日是(?P<value>[^，。]+)$", BIRTHDAY),
     _r("birthday", "en", r"^my birthday is (?:on )?(?P<value>.+)$", BIRTHDAY),
     _r("birthday", "en", r"^I was born on (?P<value>.+)$", BIRTHDAY),
