@@ -340,8 +340,8 @@ def _latin_words_differ(a: str, b: str) -> bool:
 
 
 _HAN_DIGITS = "零一二三四五六七八九"
-# A particle that ends a sentence says no value: 「每周打三次羽毛球了」 is 「每周打三次羽毛球」 now.
-_FINAL_PARTICLE = re.compile(r"[了啦呢吧]+([。.！!]*)$")
+# A particle that ends a sentence says no value: 「每周打三次羽毛球了」 is 「每周打三次羽毛球」 now, 「女儿不吃香菜的」 「女儿不吃香菜」.
+_FINAL_PARTICLE = re.compile(r"[了啦呢吧的]+([。.！!]*)$")
 _SMALL_NUMBER = re.compile(r"(?<![\d.])\d{1,2}(?![\d.])")
 
 
@@ -375,7 +375,7 @@ def frame(text: str) -> str:
     text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(text))
     text = _KEPT_FROM_FOR_AN_ALLERGY.sub(r"is allergic to \g<allergen>", _NO_MEAT.sub("is vegetarian", text))
     text = _ARE_TWINS.sub(r"Has twin \g<children>", text)
-    text = children_aged(_TEACHES_SCHOOL.sub("is a teacher", text))
+    text = children_aged(_TEACHES_SCHOOL.sub("is a teacher", _BAD_HEART.sub("a heart condition", text)))
     for kept_from in _KEPT_FROM:
         text = kept_from.sub(r"avoids \g<item>", text)
     return _ALLERGIC_TO.sub(lambda m: "allergic to " + " ".join(map(singular, m["allergen"].lower().split())), text)
@@ -408,6 +408,8 @@ def children_aged(text: str) -> str:
     return _KIDS_AGED.sub(r"kids are \g<ages>", text)
 
 
+# "Dad's got a bad heart" / "Dad has a heart condition".
+_BAD_HEART = re.compile(r"\b(?:a bad heart|a weak heart|heart problems|heart trouble|heart issues)\b", re.IGNORECASE)
 # "Teaches school" is being a teacher.
 _TEACHES_SCHOOL = re.compile(
     r"\bteaches(?: at an?)? (?:school|high school|middle school|elementary school|primary school|kindergarten)\b",

@@ -6519,7 +6519,6 @@ def test_an_item_given_up_whatever_the_hour_is_still_retired() -> None:
         ("全马我跑过三次。", [("upsert", "sport-marathon", "全马我跑过三次")]),
         ("我跑过四次全马了。", [("upsert", "sport-marathon", "跑过四次全马了")]),
         ("奶茶我戒掉了。", [("delete", "drink-milk-tea", "戒掉奶茶")]),
-        ("I'm a jazz pianist.", [("upsert", "occupation", "Occupation: jazz pianist")]),
         (
             "我不吃葱姜蒜。",
             [
@@ -6533,7 +6532,8 @@ def test_an_item_given_up_whatever_the_hour_is_still_retired() -> None:
 def test_wordings_the_twenty_third_probe_left_unread_are_read(message: str, read: list[tuple[str, str, str]]) -> None:
     """R-TYPE-2, R-READ-6, issue 13.1 (left by the twenty-third probe, read in session 33): each stored nothing, or
     under a key of its own words (「葱姜蒜」 was one item keyed by a hash; 「专业名词不用翻译成中文」 a rule beside
-    「专业术语保留英文」); 「我跑过四次全马了」 (a final 了) was not read."""
+    「专业术语保留英文」); 「我跑过四次全马了」 (a final 了) was not read. ("I'm a jazz pianist" stays unread: the shipped
+    bursts b20-en-violin and b24-en-jazz-piano hold it for the hobby, where an occupation rule had put it.)"""
     assert [(c.op, c.key, c.content) for c in extract(message)] == read
 
 
@@ -6548,6 +6548,7 @@ def test_wordings_the_twenty_third_probe_left_unread_are_read(message: str, read
         ("咖啡我一般加燕麦奶。", "drink-coffee-style", "喝咖啡加燕麦奶"),
         ("我现在每天去公司上班了。", "work-location", "现在每天去公司上班了"),
         ("My time zone is Pacific Time.", "timezone", "Time zone: Pacific"),
+        ("I work out in the evenings now.", "preference-work-out", "Works out in the evenings now"),
         ("I live on Pacific time.", "timezone", "Time zone: Pacific"),
         ("我每天走一万步。", "sport-walking", "每天走一万步"),
         ("I go for a walk every evening.", "sport-walking", "Goes for a walk every evening"),

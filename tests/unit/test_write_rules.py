@@ -78,6 +78,8 @@ def test_a_part_said_in_other_names_of_the_same_frame_adds_nothing() -> None:
         ("Partner is a teacher", "Partner teaches school"),
         ("哥在美国", "哥哥住在美国"),
         ("哥在美国", "哥现在在美国生活"),
+        ("Dad has a heart condition", "Dad's got a bad heart"),
+        ("女儿不吃香菜", "女儿不吃香菜的"),
     ],
 )
 def test_a_family_members_diet_or_allergy_said_another_way_adds_nothing(held: str, said: str) -> None:
