@@ -19,14 +19,26 @@ from memory_tasks.memories.values import state_different_values
         ("sensitivity-h1a2b3c4", "sensitivity-h9f8e7d6", True),
         ("drink-preference", "food-preference", False),  # other categories: similarity decides
         ("residence-city", "residence-city", False),
-        # The hours an item is kept from are a fact beside the item's (session 33): "Drinks coffee every morning" and
-        # 「下午不喝咖啡」 are both true, where the item contained in the other key would let similarity merge them.
-        ("drink-coffee", "drink-coffee-cutoff", True),
-        ("drink-coffee-cutoff", "drink-coffee-cutoff", False),
     ],
 )
 def test_keys_of_one_category_naming_different_items_are_different_memories(key_a, key_b, different) -> None:
     assert keys_name_different_items(key_a, key_b) is different
+
+
+@pytest.mark.parametrize(
+    ("key_a", "content_a", "key_b", "content_b", "different"),
+    [
+        ("drink-coffee", "每天早上喝咖啡", "drink-coffee-cutoff", "下午不喝咖啡", True),
+        ("drink-coffee-taken", "Takes coffee with oat milk", "drink-coffee", "Drinks coffee every morning", True),
+        # One text under both keys is one memory: a cutoff held under the item's key, as keyed before, is restated.
+        ("drink-coffee", "下午不喝咖啡", "drink-coffee-cutoff", "下午不喝咖啡", False),
+    ],
+)
+def test_an_aspect_of_an_item_is_a_fact_beside_the_items(key_a, content_a, key_b, content_b, different) -> None:
+    """R-WRITE-2 (session 33): the hours an item is kept from, or how a drink is taken, are a fact beside the item's:
+    "Drinks coffee every morning" and 「下午不喝咖啡」 are both true, where the item's key contained in the aspect's
+    would let similarity merge them."""
+    assert different_facts(key_a, content_a, key_b, content_b) is different
 
 
 def test_different_numbers_are_different_facts() -> None:

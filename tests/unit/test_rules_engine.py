@@ -6540,12 +6540,12 @@ def test_wordings_the_twenty_third_probe_left_unread_are_read(message: str, read
 @pytest.mark.parametrize(
     ("message", "key", "content"),
     [
-        ("I take oat milk in my coffee.", "drink-coffee-style", "Takes coffee with oat milk"),
-        ("I drink my coffee with oat milk.", "drink-coffee-style", "Takes coffee with oat milk"),
-        ("I take my coffee black.", "drink-coffee-style", "Takes coffee black"),
-        ("I put sugar in my tea.", "drink-tea-style", "Takes tea with sugar"),
-        ("我喝咖啡加燕麦奶。", "drink-coffee-style", "喝咖啡加燕麦奶"),
-        ("咖啡我一般加燕麦奶。", "drink-coffee-style", "喝咖啡加燕麦奶"),
+        ("I take oat milk in my coffee.", "drink-coffee-taken", "Takes coffee with oat milk"),
+        ("I drink my coffee with oat milk.", "drink-coffee-taken", "Takes coffee with oat milk"),
+        ("I take my coffee black.", "drink-coffee-taken", "Takes coffee black"),
+        ("I put sugar in my tea.", "drink-tea-taken", "Takes tea with sugar"),
+        ("我喝咖啡加燕麦奶。", "drink-coffee-taken", "喝咖啡加燕麦奶"),
+        ("咖啡我一般加燕麦奶。", "drink-coffee-taken", "喝咖啡加燕麦奶"),
         ("我现在每天去公司上班了。", "work-location", "现在每天去公司上班了"),
         ("My time zone is Pacific Time.", "timezone", "Time zone: Pacific"),
         ("I work out in the evenings now.", "preference-work-out", "Works out in the evenings now"),

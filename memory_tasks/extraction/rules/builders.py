@@ -158,7 +158,7 @@ def diet(match: re.Match[str], clause: Clause) -> list[Candidate]:
 
 def taken_with(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """How the user takes a hot drink (「我喝咖啡加燕麦奶」, "I take oat milk in my coffee", "I take my coffee black"):
-    `<drink key>-style`, beside the habit of drinking it; said one way (「喝咖啡加燕麦奶」, "Takes coffee with oat milk")."""
+    `<drink key>-taken`, beside the habit of drinking it; said one way (「喝咖啡加燕麦奶」, "Takes coffee with oat milk")."""
     drink, value = match.group("drink"), match.group("value").strip()
     if clause.lang == "zh":
         content = f"喝{drink}加{value}"
@@ -166,7 +166,7 @@ def taken_with(match: re.Match[str], clause: Clause) -> list[Candidate]:
         drink, value = drink.lower(), value.lower()
         plain = value in ("black", "plain", "straight", "white")
         content = f"Takes {drink} {value if plain or value.startswith('with ') else f'with {value}'}"
-    return [_candidate("upsert", "preference", f"{liking_key(drink)}-style", content, clause, 3, item=drink)]
+    return [_candidate("upsert", "preference", f"{liking_key(drink)}-taken", content, clause, 3, item=drink)]
 
 
 # Not at some hours of the day: 「下午不喝咖啡」, "Never drinks coffee after 2pm", 「睡前不喝茶」. Said with a positive habit
