@@ -93,7 +93,8 @@ _CORE_CATEGORIES = frozenset(CORE_KEY_CATEGORIES)
 def keys_name_different_items(key_a: str, key_b: str) -> bool:
     """True when two keys of one category name different items (pet-cat vs pet-dog).
 
-    Similarity cannot tell 养了一只猫 from 养了一只狗 (cosine 0.95); the keys can. Keys of different categories, wording hashes (except in a core category: `extraction.core.CORE_KEY_CATEGORIES`),
+    Similarity cannot tell 养了一只猫 from 养了一只狗 (cosine 0.95); the keys can. Keys of
+    different categories, wording hashes (except in a core category: `extraction.core.CORE_KEY_CATEGORIES`),
     one item contained in the other (food-thai vs food-thai-cuisine) or a group's key (family-children vs
     family-son) leave the decision to similarity.
     """

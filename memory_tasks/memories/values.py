@@ -222,8 +222,8 @@ def _space_before(match: re.Match[str]) -> str:
 def canonical_words(text: str) -> str:
     """`text` as dedup compares its English words: one place's, one trade's and one home's names as one
     (`_PLACE_NAMES`, `_ONE_TRADE`, `_TRADE_NAMES`, `_LIVES_IN`, `_MOVED_IN_WITH`), a condition had however said
-    (`_OF_A_CONDITION`, `_CELIAC_ALONE`, `_HAS_GOT`), a name given (`_CALLED`), a day's number without its ordinal ending, a count in digits
-    without "years old", then `text.canonical_english`'s synonyms."""
+    (`_OF_A_CONDITION`, `_CELIAC_ALONE`, `_HAS_GOT`), a name given (`_CALLED`), a day's number without its ordinal
+    ending, a count in digits without "years old", then `text.canonical_english`'s synonyms."""
     text = _ORDINAL_ENDING.sub("", canonical_places(text))
     text = _NUMBER_WORD.sub(lambda word: _NUMBER_WORDS[word.group(0).lower()], text)
     text = _TRADE_NAME.sub(lambda name: _TRADE_NAMES[name.group(0).lower()], _YEARS_OLD.sub("", text))
@@ -368,7 +368,8 @@ def han_frame(text: str) -> str:
 def frame(text: str) -> str:
     """`text` as its frame is compared: `han_frame` for a text with Chinese, else `canonical_words` with an allergy
     said one way (`_HAS_AN_ALLERGY`, `_ALLERGIC_TO`: not in `canonical_words`, whose words say whether one text
-    qualifies another, and "Has a peanut allergy and must avoid peanuts" would then qualify "Allergic to peanuts")."""
+    qualifies another, and "Has a peanut allergy and must avoid peanuts" would then qualify "Allergic to peanuts"), and
+    the paraphrases of a family member's diet, allergy, children and job below (`_NO_MEAT` …, `children_aged`)."""
     if has_han(text):
         # 「哥在美国」 is where he lives: 「哥哥住在美国」.
         return han_frame(_ZH_KEPT_FROM_FOR_AN_ALLERGY.sub(r"对\g<allergen>过敏", text)).replace("住在", "在")
@@ -418,7 +419,8 @@ _TEACHES_SCHOOL = re.compile(
 _KEPT_FROM = (
     re.compile(r"\b(?:is|['\u2019]s) (?P<item>[a-z]+)-free\b", re.IGNORECASE),
     re.compile(
-        r"\b(?:can't|cannot|can not|doesn't|does not|won't) (?:eat|have|drink) (?P<item>[a-z]+)\b", re.IGNORECASE
+        r"\b(?:can't|cannot|can not|doesn't|does not|won't) (?:eat|drink|have(?! (?:a|an|the|any|to)\b)) (?P<item>[a-z]+)\b",
+        re.IGNORECASE,
     ),
 )
 _ZH_KEPT_FROM_FOR_AN_ALLERGY = re.compile(

@@ -6594,3 +6594,9 @@ def test_a_named_diet_given_up_ends_the_diet_of_its_kind() -> None:
     assert refined("我不搞生酮了。", [ExistingMemory(1, "diet-keto", "fact", "在吃生酮饮食")]) == [
         ("delete", "fact", "diet-keto")
     ]
+
+
+def test_a_meal_skipped_is_no_eating_cutoff_nor_a_quitting() -> None:
+    """R-WRITE-2 (session 33, review): 「我中午不吃饭」 skips lunch; the eating-cutoff and hours-retirement rules added
+    this session read it as 「中午以后不吃东西」 and as the end of a food held, before they asked for 以后 after 中午."""
+    assert [(c.op, c.key) for c in extract("我中午不吃饭。")] == [("upsert", "preference-hcded745")]

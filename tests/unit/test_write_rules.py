@@ -104,6 +104,10 @@ def test_another_food_a_family_member_keeps_from_is_still_appended() -> None:
         "Husband is vegetarian; Husband doesn't eat fish"
     )
     assert append_content("儿子对海鲜过敏", "儿子不能吃芒果；会过敏") == "儿子对海鲜过敏；儿子不能吃芒果；会过敏"
+    # Having a thing is no food kept from: "doesn't have a car" is not "avoids a".
+    assert append_content("Husband doesn't have a car", "Husband avoids a car") == (
+        "Husband doesn't have a car; Husband avoids a car"
+    )
 
 
 def test_a_school_finished_replaces_the_stage_held() -> None:

@@ -458,14 +458,15 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:usually |always |only |normally )?(?:take|drink|have|like) (?:my )?(?P<drink>coffee|tea) (?P<value>black|plain|straight|with (?:[\w-]+ ){0,2}?(?:milk|cream|sugar|honey|lemon|creamer)(?: and (?:[\w-]+ )?(?:milk|cream|sugar|honey|lemon))?)(?: now| these days)?$", taken_with),
     _r("pref", "en", r"^I (?:usually |always |only |normally )?(?:take|put|use|add|get) (?P<value>(?:[\w-]+ )?(?:milk|cream|sugar|honey|creamer|syrup)) in (?:my )?(?P<drink>coffee|tea)(?: now| these days)?$", taken_with),
     _r("pref", "zh", r"^(?:我)?(?:平时|一般|都)?(?:喝)?(?P<drink>咖啡|茶)(?:我)?(?:一般|都|只|现在)?(?:要|喝)?(?:加|放)(?P<value>(?!点|些)[^，。]{1,6})$", taken_with),
-    # 「晚上八点以后不吃东西」, 「我过午不食」, "I don't eat after 8pm": when the user stops eating, one slot whatever the hour.
-    _r("pref", "zh", r"^(?:我)?(?:一般|基本上?|平时|现在)?(?P<value>(?:晚上|下午)?[\d一二三四五六七八九十两]+点(?:半)?|晚饭|晚餐|睡前|睡觉前|中午)(?:以后|之后|后)?(?:我)?(?:一般|基本上?)?就?不(?:再)?吃(?:任何)?(?:东西|饭|零食)了?$", EATING_CUTOFF),
+    # 「晚上八点以后不吃东西」, 「我过午不食」, "I don't eat after 8pm": when the user stops eating, one slot whatever the hour
+    # (after it: 「我中午不吃饭」 skips a meal).
+    _r("pref", "zh", r"^(?:我)?(?:一般|基本上?|平时|现在)?(?P<value>(?:(?:晚上|下午)?[\d一二三四五六七八九十两]+点(?:半)?|晚饭|晚餐|中午)(?=以后|之后|后)|睡前|睡觉前)(?:以后|之后|后)?(?:我)?(?:一般|基本上?)?就?不(?:再)?吃(?:任何)?(?:东西|饭|零食)了?$", EATING_CUTOFF),
     _r("pref", "zh", r"^(?:我)?(?:一般|基本上?|平时|现在|一直)?(?P<value>过午不食)$", EATING_NOTHING_AFTER_NOON),
     _r("pref", "en", r"^I (?:(?:usually|generally|try to|always) )?(?:don't|do not|never|try not to|stop) eat(?:ing)?(?: anything)? after (?P<value>\d{1,2}(?::\d\d)? ?(?:am|pm)?|dinner|sunset|\w+ o'clock)$", EATING_CUTOFF),
     _r("pref", "zh", r"(?:不再|再也不|再也没)(?P<verb>" + _RETIRE_VERBS_ZH + r")?(?P<item>[^，。]+?)了?$", _retire_any),
     _r("pref", "zh", r"不(?:打算|准备|考虑|想)再?(?P<item>[^，。]+?)了$", _retire_goal),
     # 「过了中午我就不喝咖啡了」, 「下午三点以后就不吃东西了」: none after those hours, no quitting (`builders._hours_key`).
-    _r("pref", "zh", r"^(?:我)?(?:(?:过了)?中午(?:以后|之后)?|(?:下午|晚上)?[\d一二三四五六七八九十两]+点(?:以后|之后|后)|晚饭后|午饭后|睡前|睡觉前)(?:我)?(?:一般|基本上?)?就?不(?:再)?(?P<verb>吃|喝|碰)(?P<item>[^，。]+?)了?$", _retire_any),
+    _r("pref", "zh", r"^(?:我)?(?:过了中午|中午(?:以后|之后)|(?:下午|晚上)?[\d一二三四五六七八九十两]+点(?:以后|之后|后)|晚饭后|午饭后|睡前|睡觉前)(?:我)?(?:一般|基本上?)?就?不(?:再)?(?P<verb>吃|喝|碰)(?P<item>[^，。]+?)了?$", _retire_any),
     # Not 「不用担心了」, 「不用谢了」: no need to, not no longer using; not after a condition's 就 (the hours
     # above), unless 早就 (long since).
     _r("pref", "zh", r"(?<!(?<!早)就)不(?P<verb>喜欢|爱|吃|喝|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|看|抽|碰|打|踢|弹|练|下(?=棋))(?P<item>[^，。]+?)了$", _retire_any),
