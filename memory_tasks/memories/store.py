@@ -206,7 +206,7 @@ _PARTNER_NAME = re.compile(
 # middle school" after "Son is in 5th grade" (the verb before it is part of the stage: 上/读/is in/started). A stage
 # finished is a stage of its own: 「儿子大学毕业了」 after 「儿子在读大学」, "Son graduated from college".
 _SCHOOL_STAGE = re.compile(
-    r"(?:在读|在上|读|上|念|在)?(?:幼儿园|托儿所|小学|初中|高中|中学|大学|研究生|[初高][一二三]|大[一二三四]|[一二三四五六]年级)(?:毕业)?"
+    r"(?:在读|在上|升到|升上|升入|升|读|上|念|在)?(?:幼儿园|托儿所|小学|初中|高中|中学|大学|研究生|[初高][一二三]|大[一二三四]|[一二三四五六]年级)(?:毕业)?"
     r"|\b(?:is in|is at|goes to|attends|started|starts|is starting|will start|began|entered|graduated from|in) (?:\w+ )?"
     r"(?:daycare|preschool|pre-k|kindergarten|(?:elementary|primary|middle|junior high|high) school|college|university"
     r"|(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade)\b",
@@ -218,7 +218,7 @@ _SCHOOL_STAGE = re.compile(
 _OWNER = re.compile(r"^(?:我们家|我家|我的|我|my\s+)(?=\w)", re.IGNORECASE)
 # The verb before a school stage, which says nothing of which stage: 上三年级, 读三年级, "is in 5th grade".
 _STAGE_VERB = re.compile(
-    r"^(?:在读|在上|读|上|念|在|is in|is at|goes to|attends|started|starts|is starting|will start|began|entered|in)\s*",
+    r"^(?:在读|在上|升到|升上|升入|升|读|上|念|在|is in|is at|goes to|attends|started|starts|is starting|will start|began|entered|in)\s*",
     re.IGNORECASE,
 )
 

@@ -371,8 +371,9 @@ def frame(text: str) -> str:
     qualifies another, and "Has a peanut allergy and must avoid peanuts" would then qualify "Allergic to peanuts"), and
     the paraphrases of a family member's diet, allergy, children and job below (`_NO_MEAT` …, `children_aged`)."""
     if has_han(text):
-        # 「哥在美国」 is where he lives: 「哥哥住在美国」.
-        return han_frame(_ZH_KEPT_FROM_FOR_AN_ALLERGY.sub(r"对\g<allergen>过敏", text)).replace("住在", "在")
+        # 「哥在美国」 is where he lives: 「哥哥住在美国」; 「女儿上初二」 is 「女儿初二了」.
+        text = _ZH_KEPT_FROM_FOR_AN_ALLERGY.sub(r"对\g<allergen>过敏", text)
+        return _ZH_STAGE_VERB.sub("", han_frame(text)).replace("住在", "在")
     text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(text))
     text = _KEPT_FROM_FOR_AN_ALLERGY.sub(r"is allergic to \g<allergen>", _NO_MEAT.sub("is vegetarian", text))
     text = _ARE_TWINS.sub(r"Has twin \g<children>", text)
@@ -422,6 +423,10 @@ _KEPT_FROM = (
         r"\b(?:can't|cannot|can not|doesn't|does not|won't) (?:eat|drink|have(?! (?:a|an|the|any|to)\b)) (?P<item>[a-z]+)\b",
         re.IGNORECASE,
     ),
+)
+# The verb before a school stage says nothing of which stage: 上初二, 读初二, 在读初二.
+_ZH_STAGE_VERB = re.compile(
+    r"(?:在读|在上|读|上|念|升到|升上|升入|升)(?=[初高][一二三]|大[一二三四]|[一二三四五六]年级)"
 )
 _ZH_KEPT_FROM_FOR_AN_ALLERGY = re.compile(
     r"(?:不能|不可以|不敢)(?:吃|喝|碰)(?P<allergen>[^，。；;,]{1,6}?)[，,；;]?(?:吃了|一吃就?)?(?:会|就会)过敏"

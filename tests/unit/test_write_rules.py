@@ -80,6 +80,7 @@ def test_a_part_said_in_other_names_of_the_same_frame_adds_nothing() -> None:
         ("哥在美国", "哥现在在美国生活"),
         ("Dad has a heart condition", "Dad's got a bad heart"),
         ("女儿不吃香菜", "女儿不吃香菜的"),
+        ("女儿上初二", "闺女初二了"),
     ],
 )
 def test_a_family_members_diet_or_allergy_said_another_way_adds_nothing(held: str, said: str) -> None:
@@ -114,6 +115,7 @@ def test_a_school_finished_replaces_the_stage_held() -> None:
     """R-WRITE-2 (twenty-third probe): 「我儿子大学毕业了」 after 「儿子在读大学」 was taken for a repeat (the new value
     lost), and "Son graduated from college" was kept beside "Son is in college"."""
     assert append_content("儿子在读大学", "儿子大学毕业了") == "儿子大学毕业了"
+    assert append_content("女儿上初二", "女儿升初三了") == "女儿升初三了"  # session 33: 升 moves a stage on
     assert append_content("Son is in college", "Son graduated from college") == "Son graduated from college"
     assert append_content("妈跟我们一起住", "母亲跟我们同住") == "妈跟我们一起住"
 

@@ -725,6 +725,22 @@ def _hour_number(said: str) -> int:
     return (10 if "十" in said and not tens else _ZH_DIGITS.get(tens, 0) * 10) + _ZH_DIGITS.get(ones, 0)
 
 
+_EN_COUNTS = {
+    word: str(n) for n, word in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
+}
+
+
+def team_size(value: str) -> str | None:
+    """A team's head count in digits ("five" -> "5", 「十二」 -> "12"), so one count said two ways is one value and
+    another count another; None for a count not said as a number ("a few")."""
+    value = value.lower()
+    if value.isdigit():
+        return value
+    if re.fullmatch(r"[一二两三四五六七八九十]{1,3}", value):
+        return str(_hour_number(value))
+    return _EN_COUNTS.get(value)
+
+
 def eating_cutoff(value: str) -> str:
     """When the user stops eating, said one way: 「晚上八点」 -> 「晚上8点以后」, 「晚饭」 -> 「晚饭以后」, 「睡觉前」 -> 「睡前」,
     "8 pm" -> "8pm" (a paraphrase of one hour reads as a repeat, another hour as another value)."""

@@ -39,6 +39,7 @@ from memory_tasks.extraction.rules.builders import (
     standing_rule,
     switched_to,
     taken_with,
+    team_size,
     timed_habit,
     zh_alma_mater,
     zh_employer,
@@ -436,6 +437,8 @@ HOUSEHOLD = Slot("fact", "household")
 HOME = Slot("fact", "home")
 # Night shifts, weekends: when a reminder or a plan can reach the user.
 WORK_SCHEDULE = Slot("fact", "work-schedule")
+# The size of the team the user leads: "I manage a team of 5 engineers", 「我带一个十人的团队」.
+TEAM_SIZE = Slot("fact", "work-team", {"zh": "带一个{value}人的团队", "en": "Leads a team of {value}"}, clean=team_size)
 WORK_FIELD = Slot("fact", "work-field", {"zh": "从事{value}", "en": "Works in {value}"})
 _ENDS_PARTNER = slot_retirement("fact", "family-partner", if_held=True)
 _ENDS_STATUS = slot_retirement("fact", "relationship-status", if_held=True)
@@ -862,6 +865,9 @@ RULES: tuple[Rule, ...] = (
     # "My company moved me to Austin", "I got transferred to Austin": where the user works now.
     _r("work-city", "en", r"^(?:my (?:company|employer|job|firm|boss) (?:just )?(?:moved|relocated|transferred|sent) me|I(?:'ve| have)? (?:just |recently )?(?:got|been|was) (?:transferred|relocated)) to " + _EN_WORK_PLACE + r"(?: office)?(?: (?:last|this) \w+)?$", WORK_CITY_EN),
     _r("work-city", "en", r"^I(?:'m| am) (?:currently |now |also )?an? (?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r") (?:in|based in) " + _EN_WORK_PLACE + r"(?: now)?$", WORK_CITY_EN),
+    _r("work-team", "en", r"^I (?:currently |now )?(?:lead|manage|run|head|supervise) a team of (?P<value>\d+|[a-z]+)(?: (?:[\w-]+ )?(?:engineers|developers|people|designers|nurses|analysts|researchers|staff))?(?: now)?$", TEAM_SIZE),
+    _r("work-team", "en", r"^I(?:'m| am) (?:the |a )?(?:lead|manager|head|leader) of an? (?P<value>\d+|[a-z]+)[- ](?:person|people|member)(?: [\w-]+)? team(?: now)?$", TEAM_SIZE),
+    _r("work-team", "zh", r"^(?:我)?(?:现在|目前)?(?:带|管理|管|负责)(?:着)?(?:一个)?(?P<value>\d+|[一二两三四五六七八九十]{1,3})(?:个)?人的?(?:技术|开发|研发|销售)?团队(?:了)?$", TEAM_SIZE),
     _r("work-schedule", "en", r"^I (?:usually |mostly |always |often |currently |now )?work (?P<value>night shifts?|nights|the night shift|rotating shifts|shifts|weekends|early shifts|late shifts)\b", WORK_SCHEDULE),
     # "I switched to day shifts", "I'm on nights now": the new schedule replaces the old.
     _r("work-schedule", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:switched|moved|changed|went back) to (?P<value>(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?)\b", WORK_SCHEDULE),
