@@ -717,8 +717,8 @@ _EN_HOUR = re.compile(
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
 
-def _hour_number(said: str) -> int:
-    """An hour said in digits or in Chinese numerals as a number: 「十一」 is 10 + 1 (二十 is no hour said this way)."""
+def _number_said(said: str) -> int:
+    """A number under 100 said in digits or in Chinese numerals: 「十一」 is 10 + 1, 「二十」 2 × 10 (an hour, a head count)."""
     if said.isdigit():
         return int(said)
     tens, _, ones = said.partition("十") if "十" in said else ("", "", said)
@@ -737,7 +737,7 @@ def team_size(value: str) -> str | None:
     if value.isdigit():
         return value
     if re.fullmatch(r"[一二两三四五六七八九十]{1,3}", value):
-        return str(_hour_number(value))
+        return str(_number_said(value))
     return _EN_COUNTS.get(value)
 
 
@@ -748,7 +748,7 @@ def eating_cutoff(value: str) -> str:
         return "睡前"
     if not has_han(value):
         return re.sub(r"(\d) (am|pm)\b", r"\1\2", value, flags=re.IGNORECASE)
-    in_digits = _ZH_HOUR.sub(lambda found: f"{found.group('part') or ''}{_hour_number(found.group('hour'))}点", value)
+    in_digits = _ZH_HOUR.sub(lambda found: f"{found.group('part') or ''}{_number_said(found.group('hour'))}点", value)
     return f"{in_digits}以后"
 
 
@@ -758,7 +758,7 @@ def _bedtime_hour(text: str, lang: Lang) -> int | None:
     found = (_ZH_HOUR if lang == "zh" else _EN_HOUR).search(text)
     if not found:
         return None
-    hour = _hour_number(found.group("hour"))
+    hour = _number_said(found.group("hour"))
     part = (found.group("part") or "").lower().replace(".", "")
     if part == "晚上" and hour <= 5:
         return hour  # 「晚上一点」: one in the night
