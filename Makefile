@@ -54,15 +54,17 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-## Three pytest-xdist processes, a test module each at a time (its module-scoped worker stays whole): most tests
+## Four pytest-xdist processes, a test module each at a time (its module-scoped worker stays whole): most tests
 ## wait on worker subprocesses, and the processes share one Milvus server (tests/conftest.py). Modules go in
 ## collection order, led by the tests marked `first` (the small chaos run, minutes on a stack of its own):
 ## xdist's default order (most tests first) started it last, and one process then ran it alone at the end.
 ## 2026-12-02, Intel Xeon, 2 cores: pytest 553 s with two processes (573 s in the default order), 399 s with three.
+## 2026-12-07, AMD EPYC, 2 cores, 2,964 tests: 772 s with three (1.4 cores busy on average: the integration tests
+## wait on workers they start), 665 s with four and the shipped bursts re-sent once (1.6 cores busy).
 ## (Three processes once failed on a slower AMD EPYC: a bench module imported at collection had pointed
 ## os.environ at an in-memory broker, and the first worker of each process never saw a task. Fixed.) Paths
 ## are absolute: tests/conftest.py moves each process out of the checkout before it collects.
-TEST_PARALLEL ?= -n 3 --dist loadfile --no-loadscope-reorder
+TEST_PARALLEL ?= -n 4 --dist loadfile --no-loadscope-reorder
 TESTS ?= $(CURDIR)/tests
 
 test: lint browser-deps

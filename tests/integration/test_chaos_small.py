@@ -37,7 +37,7 @@ def test_a_small_fault_injection_run_ends_where_the_clean_run_ends(tmp_path: Pat
         env={**env, "PYTHONPATH": str(PROJECT_ROOT)},
         capture_output=True,
         text=True,
-        timeout=400,
+        timeout=600,
         check=False,
     )
     assert summary_path.exists(), done.stdout[-4000:] + done.stderr[-4000:] + _error_lines(logs)

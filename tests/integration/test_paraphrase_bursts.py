@@ -1,7 +1,8 @@
 """The shipped bursts through the real write path (issue 13.1, R-WRITE-3): real PostgreSQL, the rules engine,
 the local embedding scorer. Each was written before the engine ran on it (docs/quality.md, nineteenth probe).
 A third of them here, the others in `test_paraphrase_bursts_second_share.py` and `…_third_share.py`: the three
-files run side by side (at 450 bursts one file took over four minutes on one process)."""
+files run side by side (at 450 bursts one file took over four minutes on one process). Each burst is re-sent once, in
+reverse (`eval_bursts.REVERSED`); `make eval-bursts` re-sends three times, shuffled."""
 
 from __future__ import annotations
 
