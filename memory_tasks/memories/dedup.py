@@ -304,6 +304,39 @@ def _adds_detail(stored: str, stated: str) -> bool:
     )
 
 
+# The user's job as the occupation slot words it (`rules.table.OCCUPATION`), or as a teacher's is told: "Teaches high
+# school" is a high school teacher's job ("Teaches school", a teacher's).
+_JOB_TITLE = re.compile(r"^(?:Occupation: |职业：)(?P<title>.+?)[。.]?$")
+_TEACHES = re.compile(
+    r"^Teaches (?:at an? )?(?P<level>(?:high|middle|elementary|primary) school|kindergarten|school)\.?$", re.IGNORECASE
+)
+
+
+def _job_title(text: str) -> str | None:
+    """The title of the job `text` names, casefolded ("Occupation: High school teacher" -> "high school teacher"), or
+    None when it names none."""
+    if found := _JOB_TITLE.match(text):
+        return found["title"].casefold()
+    if found := _TEACHES.match(text):
+        level = found["level"].casefold()
+        return "teacher" if level == "school" else f"{level} teacher"
+    return None
+
+
+def _the_job_held_said_again(stored: str, stated: str) -> bool:
+    """True when both name the user's job and `stated`'s title is `stored`'s, or `stored`'s with words left out:
+    "Occupation: teacher" or "Teaches high school" told to "Occupation: high school teacher", 「职业：老师」 to
+    「职业：高中老师」. A title said shorter is the job held, not another (the scorer rates the pair below the merge
+    threshold, and the detail was lost); one said longer is a detail (`_adds_detail`)."""
+    held, said = _job_title(stored), _job_title(stated)
+    if held is None or said is None:
+        return False
+    if has_han(said):
+        return held.endswith(said)  # a Chinese title ends with its head noun
+    held_words = iter(held.split())
+    return all(word in held_words for word in said.split())  # in order: a subsequence
+
+
 _WORD = re.compile(r"\w+")
 # One frame of a job said two ways: "Husband works as a chef" / "Husband is a chef" (what is left of the frame, not
 # the words compared: "Works as a nurse" stays two words against "Wife works as a nurse").
@@ -420,6 +453,8 @@ def says_nothing_new(
     lengths = _reply_lengths_of(stored, stated)
     if lengths is not None and lengths[0] != lengths[1]:
         return False
+    if _the_job_held_said_again(stored, stated):
+        return True
     if _adds_detail(stored, stated) or _swaps_value(stored, stated) or state_different_values(stored, stated):
         return False
     return float(scorer.matrix([stated], [stored])[0][0]) >= scorer.merge_threshold

@@ -41,6 +41,10 @@ _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.]*")
 # adverbs, verbs of liking and eating, particles): those vary between restatements.
 MAX_FILLER_CHARS = 3
 _SOFT_HAN = frozenset("很特别非常真太最挺超吃喝爱喜欢请尽量都也还就再要会想用了的是在做练")
+# How often and at what time of day are two measures of one habit, not two values of one: 「每天六点起床」 / 「早上6点起床」
+# may both be true (早上 / 晚上, 每天 / 周末 are swapped values).
+_HAN_HOW_OFTEN = frozenset(("每天", "天天", "每周", "周末", "工作日", "平日"))
+_HAN_TIME_OF_DAY = frozenset(("早上", "上午", "中午", "下午", "傍晚", "晚上", "凌晨"))
 # Chinese words that qualify a statement without changing its value: 现在更喜欢喝红茶 states what 喜欢喝红茶
 # does. 更 only before a verb of liking or wanting (更换, 更新 are verbs of their own). How often says no
 # other value of a habit (周末喜欢去游泳 / 周末经常游泳 / 周末我一般去游泳, 每天六点起床 / 一般六点起床); 一般 only
@@ -172,7 +176,7 @@ def canonical_places(text: str) -> str:
 _LIVES_IN = re.compile(
     r"(?:(?:['\u2019]s|\bis|\bare)\s+)?\b(?:based|living|residing|resides|lives over) in\b", re.IGNORECASE
 )
-_MOVED_IN_WITH = re.compile(r"\b(?:moved|has moved|just moved) in with\b", re.IGNORECASE)
+_MOVED_IN_WITH = re.compile(r"\b(?:(?:moved|has moved|just moved) in|stays|is staying) with\b", re.IGNORECASE)
 # Other trades of two names: "vet" / "veterinarian", "attorney" / "lawyer", "physician" / "doctor".
 _TRADE_NAMES = {"vet": "veterinarian", "vets": "veterinarians", "attorney": "lawyer", "physician": "doctor"}
 _TRADE_NAME = re.compile(r"\b(?:" + "|".join(_TRADE_NAMES) + r")\b", re.IGNORECASE)
@@ -377,6 +381,8 @@ def frame(text: str) -> str:
     text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(text))
     text = _KEPT_FROM_FOR_AN_ALLERGY.sub(r"is allergic to \g<allergen>", _NO_MEAT.sub("is vegetarian", text))
     text = _ARE_TWINS.sub(r"Has twin \g<children>", text)
+    text = _GRADE.sub(lambda m: f"{_grade_number(m['grade'])} grade", _IS_SAID_SHORT.sub(" is ", text))
+    text = _IS_IN_A_PLACE.sub(lambda m: "lives" if m["verb"].casefold() == "is" else "live", text)
     text = children_aged(_TEACHES_SCHOOL.sub("is a teacher", _BAD_HEART.sub("a heart condition", text)))
     for kept_from in _KEPT_FROM:
         text = kept_from.sub(r"avoids \g<item>", text)
@@ -405,11 +411,24 @@ _KIDS_AGED = re.compile(
 )
 
 
+def _grade_number(grade: str) -> str:
+    """A school grade in digits: "third" -> "3", "3" -> "3", "twelfth" -> "12"."""
+    grade = grade.casefold()
+    return str(_GRADES.index(grade) + 1) if grade in _GRADES else grade
+
+
 def children_aged(text: str) -> str:
     """`text` with its children's ages said one way: "Has two kids, 5 and 8" -> "kids are 5 and 8"."""
     return _KIDS_AGED.sub(r"kids are \g<ages>", text)
 
 
+# A school grade said as a word or in digits, with "the" or without, and "is" said short before it: "Son's in the
+# third grade" / "Son is in 3rd grade" (`canonical_words` has cut the ordinal ending of a number).
+_GRADES = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+_GRADE = re.compile(r"\b(?:the )?(?P<grade>" + "|".join(_GRADES) + r"|\d{1,2}) grade\b", re.IGNORECASE)
+_IS_SAID_SHORT = re.compile(r"(?<=\w)['\u2019]s (?=in (?:the )?\w+ grade\b)", re.IGNORECASE)
+# Where someone is, said of a named place, is where they live: "Sister is in Toronto" / "Sister lives in Toronto".
+_IS_IN_A_PLACE = re.compile(r"\b(?P<verb>is|are)(?= in (?-i:[A-Z])[a-z]+\b)", re.IGNORECASE)
 # "Dad's got a bad heart" / "Dad has a heart condition".
 _BAD_HEART = re.compile(r"\b(?:a bad heart|a weak heart|heart problems|heart trouble|heart issues)\b", re.IGNORECASE)
 # "Teaches school" is being a teacher.
@@ -455,6 +474,9 @@ def _filler_swapped(a: str, b: str) -> bool:
     """True when `a` and `b` are one text (`han_frame`) with a short, content-bearing Chinese filler swapped."""
     frame_a, frame_b = (han_frame(text).strip().rstrip("。.！!") for text in (a, b))
     _, filler_a, filler_b = split_common_ends(frame_a, frame_b)
+    fillers = {str(filler_a), str(filler_b)}
+    if len(fillers & _HAN_HOW_OFTEN) == 1 and len(fillers & _HAN_TIME_OF_DAY) == 1:
+        return False
     return all(
         0 < len(filler) <= MAX_FILLER_CHARS and has_han(filler) and not _SOFT_HAN.intersection(filler)
         for filler in (filler_a, filler_b)

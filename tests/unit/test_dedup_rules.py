@@ -362,3 +362,42 @@ def test_a_new_count_said_with_a_final_particle_is_a_new_value() -> None:
     was taken for a repeat (the 了 at its end left no frame to swap the count in, and the scorer rated them alike)."""
     assert not says_nothing_new(_AlwaysAlike(), "每周打两次羽毛球", "现在每周打三次羽毛球了")
     assert says_nothing_new(_AlwaysAlike(), "每周打两次羽毛球", "每周打两次羽毛球了")
+
+
+@pytest.mark.parametrize(
+    ("stored", "stated", "confirms"),
+    [
+        ("Occupation: high school teacher", "Occupation: teacher", True),
+        ("Occupation: session guitarist", "Occupation: guitarist", True),
+        ("Occupation: teacher at a high school", "Occupation: teacher", True),
+        ("职业：高中老师", "职业：老师", True),
+        ("Occupation: high school teacher", "Teaches high school", True),
+        ("Teaches high school", "Occupation: teacher", True),
+        # Said longer it is a detail, and another title is another job.
+        ("Occupation: teacher", "Occupation: high school teacher", False),
+        ("Occupation: high school teacher", "Occupation: nurse", False),
+        ("职业：老师", "职业：高中老师", False),
+        ("职业：高中老师", "职业：医生", False),
+    ],
+)
+def test_a_job_said_with_fewer_words_confirms_the_job_held(stored: str, stated: str, confirms: bool) -> None:
+    """R-WRITE-3 (twenty-fifth probe): "I'm a teacher" after "I'm a high school teacher" rewrote the occupation to the
+    shorter title (the scorer rates the pair below the merge threshold), so the detail was lost and the text depended
+    on the order the two were said in."""
+    assert says_nothing_new(_NeverAlike(), stored, stated) is confirms
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "different"),
+    [
+        ("早上6点起床", "每天六点起床", False),
+        ("每天六点起床", "早上6点起床", False),
+        # Two times of day, or two frequencies, are two values.
+        ("早上六点起床", "晚上六点起床", True),
+        ("每天跑步", "周末跑步", True),
+    ],
+)
+def test_how_often_and_what_time_of_day_are_two_measures_of_one_habit(a: str, b: str, different: bool) -> None:
+    """R-WRITE-3 (twenty-fifth probe): 「每天六点起床」 / 「早上6点起床」 swapped 每天 for 早上 in one frame, so every re-send
+    rewrote the wake-up time."""
+    assert state_different_values(a, b) is different

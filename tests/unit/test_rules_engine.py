@@ -2553,7 +2553,11 @@ def test_a_retirement_an_office_return_a_taste_come_round_and_a_goal_reached_are
     marathon = ExistingMemory(1, "goal-marathon", "goal", "Is training for a marathon")
     french = ExistingMemory(2, "goal-french", "goal", "Is learning French")
     assert refined("I finished the marathon in 4:05!", [marathon]) == [("delete", "goal", "goal-marathon")]
-    assert refined("I'm fluent in French now.", [french]) == [("delete", "goal", "goal-french")]
+    # The goal reached, and the level the user now speaks it at (twenty-fifth probe).
+    assert refined("I'm fluent in French now.", [french]) == [
+        ("delete", "goal", "goal-french"),
+        ("upsert", "fact", "language-french"),
+    ]
     assert extract("I finished the marathon series on Netflix.") == []
 
 
@@ -6604,3 +6608,54 @@ def test_a_meal_skipped_is_no_eating_cutoff_nor_a_quitting() -> None:
     """R-WRITE-2 (session 33, review): 「我中午不吃饭」 skips lunch; the eating-cutoff and hours-retirement rules added
     this session read it as 「中午以后不吃东西」 and as the end of a food held, before they asked for 以后 after 中午."""
     assert [(c.op, c.key) for c in extract("我中午不吃饭。")] == [("upsert", "preference-hcded745")]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        ("I'm a jazz pianist.", "music-piano", "Is a jazz pianist"),
+        ("I'm a violinist.", "music-violin", "Is a violinist"),
+        ("I'm an amateur cellist.", "music-cello", "Is an amateur cellist"),
+        ("I'm a professional violinist.", "occupation", "Occupation: violinist"),
+        ("I work as a jazz pianist.", "occupation", "Occupation: jazz pianist"),
+        ("I work as a guitarist at a restaurant.", "occupation", "Occupation: guitarist at a restaurant"),
+    ],
+)
+def test_who_plays_an_instrument_plays_it_unless_it_is_said_as_a_job(message: str, key: str, content: str) -> None:
+    """R-WRITE-2 (twenty-fifth probe): "I'm a jazz pianist" and "I'm a violinist" stored nothing. Said alone they are
+    the instrument played (the shipped bursts b20-en-violin and b24-en-jazz-piano hold them as "I play the violin"); a
+    job when said as one."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        # How well the user speaks a language: one wording per level, a key per language.
+        ("我英语不太好。", "language-english", "英语水平：一般"),
+        ("我英文不太行。", "language-english", "英语水平：一般"),
+        ("我的日语很流利。", "language-japanese", "日语水平：流利"),
+        ("My English isn't very good.", "language-english", "Speaks basic English"),
+        ("My Spanish is rusty now.", "language-spanish", "Speaks rusty Spanish"),
+        # Sleeping lightly, however said.
+        ("I'm a light sleeper.", "trait-light-sleeper", "Is a light sleeper"),
+        ("I sleep lightly.", "trait-light-sleeper", "Sleeps lightly"),
+        ("我睡眠很浅。", "trait-light-sleeper", "睡眠很浅"),
+        # Short sight in Chinese numerals, and with 有.
+        ("我近视八百度。", "trait-nearsighted", "近视八百度"),
+        ("我近视有800度。", "trait-nearsighted", "近视有800度"),
+        # When the user gets off work, one hour said one way.
+        ("我一般晚上十点以后才下班。", "work-end", "10点以后下班"),
+        ("我平时晚上10点后才下班。", "work-end", "10点以后下班"),
+        ("I usually finish work around 6 pm.", "work-end", "Finishes work around 6pm"),
+        # A tight budget said without the word, the office gone to, a bedtime at midnight.
+        ("Money is tight for me.", "budget", "Is on a tight budget"),
+        ("I'm trying to spend as little as possible.", "budget", "Is on a tight budget"),
+        ("I go into the office every day now.", "work-location", "Goes into the office every day now"),
+        ("I go to bed at midnight these days.", "preference-bedtime", "Goes to bed at midnight these days"),
+    ],
+)
+def test_held_out_statements_of_the_twenty_fifth_probe_are_read(message: str, key: str, content: str) -> None:
+    """R-WRITE-2 (twenty-fifth probe, held-out bursts): each of these stored nothing, or (the budget) a goal beside the
+    budget, or (「我英语不太好」 / 「我英文不太行」) would have flip-flopped between its wordings."""
+    assert [(c.key, c.content) for c in extract(message)] == [(key, content)]

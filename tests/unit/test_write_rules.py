@@ -213,3 +213,18 @@ def test_a_childs_school_stage_said_again_with_still_adds_nothing() -> None:
     """R-WRITE-3 (twenty-second probe): 「我家儿子还在幼儿园」 after 「儿子在上幼儿园」 was appended as a second statement."""
     assert append_content("儿子在上幼儿园", "儿子还在幼儿园") == "儿子在上幼儿园"
     assert append_content("儿子在上幼儿园", "儿子上小学了") == "儿子上小学了"
+
+
+@pytest.mark.parametrize(
+    ("existing", "addition"),
+    [
+        ("Son is in 3rd grade", "Son's in third grade"),
+        ("Son is in 3rd grade", "Son is in the third grade"),
+        ("Sister lives in Toronto", "Sister is in Toronto"),
+        ("Mom lives with us", "Mom stays with us"),
+    ],
+)
+def test_a_family_fact_said_again_in_other_words_is_not_appended(existing: str, addition: str) -> None:
+    """R-WRITE-3 (twenty-fifth probe, held-out bursts): a grade in words or digits, "is in" a named place, "stays with"
+    were appended as parts of the fact they restate ("Sister lives in Toronto; Sister is in Toronto")."""
+    assert append_content(existing, addition) == existing

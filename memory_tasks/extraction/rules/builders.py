@@ -23,7 +23,15 @@ from memory_tasks.extraction.rules.content import (
     split_items,
     statement,
 )
-from memory_tasks.extraction.rules.keys import favorite_key, goal_key, item_slug, liking_key, project_key, rule_key
+from memory_tasks.extraction.rules.keys import (
+    favorite_key,
+    goal_key,
+    item_slug,
+    language_key,
+    liking_key,
+    project_key,
+    rule_key,
+)
 from memory_tasks.extraction.rules.lexicon import lexicon_entries, lexicon_mentions
 from memory_tasks.text import has_han
 
@@ -712,7 +720,7 @@ _ZH_HOUR = re.compile(
     r"(?P<part>凌晨|半夜|夜里|早上|早晨|上午|中午|下午|晚上)?(?P<hour>\d{1,2}|[一二三四五六七八九十两]{1,3})(?:点|:)"
 )
 _EN_HOUR = re.compile(
-    r"\bat (?:around |about )?(?P<hour>\d{1,2})(?::\d\d)?\s*(?P<part>am|pm|a\.m\.|p\.m\.)?", re.IGNORECASE
+    r"\bat (?:around |about )?(?P<hour>\d{1,2}|midnight)(?::\d\d)?\s*(?P<part>am|pm|a\.m\.|p\.m\.)?", re.IGNORECASE
 )
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
@@ -728,6 +736,42 @@ def _number_said(said: str) -> int:
 _EN_COUNTS = {
     word: str(n) for n, word in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
 }
+
+
+# How well the user speaks a language, one word per level, so that the ways of saying one level are one text and another
+# level another value: 「英语不太好」 / 「英语一般」 / 「英文不太行」, "My English isn't very good" / "…is pretty basic". First
+# match wins ("not very good" is basic before "good" is good).
+_LANGUAGE_LEVELS = (
+    (re.compile(r"流利|是母语|fluent|bilingual|proficient", re.IGNORECASE), "流利", "fluent"),
+    (re.compile(r"conversational", re.IGNORECASE), "能日常交流", "conversational"),
+    (re.compile(r"生疏|rusty", re.IGNORECASE), "生疏了", "rusty"),
+    (re.compile(r"很差|比较差|^不好|^不行|很烂|\b(?:bad|poor|terrible|weak)\b", re.IGNORECASE), "差", "poor"),
+    (
+        re.compile(r"不太|一般|马马虎虎|凑合|还行|还可以|basic|limited|\bnot\b|\bok\b|okay|decent", re.IGNORECASE),
+        "一般",
+        "basic",
+    ),
+    (re.compile(r"很好|挺好|不错|good|great", re.IGNORECASE), "好", "good"),
+)
+# A language named with 文 is the one named with 语: 「英文」 is 「英语」.
+_ZH_LANGUAGE_IN_WRITING = re.compile(r"(?<=[英日韩法德俄])文$")
+
+
+def language_level(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """How well the user speaks the language of the named group `item`, at the level the group `level` says, under
+    `language-<language>` (`keys.language_key`): 「英语水平：一般」, "Speaks basic English"; nothing for a level not
+    known."""
+    said = re.sub(r"\bisn't\b|'s not\b", "is not", match.group("level"))
+    level = next(((zh, en) for words, zh, en in _LANGUAGE_LEVELS if words.search(said)), None)
+    if level is None:
+        return []
+    language = match.group("item")
+    if clause.lang == "zh":
+        language = _ZH_LANGUAGE_IN_WRITING.sub("语", language)
+        content = f"{language}水平：{level[0]}"
+    else:
+        content = f"Speaks {level[1]} {language[:1].upper()}{language[1:]}"
+    return [_candidate("upsert", "fact", language_key(language), content, clause, 3, item=language)]
 
 
 def team_size(value: str) -> str | None:
@@ -752,12 +796,24 @@ def eating_cutoff(value: str) -> str:
     return f"{in_digits}以后"
 
 
+def work_end(value: str) -> str:
+    """When the user gets off work, said one way: 「晚上十点以后」 / 「十点之后」 -> 「10点以后」 (an evening's hour read
+    without its part of the day), "around 6 pm" -> "around 6pm", "about 6pm" -> "around 6pm"."""
+    if not has_han(value):
+        value = re.sub(r"^about\b", "around", value, flags=re.IGNORECASE)
+        return re.sub(r"(\d) (am|pm)\b", r"\1\2", value, flags=re.IGNORECASE)
+    value = _ZH_HOUR.sub(lambda found: f"{_number_said(found.group('hour'))}点", value)
+    return re.sub(r"(?:之后|以后|后)$", "以后", value)
+
+
 def _bedtime_hour(text: str, lang: Lang) -> int | None:
     """The hour (0-23) a bedtime names, an hour without a part of the day read as a bedtime's
     (8-11 the evening, 12 midnight, 1-7 the small hours); None when no hour is named."""
     found = (_ZH_HOUR if lang == "zh" else _EN_HOUR).search(text)
     if not found:
         return None
+    if found.group("hour").lower() == "midnight":
+        return 0
     hour = _number_said(found.group("hour"))
     part = (found.group("part") or "").lower().replace(".", "")
     if part == "晚上" and hour <= 5:

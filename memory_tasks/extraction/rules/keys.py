@@ -222,6 +222,13 @@ _WEIGHT_TO_LOSE = re.compile(
 )
 
 
+def language_key(language: str) -> str:
+    """`language-<slug>` of a language named in English or Chinese ("English", 「英语」, 「英文」: language-english), the key
+    of how well the user speaks it."""
+    named = [slug for slug, category, _ in lexicon_mentions(language) if category == "language"]
+    return f"language-{named[0] if named else item_slug(language)}"
+
+
 def goal_key(item: str) -> str:
     """`goal-<slug>` of the goal's object ("考N1" and "通过N1" are both goal-jlpt-n1). A LEXICON item
     whose name starts with a leading verb is found with the verb (考研 is not 研; "run a marathon"

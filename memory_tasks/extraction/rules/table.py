@@ -27,6 +27,7 @@ from memory_tasks.extraction.rules.builders import (
     habit_taken_up,
     keyed_fact,
     keyed_retirement,
+    language_level,
     listed_fact,
     named_restatement,
     named_retirement,
@@ -41,6 +42,7 @@ from memory_tasks.extraction.rules.builders import (
     taken_with,
     team_size,
     timed_habit,
+    work_end,
     zh_alma_mater,
     zh_employer,
     zh_employer_or_kind,
@@ -130,6 +132,9 @@ _EN_OCCUPATION = (
     r"|physicist|mathematician|geologist|dietitian|nutritionist|midwife|optometrist|radiologist|anesthesiologist"
     r"|(?-i:CTO|CEO|CFO|COO|CIO|VP|PM|TPM|SWE|SRE|QA|DBA)"
 )
+# Who plays an instrument: a job when said as one ("I work as a pianist", "I'm a professional violinist"), else the
+# instrument played ("I'm a jazz pianist" is "I play jazz piano": the lexicon keys both music-piano).
+_EN_PLAYER = r"pianist|violinist|guitarist|cellist"
 # The kind of place a job is done at, kept with the job ("Occupation: teacher at a high school"): the rules
 # engine dropped it, so "I work as a teacher at a high school" restated "I'm a high school teacher" as a
 # less detailed job. A named place is an employer (the employer rules).
@@ -259,7 +264,7 @@ _EN_KEPT_UP = (
 _EN_NOT_A_GOAL = (
     r"(?:stay (?!fit|healthy|active|sober|in shape)|keep (?:going|up|reaching|moving|pushing|at it)|be (?:positive"
     r"|patient|strong|there|more|better)|channel|cope|process|figure|get through|hang in|focus on the|remember"
-    r"|appreciate|cherish|enjoy|relax|take it|make the most)\b"
+    r"|appreciate|cherish|enjoy|relax|take it|make the most|spend as little|keep (?:my )?(?:spending|costs|expenses))\b"
 )
 # A product's name opens with a capital, or with "i" before one (iPad, iPhone).
 _EN_PRODUCT = r"(?-i:[A-Z]|i[A-Z])"
@@ -392,6 +397,8 @@ CODE_LANGUAGE = Slot("constraint", "code-language")
 ALLERGY = keyed_fact("allergy", 5, LIFELONG_TTL_DAYS, not_item="allerg(?:y|ies)")
 HEALTH = keyed_fact("health", 5, LIFELONG_TTL_DAYS)
 TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
+# Said without the words "light sleeper" (`TRAIT` keys those): "I sleep lightly", 「我睡眠很浅」.
+LIGHT_SLEEPER = Slot("fact", "trait-light-sleeper", None, 3, LIFELONG_TTL_DAYS)
 # Core, so they never expire (`memories/lifecycle.py`): the user's saying it is over retires them.
 PREGNANCY = Slot("fact", "health-pregnancy", importance=5)
 BREASTFEEDING = Slot("fact", "health-breastfeeding", importance=5)
@@ -426,6 +433,9 @@ LISTED_PET = listed_fact("pet", 3, EN_PET_MENTION)
 EDUCATION = Slot("fact", "education-major", ttl_days=LIFELONG_TTL_DAYS)
 COMMUTE = Slot("fact", "commute")
 BUDGET = Slot("fact", "budget")
+# A tight budget said without the word: "Money is tight for me", "I'm trying to spend as little as possible" (in the words
+# of "I'm on a tight budget", which the budget rule keeps as said).
+TIGHT_BUDGET = Slot("fact", "budget", {"zh": "预算紧张", "en": "Is on a tight budget"})
 RELATIONSHIP = Slot("fact", "relationship-status")
 ALMA_MATER = Slot(
     "fact", "alma-mater", {"zh": "毕业于{value}", "en": "Graduated from {value}"}, ttl_days=LIFELONG_TTL_DAYS
@@ -440,6 +450,8 @@ WORK_SCHEDULE = Slot("fact", "work-schedule")
 # The size of the team the user leads: "I manage a team of 5 engineers", 「我带一个十人的团队」.
 TEAM_SIZE = Slot("fact", "work-team", {"zh": "带一个{value}人的团队", "en": "Leads a team of {value}"}, clean=team_size)
 WORK_FIELD = Slot("fact", "work-field", {"zh": "从事{value}", "en": "Works in {value}"})
+# When the user gets off work: one hour, said one way (`builders.work_end`).
+WORK_END = Slot("fact", "work-end", {"zh": "{value}下班", "en": "Finishes work {value}"}, 3, clean=work_end)
 _ENDS_PARTNER = slot_retirement("fact", "family-partner", if_held=True)
 _ENDS_STATUS = slot_retirement("fact", "relationship-status", if_held=True)
 BUSINESS = keyed_fact("business", 4)
@@ -668,6 +680,7 @@ RULES: tuple[Rule, ...] = (
     # An instrument the user can play: 「我会弹吉他」, "I can play the guitar" (where "I play the guitar" lands).
     _r("pref", "zh", r"^(?:我)?(?:也|还)?会(?:弹|拉|吹|打)(?P<item>吉他|钢琴|小提琴|大提琴|尤克里里|古筝|二胡|笛子|萨克斯|架子鼓|鼓)(?:的)?$", _pref),
     _r("pref", "en", r"^I (?:also )?can play (?:the )?(?P<item>guitar|piano|violin|cello|ukulele|drums|saxophone|flute|bass)$", _pref),
+    _r("pref", "en", r"^I(?:'m| am) (?:also )?an? (?!professional )(?P<item>(?:[a-z]+ )?(?:" + _EN_PLAYER + r"))$", _pref),
     # How the user takes a drink: 「我喝咖啡不加糖」 (as "I like my coffee black").
     _r("pref", "zh", r"^(?:我)?(?:平时|一般|每天)?喝(?P<item>咖啡|茶|奶茶|豆浆|牛奶)(?:一般|都|从来|从不)?(?:不加糖|不放糖|不加奶|加奶|加糖|要?少糖|要?半糖|要?无糖|去冰|少冰|只喝黑的|只喝美式)(?:的)?$", _pref),
     # "I collect vinyl records", "I binge-watch anime on weekends", 「我收集手办」: a hobby kept up.
@@ -676,7 +689,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:really |honestly |literally )?(?:can't|cannot) live without (?P<item>[\w -]+?)$", _pref),
     _r("pref", "en", r"^I (?:usually|always|normally|typically|often|generally) (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate)\b.*$", timed_habit),
     # "I wake up at 5am every day": the routine said with its hour, no adverb (not "I woke up at 5 today").
-    _r("pref", "en", r"^I (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate) (?:at (?:around |about )?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|every (?:day|morning|night|evening)|in the (?:mornings?|evenings?|afternoons?)|at night)(?: every (?:day|morning|night|evening)| on weekdays)?" + _EN_ROUTINE_NOW + r"$", timed_habit),
+    _r("pref", "en", r"^I (?P<item>wake up|get up|go to bed|go to sleep|work out|meditate) (?:at (?:around |about )?midnight|at (?:around |about )?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|every (?:day|morning|night|evening)|in the (?:mornings?|evenings?|afternoons?)|at night)(?: every (?:day|morning|night|evening)| on weekdays)?" + _EN_ROUTINE_NOW + r"$", timed_habit),
     # "I've started going to bed at 11 since the baby arrived": the routine changed, at its hour.
     _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|begun|began|switched to) (?P<item>going to bed|going to sleep|waking up|getting up) (?:at (?:around |about )?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?)(?: every (?:day|morning|night|evening)| on weekdays)?" + _EN_ROUTINE_NOW + r"$", timed_habit),
     # "I do yoga twice a week", "I practice yoga", "I've been doing CrossFit for two years": an activity kept up.
@@ -833,7 +846,8 @@ RULES: tuple[Rule, ...] = (
     _r("work-field", "en", r"^I(?:'m| am)? (?:currently |now |also )?(?:(?:work|working) in|(?:just |recently )?(?:moved|went|transitioned|pivoted)(?: over)? into) (?P<value>(?-i:IT|HR|PR|QA|UX|AI|ML|R&D)|tech|finance|marketing|sales|education|healthcare|retail|software|research|consulting|real estate|insurance|law|media|advertising|hospitality|logistics|manufacturing|government|the (?:tech|finance|film|music|games?|gaming|restaurant) industry)$", WORK_FIELD),
     # A title held at a company: "I'm the CTO of a small startup", "I'm the founder of Acme".
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?the (?P<value>(?:[\w-]+ ){0,2}?(?:co-founder|cofounder|founder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)))(?: (?:of|at) .+)?$", OCCUPATION),
-    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing|(?:new )?(?:job|position|role))(?: (?:remotely|full-time|part-time|freelance|now|currently|mostly|from home))*(?: (?:at|for|with) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r")" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
+    _r("occupation", "en", r"\b(?:work|working|freelance|freelancing|(?:new )?(?:job|position|role))(?: (?:remotely|full-time|part-time|freelance|now|currently|mostly|from home))*(?: (?:at|for|with) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"|" + _EN_PLAYER + r")" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
+    _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? professional (?P<value>(?:[\w-]+ )?(?:" + _EN_PLAYER + r"))$", OCCUPATION),
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     # "I retired last year": the occupation now (as 「我退休了」).
     _r("occupation", "en", r"^I (?:just |finally |recently |officially )?(?P<value>retired)(?: from (?:[\w-]+ ){0,2}?[\w-]+)?(?: (?:last \w+|this \w+|in \d{4}|\w+ (?:years?|months?) ago|early))?$", OCCUPATION_STATED),
@@ -882,7 +896,10 @@ RULES: tuple[Rule, ...] = (
     _r("work-location", "en", r"^I(?:'m| am) (?:now )?(?P<value>fully remote|remote|a remote worker)(?: now| these days)?$", WORK_LOCATION),
     _r("work-location", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:started|begun|began|switched to) working (?P<value>from home|remotely)(?: full[- ]time| now)?$", WORK_LOCATION),
     # "I'm back in the office full-time now": no longer from home.
-    _r("work-location", "en", r"^I(?:'m| am)? (?:now )?(?:back (?:in|at|to)|work (?:in|from)|working (?:in|from)) (?P<value>the office)(?: full[- ]time| every day| five days a week)?(?: now| again)?$", WORK_LOCATION),
+    _r("work-location", "en", r"^I(?:'m| am)? (?:now )?(?:back (?:in|at|to)|work (?:in|from)|working (?:in|from)|go (?:into|in to|to)|commute to) (?P<value>the office)(?: full[- ]time| every day| five days a week)?(?: now| again)?$", WORK_LOCATION),
+    # 「我一般晚上十点以后才下班」, "I usually finish work around 6pm".
+    _r("work-end", "zh", r"^(?:我)?(?:现在|一般|通常|平时|每天|经常|基本上?|都)*(?:要)?(?:到)?(?P<value>(?:晚上|下午|傍晚)?(?:\d{1,2}|[一二三四五六七八九十两]{1,3})点(?:半|多)?(?:以后|之后|后|左右)?)(?:才|就|能|才能)?下班(?:了)?$", WORK_END),
+    _r("work-end", "en", r"^I (?:usually |normally |typically |generally |often |always )?(?:finish|leave|get off|get out of|clock out of) work (?P<value>(?:at|after|around|about) \d{1,2}(?::\d\d)?\s*(?:am|pm)?)(?: every day| most days| on weekdays)?$", WORK_END),
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
     # 「我现在回公司坐班了」, 「我不远程了」: back at the office (as "I'm back in the office").
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|已经|又|每天|天天|都)*(?P<value>回公司(?:坐班|上班)|回办公室上班|去公司(?:坐班|上班)|去办公室上班|坐班)了?$", WORK_LOCATION),
@@ -1105,10 +1122,14 @@ RULES: tuple[Rule, ...] = (
     _r("trait", "en", r"^I(?:'m| am) (?P<item>left-handed|right-handed|ambidextrous)\b", TRAIT),
     # 「我特别怕冷」, 「我晕车」, "I'm afraid of heights", "I get carsick": what the assistant plans around.
     _r("trait", "zh", _ZH_ME + r"(?:有点|有些|容易)?(?P<item>怕冷|怕热|晕车|晕船|恐高|(?:害)?怕狗|怕坐飞机|恐飞|怕打针|晕针)$", TRAIT),
-    _r("trait", "zh", _ZH_ME + r"(?:是|有点|有些|高度|深度)?(?P<item>近视|远视|老花)(?:眼)?(?:\d{2,4}度)?(?:了)?$", TRAIT),
+    _r("trait", "zh", _ZH_ME + r"(?:是|有点|有些)?(?:高度|深度)?(?P<item>近视|远视|老花)(?:眼)?(?:有)?(?:(?:\d{2,4}|[一二三四五六七八九两][百千](?:[一二三四五六七八九]十?)?)度)?(?:了)?$", TRAIT),
     # A phobia: 「我有密集恐惧症」, "I'm claustrophobic".
     _r("trait", "zh", _ZH_ME + r"(?:有|是)?(?:点|一点)?(?P<item>(?:幽闭|密集|社交|深海|飞行)恐惧症?)$", TRAIT),
     _r("trait", "en", r"^I(?:'m| am) (?:a bit |very |really |quite |pretty )?(?P<item>claustrophobic|agoraphobic)$", TRAIT),
+    # "I'm a light sleeper", "I sleep lightly", 「我睡眠浅」, 「我觉浅，容易醒」: one trait, however said.
+    _r("trait", "en", r"^I(?:'m| am) (?:a |an )?(?:very |really |extremely |super )?(?P<item>light sleeper)$", TRAIT),
+    _r("trait", "en", r"^I (?:usually |always |tend to )?(?P<value>sleep) (?:very |really )?lightly$", LIGHT_SLEEPER),
+    _r("trait", "zh", _ZH_ME + r"(?:睡眠|睡得|睡觉|觉)(?:很|比较|特别|有点)?(?P<value>浅)(?:，?容易醒)?$", LIGHT_SLEEPER),
     _r("trait", "zh", _ZH_ME + r"(?:要|得|需要)?戴(?P<item>隐形眼镜|眼镜)$", TRAIT),
     _r("trait", "zh", _ZH_ME + r"(?:性格)?(?:比较|很|挺|有点|偏|特别)?(?P<item>内向|外向)(?:的人)?$", TRAIT),
     # What the user's body reacts to, short of an allergy: a restriction every food and drink
@@ -1248,6 +1269,9 @@ RULES: tuple[Rule, ...] = (
     _r("budget", "zh", r"^(?=[^，。]*(?:一般|通常|平时|基本|每个?月))(?:我的?|我)?(?:每个?月)?(?:一般|通常|平时)?(?:买东西|网购|购物)?(?:的)?(?:预算|消费)(?:一般|通常|平时|基本上?|大概)?(?:都)?(?:在|是|控制在|不超过|不会超过)?(?P<value>[\d一二三四五六七八九十两百千万几]+(?:块|元|块钱)?)(?:以内|以下|左右|之内)?$", BUDGET),
     _r("budget", "en", r"^my (?:(?P<usual>usual|monthly|typical) )?budget (?:is|'s) (?(usual)|(?:usually|generally|normally|typically|always) )(?:under |below |less than |up to |around |about |at most )?(?P<value>[$€£¥]?\d[\d,.]*k?(?: (?:dollars|bucks|usd|euros|pounds|rmb|yuan))?)(?: or (?:less|so))?$", BUDGET),
     _r("budget", "en", r"^I(?:'m| am) (?:currently |usually |always )?on a (?P<value>(?:tight |strict |limited |small )?budget)(?: these days| right now| now)?$", BUDGET),
+    # "Money is tight for me right now", "I'm trying to spend as little as possible": a tight budget, said otherwise.
+    _r("budget", "en", r"^money(?:'s| is) (?:really |pretty |very |a bit |kind of )?(?P<value>tight)(?: for (?:me|us))?(?: right now| these days| at the moment| this month| now)?$", TIGHT_BUDGET),
+    _r("budget", "en", r"^I(?:'m| am) trying to (?P<value>spend as little as possible|keep (?:my )?(?:spending|costs|expenses) (?:low|down))(?: right now| these days| now)?$", TIGHT_BUDGET),
     _r("commute", "en", r"^I (?:usually |always |mostly |normally |often )?(?:commute|get to work|go to work|ride to work) (?:by|on) (?P<value>bike|bicycle|car|train|bus|subway|metro|foot|scooter|motorcycle|ferry)\b", COMMUTE),
     _r("commute", "zh", r"(?P<value>开车|(?:坐|搭|乘)?地铁|(?:坐|搭|乘)?公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
     # 「现在走路十分钟就到公司」: how long the way to work takes now, said by the way there.
@@ -1275,6 +1299,11 @@ RULES: tuple[Rule, ...] = (
     _r("native-language", "en", r"^I(?:'m| am) a native (?P<value>" + CAP + r"\w+) speaker\b", NATIVE_LANGUAGE),
     _r("spoken-languages", "zh", r"(?:会说|能说|会讲|能讲)(?P<value>[^，。]*(?:" + _LANGUAGES_ZH + r"|[一二两三四五六七八九十几\d]+(?:种|门)(?:语言|外语))[^，。]*)$", Slot("fact", "spoken-languages")),
     _r("spoken-languages", "en", r"^I speak (?P<value>.*\b(?:" + _LANGUAGES_EN + r")\b.*)$", Slot("fact", "spoken-languages")),
+    # How well the user speaks one language, under a key of its own (the languages spoken are one list, above): "I'm
+    # fluent in Spanish", "My English isn't very good", 「我英语不太好」, 「我的日语很流利」.
+    _r("language-level", "en", r"^I(?:'m| am) (?:now |also |pretty |quite |fairly |completely )?(?P<level>fluent|conversational|bilingual|proficient) in (?P<item>" + _LANGUAGES_EN + r")(?: now)?$", language_level),
+    _r("language-level", "en", r"^my (?P<item>" + _LANGUAGES_EN + r")(?P<level>(?: is|'s| isn't| is not) (?:not )?(?:very |really |pretty |quite |that |too |a bit |a little |still |only )*(?:good|great|bad|poor|basic|rusty|limited|fluent|decent|ok|okay|weak|terrible))(?: now)?$", language_level),
+    _r("language-level", "zh", r"^(?:我的?)?(?P<item>" + _LANGUAGES_ZH + r")(?:水平|口语)?(?:现在|目前)?(?:也)?(?P<level>不太好|不好|一般般?|还行|还可以|很好|挺好|不错|很流利|挺流利|流利|比较差|很差|不太行|不行|很烂|很一般|马马虎虎|凑合|生疏了)了?$", language_level),
     _r("timezone", "zh", r"(?:^|在|是|用|时区是?)(?P<value>东[一二三四五六七八九十]{1,2}区|西[一二三四五六七八九十]{1,2}区|UTC\s?[+-]\s?\d{1,2}|GMT\s?[+-]?\s?\d{0,2})", TIMEZONE),
     # 「时间都按北京时间说」: the time zone every time is said in.
     _r("timezone", "zh", r"^(?:以后)?(?:时间)?(?:都|请|一律)*(?:按|用)(?P<value>北京时间|东八区|美东时间|美西时间|日本时间|伦敦时间)(?:来)?(?:说|算|显示|写|讲)?$", TIMEZONE),
