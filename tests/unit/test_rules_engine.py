@@ -6653,9 +6653,26 @@ def test_who_plays_an_instrument_plays_it_unless_it_is_said_as_a_job(message: st
         ("I'm trying to spend as little as possible.", "budget", "Is on a tight budget"),
         ("I go into the office every day now.", "work-location", "Goes into the office every day now"),
         ("I go to bed at midnight these days.", "preference-bedtime", "Goes to bed at midnight these days"),
+        # How long the user sleeps (「每晚睡六个小时」 holds 晚睡: it was read as staying up late), where lunch is had, a
+        # routine after work.
+        ("我每晚睡六个小时。", "sleep-hours", "每天睡6小时"),
+        ("我一天睡6小时左右。", "sleep-hours", "每天睡6小时"),
+        ("I get about 7 hours of sleep.", "sleep-hours", "Sleeps 7 hours a night"),
+        ("我中午一般吃食堂。", "lunch-place", "午饭一般在食堂吃"),
+        ("中午我一般去食堂吃饭。", "lunch-place", "午饭一般在食堂吃"),
+        ("I go to the gym after work.", "sport-gym", "Goes to the gym after work"),
+        ("我下班后去健身房。", "sport-gym", "下班后去健身房"),
     ],
 )
 def test_held_out_statements_of_the_twenty_fifth_probe_are_read(message: str, key: str, content: str) -> None:
     """R-WRITE-2 (twenty-fifth probe, held-out bursts): each of these stored nothing, or (the budget) a goal beside the
     budget, or (「我英语不太好」 / 「我英文不太行」) would have flip-flopped between its wordings."""
     assert [(c.key, c.content) for c in extract(message)] == [(key, content)]
+
+
+@pytest.mark.parametrize(
+    "message", ["I'm going to the gym after work.", "I'll go swimming after work.", "我今天下班后去健身房"]
+)
+def test_a_time_of_the_workday_said_of_one_day_is_no_habit(message: str) -> None:
+    """R-WRITE-2 (twenty-fifth probe): "after work" makes a routine of an activity only when no day is named."""
+    assert extract(message) == []

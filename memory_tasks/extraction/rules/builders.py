@@ -592,6 +592,12 @@ _FREQUENCY_EN = re.compile(
 )
 
 
+# A time of the workday is a routine's when nothing names one day: 「我下班后去健身房」, "I go to the gym after work" (not
+# 「我今天下班后去健身房」, "I'm going to the gym after work").
+_WORKDAY_ROUTINE = re.compile(r"下班(?:以?后|之后)|\b(?:after|before) work\b", re.IGNORECASE)
+_ONE_DAY = re.compile(r"今天|明天|今晚|\b(?:going to|gonna|will|today|tonight|tomorrow)\b|'ll\b", re.IGNORECASE)
+
+
 # A reminder asked of the assistant: 「每周五提醒我健身」 is a standing rule, not a gym habit.
 _REMINDER_ASKED = re.compile(r"提醒我|\bremind me\b", re.IGNORECASE)
 
@@ -607,7 +613,8 @@ def habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     reminder the user asks for at such times is not one, nor a shop named for it (「周末在咖啡店兼职」)."""
     if _REMINDER_ASKED.search(clause.text):
         return []
-    if not (_FREQUENCY_ZH if clause.lang == "zh" else _FREQUENCY_EN).search(clause.text):
+    often = (_FREQUENCY_ZH if clause.lang == "zh" else _FREQUENCY_EN).search(clause.text)
+    if not often and not (_WORKDAY_ROUTINE.search(clause.text) and not _ONE_DAY.search(clause.text)):
         return []
     entries = [
         (slug, category)
@@ -774,9 +781,9 @@ def language_level(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "fact", language_key(language), content, clause, 3, item=language)]
 
 
-def team_size(value: str) -> str | None:
-    """A team's head count in digits ("five" -> "5", 「十二」 -> "12"), so one count said two ways is one value and
-    another count another; None for a count not said as a number ("a few")."""
+def count_in_digits(value: str) -> str | None:
+    """A count in digits, a team's head count or hours of sleep ("five" -> "5", 「十二」 -> "12"), so one count said two
+    ways is one value and another count another; None for a count not said as a number ("a few")."""
     value = value.lower()
     if value.isdigit():
         return value

@@ -15,6 +15,7 @@ from memory_tasks.extraction.rules.builders import (
     Build,
     Slot,
     alcohol_kept_from,
+    count_in_digits,
     diet,
     eating_cutoff,
     family_fact,
@@ -40,7 +41,6 @@ from memory_tasks.extraction.rules.builders import (
     standing_rule,
     switched_to,
     taken_with,
-    team_size,
     timed_habit,
     work_end,
     zh_alma_mater,
@@ -397,6 +397,17 @@ CODE_LANGUAGE = Slot("constraint", "code-language")
 ALLERGY = keyed_fact("allergy", 5, LIFELONG_TTL_DAYS, not_item="allerg(?:y|ies)")
 HEALTH = keyed_fact("health", 5, LIFELONG_TTL_DAYS)
 TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
+LUNCH_PLACE = Slot(
+    "preference", "lunch-place", {"zh": "午饭一般在{value}吃", "en": "Usually has lunch in the {value}"}, 3
+)
+# How many hours the user sleeps, in digits (`builders.count_in_digits`).
+SLEEP_HOURS = Slot(
+    "preference",
+    "sleep-hours",
+    {"zh": "每天睡{value}小时", "en": "Sleeps {value} hours a night"},
+    3,
+    clean=count_in_digits,
+)
 # Said without the words "light sleeper" (`TRAIT` keys those): "I sleep lightly", 「我睡眠很浅」.
 LIGHT_SLEEPER = Slot("fact", "trait-light-sleeper", None, 3, LIFELONG_TTL_DAYS)
 # Core, so they never expire (`memories/lifecycle.py`): the user's saying it is over retires them.
@@ -448,7 +459,9 @@ HOME = Slot("fact", "home")
 # Night shifts, weekends: when a reminder or a plan can reach the user.
 WORK_SCHEDULE = Slot("fact", "work-schedule")
 # The size of the team the user leads: "I manage a team of 5 engineers", 「我带一个十人的团队」.
-TEAM_SIZE = Slot("fact", "work-team", {"zh": "带一个{value}人的团队", "en": "Leads a team of {value}"}, clean=team_size)
+TEAM_SIZE = Slot(
+    "fact", "work-team", {"zh": "带一个{value}人的团队", "en": "Leads a team of {value}"}, clean=count_in_digits
+)
 WORK_FIELD = Slot("fact", "work-field", {"zh": "从事{value}", "en": "Works in {value}"})
 # When the user gets off work: one hour, said one way (`builders.work_end`).
 WORK_END = Slot("fact", "work-end", {"zh": "{value}下班", "en": "Finishes work {value}"}, 3, clean=work_end)
@@ -706,6 +719,13 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^我(?:还|也|平时|一直|每天|天天)?(?P<item>抽烟|吸烟)(?:的)?$", habit_taken_up),
     _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:started|began|begun|took up|taken up|picked up|got back into|gotten back into) (?!(?:learning|studying|to learn)\b)(?P<item>[a-z][\w -]{1,30}?)(?: again| regularly| every (?:day|morning|week)| recently)?$", habit_taken_up),
     _r("pref", "en", r"^I (?:still |also )?(?P<item>smoke)(?: cigarettes| a lot| every day| daily)?$", habit_taken_up),
+    # Where the user has lunch: 「我中午一般吃食堂」, 「我午饭一般在食堂吃」, "I usually have lunch in the cafeteria".
+    _r("pref", "zh", r"^(?:我)?(?:中午|午饭)(?:我)?(?:一般|通常|平时|都|基本上?)*(?:吃|在|去)(?P<value>(?:公司|单位)?食堂)(?:吃)?(?:饭|午饭)?$", LUNCH_PLACE),
+    _r("pref", "en", r"^I (?:usually |normally |always |mostly )?(?:have|eat|get) (?:my )?lunch (?:at|in) the (?P<value>canteen|cafeteria|office cafeteria|work cafeteria)$", LUNCH_PLACE),
+    # How long the user sleeps: one count of hours in digits (「每晚睡六个小时」 holds 晚睡, which the habit rule below would
+    # read as staying up late).
+    _r("pref", "zh", r"^(?:我)?(?:现在|平时|一般|通常)?(?:每天|一天|每晚|每天晚上|晚上)(?:只|能|才|大概|大约|差不多|一般)*睡(?P<value>\d{1,2}|[一二两三四五六七八九十]{1,2})(?:个)?(?:多)?小时(?:左右)?(?:的觉)?了?$", SLEEP_HOURS),
+    _r("pref", "en", r"^I (?:only |usually |normally |typically |now )?(?:sleep|get) (?:about |around |only |maybe )?(?P<value>\d{1,2}|four|five|six|seven|eight|nine|ten)(?: hours| hrs)(?: of sleep)?(?: a night| per night| every night| a day)?(?: now| these days)?$", SLEEP_HOURS),
     _r("pref", "zh", r".+", habit),
     _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r"|" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r"|白班|早班|正常班|夜班|晚班)[^，。]+)$", _switched_to),
     # 「我换Mac了」: a device or system switched to, said with a bare 换 (not 「我换工作了」).
