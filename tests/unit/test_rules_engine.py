@@ -6662,6 +6662,10 @@ def test_who_plays_an_instrument_plays_it_unless_it_is_said_as_a_job(message: st
         ("中午我一般去食堂吃饭。", "lunch-place", "午饭一般在食堂吃"),
         ("I go to the gym after work.", "sport-gym", "Goes to the gym after work"),
         ("我下班后去健身房。", "sport-gym", "下班后去健身房"),
+        # How far the user runs each time (「我一般跑5公里」 was running, 「我每次跑步跑五公里」 nothing), a favourite colour.
+        ("我每次跑步跑五公里。", "running-distance", "每次跑5公里"),
+        ("我一般跑5公里。", "running-distance", "每次跑5公里"),
+        ("My favourite colour is green.", "favorite-color", "Favourite colour is green"),
     ],
 )
 def test_held_out_statements_of_the_twenty_fifth_probe_are_read(message: str, key: str, content: str) -> None:

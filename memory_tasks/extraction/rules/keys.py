@@ -147,10 +147,14 @@ _ZH_FAVORITE_KINDS = {
 }
 
 
+# A kind spelt the British way is the same kind: "My favourite colour" is favorite-color.
+_BRITISH_SPELLING = re.compile(r"\b(colo|flavo|harbo|neighbo)ur\b", re.IGNORECASE)
+
+
 def favorite_key(kind: str) -> str:
     """`favorite-<kind>`: a favourite is one per kind ("My favorite color is green" after "… blue"
     replaces it), whatever item it names."""
-    kind = kind.strip()
+    kind = _BRITISH_SPELLING.sub(r"\1r", kind.strip())
     slug = _ZH_FAVORITE_KINDS.get(kind) if has_han(kind) else None
     return "favorite-" + (slug or _wording_slug(canonical_english(kind)))
 

@@ -397,6 +397,13 @@ CODE_LANGUAGE = Slot("constraint", "code-language")
 ALLERGY = keyed_fact("allergy", 5, LIFELONG_TTL_DAYS, not_item="allerg(?:y|ies)")
 HEALTH = keyed_fact("health", 5, LIFELONG_TTL_DAYS)
 TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
+RUNNING_DISTANCE = Slot(
+    "preference",
+    "running-distance",
+    {"zh": "每次跑{value}公里", "en": "Runs {value} km each time"},
+    3,
+    clean=count_in_digits,
+)
 LUNCH_PLACE = Slot(
     "preference", "lunch-place", {"zh": "午饭一般在{value}吃", "en": "Usually has lunch in the {value}"}, 3
 )
@@ -722,6 +729,9 @@ RULES: tuple[Rule, ...] = (
     # Where the user has lunch: 「我中午一般吃食堂」, 「我午饭一般在食堂吃」, "I usually have lunch in the cafeteria".
     _r("pref", "zh", r"^(?:我)?(?:中午|午饭)(?:我)?(?:一般|通常|平时|都|基本上?)*(?:吃|在|去)(?P<value>(?:公司|单位)?食堂)(?:吃)?(?:饭|午饭)?$", LUNCH_PLACE),
     _r("pref", "en", r"^I (?:usually |normally |always |mostly )?(?:have|eat|get) (?:my )?lunch (?:at|in) the (?P<value>canteen|cafeteria|office cafeteria|work cafeteria)$", LUNCH_PLACE),
+    # How far the user runs each time: 「我每次跑步跑五公里」, 「我一般跑5公里」 (as the clause reads them: 跑五公里 is 跑步五公里;
+    # the habit rule below read the second as running).
+    _r("pref", "zh", r"^(?:我)?(?:现在)?(?:每次|一般|通常|平时)(?:都|能)?(?:跑步|跑)+(?P<value>\d{1,2}|[一二两三四五六七八九十]{1,3})(?:公里|km|千米)(?:左右|多)?了?$", RUNNING_DISTANCE),
     # How long the user sleeps: one count of hours in digits (「每晚睡六个小时」 holds 晚睡, which the habit rule below would
     # read as staying up late).
     _r("pref", "zh", r"^(?:我)?(?:现在|平时|一般|通常)?(?:每天|一天|每晚|每天晚上|晚上)(?:只|能|才|大概|大约|差不多|一般)*睡(?P<value>\d{1,2}|[一二两三四五六七八九十]{1,2})(?:个)?(?:多)?小时(?:左右)?(?:的觉)?了?$", SLEEP_HOURS),
