@@ -6637,6 +6637,8 @@ def test_who_plays_an_instrument_plays_it_unless_it_is_said_as_a_job(message: st
         ("我的日语很流利。", "language-japanese", "日语水平：流利"),
         ("My English isn't very good.", "language-english", "Speaks basic English"),
         ("My Spanish is rusty now.", "language-spanish", "Speaks rusty Spanish"),
+        ("My English is not bad.", "language-english", "Speaks basic English"),
+        ("My English is bad.", "language-english", "Speaks poor English"),
         # Sleeping lightly, however said.
         ("I'm a light sleeper.", "trait-light-sleeper", "Is a light sleeper"),
         ("I sleep lightly.", "trait-light-sleeper", "Sleeps lightly"),

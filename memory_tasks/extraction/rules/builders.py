@@ -752,7 +752,8 @@ _LANGUAGE_LEVELS = (
     (re.compile(r"流利|是母语|fluent|bilingual|proficient", re.IGNORECASE), "流利", "fluent"),
     (re.compile(r"conversational", re.IGNORECASE), "能日常交流", "conversational"),
     (re.compile(r"生疏|rusty", re.IGNORECASE), "生疏了", "rusty"),
-    (re.compile(r"很差|比较差|^不好|^不行|很烂|\b(?:bad|poor|terrible|weak)\b", re.IGNORECASE), "差", "poor"),
+    # "Not bad" is no poor level: it is read as basic below.
+    (re.compile(r"很差|比较差|^不好|^不行|很烂|(?<!not )\b(?:bad|poor|terrible|weak)\b", re.IGNORECASE), "差", "poor"),
     (
         re.compile(r"不太|一般|马马虎虎|凑合|还行|还可以|basic|limited|\bnot\b|\bok\b|okay|decent", re.IGNORECASE),
         "一般",
