@@ -793,25 +793,30 @@ def count_in_digits(value: str) -> str | None:
     return _EN_COUNTS.get(value)
 
 
+def _hour_said_one_way(value: str, *, part_of_day: bool = True) -> str:
+    """An hour in digits: "8 pm" -> "8pm", 「晚上八点」 -> 「晚上8点」 (-> 「8点」 without `part_of_day`)."""
+    if not has_han(value):
+        return re.sub(r"(\d) (am|pm)\b", r"\1\2", value, flags=re.IGNORECASE)
+    return _ZH_HOUR.sub(
+        lambda found: f"{(found.group('part') or '') if part_of_day else ''}{_number_said(found.group('hour'))}点",
+        value,
+    )
+
+
 def eating_cutoff(value: str) -> str:
     """When the user stops eating, said one way: 「晚上八点」 -> 「晚上8点以后」, 「晚饭」 -> 「晚饭以后」, 「睡觉前」 -> 「睡前」,
     "8 pm" -> "8pm" (a paraphrase of one hour reads as a repeat, another hour as another value)."""
     if value in ("睡前", "睡觉前"):
         return "睡前"
-    if not has_han(value):
-        return re.sub(r"(\d) (am|pm)\b", r"\1\2", value, flags=re.IGNORECASE)
-    in_digits = _ZH_HOUR.sub(lambda found: f"{found.group('part') or ''}{_number_said(found.group('hour'))}点", value)
-    return f"{in_digits}以后"
+    value = _hour_said_one_way(value)
+    return f"{value}以后" if has_han(value) else value
 
 
 def work_end(value: str) -> str:
     """When the user gets off work, said one way: 「晚上十点以后」 / 「十点之后」 -> 「10点以后」 (an evening's hour read
     without its part of the day), "around 6 pm" -> "around 6pm", "about 6pm" -> "around 6pm"."""
-    if not has_han(value):
-        value = re.sub(r"^about\b", "around", value, flags=re.IGNORECASE)
-        return re.sub(r"(\d) (am|pm)\b", r"\1\2", value, flags=re.IGNORECASE)
-    value = _ZH_HOUR.sub(lambda found: f"{_number_said(found.group('hour'))}点", value)
-    return re.sub(r"(?:之后|以后|后)$", "以后", value)
+    value = _hour_said_one_way(re.sub(r"^about\b", "around", value, flags=re.IGNORECASE), part_of_day=False)
+    return re.sub(r"(?:之后|以后|后)$", "以后", value) if has_han(value) else value
 
 
 def _bedtime_hour(text: str, lang: Lang) -> int | None:
