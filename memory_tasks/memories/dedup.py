@@ -38,7 +38,6 @@ from memory_tasks.memories.values import (
     SOFT_VERBS,
     canonical_words,
     frame,
-    han_frame,
     key_items,
     reply_lengths,
     split_common_ends,
@@ -337,6 +336,17 @@ def _the_job_held_said_again(stored: str, stated: str) -> bool:
     return all(word in held_words for word in said.split())  # in order: a subsequence
 
 
+# A device the user uses, as the rules word it (`rules.builders.device_used`): "Uses a MacBook".
+_DEVICE_USED = re.compile(r"^Uses an? (?P<device>.+?)\.?$")
+
+
+def _the_device_held_said_again(stored: str, stated: str) -> bool:
+    """True when both name the device the user uses and `stated`'s name starts `stored`'s: "Uses a Mac" told to "Uses
+    a MacBook" says less of the one device, not another ("Uses a MacBook" told to "Uses a Mac" is a detail)."""
+    held, said = _DEVICE_USED.match(stored), _DEVICE_USED.match(stated)
+    return bool(held and said) and held["device"].casefold().startswith(said["device"].casefold())
+
+
 _WORD = re.compile(r"\w+")
 # One frame of a job said two ways: "Husband works as a chef" / "Husband is a chef" (what is left of the frame, not
 # the words compared: "Works as a nurse" stays two words against "Wife works as a nurse").
@@ -355,7 +365,7 @@ def _swaps_value(stored: str, stated: str) -> bool:
     learning swapped for another a new value ("Is learning Korean" / "Is studying Korean").
     """
     if has_han(stored + stated):
-        a, b = list(comparable(han_frame(stored))), list(comparable(han_frame(stated)))
+        a, b = list(comparable(frame(stored))), list(comparable(frame(stated)))
     else:
         a, b = (
             _WORD.findall(_WORKS_AS.sub("is", canonical_words(without_subject(text))).lower())
@@ -440,8 +450,8 @@ def says_nothing_new(
 ) -> bool:
     """True when `stated` is `stored` in other words: a confirmation, not a new value or detail.
 
-    The scorer must rate them at or above its merge threshold (as sure as merging two
-    memories) and `stated` must add no visible detail and not negate it (`_adds_detail`),
+    Their frames must be one (`values.frame`) or the scorer must rate them at or above its merge threshold (as sure
+    as merging two memories), and `stated` must add no visible detail and not negate it (`_adds_detail`),
     nor put another value in the same frame (`_swaps_value`), which embeddings rate as alike.
     Words the memory was already told in (`said_before`) bring no new detail, whatever the
     scorer thinks of them: they confirm unless they state another value (`_states_another_value`).
@@ -453,10 +463,12 @@ def says_nothing_new(
     lengths = _reply_lengths_of(stored, stated)
     if lengths is not None and lengths[0] != lengths[1]:
         return False
-    if _the_job_held_said_again(stored, stated):
+    if _the_job_held_said_again(stored, stated) or _the_device_held_said_again(stored, stated):
         return True
     if _adds_detail(stored, stated) or _swaps_value(stored, stated) or state_different_values(stored, stated):
         return False
+    if comparable(frame(stored)) == comparable(frame(stated)):
+        return True  # one frame once paraphrases are folded (`values.frame`): 「养了一只金毛」 / 「狗狗是一只金毛犬」
     return float(scorer.matrix([stated], [stored])[0][0]) >= scorer.merge_threshold
 
 

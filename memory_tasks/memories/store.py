@@ -147,7 +147,10 @@ def append_content(existing: str, addition: str) -> str:
     what one of `existing` says with another number, school stage or partner's name replaces it:
     "Daughter is 7" after "Daughter is 6", 「有两个孩子」 after 「有一个孩子」, 「女儿上小学了」 after 「女儿上幼儿园」
     (a child grows, a count changes), 「老婆叫小虹」 after 「老婆叫小红」 (one partner, the name corrected).
-    One that says it with the same values adds nothing: 「女儿现在读三年级」 after 「女儿今年上三年级」.
+    One that says it with the same values adds nothing: 「女儿现在读三年级」 after 「女儿今年上三年级」. One that says a home
+    was left, a job quit or a career changed takes out the sentences that state it (`_ENDS_A_VALUE`): "Parents live in
+    Florida" goes when "Parents just moved from Florida to Arizona" comes, 「老婆在银行上班」 with 「老婆从银行辞职了」,
+    「老公是医生」 with 「老公现在改行当律师了」.
     """
     # As frames are compared (`values.frame`): 「太太现在怀孕了」 is already in 「老婆怀孕了」, "Husband's got diabetes"
     # in "Husband is diabetic".
@@ -162,7 +165,10 @@ def append_content(existing: str, addition: str) -> str:
     if not new_parts:
         return existing
     old_parts = [part.strip() for part in _SENTENCE_SPLIT.split(existing) if part and part.strip()]
-    added, restated_any = [], False
+    ended = [value for part in new_parts for value in _values_ended(part)]
+    still_true = [part for part in old_parts if not any(value.states(part) for value in ended)]
+    restated_any = len(still_true) < len(old_parts)
+    old_parts, added = still_true, []
     for part in new_parts:
         restated = _restated_part(old_parts, part)
         if restated is None:
@@ -177,6 +183,55 @@ def append_content(existing: str, addition: str) -> str:
     parts = [part.rstrip("；;。. ") for part in parts[:-1]] + [parts[-1].rstrip("；;")]
     joiner = "；" if has_han("".join(parts)) else "; "
     return joiner.join(parts)[:MAX_CONTENT_CHARS]
+
+
+@dataclass(frozen=True)
+class _EndedValue:
+    """A value a sentence says is over: a home left or a job quit."""
+
+    value: str
+    home: bool = False  # a place: only a sentence of living there states it
+    job_of: bool = False  # `value` is who changed careers: a sentence of their job states it
+
+    def states(self, sentence: str) -> bool:
+        """True when `sentence` says the value holds: names it, and, for a home, says someone lives there; for a career
+        changed, says what its person's job is."""
+        if self.job_of:
+            job = _A_JOB.match(sentence.strip().rstrip("；;。. "))
+            return job is not None and job["who"] == self.value
+        return self.value.casefold() in sentence.casefold() and (not self.home or bool(_LIVING.search(sentence)))
+
+
+# A home left or a job quit, said of a family member: "Parents just moved from Florida to Arizona", "Son quit being an
+# electrician", 「老婆从银行辞职了」, 「妹妹辞职不干律师了」. The sentences of the fact that state it go.
+_ENDS_A_VALUE = re.compile(
+    r"\bmoved (?:away )?from (?P<place>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)*)"
+    r"|\b(?:quit|left|stopped) (?:being (?:an? )?|(?:his|her|their) job (?:as an? |at ))(?P<job>[\w -]{2,30}?)(?=$|[,;.]| and\b)"
+    r"|从(?P<left>[^，。；从]{1,8}?)(?:辞职|离职|搬走|搬出来|搬过来|搬到|搬去)"
+    r"|不(?:干|做|当)(?P<quit>[^，。；了]{1,6})"
+    # 「老公现在改行当律师了」: the job held before, whatever it was.
+    r"|^(?P<changer>[^，。；\s]{1,4}?)(?:现在|已经|去年|今年|最近)?(?:改行|转行|跳槽)",
+    re.IGNORECASE,
+)
+# A sentence of someone's job: 「老公是医生」, 「老公在医院当医生」, 「老婆在银行上班」 (not 「老公是四川人」).
+_A_JOB = re.compile(
+    r"^(?P<who>[^，。；\s]{1,4}?)(?:现在)?(?:是(?:一名|一个|个)?[^，。；]{1,8}?(?<!人)|(?:在[^，。；]{1,8}?)?(?:当|做)[^，。；]{1,8}"
+    r"|在[^，。；]{1,8}?(?:上班|工作))[了的]?$"
+)
+_LIVING = re.compile(r"\blives?\b|\bliving\b|\bbased\b|住|在", re.IGNORECASE)
+
+
+def _values_ended(sentence: str) -> list[_EndedValue]:
+    """The homes left, jobs quit and careers changed `sentence` says (`_ENDS_A_VALUE`)."""
+    return [
+        _EndedValue(said["changer"], job_of=True)
+        if said["changer"]
+        else _EndedValue(
+            said["place"] or said["left"] or said["job"] or said["quit"],
+            home=bool(said["place"] or (said["left"] and "搬" in said.group(0))),
+        )
+        for said in _ENDS_A_VALUE.finditer(sentence)
+    ]
 
 
 # Counts and ages, in digits, Chinese numerals or English words: what a renumbered sentence changes.
@@ -248,7 +303,8 @@ def _shape_and_values(sentence: str) -> tuple[str, list[str]]:
     timeless = " ".join(_TIME_FILLER.sub("", _OWNER.sub("", children_aged(sentence.strip()))).split())
     named = _PARTNER_NAME.sub(partner, timeless)
     staged = _SCHOOL_STAGE.sub(lambda m: hole(_STAGE_VERB.sub("", m.group(0))), _TURNED.sub("is", named))
-    shape = _NUMBER.sub(lambda m: hole(m.group(0)), comparable(staged))
+    # Numbers are found before spacing goes: "two" in "has two kids" is a word only between spaces.
+    shape = comparable(_NUMBER.sub(lambda m: hole(m.group(0)), staged))
     return shape, values
 
 

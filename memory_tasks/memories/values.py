@@ -174,7 +174,10 @@ def canonical_places(text: str) -> str:
 # One home said several ways: "Sister's based in London" / "Sister lives over in London" / "Sister lives in London",
 # "Mother-in-law moved in with us" / "Mother-in-law lives with us".
 _LIVES_IN = re.compile(
-    r"(?:(?:['\u2019]s|\bis|\bare)\s+)?\b(?:based|living|residing|resides|lives over) in\b", re.IGNORECASE
+    r"(?:(?:['\u2019]s|\bis|\bare)\s+)?\b(?:based|living|residing|resides|lives over) in\b"
+    # "Mom and dad live down in Florida", "Daughter has her place up in Minneapolis".
+    r"|\b(?:lives|live) (?:down|up|over|out|back) in\b|\bhas (?:her|his|their) (?:own )?place (?:(?:down|up|over|out) )?in\b",
+    re.IGNORECASE,
 )
 _MOVED_IN_WITH = re.compile(r"\b(?:(?:moved|has moved|just moved) in|stays|is staying) with\b", re.IGNORECASE)
 # Other trades of two names: "vet" / "veterinarian", "attorney" / "lawyer", "physician" / "doctor".
@@ -186,6 +189,9 @@ _NUMBER_WORDS = dict(
 )
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
 _YEARS_OLD = re.compile(r"(?<=\d)[- ]years?[- ]old\b", re.IGNORECASE)
+# A weight in one unit's other names: "10 lbs" is "10 pounds", "5 kilos" is "5 kg".
+_WEIGHT_UNITS = {"lbs": "pounds", "lb": "pounds", "kilos": "kg", "kilograms": "kg", "kgs": "kg"}
+_WEIGHT_UNIT = re.compile(r"(?<=\d) ?(?:" + "|".join(_WEIGHT_UNITS) + r")\b", re.IGNORECASE)
 # "March 3rd" is "March 3".
 _ORDINAL_ENDING = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 # Being of a condition is having it, and having got something is having it: "Husband is diabetic", "Husband's got
@@ -218,6 +224,11 @@ _CALLED = re.compile(r"(?<=[a-z] )called\b")
 _HAS_GOT = re.compile(r"(?:['\u2019]s|\bhas|['\u2019]ve|\bhave)\s+got\b", re.IGNORECASE)
 
 
+def _lives_in(said: re.Match[str]) -> str:
+    """ "lives in", or "live in" where said of many ("Parents are based in Florida" / "Parents live in Florida")."""
+    return " live in" if said.group(0).lower().startswith(("are", "live ")) else " lives in"
+
+
 def _space_before(match: re.Match[str]) -> str:
     """The space a contraction's replacement needs ("Husband's got" -> "Husband has"), none after a word's own."""
     return " " if match.group(0)[0] in "'\u2019" else ""
@@ -227,11 +238,12 @@ def canonical_words(text: str) -> str:
     """`text` as dedup compares its English words: one place's, one trade's and one home's names as one
     (`_PLACE_NAMES`, `_ONE_TRADE`, `_TRADE_NAMES`, `_LIVES_IN`, `_MOVED_IN_WITH`), a condition had however said
     (`_OF_A_CONDITION`, `_CELIAC_ALONE`, `_HAS_GOT`), a name given (`_CALLED`), a day's number without its ordinal
-    ending, a count in digits without "years old", then `text.canonical_english`'s synonyms."""
+    ending, a count in digits without "years old", a weight in one unit's one name (`_WEIGHT_UNITS`), then `text.canonical_english`'s synonyms."""
     text = _ORDINAL_ENDING.sub("", canonical_places(text))
     text = _NUMBER_WORD.sub(lambda word: _NUMBER_WORDS[word.group(0).lower()], text)
+    text = _WEIGHT_UNIT.sub(lambda unit: " " + _WEIGHT_UNITS[unit.group(0).strip().lower()], text)
     text = _TRADE_NAME.sub(lambda name: _TRADE_NAMES[name.group(0).lower()], _YEARS_OLD.sub("", text))
-    text = _MOVED_IN_WITH.sub("lives with", _LIVES_IN.sub(" lives in", text))
+    text = _MOVED_IN_WITH.sub("lives with", _LIVES_IN.sub(_lives_in, text))
     text = _OF_A_CONDITION.sub(
         lambda m: f"{_space_before(m)}has {_CONDITIONS_OF_ADJECTIVES[m['adjective'].lower()]}", text
     )
@@ -370,20 +382,31 @@ def han_frame(text: str) -> str:
 
 
 def frame(text: str) -> str:
-    """`text` as its frame is compared: `han_frame` for a text with Chinese, else `canonical_words` with an allergy
-    said one way (`_HAS_AN_ALLERGY`, `_ALLERGIC_TO`: not in `canonical_words`, whose words say whether one text
-    qualifies another, and "Has a peanut allergy and must avoid peanuts" would then qualify "Allergic to peanuts"), and
-    the paraphrases of a family member's diet, allergy, children and job below (`_NO_MEAT` …, `children_aged`)."""
+    """`text` as its frame is compared: for a text with Chinese, `han_frame` with a job said at a kind of place as the
+    job (`_ZH_WORKS_AT_A_KIND_AS`) and the paraphrases of a family fact or a pet (`_ZH_FAMILY_PARAPHRASES`); else
+    `canonical_words` with an allergy said one way (`_HAS_AN_ALLERGY`, `_ALLERGIC_TO`: not in `canonical_words`, whose
+    words say whether one text qualifies another, and "Has a peanut allergy and must avoid peanuts" would then qualify
+    "Allergic to peanuts"), and the paraphrases of a family member's diet, allergy, children, job and school below
+    (`_NO_MEAT` …, `children_aged`, `_KIDS`, `_PARENT_OF`, `_WORKS_AS`, `_EN_SCHOOL_PARAPHRASES`, `_MOM_AND_DAD`)."""
     if has_han(text):
         # 「哥在美国」 is where he lives: 「哥哥住在美国」; 「女儿上初二」 is 「女儿初二了」.
         text = _ZH_KEPT_FROM_FOR_AN_ALLERGY.sub(r"对\g<allergen>过敏", text)
-        return _ZH_STAGE_VERB.sub("", han_frame(text)).replace("住在", "在")
-    text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(text))
+        text = _ZH_WORKS_AT_A_KIND_AS.sub("是", text)
+        text = _ZH_STAGE_VERB.sub("", han_frame(text)).replace("住在", "在")
+        for paraphrase, said in _ZH_FAMILY_PARAPHRASES:
+            text = paraphrase.sub(said, text)
+        return text
+    text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(_MOM_AND_DAD.sub("parents", text)))
+    text = _WORKS_AS.sub("is", text)
+    for paraphrase, said in _EN_SCHOOL_PARAPHRASES:
+        text = paraphrase.sub(said, text)
     text = _KEPT_FROM_FOR_AN_ALLERGY.sub(r"is allergic to \g<allergen>", _NO_MEAT.sub("is vegetarian", text))
     text = _ARE_TWINS.sub(r"Has twin \g<children>", text)
     text = _GRADE.sub(lambda m: f"{_grade_number(m['grade'])} grade", _IS_SAID_SHORT.sub(" is ", text))
     text = _IS_IN_A_PLACE.sub(lambda m: "lives" if m["verb"].casefold() == "is" else "live", text)
     text = children_aged(_TEACHES_SCHOOL.sub("is a teacher", _BAD_HEART.sub("a heart condition", text)))
+    text = _KIDS.sub(lambda kids: "children" if kids.group(0).lower() == "kids" else "child", text)
+    text = _PARENT_OF.sub(r"has \g<count> children", text)
     for kept_from in _KEPT_FROM:
         text = kept_from.sub(r"avoids \g<item>", text)
     return _ALLERGIC_TO.sub(lambda m: "allergic to " + " ".join(map(singular, m["allergen"].lower().split())), text)
@@ -400,6 +423,12 @@ _KEPT_FROM_FOR_AN_ALLERGY = re.compile(
     r"\b(?:can't|cannot|can not|mustn't|must not) (?:have|eat|drink|touch) (?P<allergen>[a-z]+(?: [a-z]+)?)[,;]? "
     r"(?:(?:because|as|since) )?(?:he|she|they)(?:'s|'re| is| are) allergic(?: to (?:it|them))?",
     re.IGNORECASE,
+)
+# "Kids" are "children": "Sister has two kids" / "Sister has 2 children".
+_KIDS = re.compile(r"\bkids?\b", re.IGNORECASE)
+# A parent of two has two children: "Sister is a mother of two" (the count in digits: `canonical_words`).
+_PARENT_OF = re.compile(
+    r"\b(?:is|['\u2019]s) an? (?:mother|mom|mum|father|dad|parent|mama|papa) of (?P<count>\d+)\b", re.IGNORECASE
 )
 # "Daughters are twins" is "Has twin daughters".
 _ARE_TWINS = re.compile(r"\b(?P<children>daughters|sons|kids|children|boys|girls) are twins\b", re.IGNORECASE)
@@ -447,6 +476,60 @@ _KEPT_FROM = (
 _ZH_STAGE_VERB = re.compile(
     r"(?:在读|在上|读|上|念|升到|升上|升入|升)(?=[初高][一二三]|大[一二三四]|[一二三四五六]年级)"
 )
+# What a family fact (or a pet) says in other words, as `frame` folds them (after `han_frame`): a liking said as a hobby or a fan's
+# (「爸喜欢钓鱼」 / 「爸最大的爱好就是钓鱼」 / 「老爸是个钓鱼迷」), a job said as work (「妹是律师」 / 「妹是做律师的」 /
+# 「妹的工作是律师」, 「老婆在银行上班」 / 「媳妇是银行职员」), a home said with 人 or after its place (「爸妈人在河南老家」,
+# 「父母在河南老家住」), and a parent's or the partner's other names (the partner is one person whatever the word;
+# the names first: 「爱人在银行工作」 holds 人在).
+_ZH_FAMILY_PARAPHRASES = (
+    # The partner's parents by their own names (after `han_frame`: 爸爸 is 爸): 「老公的爸爸」 is 「公公」.
+    (re.compile(r"老公(?:的|他)?爸(?!妈)"), "公公"),
+    (re.compile(r"老公(?:的|他)?妈"), "婆婆"),
+    (re.compile(r"老婆(?:的|她)?爸(?!妈)|老丈人"), "岳父"),
+    (re.compile(r"老婆(?:的|她)?妈|丈母娘"), "岳母"),
+    # A condition had however said: 「得了帕金森病」 / 「是帕金森患者」 / 「有帕金森」.
+    (re.compile(r"得了|患有|确诊了?"), "有"),
+    (re.compile(r"是(?P<condition>[^，。；]{2,6}?)(?:病)?患者"), r"有\g<condition>"),
+    (re.compile(r"(?<=有)(?P<condition>[^，。；]{2,5}?)病(?=$|[，。；])"), r"\g<condition>"),
+    # Where one is from: 「婆婆是广东人」 / 「婆婆老家是广东的」; a job with its article: 「是个中医大夫」 / 「是中医」.
+    (re.compile(r"老家是"), "是"),
+    (re.compile(r"是(?P<place>[^，。；]{2,4}?)人(?=$|[，。；])"), r"是\g<place>"),
+    (re.compile(r"是(?:个|名|位)"), "是"),
+    (re.compile(r"(?P<doctor>中医|西医|牙医|兽医)大夫|给人看病的(?P<healer>中医|医生)"), r"\g<doctor>\g<healer>"),
+    (re.compile(r"爸爸妈妈|父母|老爸老妈"), "爸妈"),
+    (re.compile(r"老爸"), "爸"),
+    (re.compile(r"姥爷"), "外公"),
+    (re.compile(r"姥姥"), "外婆"),
+    (re.compile(r"老妈"), "妈"),
+    (re.compile(r"老婆|老公|爱人|媳妇"), "伴侣"),
+    (re.compile(r"(?:特别|非常|很|超级|超)(?=喜欢|爱)"), ""),
+    # A pet said by its breed: 「养了只金毛」 / 「养的狗是金毛」 / 「狗是只金毛犬」.
+    (re.compile(r"(?:养的)?(?:狗|猫)是只?"), "养了只"),
+    (re.compile(r"(?P<breed>金毛|柯基|泰迪|柴|边牧|萨摩耶|哈士奇|比熊|拉布拉多)犬"), r"\g<breed>"),
+    (re.compile(r"最大的爱好(?:就)?是"), "喜欢"),
+    (re.compile(r"是(?:个|一个)?(?P<what>[^，。；]{1,4}?)迷(?=$|[，。；])"), r"喜欢\g<what>"),
+    (re.compile(r"的(?:工作|职业)是"), "是"),
+    (re.compile(r"是做(?P<job>[^，。；]{1,6}?)(?=$|[，。；])"), r"是\g<job>"),
+    (re.compile(r"是(?P<org>[^，。；是]{1,6}?)(?:职员|员工)(?=$|[，。；])"), r"在\g<org>工作"),
+    (re.compile(r"人在"), "在"),
+    (re.compile(r"在(?P<place>[^，。；在]{1,8}?)住(?=$|[，。；])"), r"在\g<place>"),
+)
+# A job worked at is the job had: "Brother-in-law works as a firefighter" / "Brother-in-law is a firefighter".
+_WORKS_AS = re.compile(r"\b(?:works|working|is working) as\b", re.IGNORECASE)
+# Being at a school, however said: "Niece is in medical school" / "…is studying at med school" / "…is a medical student".
+_EN_SCHOOL_PARAPHRASES = (
+    (re.compile(r"\bmed school\b", re.IGNORECASE), "medical school"),
+    (re.compile(r"\bis (?:studying|a student) (?:at|in)\b", re.IGNORECASE), "is in"),
+    (
+        re.compile(r"\bis an? (?P<field>medical|law|nursing|dental|graduate|grad) student\b", re.IGNORECASE),
+        r"is in \g<field> school",
+    ),
+)
+# "Mom and dad" are the parents.
+_MOM_AND_DAD = re.compile(r"\b(?:mom and dad|mum and dad|mother and father|dad and mom|my folks)\b", re.IGNORECASE)
+# A job said with the kind of place it is done at says the job: 「老公在医院当医生」 is 「老公是医生」 (a named employer,
+# 「在腾讯当程序员」, is a detail and stays).
+_ZH_WORKS_AT_A_KIND_AS = re.compile(r"在(?:医院|学校|公司|银行|工厂|大学|中学|小学|幼儿园|单位)(?:里)?(?:当|做|作)")
 _ZH_KEPT_FROM_FOR_AN_ALLERGY = re.compile(
     r"(?:不能|不可以|不敢)(?:吃|喝|碰)(?P<allergen>[^，。；;,]{1,6}?)[，,；;]?(?:吃了|一吃就?)?(?:会|就会)过敏"
 )

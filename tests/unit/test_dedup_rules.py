@@ -401,3 +401,39 @@ def test_how_often_and_what_time_of_day_are_two_measures_of_one_habit(a: str, b:
     """R-WRITE-3 (twenty-fifth probe): 「每天六点起床」 / 「早上6点起床」 swapped 每天 for 早上 in one frame, so every re-send
     rewrote the wake-up time."""
     assert state_different_values(a, b) is different
+
+
+@pytest.mark.parametrize(
+    ("stored", "stated", "confirms"),
+    [
+        # One frame once paraphrases are folded: a pet by its breed, a family fact in other words.
+        ("我家养了一只金毛", "养的狗是金毛", True),
+        ("养的狗是金毛", "狗狗是一只金毛犬", True),
+        ("爸特别喜欢钓鱼", "老爸是个钓鱼迷", True),
+        # A device said by a shorter name is the one held; said longer it is a detail, another is another.
+        ("Uses a MacBook", "Uses a Mac", True),
+        ("Uses a Mac", "Uses a MacBook", False),
+        ("Uses a MacBook", "Uses a Google Pixel", False),
+        # Another breed, another hobby stay new values.
+        ("养的狗是金毛", "养的狗是柯基", False),
+        ("爸特别喜欢钓鱼", "老爸是个象棋迷", False),
+    ],
+)
+def test_paraphrases_of_the_twenty_sixth_probe_confirm(stored: str, stated: str, confirms: bool) -> None:
+    """R-WRITE-3 (twenty-sixth probe, held-out bursts): 「我家养了一只金毛」 / 「养的狗是金毛」 and "Uses a Mac" / "Uses a
+    MacBook" rewrote each other on every re-send (the scorer rates them below the merge threshold)."""
+    assert says_nothing_new(_NeverAlike(), stored, stated) is confirms
+
+
+@pytest.mark.parametrize(
+    ("stored", "stated", "confirms"),
+    [
+        ("Wants to lose 10 pounds", "Wants to lose 10 lbs", True),
+        ("Wants to lose 5 kg", "Wants to lose 5 kilos", True),
+        ("Wants to lose 10 pounds", "Wants to lose 20 lbs", False),
+    ],
+)
+def test_a_weight_is_one_value_in_any_name_of_its_unit(stored: str, stated: str, confirms: bool) -> None:
+    """R-WRITE-3 (twenty-fifth probe's b34-en-weight-goal): "10 pounds" / "10 lbs" rewrote each other on every re-send
+    (embeddings rate the pair alike; the unit's two names were two values in one frame)."""
+    assert says_nothing_new(_AlwaysAlike(), stored, stated) is confirms

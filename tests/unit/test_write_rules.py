@@ -228,3 +228,81 @@ def test_a_family_fact_said_again_in_other_words_is_not_appended(existing: str, 
     """R-WRITE-3 (twenty-fifth probe, held-out bursts): a grade in words or digits, "is in" a named place, "stays with"
     were appended as parts of the fact they restate ("Sister lives in Toronto; Sister is in Toronto")."""
     assert append_content(existing, addition) == existing
+
+
+@pytest.mark.parametrize(
+    ("existing", "addition"),
+    [
+        ("爸特别喜欢钓鱼", "爸最大的爱好就是钓鱼"),
+        ("爸特别喜欢钓鱼", "老爸是个钓鱼迷"),
+        ("妹妹是律师", "妹是做律师的"),
+        ("妹妹是律师", "妹妹的工作是律师"),
+        ("爸妈住在河南老家", "父母一直在河南老家住"),
+        ("爸妈住在河南老家", "爸妈人在河南老家"),
+        ("老婆在银行上班", "媳妇是银行职员"),
+        ("老婆在银行上班", "爱人在银行工作"),
+        ("老公是医生", "老公在医院当医生"),
+        ("Parents live in Florida", "Mom and dad live down in Florida"),
+        ("Parents live in Florida", "Parents are based in Florida"),
+        ("Daughter lives in Minneapolis", "Daughter has her place up in Minneapolis"),
+        ("Sister has two kids", "Sister has 2 children"),
+        ("Sister has two kids", "Sister is a mother of two"),
+    ],
+)
+def test_a_family_fact_of_the_twenty_sixth_probe_said_again_is_not_appended(existing: str, addition: str) -> None:
+    """R-WRITE-3 (twenty-sixth probe, held-out bursts): a hobby said as a fan's, a job said as work or with the kind of
+    place it is done at, a home said with 人 or after its place, a parent's or the partner's other names, "kids" and
+    "children" were appended as parts of the fact they restate."""
+    assert append_content(existing, addition) == existing
+
+
+@pytest.mark.parametrize(
+    ("existing", "addition", "expected"),
+    [
+        ("Sister has two kids", "Sister has three kids now", "Sister has three kids now"),
+        (
+            "Parents live in Florida",
+            "Parents just moved from Florida to Arizona",
+            "Parents just moved from Florida to Arizona",
+        ),
+        ("Son is an electrician", "Son quit being an electrician", "Son quit being an electrician"),
+        ("老婆在银行上班", "老婆从银行辞职了；现在在保险公司上班", "老婆从银行辞职了；现在在保险公司上班"),
+        ("妹妹是律师", "妹妹辞职不干律师了", "妹妹辞职不干律师了"),
+        # A career changed ends the job held, whatever it was, and only that person's.
+        ("老公是医生；老公是四川人", "老公现在改行当律师了", "老公是四川人；老公现在改行当律师了"),
+        ("儿子是程序员；女儿是老师", "儿子转行了", "女儿是老师；儿子转行了"),
+        ("爸妈住在河南老家", "爸妈从河南搬过来跟我一起住了", "爸妈从河南搬过来跟我一起住了"),
+        # A place left is taken out only where someone lived there.
+        (
+            "Parents grew up in Florida; Parents live in Florida",
+            "Parents just moved from Florida to Arizona",
+            "Parents grew up in Florida; Parents just moved from Florida to Arizona",
+        ),
+    ],
+)
+def test_a_family_fact_said_to_be_over_leaves_the_fact(existing: str, addition: str, expected: str) -> None:
+    """R-WRITE-3 (twenty-sixth probe): a count in words ("two kids" then "three kids") was not restated, and a home
+    left or a job quit stayed beside the news that it was over ("Parents live in Florida; Parents just moved from
+    Florida to Arizona")."""
+    assert append_content(existing, addition) == expected
+
+
+@pytest.mark.parametrize(
+    ("existing", "addition"),
+    [
+        ("公公有帕金森", "老公的爸爸得了帕金森病"),
+        ("公公有帕金森", "公公是帕金森患者"),
+        ("婆婆是广东人", "老公他妈妈是广东的"),
+        ("婆婆是广东人", "婆婆老家是广东的"),
+        ("外公以前是中医", "姥爷以前是个中医大夫"),
+        ("外公以前是中医", "外公以前是给人看病的中医"),
+        ("Brother-in-law is a firefighter", "Brother-in-law works as a firefighter"),
+        ("Niece is in medical school", "Niece is studying at med school"),
+        ("Niece is in medical school", "Niece is a medical student"),
+    ],
+)
+def test_a_family_fact_of_the_twenty_seventh_probe_said_again_is_not_appended(existing: str, addition: str) -> None:
+    """R-WRITE-3 (twenty-seventh probe, held-out bursts): the partner's parents by their two names, a condition had
+    however said, where one is from, a job with its article, "works as", a school however said were appended as parts
+    of the fact they restate."""
+    assert append_content(existing, addition) == existing

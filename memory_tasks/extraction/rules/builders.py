@@ -281,6 +281,15 @@ def goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 4, item=item)]
 
 
+def goal_changed(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A goal changed for another ("I've changed my goal to the B2 Italian exam"): the new goal (the group `item`), and
+    the end of the goal held that names the group `named` ("Italian"), whatever its key."""
+    new = goal(match, clause)
+    if not new:
+        return []
+    return new + _on_named_memory("delete", ("goal-",), match.group("named"), None, importance=3)(match, clause)
+
+
 # 「戒烟」, 「戒酒」: a one-character item, keyed as the English "quit smoking" is.
 _QUIT_ITEMS = {"烟": "smoking", "酒": "alcohol"}
 
@@ -487,7 +496,8 @@ def family_fact(match: re.Match[str], clause: Clause) -> list[Candidate]:
     if not group or _NO_PREDICATE[clause.lang].match(clause.text) or _ONE_OFF_EXCHANGE.search(clause.text):
         return []
     content = _AGE_DAY.sub(r"\1", statement(clause.text, clause.lang))
-    return [_candidate("append", "fact", f"family-{group}", content, clause, 4, LIFELONG_TTL_DAYS)]
+    key = f"family-{group.replace('_', '-')}"  # family-in-laws
+    return [_candidate("append", "fact", key, content, clause, 4, LIFELONG_TTL_DAYS)]
 
 
 # A rule that says nothing of its own: 「以后别这样」, 「以后帮我记住」 (this, that, to remember — what?).
@@ -582,11 +592,12 @@ def zh_known_city(value: str) -> str | None:
 
 
 _FREQUENCY_ZH = re.compile(
-    r"每天|每晚|每周|每个?月|每年|平时|平常|一般|通常|经常|常常|周末|工作日|(?:(?:一|每)(?:个)?(?:星期|礼拜)|一周)(?![前后]|以[前后]|之[前后])"
+    r"每天|天天|每晚|每周|每个?月|每年|平时|平常|一般|通常|经常|常常|固定|周末|工作日|(?:(?:一|每)(?:个)?(?:星期|礼拜)|一周)(?![前后]|以[前后]|之[前后])"
 )
 _FREQUENCY_EN = re.compile(
     r"\b(?:every (?:day|morning|evening|night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|daily|weekly"
     r"|\w+ times a (?:day|week|month)|(?:on )?most weekends|on weekends|on (?:most )?(?:mon|tues|wednes|thurs|fri|satur|sun)days"
+    r"|(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day (?:mornings|afternoons|evenings|nights)"
     r"|usually|often|regularly|(?:a|per|each) (?:day|week))\b",
     re.IGNORECASE,
 )
@@ -793,6 +804,187 @@ def count_in_digits(value: str) -> str | None:
     return _EN_COUNTS.get(value)
 
 
+_ZH_MAGNITUDES = {"十": 10, "百": 100, "千": 1000, "万": 10_000}
+
+
+def _zh_amount(said: str) -> int | None:
+    """A whole amount in Chinese numerals up to 万: 「五千」 -> 5000, 「一万二」 -> 12000, 「八百五十」 -> 850; None when
+    not one."""
+    total, section, digit, last_magnitude = 0, 0, None, 1
+    for char in said:
+        if char in _ZH_DIGITS and char != "十":
+            digit = _ZH_DIGITS[char]
+        elif char in _ZH_MAGNITUDES:
+            magnitude = _ZH_MAGNITUDES[char]
+            if magnitude == 10_000:
+                total, section = (total + section + (digit or 0)) * magnitude, 0
+            else:
+                section += (digit if digit is not None else 1) * magnitude
+            digit, last_magnitude = None, magnitude
+        elif char == "零":
+            digit, last_magnitude = None, 10
+        else:
+            return None
+    if digit is not None:
+        # 「一万二」 is 12000, 「三千五」 3500: a digit after a magnitude counts the next one down.
+        section += digit * (last_magnitude // 10 if last_magnitude >= 100 and said[-1] != "零" else 1)
+    return total + section
+
+
+def amount_in_digits(value: str) -> str | None:
+    """An amount in digits, its currency sign kept: 「五千」 -> "5000", 「一万」 -> "10000", "10,000" -> "10000",
+    "10k" -> "10000", "$2,000" -> "$2000"; None for an amount not said as a number ("a lot")."""
+    value = value.strip().replace(",", "").replace("，", "")
+    sign = value[0] if value[:1] in "$€£¥" else ""
+    number = value[len(sign) :]
+    if re.fullmatch(r"\d+(?:\.\d+)?[kK]", number):
+        return f"{sign}{round(float(number[:-1]) * 1000)}"
+    if re.fullmatch(r"\d+", number):
+        return f"{sign}{number}"
+    said = _zh_amount(number) if number else None
+    return f"{sign}{said}" if said else None
+
+
+EN_ORDINALS = {
+    word: str(n)
+    for n, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth"
+        " fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(),
+        start=1,
+    )
+}
+
+
+def floor_number(value: str) -> str | None:
+    """The floor a home is on, in digits: 「六」 -> "6", "6th" -> "6", "sixth" -> "6"; None for a floor not said as a number."""
+    value = re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", value.lower())
+    return EN_ORDINALS.get(value) or count_in_digits(value)
+
+
+# A race by its names, as its best time is keyed (`running-best-<race>`) and said.
+_RACES = (
+    (re.compile(r"半马|半程马拉松|half[- ]marathon", re.IGNORECASE), "half-marathon", "半马", "half marathon"),
+    (re.compile(r"全马|全程马拉松|马拉松|marathon", re.IGNORECASE), "marathon", "全马", "marathon"),
+)
+# A race time in hours and minutes (seconds kept where said): 「三小时五十分」, 「3小时50分钟」, 「三个半小时」, "3:50",
+# "3:50:12", "3 hours 50 minutes", "four hours".
+_RACE_TIME = re.compile(
+    r"^(?P<hours>\d|[一二两三四五六]|one|two|three|four|five|six) ?(?:个)?(?P<half>半)?(?:小时|时|hours?|hrs?)"
+    r"(?:,? ?(?:and )?(?P<minutes>\d{1,2}|[一二三四五六七八九十]{1,3}) ?(?:分钟?|minutes?|mins?)?)?"
+    r"(?:,? ?(?:and )?(?P<seconds>\d{1,2}|[一二三四五六七八九十]{1,3}) ?(?:秒|seconds?|secs?))?$"
+    r"|^(?P<clock_hours>\d):(?P<clock_minutes>[0-5]\d)(?::(?P<clock_seconds>[0-5]\d))?$",
+    re.IGNORECASE,
+)
+
+
+def _said_in(time: re.Match[str], unit: str) -> str:
+    """The `unit` (hours, minutes, seconds) of a `_RACE_TIME` match as said, on a clock or in words; "0" when not said."""
+    return time.group(f"clock_{unit}") or time.group(unit) or "0"
+
+
+def race_best(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """The user's best time in the race the named group `race` names, the time from the group `time`, said one way
+    under `running-best-<race>`: 「全马最好成绩3小时50分」, "Best marathon time: 3:50"; nothing for a time not read."""
+    race = next((known for known in _RACES if known[0].search(match.group("race"))), None)
+    time = _RACE_TIME.match(match.group("time").strip())
+    if race is None or time is None:
+        return []
+    h, m, sec = (int(count_in_digits(_said_in(time, unit)) or 0) for unit in ("hours", "minutes", "seconds"))
+    m = 30 if time.group("half") else m
+    if clause.lang == "zh":
+        said = f"{h}小时" + (f"{m}分" if m else "") + (f"{sec}秒" if sec else "")
+        content = f"{race[2]}最好成绩{said}"
+    else:
+        content = f"Best {race[3]} time: {h}:{m or 0:02d}" + (f":{sec:02d}" if sec else "")
+    return [_candidate("upsert", "fact", f"running-best-{race[1]}", content, clause, 3)]
+
+
+_ZH_DURATION = re.compile(
+    r"^(?:(?P<hours>\d{1,2}|[一二两三四五六七八九十]{1,3})个?(?P<and_half>半)?(?:小时|钟头)|(?P<half>半)个?(?:小时|钟头)"
+    r"|(?P<minutes>\d{1,3}|[一二两三四五六七八九十]{1,3})分钟)$"
+)
+_EN_DURATION = re.compile(
+    r"^(?:(?P<half>half an hour|half-hour|a half hour)|(?P<hours>an|one|1|two|2)[- ]hours?|(?P<minutes>\d{1,3}|"
+    + "|".join(_EN_COUNTS)
+    + r")[- ]min(?:ute)?s?)$",
+    re.IGNORECASE,
+)
+
+
+def minutes_said(value: str) -> str | None:
+    """A short duration in minutes, in digits: 「半小时」 / 「半个小时」 / "half an hour" -> "30", 「二十分钟」 / "20-minute" ->
+    "20", 「一个半小时」 -> "90"; None for a duration not read."""
+    said = _ZH_DURATION.match(value) or _EN_DURATION.match(value)
+    if said is None:
+        return None
+    if said.group("half"):
+        return "30"
+    if said.group("minutes"):
+        return count_in_digits(said.group("minutes"))
+    hours = 1 if said.group("hours").lower() in ("an", "one") else int(count_in_digits(said.group("hours")) or 0)
+    return str(hours * 60 + (30 if said.groupdict().get("and_half") else 0))
+
+
+# A device's full name, however short it was said: "Pixel" is the "Google Pixel".
+_DEVICE_FULL_NAMES = (
+    (re.compile(r"^(?:Google )?Pixel\b"), "Google Pixel"),
+    (re.compile(r"^(?:Samsung )?Galaxy\b"), "Samsung Galaxy"),
+)
+
+
+def device_used(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """The device of the group `item` the user uses, under its key (`liking_key`: device-pixel), said one way: "Uses a
+    Google Pixel" ("I use a Google Pixel phone", "My phone is a Google Pixel", "I'm on a Pixel")."""
+    item = match.group("item").strip()
+    item = item if item.startswith("Android") else re.sub(r" phone$", "", item)
+    for short, full in _DEVICE_FULL_NAMES:
+        item = short.sub(full, item)
+    article = "an" if item[:1].lower() in "aeiou" else "a"
+    return [_candidate("upsert", "preference", liking_key(item), f"Uses {article} {item}", clause, 3, item=item)]
+
+
+# What a drink is had instead of, by one name: soda, pop, coke and fizzy drinks are soft drinks.
+_SOFT_DRINKS = re.compile(r"^(?:soda|sodas|pop|coke|fizzy drinks|soft drinks|sugary drinks)$", re.IGNORECASE)
+
+
+def drunk_instead(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A drink of the group `item` the LEXICON knows, had instead of the group `instead`, said one way under the
+    drink's key: "Drinks sparkling water instead of soft drinks"; nothing for what is not a known drink."""
+    drinks = [slug for slug, category, _ in lexicon_mentions(match.group("item")) if category == "drink"]
+    if not drinks:
+        return []
+    item, instead = match.group("item").strip().lower(), match.group("instead").strip().lower()
+    instead = "soft drinks" if _SOFT_DRINKS.match(instead) else instead
+    content = f"Drinks {item} instead of {instead}"
+    return [_candidate("upsert", "preference", f"drink-{drinks[0]}", content, clause, 3, item=item)]
+
+
+_ZH_JOBS_BY_WHAT_IS_DONE = {"跑外卖": "外卖骑手", "送外卖": "外卖骑手", "外卖员": "外卖骑手", "送快递": "快递员"}
+_ZH_JOBS_BY_WHAT_IS_DONE |= {"跑滴滴": "网约车司机", "开滴滴": "网约车司机"}
+
+
+def zh_job_named(value: str) -> str:
+    """A job said by what is done, named: 「跑外卖」 -> 「外卖骑手」; any other job as said."""
+    return _ZH_JOBS_BY_WHAT_IS_DONE.get(value, value)
+
+
+def reading_device(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """The device the user reads books on, named by the group `item`, under its key (`liking_key`: device-kindle), said
+    one way: "Reads books on a Kindle" ("I read all my books on a Kindle", "My Kindle is what I use for reading")."""
+    item = match.group("item")
+    article = "an" if item[:1].lower() in "aeiou" else "a"
+    content = f"Reads books on {article} {item}"
+    return [_candidate("upsert", "preference", liking_key(item), content, clause, 3, item=item)]
+
+
+def frequency_changed(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """How often the user does the activity of the group `item` now, from the group `often`, under the activity's key
+    (`liking_key`): "I've bumped pickleball up to four times a week" -> "Pickleball four times a week now"."""
+    item = match.group("item").strip()
+    content = f"{item[:1].upper()}{item[1:]} {match.group('often').strip()} now"
+    return [_candidate("upsert", "preference", liking_key(item), content, clause, 3, item=item)]
+
+
 def _hour_said_one_way(value: str, *, part_of_day: bool = True) -> str:
     """An hour in digits: "8 pm" -> "8pm", 「晚上八点」 -> 「晚上8点」 (-> 「8点」 without `part_of_day`)."""
     if not has_han(value):
@@ -810,6 +1002,13 @@ def eating_cutoff(value: str) -> str:
         return "睡前"
     value = _hour_said_one_way(value)
     return f"{value}以后" if has_han(value) else value
+
+
+def work_start(value: str) -> str:
+    """When the user starts work, said one way: "at 7 in the morning" / "at 7 am" -> "at 7am", "about 9am" -> "around
+    9am", 「早上八点」 -> 「8点」 (a morning's hour read without its part of the day)."""
+    value = re.sub(r"\s*in the morning\b", "am", value, flags=re.IGNORECASE)
+    return _hour_said_one_way(re.sub(r"^about\b", "around", value, flags=re.IGNORECASE), part_of_day=False)
 
 
 def work_end(value: str) -> str:

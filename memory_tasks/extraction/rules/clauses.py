@@ -50,7 +50,9 @@ class Clause:
     lang: Lang
     question: bool = False
     request: bool = False  # a one-off task: only standing rules are read from it
-    subject: str = "self"  # "self", "other", or "family:<group>" (partner, children, parents, siblings, grandparents, grandchildren)
+    # "self", "other", or "family:<group>" (in_laws, partner, children, parents, siblings, grandparents, grandchildren,
+    # relatives)
+    subject: str = "self"
     skip: str | None = None  # why no rule may read it
     hedged: bool = False
     forget: bool = False  # "请忘掉…", "forget that…": `text` is what to forget
@@ -108,7 +110,7 @@ _EN_DRUGS = "|".join(
 # metformin" -> "I take metformin", "…and got a Tesla" -> "I got a Tesla", "…and became a chef", "…but moved to Denver".
 _EN_VERB_WITHOUT_I = re.compile(
     r"^(?:and|but) (?P<also>(?:also |still |then |now |strictly |recently ))?(?P<verb>take|inject|got|bought|leased"
-    r"|adopted|became|moved|relocated|(?:keep|eat)(?= (?:kosher|halal)\b)) ",
+    r"|adopted|became|moved|relocated|went back to|(?:keep|eat)(?= (?:kosher|halal)\b)) ",
     re.IGNORECASE,
 )
 # "I can't eat anything fried, doctor's orders": the doctor's order it is, as "My doctor told me to avoid …" says it.
@@ -161,8 +163,17 @@ _ZH_SPORT_VERB_SPLIT = re.compile(
     r"(?:(?P<swim>游)|跑)(?:(?P<count>[一二两三四五六七八九十几\d]+(?:次|回|趟|个小时|小时|分钟))|一?个|一?会儿?)(?(swim)泳|步)"
     r"|跑(?P<distance>[一二两三四五六七八九十百几\d.]+\s*(?:公里|千米|km|KM|英里))"
 )
+# Parents fetched to live with the user have moved: 「我把爸妈从河南接过来跟我一起住了」 is said of them, 「我爸妈从河南搬过来
+# 跟我一起住了」 (a family fact, the home they left no longer theirs).
+_ZH_BROUGHT_OVER = re.compile(
+    r"^我(?:已经|刚|刚刚|去年|今年)?把(?:我)?(?P<who>爸妈|父母|爸爸妈妈|老爸老妈|爸爸|妈妈|我爸|我妈|婆婆|公公|岳父|岳母|奶奶|爷爷|外婆|外公)"
+    r"从(?P<place>[^，。]{1,8}?)接(?:过来|来|到[^，。]{1,6}?)(?=跟我|和我|一起|住|了|$)"
+)
+# A time kept for something is a habit of that time: 「周五晚上是我跟朋友固定打麻将的时间」 -> 「我周五晚上跟朋友固定打麻将」.
+_ZH_TIME_KEPT_FOR = re.compile(r"^(?P<when>[^，。是我]{2,8})是我(?P<what>[^，。]{2,20}?)的(?:时间|日子)$")
+# A condition said without its verb is had: 「（我有高血压，）还有糖尿病」, 「（我胃不好，）是慢性胃炎」.
 _ZH_BARE_CONDITION = re.compile(
-    rf"^(?:还有|另外还有|另外|同时还有|也有)(?P<condition>(?:轻度|中度|重度|轻微的?|慢性)?(?:{_ZH_HEALTH_TERMS}))$"
+    rf"^(?:还有|另外还有|另外|同时还有|也有|是|就是|其实是|查出来是|确诊是|诊断是)(?P<condition>(?:轻度|中度|重度|轻微的?|慢性)?(?:{_ZH_HEALTH_TERMS}))$"
 )
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since|originally"
@@ -188,12 +199,14 @@ _EN_CLAUSE = re.compile(
     r"|\s+(?=and (?:(?:severely|very|also|mildly) )?(?:allergic|lactose intolerant|gluten intolerant)\b)"
     # "I sold my Civic and got a Tesla": what the user got is a statement of its own (`_EN_VERB_WITHOUT_I`).
     r"|\s+(?=and (?:then )?(?:got|bought|leased|adopted) (?:a|an|my|our) )"
-    # "I quit accounting and became a chef": the job now is a statement of its own.
-    r"|\s+(?=and (?:then |now )?became an? )"
+    # "I quit accounting and became a chef": the job now is a statement of its own; so is what the user went back to.
+    r"|\s+(?=and (?:then |now )?became an? )|\s+(?=and (?:then )?went back to )"
     # "I'm Jewish and keep kosher": the diet is a fact of its own.
     r"|\s+(?=and (?:also |strictly )?(?:keep|eat) (?:kosher|halal)\b)"
     # "I have type 2 diabetes and take metformin": the drug is a fact of its own (`_EN_VERB_WITHOUT_I`).
     r"|\s+(?=and (?:also |still )?(?:take|inject) (?:my |daily |an? )?(?:" + _EN_DRUGS + r")\b)"
+    # "I live on the sixth floor and there's no elevator": the building's lift is a fact of its own.
+    r"|\s+(?=(?:and there(?:'s| is) |with )no (?:elevator|lift)\b)"
     # "Update: I now work at Stripe": what follows a colon is a statement of its own.
     r"|\s*[:：]\s*(?=(?:I|I'm|I've|we|we're|my)\b)",
     re.IGNORECASE,
@@ -201,28 +214,60 @@ _EN_CLAUSE = re.compile(
 # "平时我爱喝可乐", "normally I don't drink": the subject after a frequency word, put first as the
 # rules read it ("我平时爱喝可乐", "I normally don't drink").
 _ZH_ADVERB_FIRST = re.compile(
-    r"^(?P<adv>平时|平常|一般|通常|其实|本来|从小|向来|每天|周末)(?:的时候)?[，,]?我(?![们家])"
+    r"^(?P<adv>平时|平常|一般|通常|其实|本来|从小|向来|每天|周末|每晚|中午|晚上|早上|晚饭后|晚饭过后|饭后|睡前|下班后"
+    r"|每个?(?:周|星期|礼拜)[一二三四五六日天末]?|(?:周|星期|礼拜)[一二三四五六日天])(?:的时候)?[，,]?我(?![们家])"
 )
-# "Next year I want to run a marathon": a lasting time lead goes after the statement, where the rules
-# read it ("I want to run a marathon next year"); a near one (next week, tomorrow) stays first.
 # "I'm Maya, 34, a pediatric nurse": the name and age said first (a profile, not stored) before what the user is.
 _EN_INTRODUCED = re.compile(
     r"^I(?:'m| am) (?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?,\s*(?:\d{1,3}(?: years old| y/?o)?,\s*)?(?=an?\s)",
     re.IGNORECASE,
 )
-_EN_TIME_FIRST = re.compile(
-    r"^(?P<when>next (?:year|summer|spring|fall|autumn|winter)|this year|someday|some day|one day|eventually"
+# "Next year I want to run a marathon": a lasting time lead goes after the statement, where the rules
+# read it ("I want to run a marathon next year"); a near one (next week, tomorrow) stays first.
+_EN_TIME_LEAD = (
+    r"next (?:year|summer|spring|fall|autumn|winter)|this year|someday|some day|one day|eventually"
     r"|in the (?:long run|future)"
     # How often: "Every morning I go for a run", "On weekends I play tennis", "Twice a week I swim".
-    r"|(?:every|each|most|on most) (?:day|morning|evening|night|week|weekend|month|summer|winter"
-    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?"
+    r"|(?:every|each|most|on most) (?:day|morning|evening|night|week|weekend|month|year|spring|summer|fall|autumn"
+    r"|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?"
     r"|on (?:weekends|the weekends?|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
+    r"|(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day (?:mornings|afternoons|evenings|nights)"
     r"|(?:once|twice|\w+ times) a (?:day|week|month|year)|in the (?:mornings|evenings|afternoons)|at night"
+    r"|after work|after dinner|before bed|before work"
+    # What for: "For trips, I typically budget around $2,000"; in place of what: "Instead of soft drinks, I go for…".
+    r"|for (?:trips|vacations|holidays|travel)|instead of [\w -]{2,30}?"
     # Where: "At work I use Java".
-    r"|at work|at home|for work|at my job)"
-    r",? (?P<rest>(?:I|we)\b.+)$",
+    r"|at work|at home|for work|at my job"
+)
+# "Every spring my hay fever kicks in": the user's own, said with "my".
+_EN_TIME_FIRST = re.compile(r"^(?P<when>" + _EN_TIME_LEAD + r"),? (?P<rest>(?:I|we|my)\b.+)$", re.IGNORECASE)
+# The pets a user may have, by kind (`table.EN_PET_MENTION` and the pet rules).
+EN_PET_KINDS = (
+    r"cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|ferrets?|bearded dragons?|guinea pigs?|hedgehogs?"
+    r"|lizards?|geckos?|snakes?|chinchillas?"
+)
+# A pet named as said of its name: "My pet ferret is called Pepper", "Spike is my bearded dragon" -> "I have a ferret
+# named Pepper", "I have a bearded dragon named Spike".
+_EN_PET_NAMED = re.compile(
+    rf"^my (?:pet )?(?P<kind>{EN_PET_KINDS})(?:'s name is| is called| is named) (?P<name>(?-i:[A-Z])[a-z]+)$"
+    rf"|^(?P<named>(?-i:[A-Z])[a-z]+) is (?:my|our) (?:pet )?(?P<kind_named>{EN_PET_KINDS})$",
     re.IGNORECASE,
 )
+# "Sparkling water is what I drink instead of soda" -> "I drink sparkling water instead of soda".
+_EN_IS_WHAT_I = re.compile(
+    r"^(?P<what>[\w -]{2,30}?) is what I (?P<verb>drink|eat|use|read|listen to|watch|play)\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+# A day kept for something is a habit of that day: "Sundays are my meal prep day", "I spend Saturday mornings
+# gardening" -> "I do meal prep on Sundays", "I do gardening on Saturday mornings".
+_EN_DAYS = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends)(?: (?:mornings|afternoons|evenings|nights))?"
+_EN_DAY_KEPT_FOR = re.compile(
+    rf"^(?P<when>{_EN_DAYS}) are my (?P<what>[\w -]{{3,30}}?) (?:day|days|time|night|nights)$"
+    rf"|^I spend (?:my )?(?P<spent>{_EN_DAYS}) (?P<doing>\w+ing)$",
+    re.IGNORECASE,
+)
+# "On Saturday mornings, I'm usually out gardening": the comma after the time lead splits no clause off.
+_EN_TIME_LEAD_COMMA = re.compile(r"^(?P<when>" + _EN_TIME_LEAD + r"),\s*(?=(?:I|we|my)\b)", re.IGNORECASE)
 _EN_ADVERB_FIRST = re.compile(
     r"^(?P<adv>usually|normally|generally|typically|often|always|sometimes|mostly|nowadays),? (?P<me>I(?:'m| am)?) ",
     re.IGNORECASE,
@@ -482,6 +527,12 @@ def _former_habit(text: str, lang: Lang) -> str | None:
 
 
 FAMILY = {
+    # The partner's family, before the partner and the user's own (「老公的爸爸」 is no partner, "brother-in-law" no
+    # brother); keyed family-in-laws (`builders.family_fact`).
+    "in_laws": r"公公|婆婆|岳父|岳母|丈母娘|老丈人|大姑子|小姑子|小叔子|大伯子|小舅子|大舅子|大姨子|小姨子"
+    r"|(?:老公|老婆|丈夫|妻子)(?:的|他|她)?(?:爸爸|妈妈|爸|妈|父母|爸妈|父亲|母亲)"
+    r"|(?:father|mother|brother|sister|parents|son|daughter)s?-in-law|in-laws"
+    r"|(?:husband|wife|partner|spouse)'s (?:mom|mother|dad|father|parents|brother|sister)",
     "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|未婚妻|未婚夫"
     r"|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?",
     # 「我家老大」, 「我家二宝」: one of the children by birth order (老大 alone is as often the boss).
@@ -493,6 +544,9 @@ FAMILY = {
     "siblings": r"哥哥|姐姐|弟弟|妹妹|(?<=我)[哥姐弟妹](?![们])|(?<=我的)[哥姐弟妹](?![们])|brothers?|sisters?|siblings?",
     "grandparents": r"爷爷|奶奶|外公|外婆|姥姥|姥爷|grandparents|grandma|grandmother|grandpa|grandfather|granny",
     "grandchildren": r"外孙女|外孙子|外孙|孙女|孙子|grandsons?|granddaughters?|grandkids|grandchildren|grandchild",
+    # Nieces, nephews, cousins, aunts and uncles (叔叔 and 阿姨 are as often anyone's): family-relatives.
+    "relatives": r"侄女|侄子|外甥女|外甥|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|舅舅|姑姑|姨妈|姑妈|小姨|大姨"
+    r"|nieces?|nephews?|cousins?|aunts?|uncles?",
 }
 _ZH_SUBJECT = re.compile(
     # 「我有个三岁的儿子」: what the member is like may come before the family word; 「我两个孩子」 how many.
@@ -644,7 +698,8 @@ _ZH_PEOPLE = re.compile(
     r"(?:们)?(?:都|一般|通常|大多|基本上?|往往|普遍|大都|好像|总是)"
 )
 _EN_SOMEONES = re.compile(
-    r"^(?:my|our) [\w-]+(?:'s|s') (?:best |close |new |old )?(?:friend|boss|colleague|coworker|co-worker|teacher"
+    r"^(?:my|our) (?!(?:husband|wife|partner|spouse)'s (?:mom|mother|dad|father|parents|brother|sister)\b)[\w-]+(?:'s|s') "
+    r"(?:best |close |new |old )?(?:friend|boss|colleague|coworker|co-worker|teacher"
     r"|classmate|roommate|girlfriend|boyfriend|partner|ex|mom|dad|mother|father|parents|sister|brother|doctor"
     r"|neighbou?r|kids?|son|daughter|cat|dog)s?\b",
     re.IGNORECASE,
@@ -765,12 +820,30 @@ def _strip_discourse(text: str, lang: Lang) -> str:
     while previous != text:
         previous, text = text, pattern.sub("", text, count=1).strip()
     if lang == "zh":
+        text = _ZH_TIME_KEPT_FOR.sub(r"我\g<when>\g<what>", text)
         return _ZH_ADVERB_FIRST.sub(lambda m: f"我{m.group('adv')}", text)
     text = _EN_AFTERTHOUGHT.sub("", text)
     text = _EN_CLEFT.sub(lambda m: f"I'm {m.group('what').lower()} {m.group('item')}", text)
     text = _EN_INTRODUCED.sub("I'm ", text)
     text = _EN_TIME_FIRST.sub(lambda m: f"{m.group('rest')} {_sentence_start_lowered(m.group('when'))}", text)
+    text = _EN_PET_NAMED.sub(
+        lambda m: f"I have a {(m['kind'] or m['kind_named']).lower()} named {m['name'] or m['named']}", text
+    )
+    text = _EN_IS_WHAT_I.sub(lambda m: f"I {m['verb']} {re.sub(r'^My ', 'my ', m['what'])}{m['rest']}", text)
+    text = _EN_DAY_KEPT_FOR.sub(
+        lambda m: f"I do {m['what'] or m['doing']} on {_capitalised_days(m['when'] or m['spent'])}", text
+    )
     return _EN_ADVERB_FIRST.sub(lambda m: f"{m.group('me')} {m.group('adv').lower()} ", text)
+
+
+def _capitalised_days(days: str) -> str:
+    """Days of the week with their capital, in the plural: "saturday mornings" -> "Saturday mornings", "Sunday" ->
+    "Sundays"; "Weekends" -> "weekends"."""
+    day, _, part = days.lower().partition(" ")
+    if day.startswith("weekend"):
+        return days.lower()
+    day = day.capitalize() if day.endswith("s") or part else f"{day.capitalize()}s"
+    return f"{day} {part}".strip()
 
 
 def _unquoted_sentences(quote: re.Match[str]) -> str:
@@ -812,6 +885,24 @@ def _sentences(message: str) -> Iterator[tuple[str, bool]]:
 
 # "I'm vegetarian", "I cook": a short part that is a statement of its own, not a subject.
 _EN_SHORT_STATEMENT = re.compile(r"^(?:I|we)(?:'\w+|\s+\w+)", re.IGNORECASE)
+
+
+def _verbs_given_a_subject(parts: list[str]) -> list[str]:
+    """`parts` with a verb split off without its subject (`_EN_VERB_WITHOUT_I`: "and became a chef") given the subject
+    of the part before it: "I" after the user's own ("I quit accounting and became a chef"), "My son" after the son's
+    ("My son quit being an electrician and became a firefighter")."""
+    given: list[str] = []
+    for part in parts:
+        said = _EN_VERB_WITHOUT_I.match(part)
+        if said is not None:
+            member = _EN_SUBJECT.match(given[-1]) if given else None
+            named = (
+                member is not None and member.group("family") and member.group(0).lower().startswith(("my ", "our "))
+            )
+            subject = member.group(0) if named else "I"
+            part = f"{subject} {said.group('also') or ''}{said.group('verb')} {part[said.end() :]}"
+        given.append(part)
+    return given
 
 
 def _subject_carried(parts: list[str]) -> list[str]:
@@ -930,15 +1021,17 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
         lang = _language(sentence)
         if lang == "en":
             sentence = _EN_DOCTORS_ORDERS.sub(lambda m: f"My doctor told me to avoid {m.group('what')}", sentence)
+            sentence = _EN_TIME_LEAD_COMMA.sub(r"\g<when> ", sentence)
         if lang == "zh":
             sentence = _ZH_SPORT_VERB_SPLIT.sub(_sport_said_whole, sentence)
             sentence = _ZH_FOR_FAITH_FIRST.sub(lambda m: f"{m['who'] or '我'}{m['avoidance']}，宗教原因", sentence)
             sentence = _ZH_BIRTHDAY_TODAY.sub(r"今年\g<age>岁了", sentence)
+            sentence = _ZH_BROUGHT_OVER.sub(r"我\g<who>从\g<place>搬过来", sentence)
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
         if lang == "en":
             parts = [_EN_BARE_CONDITION.sub(lambda m: f"I'm {(m.group(1) or m.group(2)).lower()}", p) for p in parts]
-            parts = [_EN_VERB_WITHOUT_I.sub(lambda m: f"I {m.group('also') or ''}{m.group('verb')} ", p) for p in parts]
+            parts = _verbs_given_a_subject(parts)
             parts = [_EN_NO_DRUG.sub(lambda m: f"I can't take {m.group('drug')}", p) for p in parts]
             parts = [
                 _EN_DONT_DO.sub(

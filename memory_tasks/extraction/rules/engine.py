@@ -35,7 +35,7 @@ from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import is_wording_hash, item_slug, liking_key
 from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries, lexicon_mentions
 from memory_tasks.extraction.rules.retract import denies, positive_form, topic_key
-from memory_tasks.extraction.rules.table import EN_PET_MENTION, PASSED_INTO, RULES
+from memory_tasks.extraction.rules.table import EN_PET_MENTION, HOME_FLOOR, PASSED_INTO, RULES
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
 from memory_tasks.text import has_han, without_control_chars
 
@@ -116,6 +116,17 @@ _CORRECTED_VALUE = {
     "zh": re.compile(r"^(?:而)?不是[^，。]{1,12}$"),
     "en": re.compile(r"^(?:and )?not [\w' -]{1,30}$", re.IGNORECASE),
 }
+# A building without a lift, said right after the floor of the user's home: 「（我住六楼，）没有电梯」, "(I live on the
+# sixth floor) and there's no elevator", "with no lift". Said one way in the floor's memory (`_NO_ELEVATOR_SAID`), so
+# that its paraphrases are one text; a move to another floor says it no longer.
+_NO_ELEVATOR = {
+    "zh": re.compile(r"^(?:楼里|楼上|我家|家里|我住的楼|我们楼|我们那栋楼|那栋楼)?(?:也|都)?(?:没有|没)电梯(?:的)?$"),
+    "en": re.compile(
+        r"^(?:and |but |with )?(?:there(?:'s| is) )?no (?:elevator|lift)(?: in (?:the|my|our) building)?$",
+        re.IGNORECASE,
+    ),
+}
+_NO_ELEVATOR_SAID = {"zh": "，没有电梯", "en": ", no elevator"}
 # The facts a clause naming no subject of its own goes on about.
 _GOES_ON_ABOUT = ("pet-", "family-", "health-pregnancy")
 # A medication's dose said in a clause after it: 「我在吃抗凝药，华法林，每天一片」, "I take metformin, 500mg twice a day".
@@ -153,6 +164,15 @@ _CONDITION_FORBIDS = {
     "health-celiac-disease": _GLUTEN,
     "health-gluten-intolerance": _GLUTEN,
     "sensitivity-caffeine": re.compile(r"coffee|espresso|tea|cola|energy drinks?|咖啡|茶|可乐|功能饮料", re.IGNORECASE),
+}
+# A condition's vaguer name, which its own name says: 「胃不好，是慢性胃炎」 is gastritis (`_explains`), and 「胃不好」 told
+# after 「有慢性胃炎」 adds nothing (`refine`).
+_VAGUER_NAME = {
+    "health-gastritis": "health-stomach-problems",
+    "health-stomach-ulcer": "health-stomach-problems",
+    "health-acid-reflux": "health-stomach-problems",
+    "health-arrhythmia": "health-heart-condition",
+    "health-heart-murmur": "health-heart-condition",
 }
 # Two things asked for or had with one verb: "Use metric units and 24-hour time", "I have two kids and a dog"
 # (`RulesEngine._read`).
@@ -251,7 +271,8 @@ def _conditions_avoiding(slug: str) -> set[str]:
 
 def _explains(condition: Candidate, other: Candidate) -> bool:
     """True when `condition` (an allergy, a condition, a sensitivity) says what `other` says: a sensitivity it is
-    the cause of ("I can't have dairy" beside "I'm lactose intolerant"), or an avoidance of the allergen itself
+    the cause of ("I can't have dairy" beside "I'm lactose intolerant"), a vaguer name of it (`_VAGUER_NAME`: 「胃不好」
+    beside 「是慢性胃炎」), or an avoidance of the allergen itself
     (「不能吃花生」 beside 「对花生过敏」, as `_avoids_a_held_allergen` drops it in a later turn). False for anything
     else: "I'm lactose intolerant, I can't have caffeine" keeps both, and so does "I can't eat gluten, I have
     celiac disease" (the food ruled out, said as the user's own avoidance)."""
@@ -262,6 +283,8 @@ def _condition_key_explains(key: str, other: Candidate) -> bool:
     """`_explains` of a condition, held or said, by its key."""
     if not key.startswith(_EXPLAINS_A_SENSITIVITY) or key == other.key:
         return False
+    if _VAGUER_NAME.get(key) == other.key:
+        return other.op == "upsert"
     item = str(other.extra.get(ITEM) or "")
     if _is_avoidance(other):
         return key in _conditions_avoiding(item_slug(item))
@@ -501,6 +524,14 @@ class RulesEngine:
             for candidate in found:
                 if _is_avoidance(candidate) and (faith_said or _RELIGIOUS.search(candidate.content)):
                     _becomes_religious(candidate, by_key, clause.lang)
+            if (
+                not found
+                and previous
+                and previous[-1].key == HOME_FLOOR.key
+                and _NO_ELEVATOR[clause.lang].match(clause.text)
+            ):
+                previous[-1].content += _NO_ELEVATOR_SAID[clause.lang]
+                continue
             if not found and previous and _goes_on_about(previous[-1], clause):
                 another_pet = previous[-1].key.startswith("pet-") and _ANOTHER_PET[clause.lang].match(clause.text)
                 if another_pet:
@@ -533,6 +564,15 @@ class RulesEngine:
                     reported.discard(candidate.key)
                 elif first.op == "delete" and candidate.op != "delete":
                     # "我现在不住北京了，搬去了杭州": the new value replaces the retraction.
+                    by_key[candidate.key] = candidate
+                elif (
+                    first in previous
+                    and candidate.key.startswith("habit-")
+                    and candidate.op == first.op == "upsert"
+                    and SLOT_VALUE not in first.extra
+                    and SLOT_VALUE in candidate.extra
+                ):
+                    # 「我有午睡的习惯，一般睡半个小时」: how much, said right after the bare habit, is the habit's value.
                     by_key[candidate.key] = candidate
                 elif first is not candidate and first.op == candidate.op == "append":
                     # Several facts about one family member: one append of both sentences.
@@ -724,10 +764,12 @@ class RulesEngine:
                 continue
             if _avoids_a_held_allergen(candidate, existing_keys):
                 continue  # 「我不能吃海鲜」 after 「我对海鲜过敏」: the allergy already says it
-            if candidate.key.startswith("sensitivity-") and any(
+            if (candidate.key.startswith("sensitivity-") or candidate.key in _VAGUER_NAME.values()) and any(
                 _condition_key_explains(key, candidate) for key in existing_keys
             ):
-                continue  # "I can't have dairy" after "I'm lactose intolerant": the condition already says it
+                # "I can't have dairy" after "I'm lactose intolerant", 「胃不好」 after 「有慢性胃炎」: the condition
+                # already says it.
+                continue
             if _avoids_what_a_held_diet_keeps_from(candidate, existing):
                 continue  # "I don't eat meat" after "I'm vegetarian": the diet already says it
             if candidate.extra.get(TAKEN_UP) and any(
@@ -777,8 +819,9 @@ _AVOIDANCE = re.compile(
 )
 
 
-# Slots a clause with no subject of its own goes on about when it names the same one again.
-_GOES_ON_IN_ITS_NEXT_CLAUSE = frozenset({"occupation", "goal-job-change", "goal-career-change"})
+# Slots a clause with no subject of its own goes on about when it names the same one again (「我开车上下班，单程四十分钟」:
+# the way to work and how long it takes).
+_GOES_ON_IN_ITS_NEXT_CLAUSE = frozenset({"occupation", "goal-job-change", "goal-career-change", "commute"})
 # A taste against a food or drink: 「不爱吃辣」, 「不太喜欢喝咖啡」 (a sensitivity when it makes the user unwell).
 _DISLIKED = re.compile(r"不(?:太|怎么|大)?(?:爱|喜欢)")
 

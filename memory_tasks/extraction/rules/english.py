@@ -35,6 +35,7 @@ _EN_UNCHANGED = frozenset(
     "woke froze gave shook bit blew bent dug hung knelt lent lit slid spun stuck swept swung tore wept withdrew "
     "overcame outgrew arose burnt learnt spelt spilt smelt dreamt".split()
 )
+_EN_NOUN_VERBS = frozenset(("meal prep", "batch cook", "speed walk", "power nap", "dog sit", "house sit"))
 _EN_BASE_ED = frozenset(
     "need feed bleed breed speed proceed succeed exceed embed shed shred wed weed heed seed".split()
 )
@@ -142,6 +143,9 @@ def third_person(text: str) -> str:
     words = rest.split(" ")
     index = 0
     while index < len(words) - 1 and words[index].lower() in _EN_ADVERBS:
+        index += 1
+    # A verb of two words, a noun before its verb ("I meal prep every Sunday"): the verb is the second.
+    if index < len(words) - 1 and f"{words[index]} {words[index + 1]}".lower() in _EN_NOUN_VERBS:
         index += 1
     if index < len(words):
         words[index] = _third_person_verb(words[index])

@@ -20,7 +20,8 @@ One key per item for the multi-valued kinds, so distinct likes never overwrite e
     project      project-<item>         project-pai, project-rust-compiler
     constraint   rule-<item words>      rule-rain-umbrella (a standing conditional rule)
 Family facts accumulate with op=append under family-partner, family-children,
-family-parents, family-siblings, family-grandparents, family-grandchildren.
+family-parents, family-siblings, family-grandparents, family-grandchildren, family-in-laws,
+family-relatives.
 
 <item> is the item's slug: the LEXICON entry the item names (both languages map to one
 slug, so "I love milk tea" and 我不喝奶茶了 meet on drink-milk-tea), else the item's ASCII
@@ -217,11 +218,12 @@ _EN_GOAL_LEAD = re.compile(
 # A goal said as a verb whose reaching is said as a thing: "I'm learning to drive" is reached by "I got
 # my driver's license" (the lexicon's drivers-license; "drive" alone is no item: "I drive to work").
 _GOAL_OF_VERB = {"drive": "drivers-license"}
-# A count names no lexicon word: 「减十斤」, 「瘦二十斤」, "lose 10 pounds" are the weight-loss goal, 「读完二十本书」
+# A count names no lexicon word: 「减十斤」, 「瘦二十斤」, "lose 10 pounds", "lose ten lbs" are the weight-loss goal, 「读完二十本书」
 # and "read 30 books this year" the reading one.
 _BOOKS_TO_READ = re.compile(r"^(?:读|看)完?[\d一二两三四五六七八九十百]+本书|^read \d+ books\b", re.IGNORECASE)
 _WEIGHT_TO_LOSE = re.compile(
-    r"^(?:减掉?|瘦)(?:个)?[\d一二两三四五六七八九十百]+(?:斤|公斤|kg|千克)|^lose \d+ ?(?:pounds|lbs|kg|kilos)\b",
+    r"^(?:减掉?|瘦)(?:个)?[\d一二两三四五六七八九十百]+(?:斤|公斤|kg|千克)"
+    r"|^lose (?:\d+|five|ten|fifteen|twenty|thirty|forty|fifty) ?(?:pounds|lbs|kg|kgs|kilos|kilograms)\b",
     re.IGNORECASE,
 )
 

@@ -11,17 +11,24 @@ import re
 from dataclasses import dataclass, replace
 
 from memory_tasks.extraction.rules.builders import (
+    EN_ORDINALS,
     LIFELONG_TTL_DAYS,
     Build,
     Slot,
     alcohol_kept_from,
+    amount_in_digits,
     count_in_digits,
+    device_used,
     diet,
+    drunk_instead,
     eating_cutoff,
     family_fact,
     favorite,
     favorite_of_kind,
+    floor_number,
+    frequency_changed,
     goal,
+    goal_changed,
     goal_reached,
     goal_reached_as,
     habit,
@@ -30,11 +37,14 @@ from memory_tasks.extraction.rules.builders import (
     keyed_retirement,
     language_level,
     listed_fact,
+    minutes_said,
     named_restatement,
     named_retirement,
     per_item,
     project,
     quitting_goal,
+    race_best,
+    reading_device,
     retirement,
     slot_retirement,
     slots,
@@ -43,14 +53,16 @@ from memory_tasks.extraction.rules.builders import (
     taken_with,
     timed_habit,
     work_end,
+    work_start,
     zh_alma_mater,
     zh_employer,
     zh_employer_or_kind,
+    zh_job_named,
     zh_known_city,
     zh_place,
     zh_school,
 )
-from memory_tasks.extraction.rules.clauses import FAMILY, Lang
+from memory_tasks.extraction.rules.clauses import EN_PET_KINDS, FAMILY, Lang
 from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS, ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB
 from memory_tasks.extraction.rules.keys import goal_key, liking_key, preference_key, project_key, retired_key
 from memory_tasks.text import HAN
@@ -117,6 +129,7 @@ _ZH_OCCUPATION = (
     r"|财务|行政|人事|客服|法务|出纳|文员|开发者|开发|总监|主管|总裁|合伙人|老板|组长|数据分析|算法|策划|编剧|插画师|美术"
     r"|自由撰稿人|撰稿人|主持人|经纪人|创始人|制片人|网约车司机|保安|保姆|月嫂|导游|空姐|空乘|飞行员|军人|消防员|兽医|营养师"
     r"|护士长|店长|校长|院长|厂长|主任|机长|船长|列车长|站长|审计师|审计|精算师|会计师|税务师"
+    r"|外卖骑手|骑手|分拣员|快递小哥|代驾|理发师|美甲师|健身教练|教练"
     # Titles said in Latin letters inside Chinese: 「我在字节做SRE」.
     r"|(?-i:SRE|DevOps|DBA|PM|UI|UX|QA|CTO|CEO|CFO|COO)"
 )
@@ -157,7 +170,7 @@ _CAR_MAKES = (
 _EN_ROUTINE_NOW = r"(?: now| these days| nowadays| lately)?(?: since [\w' -]{3,40})?"
 # Devices a user owns or works on, named as they are sold: "I have a MacBook Pro", "My phone is a Pixel 8".
 _EN_DEVICES = (
-    r"(?-i:iPhone|iPad|iMac|MacBook|Mac|Pixel|Galaxy|Kindle|Apple Watch|Chromebook|ThinkPad|Surface|Android phone"
+    r"(?-i:iPhone|iPad|iMac|MacBook|Mac|Google Pixel|Pixel|Samsung Galaxy|Galaxy|Kindle|Apple Watch|Chromebook|ThinkPad|Surface|Android phone"
     r"|Windows (?:laptop|PC))(?: (?:Pro|Air|Max|Plus|Ultra|mini|Mini|[0-9][\w]*)){0,2}"
 )
 _LANGUAGES_ZH = (
@@ -201,11 +214,14 @@ _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|下午|傍晚|�
 _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时|早上|中午|下午|晚上|睡前|周末)+(?=我))?(?:我|本人)?" + _ZH_ADV
 # Conditions besides the common ones each rule lists: what a doctor, a pharmacist or a trip plan asks about.
-_ZH_CONDITIONS = r"色弱|红绿色盲|色盲|心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征"
+_ZH_CONDITIONS = r"色弱|红绿色盲|色盲|心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征|干眼症|慢性胃炎|胃炎|胃食管反流|反流性食管炎|胃酸反流|花粉症"
+# A short duration in Chinese, as `builders.minutes_said` reads it: 「半小时」, 「一个半小时」, 「二十分钟」.
+_ZH_DURATION = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})个?半?(?:小时|钟头)|半个?(?:小时|钟头)|(?:\d{1,3}|[一二两三四五六七八九十]{1,3})分钟"
 _EN_CONDITIONS = (
     r"panic attacks|(?:a )?panic disorder|PTSD|OCD|bipolar(?: disorder)?|(?:an )?eating disorder|hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:a )?thyroid"
     r" condition|kidney stones|(?:an )?irregular heartbeat|(?:an )?arrhythmia|Parkinson's|rheumatoid arthritis|HIV"
     r"|multiple sclerosis|Crohn's(?: disease)?|COPD|sleep apnea|fatty liver|(?:a )?heart murmur|POTS|tinnitus|gallstones|thyroid nodules?"
+    r"|dry eye syndrome|dry eyes|acid reflux|GERD|gastritis|hay fever|allergic rhinitis"
 )
 # A device in the body or worn for a condition (core: an MRI, a scan, a sport or a trip plans around it).
 _ZH_IMPLANTS = r"心脏起搏器|起搏器|胰岛素泵|人工耳蜗|心脏支架|支架"
@@ -223,6 +239,9 @@ _EN_CHRONIC_MEDS = (
     r"|lisinopril|amlodipine|losartan|metoprolol|atorvastatin|simvastatin|lipitor|paroxetine|paxil"
     r"|clopidogrel|plavix|immunosuppressants|an MAOI|MAOIs"
     r"|(?:blood pressure|diabetes|thyroid|heart|seizure|anxiety|ADHD) (?:medication|meds|medicine|pills)"
+    # Supplements taken daily: "a vitamin D supplement", "a daily B12 supplement", "fish oil".
+    r"|(?:a )?(?:daily )?(?:vitamin [A-Z]\d{0,2}|B12|fish oil|omega-3s?|magnesium|melatonin|calcium|probiotics?)"
+    r"(?: supplements?| pills?| tablets?| gummies)?"
 )
 # Several drugs said at once, each its own memory (`keyed_fact` splits them): "I take lisinopril and amlodipine".
 _ZH_CHRONIC_MED_LIST = rf"(?:{_ZH_CHRONIC_MEDS})(?:(?:和|跟|、|以及|还有)(?:{_ZH_CHRONIC_MEDS}))*"
@@ -343,6 +362,8 @@ GREW_UP = Slot("fact", "hometown", {"zh": "在{value}长大", "en": "Grew up in 
 OCCUPATION = Slot("fact", "occupation", {"zh": "职业：{value}", "en": "Occupation: {value}"})
 # What the user does for a living said as a statement ("Is retired", "Teaches high school math").
 OCCUPATION_STATED = Slot("fact", "occupation")
+# A job said by what is done: 「跑外卖」 is the delivery rider's (`builders.zh_job_named`).
+OCCUPATION_DONE = replace(OCCUPATION, clean=zh_job_named)
 SCHOOL = Slot("fact", "school", {"zh": "在{value}上学", "en": "Studies at {value}"})
 # Admitted, not yet there: 「我被浙大录取了」, "I got into Stanford".
 ADMITTED = Slot("fact", "school", {"zh": "被{value}录取", "en": "Admitted to {value}"})
@@ -353,8 +374,52 @@ SCHOOL_ZH = replace(SCHOOL, clean=zh_school)
 # The city of a college, not the college: 「我在厦门读大学」, "I go to college in Boston".
 SCHOOL_CITY = Slot("fact", "school-city", {"zh": "在{value}读大学", "en": "Goes to college in {value}"})
 SCHOOL_CITY_ZH = replace(SCHOOL_CITY, clean=zh_known_city)
-REPLY_UNITS = Slot("constraint", "reply-units")
-REPLY_TIME_FORMAT = Slot("constraint", "reply-time-format")
+# Units and the clock, one wording per value whatever words asked for them ("Please give temperatures in Celsius",
+# "When you mention temperatures, use Celsius").
+_UNIT_NAMES = {
+    "metric": "metric units",
+    "imperial": "imperial units",
+    "celsius": "Celsius",
+    "fahrenheit": "Fahrenheit",
+    "公制": "公制单位",
+    "英制": "英制单位",
+    "摄氏度": "摄氏度",
+    "华氏度": "华氏度",
+}
+REPLY_UNITS = Slot(
+    "constraint",
+    "reply-units",
+    {"zh": "用{value}", "en": "Uses {value}"},
+    clean=lambda said: _UNIT_NAMES.get(said.lower()),
+)
+REPLY_TIME_FORMAT = Slot(
+    "constraint", "reply-time-format", {"zh": "时间用{value}", "en": "Times in {value} format"}, clean=str.lower
+)
+_CURRENCY_NAMES = {
+    "人民币": "人民币",
+    "美元": "美元",
+    "美金": "美元",
+    "欧元": "欧元",
+    "日元": "日元",
+    "港币": "港币",
+    "英镑": "英镑",
+}
+_CURRENCY_NAMES |= {"rmb": "RMB", "yuan": "RMB", "usd": "US dollars", "dollars": "dollars", "us dollars": "US dollars"}
+_CURRENCY_NAMES |= {"eur": "euros", "euros": "euros", "gbp": "pounds", "yen": "yen", "cad": "CAD", "aud": "AUD"}
+REPLY_CURRENCY = Slot(
+    "constraint",
+    "reply-currency",
+    {"zh": "价格用{value}", "en": "Prices in {value}"},
+    clean=lambda said: _CURRENCY_NAMES.get(said.lower()),
+)
+_WEIGHT_UNIT_NAMES = {"斤": "斤", "公斤": "公斤", "千克": "公斤", "pounds": "pounds", "lbs": "pounds"}
+_WEIGHT_UNIT_NAMES |= {"kilograms": "kilograms", "kilos": "kilograms", "kg": "kilograms", "stone": "stone"}
+REPLY_WEIGHT_UNIT = Slot(
+    "constraint",
+    "reply-weight-unit",
+    {"zh": "体重用{value}", "en": "Weights in {value}"},
+    clean=lambda said: _WEIGHT_UNIT_NAMES.get(said.lower()),
+)
 REPLY_SOURCES = Slot("constraint", "reply-sources")
 REPLY_SPOILERS = Slot("constraint", "reply-spoilers")
 EMPLOYER_ZH = Slot("fact", "employer", {"zh": "在{value}工作", "en": "Works at {value}"}, clean=zh_employer)
@@ -392,6 +457,15 @@ REPLY_STYLE_AFTER_RULE = Slot(
     "preference", "reply-style", {"zh": "回复{value}", "en": "Replies: {value}"}, importance=3
 )
 REPLY_FORMAT = Slot("constraint", "reply-format")
+REPLY_STEPS = Slot(
+    "constraint",
+    "reply-steps",
+    {"zh": "讲操作时用编号步骤", "en": "Gives how-to answers as numbered steps"},
+    importance=3,
+)
+REPLY_NO_SUMMARY = Slot(
+    "constraint", "reply-summary", {"zh": "回答结尾不加总结", "en": "No summary at the end of replies"}, importance=3
+)
 REPLY_EMOJI = Slot("constraint", "reply-emoji")
 CODE_LANGUAGE = Slot("constraint", "code-language")
 ALLERGY = keyed_fact("allergy", 5, LIFELONG_TTL_DAYS, not_item="allerg(?:y|ies)")
@@ -403,6 +477,39 @@ RUNNING_DISTANCE = Slot(
     {"zh": "每次跑{value}公里", "en": "Runs {value} km each time"},
     3,
     clean=count_in_digits,
+)
+# The floor the user's home is on, in digits (`builders.floor_number`), with ", no elevator" where said right after it
+# (`engine._NO_ELEVATOR`): what carrying a purchase home or a visit with a pram comes to.
+HOME_FLOOR = Slot("fact", "home-floor", {"zh": "住在{value}楼", "en": "Lives on floor {value}"}, 3, clean=floor_number)
+COMMUTE_TIME = Slot(
+    "fact", "commute", {"zh": "上班单程{value}分钟", "en": "Commute takes {value} minutes each way"}, clean=minutes_said
+)
+# Which ear hears badly (core: a health fact).
+_EARS = {"左": "左耳", "右": "右耳", "两": "双耳", "双": "双耳", "left": "the left ear", "right": "the right ear"}
+_EARS["both"] = "both ears"
+HEARING = Slot(
+    "fact",
+    "health-hearing",
+    {"zh": "{value}听力不好", "en": "Hard of hearing in {value}"},
+    5,
+    LIFELONG_TTL_DAYS,
+    clean=lambda said: _EARS.get(said.lower()),
+)
+# Work on the side: 「下班后在网上接翻译的活」, "I do freelance proofreading on the side".
+SIDE_JOB = Slot("fact", "side-job", {"zh": "副业：{value}", "en": "Side job: {value}"}, 3)
+NAP_LENGTH = Slot(
+    "preference", "habit-nap", {"zh": "午睡{value}分钟", "en": "Naps for {value} minutes"}, 3, clean=minutes_said
+)
+# What the user aims at, one amount in digits (`builders.amount_in_digits`), so that an amount said in other words is a
+# repeat and another amount a new value: a daily step count, a monthly saving.
+STEPS_GOAL = Slot(
+    "goal",
+    "goal-walking",
+    {"zh": "目标每天走{value}步", "en": "Aims to walk {value} steps a day"},
+    clean=amount_in_digits,
+)
+SAVINGS_GOAL = Slot(
+    "goal", "goal-saving", {"zh": "目标每月存{value}元", "en": "Aims to save {value} a month"}, clean=amount_in_digits
 )
 LUNCH_PLACE = Slot(
     "preference", "lunch-place", {"zh": "午饭一般在{value}吃", "en": "Usually has lunch in the {value}"}, 3
@@ -443,14 +550,19 @@ _ZH_SUBSTANCES = r"咖啡因|咖啡|浓茶|茶|红酒|啤酒|白酒|酒|牛奶|�
 PET = keyed_fact("pet", 3)
 # Where a pet of an English list starts, its kind in `item`: "a dog named Max", "two cats".
 EN_PET_MENTION = re.compile(
-    r"\b(?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish"
-    r"|puppy|kitten|" + _EN_BREEDS + r")\b",
+    r"\b(?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b",
     re.IGNORECASE,
 )
 LISTED_PET = listed_fact("pet", 3, EN_PET_MENTION)
 EDUCATION = Slot("fact", "education-major", ttl_days=LIFELONG_TTL_DAYS)
 COMMUTE = Slot("fact", "commute")
 BUDGET = Slot("fact", "budget")
+TRAVEL_BUDGET = Slot(
+    "fact",
+    "budget-travel",
+    {"zh": "旅行预算{value}元左右", "en": "Travel budget: about {value}"},
+    clean=amount_in_digits,
+)
 # A tight budget said without the word: "Money is tight for me", "I'm trying to spend as little as possible" (in the words
 # of "I'm on a tight budget", which the budget rule keeps as said).
 TIGHT_BUDGET = Slot("fact", "budget", {"zh": "预算紧张", "en": "Is on a tight budget"})
@@ -470,6 +582,8 @@ TEAM_SIZE = Slot(
     "fact", "work-team", {"zh": "带一个{value}人的团队", "en": "Leads a team of {value}"}, clean=count_in_digits
 )
 WORK_FIELD = Slot("fact", "work-field", {"zh": "从事{value}", "en": "Works in {value}"})
+# When the user starts work: one hour, said one way (`builders.work_start`).
+WORK_START = Slot("fact", "work-start", {"zh": "{value}上班", "en": "Starts work {value}"}, 3, clean=work_start)
 # When the user gets off work: one hour, said one way (`builders.work_end`).
 WORK_END = Slot("fact", "work-end", {"zh": "{value}下班", "en": "Finishes work {value}"}, 3, clean=work_end)
 _ENDS_PARTNER = slot_retirement("fact", "family-partner", if_held=True)
@@ -576,6 +690,9 @@ RULES: tuple[Rule, ...] = (
     # Moved into a home (rented or bought): the home now, no goal of buying one reached.
     # 「我是租房住的」, 「我租房子住」, "I rent my apartment": renting, where buying lands (「我买房了」).
     _r("home", "zh", _ZH_ME + r"(?:是)?(?:在)?(?P<value>租房(?:子)?(?:住)?)(?:的|呢)?$", HOME),
+    _r("home-floor", "zh", r"^(?:我|我们)?(?:现在|目前)?(?:家(?:住)?在|住(?:在)?)(?:第)?(?P<value>\d{1,2}|[一二两三四五六七八九十]{1,3})(?:楼|层)(?:了)?$", HOME_FLOOR),
+    _r("home-floor", "en", r"^(?:I|we) (?:now |currently |still )?live on the (?P<value>\d{1,2}(?:st|nd|rd|th)|" + "|".join(EN_ORDINALS) + r") floor(?: now)?$", HOME_FLOOR),
+    _r("home-floor", "en", r"^my (?:apartment|flat|place|home|unit) is on the (?P<value>\d{1,2}(?:st|nd|rd|th)|" + "|".join(EN_ORDINALS) + r") floor(?: now)?$", HOME_FLOOR),
     _r("home", "en", r"^(?:I|we) (?:currently |still )?(?P<value>rent(?: (?:a|an|my|our) (?:house|home|apartment|flat|place|room))?)$", HOME),
     _r("home", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?moved into (?P<value>(?:a|our|my) (?:first |new |own )?(?:(?:big|bigger|small|smaller|little) )?(?:house|home|apartment|flat|condo|studio)\b.*)$", HOME),
     _r("home", "zh", r"^(?:我|我们)(?:终于|刚|刚刚|去年|今年|上个月)?(?P<value>搬进了?(?:新家|新房子?|自己的房子|新公寓|一套[^，。]{0,6}))了?$", HOME),
@@ -635,7 +752,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:listen to|read|watch) (?:a lot of |lots of |tons of |so many |plenty of )?(?P<item>podcasts|audiobooks|books|novels|documentaries|anime)(?: (?:on|during|while|in) (?:my |the )?(?:commute|commuting|drive|runs?|workouts?|the train|the bus|the way to work))?$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"read (?:about |around |roughly |at least )?(?:\d+|one|two|three|four|five|a couple of|a few|a) (?P<item>books?) (?:a|per|every) (?:week|month|year)$", _pref),
     _r("pref", "zh", _ZH_ME + r"(?:每天|天天|没事就|有空就)?(?:都|会)?刷(?P<item>抖音|快手|短视频)(?:刷到很晚)?$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!(?:my |your |the )?(?:answers|replies|responses) (?:to be )?(?:formatted |written |laid out )?(?:in|as|with|using)\b)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!.*\b(?:24-hour|12-hour|celsius|fahrenheit)\b)(?!(?:my |your |the )?(?:answers|replies|responses) (?:to be )?(?:formatted |written |laid out )?(?:in|as|with|using)\b)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with|crazy about|nuts about|mad about) (?P<item>.+)$", _pref),
     # "I could eat Korean food every day": a liking said by how much of it.
     _r("pref", "en", r"^I could (?:eat|drink|watch|listen to) (?P<item>[\w' -]{3,30}?) (?:every day|every single day|all day|forever|for every meal)$", _pref),
@@ -645,7 +762,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?P<item>[\w' -]{3,30}?) is the only (?:\w+ )?(?:thing |drink |food )?I (?:ever )?(?:drink|eat)$", _pref),
     # "I drink coffee", "I drink a lot of green tea": a drink the user has, said plainly (how much of wine or
     # beer is DRINKING's above).
-    _r("pref", "en", r"^I (?:also |still |do |mostly |mainly )?drink (?:a lot of |lots of |plenty of )?(?P<item>(?:black |decaf |iced |green |black |herbal |oolong |jasmine |oat |soy |almond )?(?:coffee|tea|matcha|kombucha|milk|decaf|espresso|lattes?|smoothies|juice))(?: too| as well| a lot)?$", _pref),
+    _r("pref", "en", r"^I (?:also |still |do |mostly |mainly )?drink (?:a lot of |lots of |plenty of )?(?P<item>(?:black |decaf |iced |green |black |herbal |oolong |jasmine |oat |soy |almond )?(?:coffee|tea|matcha|kombucha|milk|decaf|espresso|lattes?|smoothies|juice|sparkling water|seltzer|soda water))(?: too| as well| a lot)?$", _pref),
     # "I'm sick of ramen now", "I'm over sushi": a liking turned around (dedup reads it as a "not").
     _r("pref", "en", r"^I(?:'m| am) (?:so |really |totally |kind of |a bit |getting )?(?:sick of|tired of|fed up with|over|done with) (?P<item>[\w' -]{2,30}?)(?: now| already| lately| these days)?$", _pref),
     # "I've been getting into pottery lately": a liking on its way.
@@ -675,10 +792,22 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?|(?:平时|平常|一般|通常|主要|日常|工作中|工作上))(?:都|也)?写(?P<item>" + _PROGRAMMING_LIST_ZH + r")(?![^，。]*(?:过|了(?!$)))(?:的|比较多|多一些|为主)?了?$", _pref),
     _r("pref", "zh", r"^(?:偶尔|有时候?|也)写(?:点|些|一点)?(?P<item>" + _PROGRAMMING + r")$", _pref, after="preference-"),
     _r("pref", "zh", r"^我是(?:写|搞)(?P<item>" + _PROGRAMMING + r")的$", _pref),
+    # A drink had in place of another, said one way (`builders.drunk_instead`): "Instead of soft drinks, I go for
+    # sparkling water" (its lead put last by the clause), "I drink sparkling water instead of soda".
+    _r("pref", "en", r"^I (?:(?:usually|always|mostly|now|just) )?(?:drink|go for|have|choose|pick|reach for|stick to|stick with|opt for) (?P<item>[\w -]{3,25}?) instead of (?P<instead>[\w -]{3,25})$", drunk_instead),
+    # A device used, said one way (`builders.device_used`).
+    _r("pref", "en", r"^I (?:(?:still|now|mostly|mainly|usually|also) )?use an? (?P<item>" + _EN_DEVICES + r")(?: phone)?(?: now)?$", device_used),
     _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?" + _EN_USED_FOR + r"(?:(?:,| and|, and) (?:an? |the |my )?" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?" + _EN_USED_FOR + r")*)\b", _pref),
     # A device owned, or the one the user's phone or computer is: "I have a MacBook Pro", "My phone is a Pixel 8".
     _r("pref", "en", r"^I (?:have|own|got|just got|bought|just bought) an? (?:new )?(?P<item>" + _EN_DEVICES + r")(?: (?:for work|at home))?$", _pref),
+    _r("pref", "en", r"^my (?:work )?(?:phone|laptop|computer|tablet|PC) is an? (?:new )?(?P<item>" + _EN_DEVICES + r")(?: phone)?$", device_used),
     _r("pref", "en", r"^my (?:work )?(?:phone|laptop|computer|tablet|PC) is an? (?:new )?(?P<item>" + _EN_DEVICES + r"|" + CAP + r"[\w-]*(?: [\w-]+){0,2})$", _pref),
+    # "I read all my books on a Kindle", "My Kindle is what I use for reading" (as the clause says it: "I use my Kindle
+    # for reading"): the device the user reads on.
+    _r("pref", "en", r"^I (?:read|do (?:all |most )?(?:of )?(?:my )?(?:book )?reading) (?:all |most )?(?:of )?(?:my )?(?:books |ebooks |e-books )?(?:on|with) (?:an? |my )(?P<item>Kindle|iPad|Kobo|e-reader)$", reading_device),
+    _r("pref", "en", r"^I (?:use|read on) (?:my |an? )(?P<item>Kindle|iPad|Kobo|e-reader)(?: (?:for|to) (?:read|reading)(?: books)?)?$", reading_device),
+    # "I'm on a Pixel": the device the user is on.
+    _r("pref", "en", r"^I(?:'m| am) (?:now |still )?on an? (?P<item>" + _EN_DEVICES + r")(?: phone)?(?: now)?$", device_used),
     _r("pref", "en", r"^I " + _EN_ADV + r"use (?!(?:an? )?(?:wheelchair|hearing aids?|cane|walker|crutches)\b)(?:an? |the )?(?P<item>(?!(?:it|them|this|that|these|those|my|your|to|some|a lot|whatever|anything|something|everything|nothing)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?: (?:everywhere|every day|daily|all the time|at (?:home|work)|for (?:everything|work|coding|notes|writing|reading)))?$", _pref),
     # How long the user has kept it up says the same liking: "I play the piano, been doing it for 20 years",
     # "I've been playing piano since I was six".
@@ -729,6 +858,11 @@ RULES: tuple[Rule, ...] = (
     # Where the user has lunch: 「我中午一般吃食堂」, 「我午饭一般在食堂吃」, "I usually have lunch in the cafeteria".
     _r("pref", "zh", r"^(?:我)?(?:中午|午饭)(?:我)?(?:一般|通常|平时|都|基本上?)*(?:吃|在|去)(?P<value>(?:公司|单位)?食堂)(?:吃)?(?:饭|午饭)?$", LUNCH_PLACE),
     _r("pref", "en", r"^I (?:usually |normally |always |mostly )?(?:have|eat|get) (?:my )?lunch (?:at|in) the (?P<value>canteen|cafeteria|office cafeteria|work cafeteria)$", LUNCH_PLACE),
+    # The user's best time in a marathon or half marathon (`builders.race_best`).
+    _r("race-best", "zh", r"^(?:我)?(?:的)?(?P<race>全马|半马|全程马拉松|半程马拉松|马拉松)(?:我)?(?:的)?(?:个人)?(?:最好成绩|最佳成绩|最好的成绩|最快成绩|PB|PR|最好|最快)(?:现在|已经)?(?:是|为|：|刷新到了?|提高到了?|进步到了?|跑过|跑了|跑出过?了?|能跑到?)?(?P<time>[\d一二两三四五六七八九十:：个半小时分钟秒]{2,12})(?:左右)?了?$", race_best),
+    _r("race-best", "en", r"^my (?:personal best|best|fastest|PB|PR) (?P<race>(?:half[- ])?marathon)(?: time)? (?:is|was|'s|is now) (?P<time>.+?)(?: now)?$", race_best),
+    _r("race-best", "en", r"^my (?P<race>(?:half[- ])?marathon) (?:PB|PR|personal best|personal record|best time|best|record) (?:is|was|'s|is now|now is) (?P<time>.+?)(?: now)?$", race_best),
+    _r("race-best", "en", r"^my (?:personal best|PB|PR|best time) (?:in|for) (?:a |the )?(?P<race>(?:half[- ])?marathon) (?:is|was|'s|is now) (?P<time>.+?)(?: now)?$", race_best),
     # How far the user runs each time: 「我每次跑步跑五公里」, 「我一般跑5公里」 (as the clause reads them: 跑五公里 is 跑步五公里;
     # the habit rule below read the second as running).
     _r("pref", "zh", r"^(?:我)?(?:现在)?(?:每次|一般|通常|平时)(?:都|能)?(?:跑步|跑)+(?P<value>\d{1,2}|[一二两三四五六七八九十]{1,3})(?:公里|km|千米)(?:左右|多)?了?$", RUNNING_DISTANCE),
@@ -736,6 +870,21 @@ RULES: tuple[Rule, ...] = (
     # read as staying up late).
     _r("pref", "zh", r"^(?:我)?(?:现在|平时|一般|通常)?(?:每天|一天|每晚|每天晚上|晚上)(?:只|能|才|大概|大约|差不多|一般)*睡(?P<value>\d{1,2}|[一二两三四五六七八九十]{1,2})(?:个)?(?:多)?小时(?:左右)?(?:的觉)?了?$", SLEEP_HOURS),
     _r("pref", "en", r"^I (?:only |usually |normally |typically |now )?(?:sleep|get) (?:about |around |only |maybe )?(?P<value>\d{1,2}|four|five|six|seven|eight|nine|ten)(?: hours| hrs)(?: of sleep)?(?: a night| per night| every night| a day)?(?: now| these days)?$", SLEEP_HOURS),
+    # A travel budget (in the habit rule's group: 旅游 said with 一般 is no habit).
+    _r("pref", "zh", r"^(?:我)?(?:的)?(?:出去)?(?:旅游|旅行|出游|度假)(?:的)?预算(?:一般|通常|大概|大约|基本上?)*(?:是|在|控制在)?(?:大概|大约)?(?P<value>[\\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?(?:左右)?$", TRAVEL_BUDGET),
+    # How long the user naps, in minutes (`builders.minutes_said`): 「我每天中午午睡半小时」, 「中午我都会睡上半小时」, and
+    # 「一般睡半个小时」 right after 「我有午睡的习惯」.
+    _r("pref", "zh", r"^(?:我)?(?:现在)?(?:每天|平时|一般|通常)?(?:中午)?(?:我)?(?:都|一般|通常)?(?:会)?(?:午睡|睡午觉|午休)(?:一般|都)?(?:睡)?(?:上|个)?(?P<value>" + _ZH_DURATION + r")(?:左右)?$", NAP_LENGTH),
+    _r("pref", "zh", r"^(?:我)?(?:每天)?中午(?:我)?(?:一般|通常|都)*(?:会)?睡(?:上|个)?(?P<value>" + _ZH_DURATION + r")(?:左右)?$", NAP_LENGTH),
+    _r("pref", "zh", r"^(?:一般|通常|每次|每天)?(?:都)?(?:睡|午睡)(?:上|个)?(?P<value>" + _ZH_DURATION + r")(?:左右)?$", NAP_LENGTH, after="habit-nap"),
+    _r("pref", "zh", r"^(?:我)?(?:现在)?(?:的)?(?:午睡|午休)(?:时间)?(?:改成|缩短到|缩短成|减到|变成|调到|延长到)了?(?P<value>" + _ZH_DURATION + r")了?$", NAP_LENGTH),
+    _r("pref", "en", r"^I (?:usually |always |normally |try to )?(?:take|have) an? (?P<value>\d{1,3}[- ]minute|half-hour|one-hour|hour-long) (?:power )?nap(?: every day| every afternoon| after lunch| most days)?$", NAP_LENGTH),
+    _r("pref", "en", r"^I (?:usually |always |normally )?nap (?:for )?(?:about )?(?P<value>half an hour|an hour|\d{1,3} minutes)(?: every day| every afternoon| after lunch| most days)?$", NAP_LENGTH),
+    # A daily step count aimed at: the walking goal, one count in digits (the habit rule below reads 万步 as walking).
+    _r("pref", "zh", r"^(?:我)?(?:给自己)?(?:定的|定了个?)?(?:每天|一天)?(?:的)?(?:步数)?(?:目标|计划)(?:是)?(?:每天|一天)?(?:要)?走(?:够|满|到)?(?P<value>[\d,一二两三四五六七八九十百千万零]+[kK]?)步$", STEPS_GOAL),
+    _r("pref", "zh", r"^(?:我)?(?:给自己)?定的是(?:每天|一天)(?:要)?走(?:够|满|到)?(?P<value>[\d,一二两三四五六七八九十百千万零]+[kK]?)步$", STEPS_GOAL),
+    _r("pref", "zh", r"^(?:我)?(?:每天|一天)(?:要)?走(?:够|满|到)?(?P<value>[\d,一二两三四五六七八九十百千万零]+[kK]?)步是我的(?:目标|计划)$", STEPS_GOAL),
+    _r("pref", "zh", r"^(?:我)?(?:现在)?把(?:每天的?)?步数目标(?:调到|改成|提到|提高到|降到|定在|换成)了?(?P<value>[\d,一二两三四五六七八九十百千万零]+[kK]?)步?了?$", STEPS_GOAL),
     _r("pref", "zh", r".+", habit),
     _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r"|" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r"|白班|早班|正常班|夜班|晚班)[^，。]+)$", _switched_to),
     # 「我换Mac了」: a device or system switched to, said with a bare 换 (not 「我换工作了」).
@@ -747,8 +896,20 @@ RULES: tuple[Rule, ...] = (
     _r("switch", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:switched|moved over|changed|moved) from (?P<item>[\w' .+#-]{2,30}?) to \S", named_retirement(*_SWITCHED_FROM, one_of=True)),
     _r("switch", "zh", _ZH_ME + r"(?:已经|刚|最近)?从(?P<item>[^，。]{2,12}?)(?:换成|换到|改用|转用|换用|切换到|转到)了?\S", named_retirement(*_SWITCHED_FROM, one_of=True)),
     _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!(?:" + _EN_CHRONIC_MEDS + r")\b)(?!(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?\b).+)$", _switched_to),
+    _r("pref", "en", r"^(?:my (?:daily )?(?:step )?goal is|I aim for|I'm aiming for|I try to (?:get|walk|hit|do)) (?:to (?:walk|get|hit) )?(?P<value>[\d,]+k?) steps (?:a|per|every|each) day$", STEPS_GOAL),
+    _r("pref", "en", r"^(?:I've|I have) (?:raised|lowered|bumped|changed|moved|cut|dropped) my (?:daily )?step goal (?:up |down )?to (?P<value>[\d,]+k?)(?: steps)?(?: a day)?$", STEPS_GOAL),
+    # "My bowling league moved to Thursday nights": when, changed.
+    _r("pref", "en", r"^my (?P<item>[a-z][\w -]{2,25}?) (?:has )?(?:moved|changed|switched|is moving) to (?P<often>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend)s?(?: (?:mornings|afternoons|evenings|nights))?)$", frequency_changed),
+    # "I've bumped pickleball up to four times a week": how often, changed.
+    _r("pref", "en", r"^I(?:'ve| have)? (?:bumped|upped|increased|cut|reduced|dropped|moved|scaled|stepped) (?:my )?(?P<item>[a-z][\w -]{2,20}?) (?:up |down |back )?to (?P<often>(?:\w+ times|once|twice) a (?:day|week|month)|every day|daily)$", frequency_changed),
     _r("pref", "en", r".+", habit),
     # ---- goals (a final 了 after 准备/打算 is an action about to happen: "我准备去睡觉了") ----
+    # "I've changed my goal to the B2 Italian exam": the Italian goal held is the B1's.
+    _r("goal", "en", r"^I(?:'ve| have)? (?:changed|switched|moved|upgraded|bumped) my (?:\w+ )?goal (?:up )?to (?P<item>(?:the |a |an )?(?:\S+ )*?(?P<named>(?-i:[A-Z])[a-z]{2,})(?: \S+)*)$", goal_changed),
+    # How much the user saves a month: the savings goal, one amount in digits (`builders.amount_in_digits`).
+    _r("goal", "zh", r"^(?:我)?(?:现在)?(?:打算|计划|准备|想|要|决定|会)?(?:每个?月|一个月)(?:都)?(?:要|能|会)?(?:存|攒)(?:下|够)?(?P<value>[\d,一二两三四五六七八九十百千万零]+[kK]?)(?:块钱|块|元)?(?:钱)?(?:是我(?:现在)?的存钱(?:计划|目标))?$", SAVINGS_GOAL),
+    _r("goal", "zh", r"^(?:我)?(?:现在)?把每个?月的?存钱目标(?:提到|提高到|调到|改成|降到|定在)了?(?P<value>[\d,一二两三四五六七八九十百千万零]+[kK]?)(?:块钱|块|元)?了?$", SAVINGS_GOAL),
+    _r("goal", "en", r"^(?:I|I'm trying to|I try to|I want to|I aim to|my goal is to) (?:save|put away|set aside|sock away) (?P<value>[$€£¥]?[\d,.]+k?)(?: dollars| bucks| euros| pounds)? (?:a|per|every|each) month$", SAVINGS_GOAL),
     # A trip taken ends the wish to make it (「想去日本旅游」), not a wish to move or work there.
     _r("goal", "en", r"^I (?:finally |just |recently )(?:went|got|made it|traveled|travelled|flew|visited)(?: (?:to|back to))? (?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,2})(?: (?:last|this) \w+| \w+ ago| at last| recently| finally)?$", _TRIP_TAKEN),
     _r("goal", "en", r"^I (?:went|traveled|travelled|flew) to (?P<item>" + CAP + r"[\w.'-]*(?: " + CAP + r"[\w.'-]*){0,2}) (?:last (?:week|month|weekend|summer|winter|spring|fall|autumn)|this (?:summer|winter|spring|fall|autumn|year|month)|\w+ (?:days|weeks) ago|recently)$", _TRIP_TAKEN),
@@ -849,6 +1010,10 @@ RULES: tuple[Rule, ...] = (
     _r("nationality", "en", r"^I(?:'m| am) (?P<value>" + _DEMONYMS + r")$", Slot("fact", "nationality", {"zh": "国籍：{value}", "en": "Is {value}"}, ttl_days=LIFELONG_TTL_DAYS)),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还是|还)?(?:是|当|做)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     _r("occupation", "zh", r"职业是(?P<value>[^，。]+)$", OCCUPATION),
+    # 「我的工作是跑外卖」, 「我是干外卖骑手这一行的」, 「现在在快递站当分拣员」.
+    _r("occupation", "zh", r"^(?:我的)?工作是(?P<value>跑外卖|送外卖|送快递|跑滴滴|开滴滴|" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION_DONE),
+    _r("occupation", "zh", r"^(?:我)?(?:是)?干(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r")|跑外卖|送外卖|送快递)(?:这一?行)(?:的)?$", OCCUPATION_DONE),
+    _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?在[^，。]{2,8}?(?:当|做)(?:一名|一个|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     # 「我被提拔为经理了」, 「我升职成主管了」: the new title.
     _r("occupation", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|今年)?(?:被)?(?:提拔|升职|晋升|升)(?:为|成|到|成了)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     # 「我转行做产品经理了」: a new occupation said as a change of career.
@@ -928,6 +1093,9 @@ RULES: tuple[Rule, ...] = (
     # "I'm back in the office full-time now": no longer from home.
     _r("work-location", "en", r"^I(?:'m| am)? (?:now )?(?:back (?:in|at|to)|work (?:in|from)|working (?:in|from)|go (?:into|in to|to)|commute to) (?P<value>the office)(?: full[- ]time| every day| five days a week)?(?: now| again)?$", WORK_LOCATION),
     # 「我一般晚上十点以后才下班」, "I usually finish work around 6pm".
+    _r("work-start", "zh", r"^(?:我)?(?:现在|一般|通常|平时|每天|基本上?|都)*(?:要)?(?P<value>(?:早上|上午)?(?:\d{1,2}|[一二三四五六七八九十两]{1,3})点(?:半)?)(?:就|要|得)?(?:上班|到公司|到单位|打卡)(?:了)?$", WORK_START),
+    _r("work-start", "en", r"^I (?:usually |normally |typically |generally |always )?(?:start work|start my workday|start working|begin work|clock in|get to work) (?P<value>(?:at|around|about|by) \d{1,2}(?::\d\d)?\s*(?:am|in the morning)?)(?: every (?:work)?day| on weekdays| most days)?(?: now)?$", WORK_START),
+    _r("work-start", "en", r"^my (?:work ?day|shift|work) (?:usually |normally )?(?:begins|starts) (?P<value>(?:at|around|about) \d{1,2}(?::\d\d)?\s*(?:am|in the morning)?)(?: now)?$", WORK_START),
     _r("work-end", "zh", r"^(?:我)?(?:现在|一般|通常|平时|每天|经常|基本上?|都)*(?:要)?(?:到)?(?P<value>(?:晚上|下午|傍晚)?(?:\d{1,2}|[一二三四五六七八九十两]{1,3})点(?:半|多)?(?:以后|之后|后|左右)?)(?:才|就|能|才能)?下班(?:了)?$", WORK_END),
     _r("work-end", "en", r"^I (?:usually |normally |typically |generally |often |always )?(?:finish|leave|get off|get out of|clock out of) work (?P<value>(?:at|after|around|about) \d{1,2}(?::\d\d)?\s*(?:am|pm)?)(?: every day| most days| on weekdays)?$", WORK_END),
     _r("work-location", "zh", r"^(?:我)?(?:现在|目前|一直|平时|都)?(?:是)?(?P<value>在家办公|居家办公|远程办公|在家上班|远程工作)(?:的)?$", WORK_LOCATION),
@@ -1086,7 +1254,16 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>乙肝|丙肝)(?:病毒)?携带者$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|有点|有些)?(?P<item>心脏不好|肾不好|腰不好|膝盖不好|胃不好|肠胃不好|脾胃不好|肝不好|颈椎不好|血脂(?:有点|偏|比较)?高|血压(?:有点|偏|比较)?高|血糖(?:有点|偏|比较)?高|胆固醇(?:有点|偏|比较)?高)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"(?:一直|长期|经常)?(?:有)?(?P<item>失眠)(?:很|比较|挺|特别)?(?:严重|厉害)?$", HEALTH),
-    _r("health", "en", r"^I(?: (?:have|suffer from|was diagnosed with|live with|(?:just )?got diagnosed with|have been diagnosed with)|'ve got|'ve (?:just )?been diagnosed with) (?:type \d |gestational |(?:chronic|mild|severe|moderate|serious) )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|kidney problems|CKD|eczema|psoriasis|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism|" + _EN_CONDITIONS + r")\b", HEALTH),
+    # "I get hay fever every spring" (not "I get migraines from red wine": a trigger is a sensitivity).
+    _r("health", "en", r"^I (?:usually |often |always |sometimes )?get (?P<item>hay fever|allergic rhinitis|migraines|acid reflux|heartburn|eczema|gout|panic attacks|insomnia)(?: (?:every|each|in the) \w+| in (?:the )?(?:spring|summer|fall|autumn|winter))?$", HEALTH),
+    _r("health", "en", r"^I(?: (?:have|suffer from|deal with|struggle with|was diagnosed with|live with|(?:just )?got diagnosed with|have been diagnosed with)|'ve got|'ve (?:just )?been diagnosed with) (?:type \d |gestational |(?:chronic|mild|severe|moderate|serious) )?(?P<item>prediabetes|pre-diabetes|diabetes|asthma|hypertension|high blood pressure|c(?:o)?eliac(?: disease)?|migraines|ADHD|epilepsy|gout|high cholesterol|(?:a )?heart condition|heart disease|depression|(?:an )?anxiety(?: disorder)?(?= *(?:[.!,;]|$| and | but | so ))|IBS|kidney disease|kidney problems|CKD|eczema|psoriasis|(?:a )?bad back|bad knees|(?:a )?bad knee|insomnia|(?:a )?bad stomach|stomach problems|dyslexia|arthritis|autism|" + _EN_CONDITIONS + r")\b", HEALTH),
+    # Hearing lost in one ear or both, said one way (before "I'm hard of hearing", which the rule below keeps as said).
+    _r("health", "zh", r"^(?:我)?(?:的)?(?P<value>左|右|两|双)(?:边)?(?:耳|耳朵)(?:的)?(?:听力|听东西)(?:一直|有点|比较|很)*(?:不太好|不好|差|不太清楚|不清楚|有问题|下降了?)$", HEARING),
+    _r("health", "en", r"^I(?:'m| am) (?:a bit |a little |partially |completely |totally )?(?:hard of hearing|deaf) in (?:my )?(?P<value>left|right|both)(?: ear| ears)?$", HEARING),
+    _r("health", "en", r"^(?:the )?hearing in my (?P<value>left|right) ear (?:is|'s) (?:bad|poor|weak|not great|not good)$", HEARING),
+    _r("health", "en", r"^I can(?:'t|not) hear (?:well |much |very well )?(?:out of|in|with) my (?P<value>left|right) ear$", HEARING),
+    # "Every spring my hay fever kicks in": a condition that comes back is had.
+    _r("health", "en", r"^(?:(?:every|each) \w+,? |in (?:the )?\w+,? )?my (?P<item>hay fever|allergic rhinitis|asthma|migraines|acid reflux|GERD|eczema|psoriasis|gout|arthritis|IBS|tinnitus|insomnia|gastritis|dry eyes) (?:kicks in|acts up|flares up|comes back)\b", HEALTH),
     _r("health", "en", r"^I(?:'m| am) (?:an? )?(?:type [12] )?(?P<item>lactose intolerant|gluten[- ]intolerant|intolerant (?:to|of) (?:gluten|lactose)|diabetic|asthmatic|colou?r[- ]?blind|deaf|blind(?! to\b)|hard of hearing|c(?:o)?eliac|epileptic|prediabetic|pre-diabetic|bipolar|immunocompromised|hypoglycemic|anemic|anaemic)\b", HEALTH),
     # "I had a kidney transplant": a condition for life (core: every drug and food suggested bears on it).
     _r("health", "en", r"^I(?: (?:previously|once|already|recently|actually))?(?: had|'ve had| have had| got) an? (?P<item>(?:kidney|liver|heart|lung) transplant)\b", HEALTH),
@@ -1188,6 +1365,9 @@ RULES: tuple[Rule, ...] = (
     # Eyesight and glasses, personality: what a suggestion of a sport, a seat or an evening plans around.
     _r("trait", "en", r"^I(?:'m| am) (?:very |really |quite |a bit |a little |slightly |pretty )?(?P<item>near-?sighted|short-?sighted|far-?sighted|long-?sighted)\b", TRAIT),
     _r("trait", "en", r"^I " + _EN_ADV + r"(?:wear|need) (?P<item>glasses|contacts|contact lenses)(?: (?:every day|all the time|now))?$", TRAIT),
+    # "I stopped wearing contacts and went back to glasses" (the clause after it given its "I").
+    _r("trait", "en", r"^I(?:'ve| have)? (?:stopped|quit|gave up) wearing (?P<item>glasses|contacts|contact lenses)(?: for good| now)?$", keyed_retirement("trait")),
+    _r("trait", "en", r"^I (?:went back to|switched to|now wear) (?P<item>glasses|contacts|contact lenses)$", TRAIT),
     _r("trait", "en", r"^I(?:'m| am) (?:(?:much |definitely |very much )?more of )?an? (?:bit of an? )?(?P<item>introvert|extrovert)$", TRAIT),
     _r("trait", "en", r"^I(?:'m| am) (?:very |really |quite |pretty |fairly |kind of |a bit )?(?P<item>introverted|extroverted)$", TRAIT),
     _r("trait", "en", r"^I (?:always |usually |easily )?get (?P<item>carsick|seasick|motion sickness)\b", TRAIT),
@@ -1221,9 +1401,9 @@ RULES: tuple[Rule, ...] = (
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
     _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|对|[一二三四五六七八九十\d]+岁)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten) " + CAP + r"\w* (?:is|was|likes|loves|has|hates)\b", PET),
-    _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:also )?(?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
+    _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:also )?(?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
-    _r("pet-more", "en", r"^(?:I|we)(?: have| own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
+    _r("pet-more", "en", r"^(?:I|we)(?: have| own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
     # Divorced, single, widowed: the status is stated and the partner retired (「我离婚了」 after
     # "My wife is a doctor" leaves no wife). Engaged and married are the partner's fact (below).
     _r("relationship", "en", r"^I(?:'m| am) (?:now |recently |currently |still |happily )?(?P<value>divorced|single|widowed|a widow|a widower)(?: now| again)?$", slots(RELATIONSHIP, _ENDS_PARTNER)),
@@ -1302,8 +1482,17 @@ RULES: tuple[Rule, ...] = (
     # "Money is tight for me right now", "I'm trying to spend as little as possible": a tight budget, said otherwise.
     _r("budget", "en", r"^money(?:'s| is) (?:really |pretty |very |a bit |kind of )?(?P<value>tight)(?: for (?:me|us))?(?: right now| these days| at the moment| this month| now)?$", TIGHT_BUDGET),
     _r("budget", "en", r"^I(?:'m| am) trying to (?P<value>spend as little as possible|keep (?:my )?(?:spending|costs|expenses) (?:low|down))(?: right now| these days| now)?$", TIGHT_BUDGET),
+    # What a trip or a holiday may cost: one amount (`builders.amount_in_digits`), so that another is a new value.
+    _r("budget", "en", r"^my (?:vacation|travel|trip|holiday) budget (?:is|'s) (?:usually |typically |normally |generally )?(?:around |about |roughly |up to )?(?P<value>[$€£¥]?\d[\d,.]*k?)(?: or so)?(?: a trip| per trip)?$", TRAVEL_BUDGET),
+    _r("budget", "en", r"^I (?:usually |typically |normally |generally )?(?:spend|budget) (?:about |around |roughly |up to )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:on|for) (?:a |my |each |every )?(?:vacations?|trips?|holidays?|travel)$", TRAVEL_BUDGET),
+    _r("budget", "en", r"^I(?:'ve| have) (?:raised|increased|bumped|upped|lowered|cut|reduced|changed) my (?:vacation|travel|trip|holiday) budget (?:up |down )?to (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?)$", TRAVEL_BUDGET),
     _r("commute", "en", r"^I (?:usually |always |mostly |normally |often )?(?:commute|get to work|go to work|ride to work) (?:by|on) (?P<value>bike|bicycle|car|train|bus|subway|metro|foot|scooter|motorcycle|ferry)\b", COMMUTE),
     _r("commute", "zh", r"(?P<value>开车|(?:坐|搭|乘)?地铁|(?:坐|搭|乘)?公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
+    # How long the way to work takes, said without the way: 「我上班单程要一个小时」, 「从家到公司我单程得花一个小时左右」,
+    # 「单程大概一小时」, "It takes me 45 minutes to get to work" (in minutes: `builders.minutes_said`).
+    _r("commute", "zh", r"^(?:我)?(?:现在|每天|平时|一般)?(?:从家到公司|从家里到公司|上班|去公司|上下班)(?:我)?(?:单程|路上)?(?:要|得|需要)?(?:花)?(?:大概|大约|差不多)?(?P<value>" + _ZH_DURATION + r")(?:左右)?(?:就(?:能)?到)?了?$", COMMUTE_TIME),
+    _r("commute", "zh", r"^(?:上班)?单程(?:要|得|需要)?(?:花)?(?:大概|大约|差不多)?(?P<value>" + _ZH_DURATION + r")(?:左右)?$", COMMUTE_TIME),
+    _r("commute", "en", r"^(?:it takes me|my commute is|my commute takes(?: me)?) (?:about |around |roughly |only |just )?(?P<value>half an hour|an hour|one hour|\d{1,3} minutes)(?: each way| one way)?(?: to get to work)?$", COMMUTE_TIME),
     # 「现在走路十分钟就到公司」: how long the way to work takes now, said by the way there.
     _r("commute", "zh", r"(?P<value>(?:开车|走路|步行|骑车|骑电动车|坐地铁|地铁|坐公交|公交)(?:只要|要|大概)?[一二三四五六七八九十两半几\d]+(?:个)?(?:多|半)?(?:小时|钟头|分钟)(?:左右)?)(?:就)?(?:能)?到(?:公司|单位)", COMMUTE),
     _r("commute", "zh", r"^(?:我)?(?:每天|平时|一般)?(?:上下班)?通勤(?:要|得|大概|差不多|单程|来回)*(?P<value>[一二三四五六七八九十两半几\d]+(?:个)?(?:多|半)?(?:小时|钟头|分钟)(?:左右)?)", COMMUTE),
@@ -1323,6 +1512,10 @@ RULES: tuple[Rule, ...] = (
     _r("vehicle", "en", r"^I (?:just |recently |finally )?(?:own|have|bought|got|leased) an? (?:new )?(?P<value>(?:(?:" + _CAR_MAKES + r")\b[\w-]*(?: [\w-]+){0,3}|(?:[\w-]+ ){0,2}(?:car|truck|SUV|pickup|minivan|van|motorcycle|motorbike|scooter)))$", Slot("fact", "vehicle")),
     # The user's own business (「我自己开了个工作室」), not one that opened nearby (「我们公司楼下新开了一家咖啡店」).
     _r("business", "zh", r"^(?:我|我们|本人)(?:自己|和[^，。]{1,3}|跟[^，。]{1,3}|在[^，。]{2,6}|去年|今年|前年)*(?:开了|经营|开着)(?:一家|一间|家|个)(?P<item>[^，。]*?(?:店|馆|公司|工作室|餐厅|诊所))", BUSINESS),
+    _r("side-job", "zh", r"^(?:我)?(?:下班后|业余时间|平时|周末|除了本职工作)?(?:我)?(?:还)?(?:在网上)?(?:接|做)(?:点|些)?(?P<value>翻译|设计|编程|写作|摄影|家教|剪辑|配音|代写|校对)(?:的)?(?:活儿?|兼职|单子|私活)?(?:赚外快|赚点外快)?$", SIDE_JOB),
+    _r("side-job", "en", r"^(?:my side (?:gig|job|hustle) (?:now )?is|I do|I've been doing|I do some) (?P<value>(?:freelance )?(?:proofreading|translation|translating|tutoring|editing|copywriting|web design|graphic design|photography|dog walking))(?: on the side| as a side (?:gig|job|hustle))?$", SIDE_JOB),
+    # "I closed the Etsy candle shop": the business naming Etsy is over.
+    _r("business", "en", r"^I(?:'ve| have)? (?:closed|shut down|sold|gave up|quit) (?:my |the |our )?(?P<item>(?-i:[A-Z])[\w'-]+)(?: [\w -]+?)? (?:shop|store|business|company|cafe|restaurant|bakery|studio)$", named_retirement("business-")),
     _r("business", "en", r"^I (?:run|own) an? (?:small |little |local )?(?P<item>[\w -]+?(?:shop|store|bakery|cafe|restaurant|company|business|studio|clinic|agency|bar|salon))\b", BUSINESS),
     _r("native-language", "zh", r"母语是(?P<value>[^，。]+)$", NATIVE_LANGUAGE),
     _r("native-language", "en", r"^my (?:native|first|mother) (?:language|tongue) is (?P<value>" + CAP + r"\w+)", NATIVE_LANGUAGE),
@@ -1408,12 +1601,20 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后|请|都|温度|气温|距离|长度|重量)*(?:用|使用)(?P<value>公制|英制|摄氏度|华氏度)(?:单位)?(?:吧)?$", REPLY_UNITS, standing=True),
     # "I prefer metric units", "I think in Celsius": a preference, in the slot a rule asking for units
     # fills, so "Use imperial" later replaces it.
-    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use|go by|think in) (?:the )?(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?$", Slot("preference", "reply-units"), standing=True),
+    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use|go by|think in) (?:the )?(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?$", replace(REPLY_UNITS, memory_type="preference", templates={"zh": "偏好{value}", "en": "Prefers {value}"}), standing=True),
+    # The currency of prices: 「涉及价格的时候请用人民币」, 「麻烦都换算成人民币给我」, "Please give prices in euros".
+    _r("constraint", "zh", r"^(?!.*(?:别|不要|不用))[^，。]*?(?:用|换算成|换成|以)(?P<value>人民币|美元|美金|欧元|日元|港币|英镑)(?:来算|来计算|为单位|给我|显示)?$", REPLY_CURRENCY, standing=True),
+    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\b(?:prices?|costs?|money|amounts?|convert)\b).*?\b(?:in|to|use|using) (?P<value>US dollars|dollars|euros|yen|yuan|RMB|USD|EUR|GBP|CAD|AUD)\b.*$", REPLY_CURRENCY, standing=True),
+    # The unit of temperatures, the clock of times, the unit of weights, said with what they are for.
+    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\btemperatures?\b).*?\b(?P<value>celsius|fahrenheit)\b.*$", REPLY_UNITS, standing=True),
+    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?!I " + _EN_ADV + r"(?:prefer|like|want|use) (?:the )?(?:24|12)-hour)(?=.*\btimes?\b).*?\b(?P<value>24-hour|12-hour)\b.*$", REPLY_TIME_FORMAT, standing=True),
+    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\b(?:weights?|weigh)\b).*?\b(?P<value>pounds|lbs|kilograms|kilos|kg|stone)\b.*$", REPLY_WEIGHT_UNIT, standing=True),
+    _r("constraint", "zh", r"^(?!.*(?:别|不要))(?=.*(?:体重|单位))[^，。]*?(?:用|以)(?P<value>斤|公斤|千克)(?:来算|为单位|来说)?$", REPLY_WEIGHT_UNIT, standing=True),
     # A clock, sources, spoilers: how every reply is written, each a slot of its own (core).
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?\b", REPLY_TIME_FORMAT, standing=True),
     _r("constraint", "zh", r"^(?:以后|请|都|时间)*(?:用|使用)(?P<value>24小时制|12小时制)(?:吧)?$", REPLY_TIME_FORMAT, standing=True),
     # "I prefer 24-hour time": a preference in the slot "Use 24-hour time" fills (as the units above).
-    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use) (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?$", Slot("preference", "reply-time-format"), standing=True),
+    _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use) (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?$", replace(REPLY_TIME_FORMAT, memory_type="preference", templates={"zh": "偏好{value}", "en": "Prefers {value} time"}), standing=True),
     _r("constraint", "en", r"^(?:(?:from now on|going forward|in (?:the )?future),? )?(?:please )?(?:always )?(?:cite|include|give|add|list|link) (?:me )?(?:your |the )?(?P<value>sources)\b", REPLY_SOURCES, standing=True),
     _r("constraint", "zh", r"(?:附上|给出|标明|注明|列出|带上)(?:信息|资料|引用)?(?:的)?(?P<value>出处|来源)", REPLY_SOURCES, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:avoid|no|don't give me|do not give me|never give me|without) (?P<value>spoilers)\b", REPLY_SPOILERS, standing=True),
@@ -1457,6 +1658,11 @@ RULES: tuple[Rule, ...] = (
     # "Don't use so many exclamation marks", "Stop using jargon": something kept out of every reply, named.
     _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|stop|avoid)(?: using| use)? (?:so many |too many |any |as many |all those |all the )?(?:exclamation (?:marks|points)|em[- ]dashes|slang|abbreviations|acronyms|headers|headings|bold text|rhetorical questions|filler phrases|cliches|clichés)(?: so much| anymore| please| in (?:your )?(?:answers|replies|responses))*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I (?:(?:don't|do not) (?:like|love|want)|hate|dislike)(?: it)?(?: when)? you (?:(?:use|using|add|adding|put|putting) )?(?:so many |too many |lots of |any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
+    # How-to answers as numbered steps, and no closing summary: one wording each, whatever words asked for it.
+    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|no|never|stop|without)\b).*\b(?P<value>numbered steps|numbered step-by-step)\b.*$", REPLY_STEPS, standing=True),
+    _r("constraint", "zh", r"^(?!.*(?:不要|别|不用))(?=.*(?:步骤|怎么做|操作|教程))[^，。]*(?P<value>编号|分步骤列出|一步一步列出|列出步骤)[^，。]*$", REPLY_STEPS, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|no need to|skip|stop|I don't need|I don't want|leave out|drop)\b.*\b(?P<value>summary|summaries|recap|recaps|tl;?dr|wrap-up)\b.*$", REPLY_NO_SUMMARY, standing=True),
+    _r("constraint", "zh", r"^(?:(?:回答|回复)(?:的)?(?:最后|结尾|末尾)?)?(?:请)?(?:不要|别|不用|无需|不必)(?:再)?(?:在)?(?:回答|回复)?(?:的)?(?:最后|结尾|末尾)?(?:再)?(?:加|做|写|来)?(?:个|一个|一段)?(?P<value>总结|小结)(?:了)?$", REPLY_NO_SUMMARY, standing=True),
     _r("constraint", "zh", r"(?:用|使用|以)(?P<value>markdown|列表|表格|编号列表|代码块)", REPLY_FORMAT, standing=True),
     _r("constraint", "zh", r"(?P<value>分点|列点|分条)(?:回答|列出|说明)", REPLY_FORMAT, standing=True),
     _r("constraint", "en", r"\buse (?P<value>bullet points|bullets|numbered lists|tables|markdown|headings|code blocks)\b", REPLY_FORMAT, standing=True),
