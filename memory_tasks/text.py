@@ -58,6 +58,8 @@ EN_SYNONYMS = {
     "series": "shows",
     "programmes": "shows",
     "programs": "shows",
+    "writer": "author",
+    "writers": "authors",
     "brevity": "length",
     "verbosity": "length",
 }

@@ -207,6 +207,7 @@ class _EndedValue:
 _ENDS_A_VALUE = re.compile(
     r"\bmoved (?:away )?from (?P<place>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)*)"
     r"|\b(?:quit|left|stopped) (?:being (?:an? )?|(?:his|her|their) job (?:as an? |at ))(?P<job>[\w -]{2,30}?)(?=$|[,;.]| and\b)"
+    r"|\b(?:dropped|quit|gave up|stopped) (?P<diet>keto|paleo|low-carb|veganism|being vegan|being vegetarian)\b"
     r"|从(?P<left>[^，。；从]{1,8}?)(?:辞职|离职|搬走|搬出来|搬过来|搬到|搬去)"
     r"|不(?:干|做|当)(?P<quit>[^，。；了]{1,6})"
     # 「老公现在改行当律师了」: the job held before, whatever it was.
@@ -227,7 +228,7 @@ def _values_ended(sentence: str) -> list[_EndedValue]:
         _EndedValue(said["changer"], job_of=True)
         if said["changer"]
         else _EndedValue(
-            said["place"] or said["left"] or said["job"] or said["quit"],
+            said["place"] or said["left"] or said["job"] or said["quit"] or said["diet"],
             home=bool(said["place"] or (said["left"] and "搬" in said.group(0))),
         )
         for said in _ENDS_A_VALUE.finditer(sentence)

@@ -397,7 +397,7 @@ def frame(text: str) -> str:
             text = paraphrase.sub(said, text)
         return text
     text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(_MOM_AND_DAD.sub("parents", text)))
-    text = _WORKS_AS.sub("is", text)
+    text = _ON_A_DIET.sub(lambda m: f"is on a {m['diet'].lower()} diet", _WORKS_AS.sub("is", text))
     for paraphrase, said in _EN_SCHOOL_PARAPHRASES:
         text = paraphrase.sub(said, text)
     text = _KEPT_FROM_FOR_AN_ALLERGY.sub(r"is allergic to \g<allergen>", _NO_MEAT.sub("is vegetarian", text))
@@ -506,7 +506,7 @@ _ZH_FAMILY_PARAPHRASES = (
     # A pet said by its breed: 「养了只金毛」 / 「养的狗是金毛」 / 「狗是只金毛犬」.
     (re.compile(r"(?:养的)?(?:狗|猫)是只?"), "养了只"),
     (re.compile(r"(?P<breed>金毛|柯基|泰迪|柴|边牧|萨摩耶|哈士奇|比熊|拉布拉多)犬"), r"\g<breed>"),
-    (re.compile(r"最大的爱好(?:就)?是"), "喜欢"),
+    (re.compile(r"最大的爱好(?:就)?是|(?<=[^是个])迷(?=[^，。；]{2})"), "喜欢"),
     (re.compile(r"是(?:个|一个)?(?P<what>[^，。；]{1,4}?)迷(?=$|[，。；])"), r"喜欢\g<what>"),
     (re.compile(r"的(?:工作|职业)是"), "是"),
     (re.compile(r"是做(?P<job>[^，。；]{1,6}?)(?=$|[，。；])"), r"是\g<job>"),
@@ -524,6 +524,11 @@ _EN_SCHOOL_PARAPHRASES = (
         re.compile(r"\bis an? (?P<field>medical|law|nursing|dental|graduate|grad) student\b", re.IGNORECASE),
         r"is in \g<field> school",
     ),
+)
+# A diet kept however said: "Husband is on a keto diet" / "…eats keto" / "…follows a keto diet".
+_ON_A_DIET = re.compile(
+    r"\b(?:is on|follows|eats|does|is doing) (?:a |the )?(?P<diet>keto|paleo|low-carb|mediterranean|carnivore)(?: diet)?\b",
+    re.IGNORECASE,
 )
 # "Mom and dad" are the parents.
 _MOM_AND_DAD = re.compile(r"\b(?:mom and dad|mum and dad|mother and father|dad and mom|my folks)\b", re.IGNORECASE)

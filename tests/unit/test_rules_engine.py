@@ -6888,3 +6888,55 @@ def test_a_family_members_condition_is_not_the_users() -> None:
 def test_what_the_twenty_seventh_probe_said_is_over_is_read(message: str, expected: set[tuple[str, str]]) -> None:
     """R-WRITE-2 (twenty-seventh probe, new values): each of these stored nothing, so the old value stayed."""
     assert {(c.op, c.key) for c in extract(message)} == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # Smoking given up years ago: the habit ends and the user is a former smoker (the retirement rules read "three"
+        # as the item quit).
+        ("我已经戒烟三年了。", [("habit-smoking", "3年前戒了烟"), ("trait-former-smoker", "3年前戒了烟")]),
+        ("烟我是三年前戒掉的。", [("habit-smoking", "3年前戒了烟"), ("trait-former-smoker", "3年前戒了烟")]),
+        (
+            "I quit smoking three years ago.",
+            [("habit-smoking", "Quit smoking 3 years ago"), ("trait-former-smoker", "Quit smoking 3 years ago")],
+        ),
+        # A language's level in the European framework, a favourite writer keyed as a favourite author, mayo.
+        ("我在学法语，目前到A2了。", [("language-french", "法语水平：A2")]),
+        ("My French is at A2.", [("language-french", "Speaks A2-level French")]),
+        ("Kazuo Ishiguro is my favorite writer.", [("favorite-author", "Favorite writer is Kazuo Ishiguro")]),
+        ("Just so you know, I hate mayo.", [("food-mayonnaise", "Hates mayo")]),
+        # Whom the user reports to, the airline, a week's groceries, flatmates, the car, the home's size.
+        ("My manager's name is Priya.", [("work-manager", "Reports to Priya")]),
+        ("By the way, my boss is Priya.", [("work-manager", "Reports to Priya")]),
+        ("When I travel by plane I stick with Delta.", [("travel-airline", "Usually flies Delta")]),
+        ("I try to keep groceries to $150 per week.", [("budget-groceries", "Grocery budget: $150 a week")]),
+        ("我是合租的，有两个室友。", [("household", "和2个室友合租")]),
+        ("我和另外两个人合租一套房子。", [("household", "和2个室友合租")]),
+        ("My car is a 2016 Civic.", [("vehicle", "Drives a 2016 Honda Civic")]),
+        ("我们家是两室的，89平米。", [("home-size", "住89平的两居室")]),
+        ("I live in a one-bedroom, 650 square feet.", [("home-size", "Lives in a 650 sq ft one-bedroom")]),
+        # How long an instrument is played, how much can be drunk, a horse.
+        ("二胡我学了有十年了。", [("music-erhu", "拉二胡10年了")]),
+        ("其实我有个爱好是拉二胡，已经拉了十年。", [("music-erhu", "拉二胡10年了")]),
+        ("喝白酒的话，二两就是我的极限了。", [("drink-alcohol-limit", "白酒最多喝2两")]),
+        ("I own a 12-year-old quarter horse.", [("pet-horse", "Owns a 12-year-old quarter horse")]),
+        # Type hints however asked for, and a "please" closing a list is no item.
+        (
+            "I prefer Python examples with type annotations, please.",
+            [("reply-type-hints", "Adds type hints to Python code")],
+        ),
+        ("I like tea, please.", [("drink-tea", "Likes tea")]),
+    ],
+)
+def test_held_out_statements_of_the_twenty_eighth_probe_are_read(message: str, expected: list[tuple[str, str]]) -> None:
+    """R-WRITE-2 (twenty-eighth probe, held-out bursts written by a helper that never saw the engine): each of these
+    stored nothing, two memories of one fact, a wording the next paraphrase rewrote, or ("…, please") a preference for
+    "please"."""
+    assert [(c.key, c.content) for c in extract(message)] == expected
+
+
+def test_smoking_quit_without_a_time_still_only_ends_the_habit() -> None:
+    """R-WRITE-2: 「我戒烟了」 / "I quit smoking" end the habit held; a time ago also keeps the user a former smoker."""
+    assert [(c.op, c.key) for c in extract("我戒烟了。")] == [("delete", "habit-smoking")]
+    assert [(c.op, c.key) for c in extract("I quit smoking.")] == [("delete", "habit-smoking")]

@@ -306,3 +306,23 @@ def test_a_family_fact_of_the_twenty_seventh_probe_said_again_is_not_appended(ex
     however said, where one is from, a job with its article, "works as", a school however said were appended as parts
     of the fact they restate."""
     assert append_content(existing, addition) == existing
+
+
+@pytest.mark.parametrize(
+    ("existing", "addition", "expected"),
+    [
+        ("老婆特别喜欢烘焙", "爱人平时迷烘焙", "老婆特别喜欢烘焙"),
+        ("Husband is on a keto diet", "Husband eats keto", "Husband is on a keto diet"),
+        ("Husband is on a keto diet", "Husband follows a keto diet", "Husband is on a keto diet"),
+        # A diet dropped leaves the fact.
+        (
+            "Husband is on a keto diet",
+            "Husband dropped keto; Husband is vegetarian now",
+            "Husband dropped keto; Husband is vegetarian now",
+        ),
+    ],
+)
+def test_a_family_fact_of_the_twenty_eighth_probe(existing: str, addition: str, expected: str) -> None:
+    """R-WRITE-3 (twenty-eighth probe, held-out bursts): 迷 is a liking, a diet is kept however said, and dropped it is
+    over; each was appended as a part of the fact it restates or ends."""
+    assert append_content(existing, addition) == expected

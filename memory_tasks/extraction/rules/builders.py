@@ -759,6 +759,8 @@ _EN_COUNTS = {
 # How well the user speaks a language, one word per level, so that the ways of saying one level are one text and another
 # level another value: 「英语不太好」 / 「英语一般」 / 「英文不太行」, "My English isn't very good" / "…is pretty basic". First
 # match wins ("not very good" is basic before "good" is good).
+# A level of the European framework, said as it is: 「法语水平：A2」, "Speaks A2-level French".
+_CEFR_LEVEL = re.compile(r"\b[ABC][12]\b|(?<![A-Za-z])[ABC][12](?![0-9])", re.IGNORECASE)
 _LANGUAGE_LEVELS = (
     (re.compile(r"流利|是母语|fluent|bilingual|proficient", re.IGNORECASE), "流利", "fluent"),
     (re.compile(r"conversational", re.IGNORECASE), "能日常交流", "conversational"),
@@ -777,11 +779,13 @@ _ZH_LANGUAGE_IN_WRITING = re.compile(r"(?<=[英日韩法德俄])文$")
 
 
 def language_level(match: re.Match[str], clause: Clause) -> list[Candidate]:
-    """How well the user speaks the language of the named group `item`, at the level the group `level` says, under
-    `language-<language>` (`keys.language_key`): 「英语水平：一般」, "Speaks basic English"; nothing for a level not
-    known."""
+    """How well the user speaks the language of the named group `item`, at the level the group `level` says (a word,
+    or an A1-C2 level as said), under `language-<language>` (`keys.language_key`): 「英语水平：一般」, "Speaks basic
+    English", 「法语水平：A2」; nothing for a level not known."""
     said = re.sub(r"\bisn't\b|'s not\b", "is not", match.group("level"))
-    level = next(((zh, en) for words, zh, en in _LANGUAGE_LEVELS if words.search(said)), None)
+    cefr = _CEFR_LEVEL.search(said)
+    level = (cefr.group(0).upper(), f"{cefr.group(0).upper()}-level") if cefr else None
+    level = level or next(((zh, en) for words, zh, en in _LANGUAGE_LEVELS if words.search(said)), None)
     if level is None:
         return []
     language = match.group("item")
@@ -968,6 +972,74 @@ def zh_job_named(value: str) -> str:
     return _ZH_JOBS_BY_WHAT_IS_DONE.get(value, value)
 
 
+# A car model said without its make: "2016 Civic" is a Honda's.
+_CAR_MODEL_MAKES = {
+    "civic": "Honda", "accord": "Honda", "cr-v": "Honda", "camry": "Toyota", "corolla": "Toyota", "rav4": "Toyota",
+    "prius": "Toyota", "f-150": "Ford", "mustang": "Ford", "outback": "Subaru", "forester": "Subaru",
+    "model 3": "Tesla", "model y": "Tesla", "model s": "Tesla", "model x": "Tesla",
+}  # fmt: skip
+_CAR_MODEL = re.compile(
+    r"(?P<year>(?:19|20)\d\d )?(?P<model>" + "|".join(map(re.escape, _CAR_MODEL_MAKES)) + r")\b", re.IGNORECASE
+)
+
+
+def car_named(value: str) -> str:
+    """A car with its make, "now" left out: "2016 Civic" -> "2016 Honda Civic", "Tesla Model 3 now" -> "Tesla Model 3"."""
+    value = re.sub(r"\s+now$", "", value.strip())
+    found = _CAR_MODEL.fullmatch(value)
+    if found is None:
+        return value
+    return f"{found['year'] or ''}{_CAR_MODEL_MAKES[found['model'].lower()]} {found['model']}"
+
+
+_ZH_ROOMS = {
+    "一": "一",
+    "1": "一",
+    "两": "两",
+    "二": "两",
+    "2": "两",
+    "三": "三",
+    "3": "三",
+    "四": "四",
+    "4": "四",
+    "五": "五",
+}
+_EN_BEDROOMS = {"one": "one", "1": "one", "two": "two", "2": "two", "three": "three", "3": "three", "four": "four"}
+
+
+def home_size(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """The size of the user's home, from the groups `area` (平 / square feet, in digits) and `rooms`, said one way under
+    `home-size`: 「住89平的两居室」, "Lives in a 650 sq ft one-bedroom"; nothing for a count of rooms not read."""
+    rooms = (_ZH_ROOMS if clause.lang == "zh" else _EN_BEDROOMS).get(match.group("rooms").lower())
+    if rooms is None:
+        return []
+    area = match.group("area")
+    content = f"住{area}平的{rooms}居室" if clause.lang == "zh" else f"Lives in a {area} sq ft {rooms}-bedroom"
+    return [_candidate("upsert", "fact", "home-size", content, clause, 3)]
+
+
+def instrument_years(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """How long the user has played the instrument of the group `item`, from the group `years`, said one way under its
+    key (`liking_key`: music-erhu): 「拉二胡10年了」, "Has played the piano for 10 years"."""
+    years = count_in_digits(match.group("years"))
+    if years is None:
+        return []
+    item = match.group("item")
+    verb = {"二胡": "拉", "小提琴": "拉", "大提琴": "拉", "笛子": "吹", "萨克斯": "吹", "架子鼓": "打"}.get(item, "弹")
+    content = f"{verb}{item}{years}年了" if clause.lang == "zh" else f"Has played the {item.lower()} for {years} years"
+    return [_candidate("upsert", "preference", liking_key(item), content, clause, 3, item=item)]
+
+
+def drinking_limit(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """How much of the drink of the group `drink` the user can have, from the groups `value` and `unit`, said one way
+    under `drink-alcohol-limit`: 「白酒最多喝2两」."""
+    amount = count_in_digits(match.group("value"))
+    if amount is None:
+        return []
+    content = f"{match.group('drink')}最多喝{amount}{match.group('unit')}"
+    return [_candidate("upsert", "fact", "drink-alcohol-limit", content, clause, 3)]
+
+
 def reading_device(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """The device the user reads books on, named by the group `item`, under its key (`liking_key`: device-kindle), said
     one way: "Reads books on a Kindle" ("I read all my books on a Kindle", "My Kindle is what I use for reading")."""
@@ -983,6 +1055,17 @@ def frequency_changed(match: re.Match[str], clause: Clause) -> list[Candidate]:
     item = match.group("item").strip()
     content = f"{item[:1].upper()}{item[1:]} {match.group('often').strip()} now"
     return [_candidate("upsert", "preference", liking_key(item), content, clause, 3, item=item)]
+
+
+def smoking_quit_years_ago(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """Smoking given up the group `value` years ago: the end of the habit held (as 「我戒烟了」), and the user a former
+    smoker, said one way (`trait-former-smoker`: 「3年前戒了烟」, "Quit smoking 3 years ago")."""
+    years = count_in_digits(match.group("value"))
+    if years is None:
+        return []
+    content = f"{years}年前戒了烟" if clause.lang == "zh" else f"Quit smoking {years} years ago"
+    ended = _candidate("delete", "preference", "habit-smoking", content, clause, 3)
+    return [ended, _candidate("upsert", "fact", "trait-former-smoker", content, clause, 3, LIFELONG_TTL_DAYS)]
 
 
 def _hour_said_one_way(value: str, *, part_of_day: bool = True) -> str:

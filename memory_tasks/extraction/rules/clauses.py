@@ -171,6 +171,25 @@ _ZH_BROUGHT_OVER = re.compile(
 )
 # A time kept for something is a habit of that time: 「周五晚上是我跟朋友固定打麻将的时间」 -> 「我周五晚上跟朋友固定打麻将」.
 _ZH_TIME_KEPT_FOR = re.compile(r"^(?P<when>[^，。是我]{2,8})是我(?P<what>[^，。]{2,20}?)的(?:时间|日子)$")
+# A language learned to a level says the level: 「我在学法语，目前到A2了」 is 「我法语学到A2了」.
+_ZH_LEARNING_TO_A_LEVEL = re.compile(
+    r"^我?(?:在|正在)学(?P<language>[^，,。]{1,4}?[语文])[，,]\s*(?:目前|现在|已经)?(?:到|学到)了?(?P<level>[ABCabc][12])(?:水平|级别|级)?了?"
+)
+# A shared flat said before its flatmates: 「我是合租的，有两个室友」 is 「我和两个室友合租」.
+_ZH_SHARING_WITH = re.compile(r"^我(?:是)?合租的?[，,]\s*(?:有|跟|和)(?P<count>[\d一二两三四五六七八九十]{1,2})个室友")
+# A home's rooms said before its size: 「我们家是两室的，89平米」 is 「我们家是89平的两居室」.
+_ZH_ROOMS_THEN_AREA = re.compile(
+    r"^(?P<whose>我家|我们家|我)(?:是|住的是)(?P<rooms>[一两二三四五])(?:室|居)的?[，,]\s*(?P<area>\d{2,4})(?:平米|平方米?|平)"
+)
+# A drink said, then how much is the limit: 「喝白酒的话，二两就是我的极限了」 is 「我白酒最多喝二两」.
+_ZH_DRINKING_LIMIT_SAID_AFTER = re.compile(
+    r"^喝(?P<drink>白酒|红酒|啤酒|黄酒)的话[，,]\s*(?P<amount>[\d一二两三四五六七八九十半]{1,3}[两杯瓶])就是我的极限了?"
+)
+# A hobby said, then how long: 「我有个爱好是拉二胡，已经拉了十年」 is 「我拉二胡拉了十年」.
+_ZH_HOBBY_FOR_YEARS = re.compile(
+    r"^(?:其实)?我(?:有个|的)爱好(?:是|就是)(?P<verb>[拉弹吹打练])(?P<item>[^，,。]{2,4})[，,]\s*(?:已经)?(?P=verb)了(?:有)?"
+    r"(?P<years>[\d一二两三四五六七八九十]{1,3})年"
+)
 # A condition said without its verb is had: 「（我有高血压，）还有糖尿病」, 「（我胃不好，）是慢性胃炎」.
 _ZH_BARE_CONDITION = re.compile(
     rf"^(?:还有|另外还有|另外|同时还有|也有|是|就是|其实是|查出来是|确诊是|诊断是)(?P<condition>(?:轻度|中度|重度|轻微的?|慢性)?(?:{_ZH_HEALTH_TERMS}))$"
@@ -244,13 +263,18 @@ _EN_TIME_FIRST = re.compile(r"^(?P<when>" + _EN_TIME_LEAD + r"),? (?P<rest>(?:I|
 # The pets a user may have, by kind (`table.EN_PET_MENTION` and the pet rules).
 EN_PET_KINDS = (
     r"cats?|dogs?|rabbits?|hamsters?|parrots?|turtles?|goldfish|ferrets?|bearded dragons?|guinea pigs?|hedgehogs?"
-    r"|lizards?|geckos?|snakes?|chinchillas?"
+    r"|lizards?|geckos?|snakes?|chinchillas?|horses?|ponies|pony"
 )
 # A pet named as said of its name: "My pet ferret is called Pepper", "Spike is my bearded dragon" -> "I have a ferret
 # named Pepper", "I have a bearded dragon named Spike".
 _EN_PET_NAMED = re.compile(
     rf"^my (?:pet )?(?P<kind>{EN_PET_KINDS})(?:'s name is| is called| is named) (?P<name>(?-i:[A-Z])[a-z]+)$"
     rf"|^(?P<named>(?-i:[A-Z])[a-z]+) is (?:my|our) (?:pet )?(?P<kind_named>{EN_PET_KINDS})$",
+    re.IGNORECASE,
+)
+# Whom the user reports to, said of the manager: "My manager's name is Priya", "my new boss is Tom" -> "I report to …".
+_EN_MANAGER_NAMED = re.compile(
+    r"^(?:so )?my (?:new )?(?:manager|boss)(?:'s name is| is called| is named| is) (?P<name>(?-i:[A-Z])[a-z]+)$",
     re.IGNORECASE,
 )
 # "Sparkling water is what I drink instead of soda" -> "I drink sparkling water instead of soda".
@@ -829,6 +853,7 @@ def _strip_discourse(text: str, lang: Lang) -> str:
     text = _EN_PET_NAMED.sub(
         lambda m: f"I have a {(m['kind'] or m['kind_named']).lower()} named {m['name'] or m['named']}", text
     )
+    text = _EN_MANAGER_NAMED.sub(r"I report to \g<name>", text)
     text = _EN_IS_WHAT_I.sub(lambda m: f"I {m['verb']} {re.sub(r'^My ', 'my ', m['what'])}{m['rest']}", text)
     text = _EN_DAY_KEPT_FOR.sub(
         lambda m: f"I do {m['what'] or m['doing']} on {_capitalised_days(m['when'] or m['spent'])}", text
@@ -1027,6 +1052,11 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             sentence = _ZH_FOR_FAITH_FIRST.sub(lambda m: f"{m['who'] or '我'}{m['avoidance']}，宗教原因", sentence)
             sentence = _ZH_BIRTHDAY_TODAY.sub(r"今年\g<age>岁了", sentence)
             sentence = _ZH_BROUGHT_OVER.sub(r"我\g<who>从\g<place>搬过来", sentence)
+            sentence = _ZH_LEARNING_TO_A_LEVEL.sub(r"我\g<language>学到\g<level>了", sentence)
+            sentence = _ZH_SHARING_WITH.sub(r"我和\g<count>个室友合租", sentence)
+            sentence = _ZH_DRINKING_LIMIT_SAID_AFTER.sub(r"我\g<drink>最多喝\g<amount>", sentence)
+            sentence = _ZH_HOBBY_FOR_YEARS.sub(r"我\g<verb>\g<item>\g<verb>了\g<years>年", sentence)
+            sentence = _ZH_ROOMS_THEN_AREA.sub(r"\g<whose>是\g<area>平的\g<rooms>居室", sentence)
         parts = [p.strip() for p in (_ZH_CLAUSE if lang == "zh" else _EN_CLAUSE).split(sentence)]
         parts = _joined_short_subjects([p for p in parts if p])
         if lang == "en":

@@ -31,7 +31,8 @@ def statement(text: str, lang: Lang) -> str:
         # 「（我说错了，）是对芒果过敏」: the 是 of a correction says nothing of the allergy.
         text = re.sub(r"^是(?=对[^，,]+过敏)", "", text)
         return _ZH_TRAILING.sub("", text).strip()
-    return third_person(text)
+    # "…, please" closing a statement of the user's ("I like tea, please") asks nothing more of it; a rule keeps its own.
+    return third_person(re.sub(r",?\s+please$", "", text, flags=re.IGNORECASE) if re.match(r"I\b", text) else text)
 
 
 _ZH_ITEM_END = re.compile(r"(?:就|的话|因为|所以|但是|不过|而且|，|,).*$")
@@ -120,4 +121,5 @@ _ZH_THIS_ONE = re.compile(r"^(?:很|太|真|特别)?这(?:种|个|首|部|本|�
 # What a liked thing never holds in chit-chat: a clause ("the effects are so cool"), the conversation's
 # people or things ("seeing them eat fruit", "making it a better place"), an exclamation ("having such
 # a great time").
-_EN_NOT_AN_ITEM = re.compile(r"\b(?:is|are|was|were|it|them|they|their|our|us|such)\b", re.IGNORECASE)
+# A verb or pronoun says the part is no item; so does a "please" closing the list ("…, please").
+_EN_NOT_AN_ITEM = re.compile(r"\b(?:is|are|was|were|it|them|they|their|our|us|such)\b|^please$", re.IGNORECASE)

@@ -17,9 +17,11 @@ from memory_tasks.extraction.rules.builders import (
     Slot,
     alcohol_kept_from,
     amount_in_digits,
+    car_named,
     count_in_digits,
     device_used,
     diet,
+    drinking_limit,
     drunk_instead,
     eating_cutoff,
     family_fact,
@@ -33,6 +35,8 @@ from memory_tasks.extraction.rules.builders import (
     goal_reached_as,
     habit,
     habit_taken_up,
+    home_size,
+    instrument_years,
     keyed_fact,
     keyed_retirement,
     language_level,
@@ -48,6 +52,7 @@ from memory_tasks.extraction.rules.builders import (
     retirement,
     slot_retirement,
     slots,
+    smoking_quit_years_ago,
     standing_rule,
     switched_to,
     taken_with,
@@ -463,6 +468,12 @@ REPLY_STEPS = Slot(
     {"zh": "讲操作时用编号步骤", "en": "Gives how-to answers as numbered steps"},
     importance=3,
 )
+REPLY_TYPE_HINTS = Slot(
+    "constraint",
+    "reply-type-hints",
+    {"zh": "Python代码加类型注解", "en": "Adds type hints to Python code"},
+    importance=3,
+)
 REPLY_NO_SUMMARY = Slot(
     "constraint", "reply-summary", {"zh": "回答结尾不加总结", "en": "No summary at the end of replies"}, importance=3
 )
@@ -483,6 +494,21 @@ RUNNING_DISTANCE = Slot(
 HOME_FLOOR = Slot("fact", "home-floor", {"zh": "住在{value}楼", "en": "Lives on floor {value}"}, 3, clean=floor_number)
 COMMUTE_TIME = Slot(
     "fact", "commute", {"zh": "上班单程{value}分钟", "en": "Commute takes {value} minutes each way"}, clean=minutes_said
+)
+ROOMMATES = Slot(
+    "fact", "household", {"zh": "和{value}个室友合租", "en": "Lives with {value} roommates"}, clean=count_in_digits
+)
+CAR_DRIVEN = Slot("fact", "vehicle", {"zh": "开{value}", "en": "Drives a {value}"}, clean=car_named)
+# Who the user reports to, by name.
+WORK_MANAGER = Slot("fact", "work-manager", {"zh": "领导是{value}", "en": "Reports to {value}"}, 3)
+# The airline the user flies.
+AIRLINE = Slot("preference", "travel-airline", {"zh": "坐飞机一般选{value}", "en": "Usually flies {value}"}, 3)
+# What groceries may cost a week (`builders.amount_in_digits`).
+GROCERY_BUDGET = Slot(
+    "fact",
+    "budget-groceries",
+    {"zh": "买菜预算每周{value}元", "en": "Grocery budget: {value} a week"},
+    clean=amount_in_digits,
 )
 # Which ear hears badly (core: a health fact).
 _EARS = {"左": "左耳", "右": "右耳", "两": "双耳", "双": "双耳", "left": "the left ear", "right": "the right ear"}
@@ -550,7 +576,11 @@ _ZH_SUBSTANCES = r"咖啡因|咖啡|浓茶|茶|红酒|啤酒|白酒|酒|牛奶|�
 PET = keyed_fact("pet", 3)
 # Where a pet of an English list starts, its kind in `item`: "a dog named Max", "two cats".
 EN_PET_MENTION = re.compile(
-    r"\b(?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b",
+    r"\b(?:a|an|one|two|three|four|\d+) (?:[\w-]+ ){0,2}(?P<item>"
+    + EN_PET_KINDS
+    + r"|puppy|kitten|"
+    + _EN_BREEDS
+    + r")\b",
     re.IGNORECASE,
 )
 LISTED_PET = listed_fact("pet", 3, EN_PET_MENTION)
@@ -602,6 +632,12 @@ _RETIRE_VERBS_EN = r"like|love|enjoy|eat|drink|use|play|watch|listen to|smoke|re
 # One rule per line: the table reads better than its formatted form.
 # fmt: off
 RULES: tuple[Rule, ...] = (
+    # Smoking given up years ago (before the rules that only end the habit).
+    _r("pref", "zh", r"^(?:我)?(?:已经)?戒烟(?:都)?(?:有)?(?P<value>(?:\d{1,2}|[一二两三四五六七八九十]{1,3}))年了?$", smoking_quit_years_ago),
+    _r("pref", "zh", r"^(?:我)?(?P<value>(?:\d{1,2}|[一二两三四五六七八九十]{1,3}))年前(?:就)?(?:把烟戒了|戒的烟|戒烟的?|戒了烟|戒掉了?烟)$", smoking_quit_years_ago),
+    _r("pref", "zh", r"^烟(?:我)?(?:是)?(?P<value>(?:\d{1,2}|[一二两三四五六七八九十]{1,3}))年前(?:就)?戒(?:掉)?的$", smoking_quit_years_ago),
+    _r("pref", "en", r"^I (?:quit|stopped|gave up) smoking (?P<value>(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)) years ago$", smoking_quit_years_ago),
+    _r("pref", "en", r"^I(?:'ve| have) been (?:smoke-free|a non-smoker|off cigarettes) for (?P<value>(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)) years(?: now)?$", smoking_quit_years_ago),
     # ---- preferences: retirements, then dislikes, then likes and habits -------------------
     # How a hot drink is taken: 「我喝咖啡加燕麦奶」, "I take oat milk in my coffee", "I take my coffee black".
     _r("pref", "en", r"^I (?:usually |always |only |normally )?(?:take|drink|have|like) (?:my )?(?P<drink>coffee|tea) (?P<value>black|plain|straight|with (?:[\w-]+ ){0,2}?(?:milk|cream|sugar|honey|lemon|creamer)(?: and (?:[\w-]+ )?(?:milk|cream|sugar|honey|lemon))?)(?: now| these days)?$", taken_with),
@@ -690,6 +726,11 @@ RULES: tuple[Rule, ...] = (
     # Moved into a home (rented or bought): the home now, no goal of buying one reached.
     # 「我是租房住的」, 「我租房子住」, "I rent my apartment": renting, where buying lands (「我买房了」).
     _r("home", "zh", _ZH_ME + r"(?:是)?(?:在)?(?P<value>租房(?:子)?(?:住)?)(?:的|呢)?$", HOME),
+    # The size of the home (`builders.home_size`): 「我家房子是89平的两居室」, 「现在住的是120平的三居室」, "My apartment is a
+    # 650-square-foot one-bedroom", "I live in a one-bedroom, 650 square feet".
+    _r("home-size", "zh", r"^(?:我家|我们家|我)?(?:的)?(?:房子)?(?:现在)?(?:是|住的是|住)(?:个|一套)?(?P<area>\d{2,4})(?:平米|平方米?|平|㎡)(?:的)?(?P<rooms>[一两二三四五12345])(?:居室?|室(?:一厅|两厅)?|房)(?:的)?$", home_size),
+    _r("home-size", "en", r"^my (?:apartment|place|flat|home|house|condo) is an? (?P<area>\d{3,5})[- ](?:square[- ]foot|square[- ]feet|sq\.? ?ft) (?P<rooms>one|two|three|four|\d)[- ]bedroom$", home_size),
+    _r("home-size", "en", r"^(?:I live in|my (?:apartment|place|flat|home) is) an? (?P<rooms>one|two|three|four|\d)[- ]bedroom(?:,| of| with)? (?P<area>\d{3,5}) (?:square feet|sq\.? ?ft)$", home_size),
     _r("home-floor", "zh", r"^(?:我|我们)?(?:现在|目前)?(?:家(?:住)?在|住(?:在)?)(?:第)?(?P<value>\d{1,2}|[一二两三四五六七八九十]{1,3})(?:楼|层)(?:了)?$", HOME_FLOOR),
     _r("home-floor", "en", r"^(?:I|we) (?:now |currently |still )?live on the (?P<value>\d{1,2}(?:st|nd|rd|th)|" + "|".join(EN_ORDINALS) + r") floor(?: now)?$", HOME_FLOOR),
     _r("home-floor", "en", r"^my (?:apartment|flat|place|home|unit) is on the (?P<value>\d{1,2}(?:st|nd|rd|th)|" + "|".join(EN_ORDINALS) + r") floor(?: now)?$", HOME_FLOOR),
@@ -752,7 +793,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:listen to|read|watch) (?:a lot of |lots of |tons of |so many |plenty of )?(?P<item>podcasts|audiobooks|books|novels|documentaries|anime)(?: (?:on|during|while|in) (?:my |the )?(?:commute|commuting|drive|runs?|workouts?|the train|the bus|the way to work))?$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"read (?:about |around |roughly |at least )?(?:\d+|one|two|three|four|five|a couple of|a few|a) (?P<item>books?) (?:a|per|every) (?:week|month|year)$", _pref),
     _r("pref", "zh", _ZH_ME + r"(?:每天|天天|没事就|有空就)?(?:都|会)?刷(?P<item>抖音|快手|短视频)(?:刷到很晚)?$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!.*\b(?:24-hour|12-hour|celsius|fahrenheit)\b)(?!(?:my |your |the )?(?:answers|replies|responses) (?:to be )?(?:formatted |written |laid out )?(?:in|as|with|using)\b)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!.*\b(?:24-hour|12-hour|celsius|fahrenheit|type hints|type annotations)\b)(?!(?:my |your |the )?(?:answers|replies|responses) (?:to be )?(?:formatted |written |laid out )?(?:in|as|with|using)\b)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with|crazy about|nuts about|mad about) (?P<item>.+)$", _pref),
     # "I could eat Korean food every day": a liking said by how much of it.
     _r("pref", "en", r"^I could (?:eat|drink|watch|listen to) (?P<item>[\w' -]{3,30}?) (?:every day|every single day|all day|forever|for every meal)$", _pref),
@@ -795,6 +836,11 @@ RULES: tuple[Rule, ...] = (
     # A drink had in place of another, said one way (`builders.drunk_instead`): "Instead of soft drinks, I go for
     # sparkling water" (its lead put last by the clause), "I drink sparkling water instead of soda".
     _r("pref", "en", r"^I (?:(?:usually|always|mostly|now|just) )?(?:drink|go for|have|choose|pick|reach for|stick to|stick with|opt for) (?P<item>[\w -]{3,25}?) instead of (?P<instead>[\w -]{3,25})$", drunk_instead),
+    # The airline flown: "I always fly Delta", "Delta is my airline", "When I travel by plane I stick with Delta".
+    _r("pref", "en", r"^(?:when I (?:travel by plane|fly),? )?I (?:always |usually |mostly |only )?(?:fly|fly with|stick with|stick to|book) (?P<value>Delta|United|American Airlines|American|Southwest|JetBlue|Alaska Airlines|Alaska|British Airways|Lufthansa|Emirates|Air France|KLM|Qantas|Air Canada|Singapore Airlines|Cathay Pacific|Ryanair|easyJet)(?: every time| whenever I can| when I fly)?(?: when I travel by plane| when I fly)?$", AIRLINE),
+    _r("pref", "en", r"^(?P<value>Delta|United|American Airlines|Southwest|JetBlue|Alaska Airlines|British Airways|Lufthansa|Emirates|Air France|KLM|Qantas|Air Canada|Singapore Airlines|Cathay Pacific) is my airline$", AIRLINE),
+    # What groceries may cost a week.
+    _r("pref", "en", r"^(?:my grocery budget is|I budget|I try to keep groceries to|I spend) (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:a|per|each) week(?: for groceries| on groceries)?$", GROCERY_BUDGET),
     # A device used, said one way (`builders.device_used`).
     _r("pref", "en", r"^I (?:(?:still|now|mostly|mainly|usually|also) )?use an? (?P<item>" + _EN_DEVICES + r")(?: phone)?(?: now)?$", device_used),
     _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?" + _EN_USED_FOR + r"(?:(?:,| and|, and) (?:an? |the |my )?" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?" + _EN_USED_FOR + r")*)\b", _pref),
@@ -880,6 +926,13 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我)?(?:现在)?(?:的)?(?:午睡|午休)(?:时间)?(?:改成|缩短到|缩短成|减到|变成|调到|延长到)了?(?P<value>" + _ZH_DURATION + r")了?$", NAP_LENGTH),
     _r("pref", "en", r"^I (?:usually |always |normally |try to )?(?:take|have) an? (?P<value>\d{1,3}[- ]minute|half-hour|one-hour|hour-long) (?:power )?nap(?: every day| every afternoon| after lunch| most days)?$", NAP_LENGTH),
     _r("pref", "en", r"^I (?:usually |always |normally )?nap (?:for )?(?:about )?(?P<value>half an hour|an hour|\d{1,3} minutes)(?: every day| every afternoon| after lunch| most days)?$", NAP_LENGTH),
+    # How much the user can drink (`builders.drinking_limit`): 「我白酒最多只能喝二两」, 「白酒我现在一两就到头了」.
+    _r("pref", "zh", r"^(?:我)?(?:的)?(?P<drink>白酒|红酒|啤酒|黄酒)(?:我)?(?:现在)?(?:最多|顶多)(?:只能)?(?:喝)?(?P<value>(?:\d{1,2}|[一二两三四五六七八九十半]{1,3}))(?P<unit>两|杯|瓶)(?:左右)?$", drinking_limit),
+    _r("pref", "zh", r"^(?P<drink>白酒|红酒|啤酒|黄酒)(?:我)?(?:现在)?(?P<value>(?:\d{1,2}|[一二两三四五六七八九十半]{1,3}))(?P<unit>两|杯|瓶)就(?:到头|是(?:我的)?极限|不行|醉)了?$", drinking_limit),
+    # How long an instrument has been played (`builders.instrument_years`): 「我拉二胡拉了十年了」, 「二胡我学了有十年了」.
+    _r("pref", "zh", r"^(?:我)?(?:已经)?(?:拉|弹|吹|打|学|练)(?P<item>二胡|古筝|琵琶|钢琴|吉他|小提琴|大提琴|笛子|萨克斯|架子鼓)(?:已经)?(?:拉|弹|吹|打|学|练)?了?(?:有)?(?P<years>(?:\d{1,2}|[一二两三四五六七八九十]{1,3}))年(?:多)?了?$", instrument_years),
+    _r("pref", "zh", r"^(?P<item>二胡|古筝|琵琶|钢琴|吉他|小提琴|大提琴|笛子|萨克斯|架子鼓)(?:我)?(?:已经)?(?:拉|弹|吹|打|学|练)了?(?:有)?(?P<years>(?:\d{1,2}|[一二两三四五六七八九十]{1,3}))年(?:多)?了?$", instrument_years),
+    _r("pref", "en", r"^I(?:'ve| have) (?:been )?play(?:ed|ing) (?:the )?(?P<item>piano|guitar|violin|cello|drums|flute|saxophone|erhu|guzheng) for (?P<years>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) years(?: now)?$", instrument_years),
     # A daily step count aimed at: the walking goal, one count in digits (the habit rule below reads 万步 as walking).
     _r("pref", "zh", r"^(?:我)?(?:给自己)?(?:定的|定了个?)?(?:每天|一天)?(?:的)?(?:步数)?(?:目标|计划)(?:是)?(?:每天|一天)?(?:要)?走(?:够|满|到)?(?P<value>[\d,一二两三四五六七八九十百千万零]+[kK]?)步$", STEPS_GOAL),
     _r("pref", "zh", r"^(?:我)?(?:给自己)?定的是(?:每天|一天)(?:要)?走(?:够|满|到)?(?P<value>[\d,一二两三四五六七八九十百千万零]+[kK]?)步$", STEPS_GOAL),
@@ -1401,7 +1454,7 @@ RULES: tuple[Rule, ...] = (
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
     _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|对|[一二三四五六七八九十\d]+岁)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten) " + CAP + r"\w* (?:is|was|likes|loves|has|hates)\b", PET),
-    _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:also )?(?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ )?(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
+    _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:also )?(?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ ){0,2}(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
     _r("pet-more", "en", r"^(?:I|we)(?: have| own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
     # Divorced, single, widowed: the status is stated and the partner retired (「我离婚了」 after
@@ -1470,6 +1523,10 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^(?:we|I) (?:just |recently |finally )?had (?P<children>a baby|a baby (?:girl|boy)|twins|a (?:son|daughter)|our (?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)) (?:child|baby|kid|son|daughter))\b", family_fact),
     _r("household", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) (?P<value>alone|by myself|on my own|with (?:\w+ )?(?:roommates?|housemates?|flatmates?|friends?))(?: now)?$", HOUSEHOLD),
     _r("household", "zh", r"^我(?:现在|目前|一直|还)?(?P<value>一个人住|独居|(?:和|跟)(?:室友|朋友|同学|同事)(?:一起)?(?:合租|住))", HOUSEHOLD),
+    # Sharing a flat with a number of flatmates, one wording: 「我跟两个室友合租」, 「我和另外两个人合租一套房子」.
+    _r("household", "zh", r"^我(?:现在|目前|一直)?(?:是)?(?:跟|和)(?:另外)?(?P<value>(?:\d{1,2}|[一二两三四五六七八九十]{1,3}))个(?:室友|人)(?:一起)?合租(?:一套房子?)?$", ROOMMATES),
+    _r("household", "zh", r"^(?:我)?有(?P<value>(?:\d{1,2}|[一二两三四五六七八九十]{1,3}))个室友$", ROOMMATES, after="household"),
+    _r("household", "en", r"^I (?:live|share (?:a|an|my) (?:flat|apartment|house|place)) with (?P<value>(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)) (?:roommates|housemates|flatmates)$", ROOMMATES),
     # Who the user lives with: 「我和父母住在一起」, "I live with my parents" (a family fact, not a city).
     _r("family", "zh", r"^我(?:现在|目前|一直|还)?(?:和|跟)(?:我的?)?(?:(?P<parents>父母|爸妈|爸爸妈妈)|(?P<partner>男朋友|女朋友|对象|老公|老婆))(?:一起)?住", family_fact),
     _r("family", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) with my (?:(?P<parents>parents|mom|mother|dad|father)|(?P<partner>girlfriend|boyfriend|partner|wife|husband))\b", family_fact),
@@ -1507,11 +1564,14 @@ RULES: tuple[Rule, ...] = (
     # "I sold my car" ends the vehicle held; "I sold my guitar" the one thing held that names it.
     _r("vehicle", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?sold (?:my|our) (?:old )?(?:car|truck|SUV|van|minivan|motorcycle|motorbike|scooter)\b", slot_retirement("fact", "vehicle", if_held=True)),
     _r("vehicle", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?(?:sold|gave away|given away|got rid of) (?:my|our) (?:old )?(?P<item>[\w -]{3,20}?)(?: (?:last|this) \w+| \w+ ago)?$", named_retirement("music-", "sport-", *_SWITCHED_FROM, one_of=True)),
-    _r("vehicle", "en", r"^I drive an? (?P<value>" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", Slot("fact", "vehicle")),
+    # The car driven, said one way (`builders.car_named`): "I drive a 2016 Honda Civic", "My car is a 2016 Civic", "I get
+    # around in a 2016 Honda Civic".
+    _r("vehicle", "en", r"^(?:I drive|I get around in|my car is|I'm driving) an? (?P<value>(?:(?:19|20)\d\d )?" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", CAR_DRIVEN),
     # What one owns is a vehicle only when it is one: "I have a MacBook Pro" is a device.
     _r("vehicle", "en", r"^I (?:just |recently |finally )?(?:own|have|bought|got|leased) an? (?:new )?(?P<value>(?:(?:" + _CAR_MAKES + r")\b[\w-]*(?: [\w-]+){0,3}|(?:[\w-]+ ){0,2}(?:car|truck|SUV|pickup|minivan|van|motorcycle|motorbike|scooter)))$", Slot("fact", "vehicle")),
     # The user's own business (「我自己开了个工作室」), not one that opened nearby (「我们公司楼下新开了一家咖啡店」).
     _r("business", "zh", r"^(?:我|我们|本人)(?:自己|和[^，。]{1,3}|跟[^，。]{1,3}|在[^，。]{2,6}|去年|今年|前年)*(?:开了|经营|开着)(?:一家|一间|家|个)(?P<item>[^，。]*?(?:店|馆|公司|工作室|餐厅|诊所))", BUSINESS),
+    _r("work-manager", "en", r"^I (?:now )?report to (?P<value>(?-i:[A-Z])[a-z]+)(?:, (?:she|he|they)(?:'s| is| are) my (?:manager|boss))?$", WORK_MANAGER),
     _r("side-job", "zh", r"^(?:我)?(?:下班后|业余时间|平时|周末|除了本职工作)?(?:我)?(?:还)?(?:在网上)?(?:接|做)(?:点|些)?(?P<value>翻译|设计|编程|写作|摄影|家教|剪辑|配音|代写|校对)(?:的)?(?:活儿?|兼职|单子|私活)?(?:赚外快|赚点外快)?$", SIDE_JOB),
     _r("side-job", "en", r"^(?:my side (?:gig|job|hustle) (?:now )?is|I do|I've been doing|I do some) (?P<value>(?:freelance )?(?:proofreading|translation|translating|tutoring|editing|copywriting|web design|graphic design|photography|dog walking))(?: on the side| as a side (?:gig|job|hustle))?$", SIDE_JOB),
     # "I closed the Etsy candle shop": the business naming Etsy is over.
@@ -1526,6 +1586,11 @@ RULES: tuple[Rule, ...] = (
     # fluent in Spanish", "My English isn't very good", 「我英语不太好」, 「我的日语很流利」.
     _r("language-level", "en", r"^I(?:'m| am) (?:now |also |pretty |quite |fairly |completely )?(?P<level>fluent|conversational|bilingual|proficient) in (?P<item>" + _LANGUAGES_EN + r")(?: now)?$", language_level),
     _r("language-level", "en", r"^my (?P<item>" + _LANGUAGES_EN + r")(?P<level>(?: is|'s| isn't| is not) (?:not )?(?:very |really |pretty |quite |that |too |a bit |a little |still |only )*(?:good|great|bad|poor|basic|rusty|limited|fluent|decent|ok|okay|weak|terrible))(?: now)?$", language_level),
+    # A level of the European framework: 「我法语是A2水平」, 「法语我学到A2级别了」, "My French is at A2".
+    _r("language-level", "zh", r"^(?:我的?)?(?P<item>" + _LANGUAGES_ZH + r")(?:我)?(?:现在|目前)?(?:是|到|学到|考到|考过了?)了?(?P<level>[ABCabc][12])(?:水平|级别|级)?(?:了|的水平)?$", language_level),
+    _r("language-level", "zh", r"^(?:我的?)?(?P<item>" + _LANGUAGES_ZH + r")(?:我)?(?P<level>[ABCabc][12])(?:考过了?|考下来了?|过了)$", language_level),
+    _r("language-level", "en", r"^my (?P<item>" + _LANGUAGES_EN + r") is (?:at |now )?(?:an? )?(?P<level>[ABC][12])(?: level)?(?: now)?$", language_level),
+    _r("language-level", "en", r"^I(?:'m| am) (?:at )?(?:an? )?(?P<level>[ABC][12])(?: level)? in (?P<item>" + _LANGUAGES_EN + r")(?: now)?$", language_level),
     _r("language-level", "zh", r"^(?:我的?)?(?P<item>" + _LANGUAGES_ZH + r")(?:水平|口语)?(?:现在|目前)?(?:也)?(?P<level>不太好|不好|一般般?|还行|还可以|很好|挺好|不错|很流利|挺流利|流利|比较差|很差|不太行|不行|很烂|很一般|马马虎虎|凑合|生疏了)了?$", language_level),
     _r("timezone", "zh", r"(?:^|在|是|用|时区是?)(?P<value>东[一二三四五六七八九十]{1,2}区|西[一二三四五六七八九十]{1,2}区|UTC\s?[+-]\s?\d{1,2}|GMT\s?[+-]?\s?\d{0,2})", TIMEZONE),
     # 「时间都按北京时间说」: the time zone every time is said in.
@@ -1658,6 +1723,9 @@ RULES: tuple[Rule, ...] = (
     # "Don't use so many exclamation marks", "Stop using jargon": something kept out of every reply, named.
     _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|stop|avoid)(?: using| use)? (?:so many |too many |any |as many |all those |all the )?(?:exclamation (?:marks|points)|em[- ]dashes|slang|abbreviations|acronyms|headers|headings|bold text|rhetorical questions|filler phrases|cliches|clichés)(?: so much| anymore| please| in (?:your )?(?:answers|replies|responses))*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I (?:(?:don't|do not) (?:like|love|want)|hate|dislike)(?: it)?(?: when)? you (?:(?:use|using|add|adding|put|putting) )?(?:so many |too many |lots of |any )?(?P<value>emojis?)\b", REPLY_EMOJI, standing=True),
+    # Type hints in the Python written for the user, however asked for.
+    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|no|never|stop|without)\b)(?=.*\bpython\b).*\b(?P<value>type hints|type annotations)\b.*$", REPLY_TYPE_HINTS, standing=True),
+    _r("constraint", "zh", r"^(?!.*(?:不要|别|不用))(?=.*(?:Python|python|代码))[^，。]*(?P<value>类型注解|类型提示)[^，。]*$", REPLY_TYPE_HINTS, standing=True),
     # How-to answers as numbered steps, and no closing summary: one wording each, whatever words asked for it.
     _r("constraint", "en", r"^(?!.*\b(?:don't|do not|no|never|stop|without)\b).*\b(?P<value>numbered steps|numbered step-by-step)\b.*$", REPLY_STEPS, standing=True),
     _r("constraint", "zh", r"^(?!.*(?:不要|别|不用))(?=.*(?:步骤|怎么做|操作|教程))[^，。]*(?P<value>编号|分步骤列出|一步一步列出|列出步骤)[^，。]*$", REPLY_STEPS, standing=True),
