@@ -121,8 +121,8 @@ _LASTING_START = re.compile(
     r"|\bfrom (?:today|tomorrow|now|next week) on\b|\bstarting (?:today|tomorrow|now|next week)\b|\bfrom now on\b",
     re.IGNORECASE,
 )
-# Windows that close within the month (the spec's 今晚/明天/这周/本月; not the 后天 of 「晚饭过后天天」): whatever is said about them,
-# a plan, a condition or a request, is over before the 30 days the seed asks a long-term fact to last.
+# Windows that close within the month (the spec's 今晚/明天/这周/本月; not the 后天 of 「晚饭过后天天」): whatever is
+# said about them, a plan, a condition or a request, is over before the 30 days the seed asks a long-term fact to last.
 _SHORT_WINDOW = re.compile(
     r"今晚|今天|今早|今儿|明天|明早|明晚|明儿|明后天|大后天|(?<!过)后天(?!天)|这周|这个?星期|这礼拜|这个?周末|本周|本月|这个月"
     r"|下周|下个?星期|下礼拜|这几天|这两天|最近几天|一会儿?|待会儿?|等会儿?|稍后|刚才"

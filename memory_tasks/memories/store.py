@@ -209,9 +209,10 @@ _ENDS_A_VALUE = re.compile(
     r"|\b(?:quit|left|stopped) (?:being (?:an? )?|(?:his|her|their) job (?:as an? |at ))(?P<job>[\w -]{2,30}?)(?=$|[,;.]| and\b)"
     r"|\b(?:dropped|quit|gave up|stopped) (?P<diet>keto|paleo|low-carb|veganism|being vegan|being vegetarian)\b"
     r"|从(?P<left>[^，。；从]{1,8}?)(?:辞职|离职|搬走|搬出来|搬过来|搬到|搬去)"
-    r"|不(?:干|做|当)(?P<quit>[^，。；了]{1,6})"
-    # 「老公现在改行当律师了」: the job held before, whatever it was.
-    r"|^(?P<changer>[^，。；\s]{1,4}?)(?:现在|已经|去年|今年|最近)?(?:改行|转行|跳槽)",
+    # 「不干律师了」 (not 「周末不做饭」: a job is given up with 干 or 当, and over with 了).
+    r"|不(?:干|当)(?P<quit>[^，。；了]{1,6})了"
+    # 「老公现在改行当律师了」: the job held before, whatever it was (跳槽 is another employer, not another job).
+    r"|^(?P<changer>[^，。；\s]{1,4}?)(?:现在|已经|去年|今年|最近)?(?:改行|转行)",
     re.IGNORECASE,
 )
 # A sentence of someone's job: 「老公是医生」, 「老公在医院当医生」, 「老婆在银行上班」 (not 「老公是四川人」).

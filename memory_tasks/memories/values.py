@@ -238,7 +238,8 @@ def canonical_words(text: str) -> str:
     """`text` as dedup compares its English words: one place's, one trade's and one home's names as one
     (`_PLACE_NAMES`, `_ONE_TRADE`, `_TRADE_NAMES`, `_LIVES_IN`, `_MOVED_IN_WITH`), a condition had however said
     (`_OF_A_CONDITION`, `_CELIAC_ALONE`, `_HAS_GOT`), a name given (`_CALLED`), a day's number without its ordinal
-    ending, a count in digits without "years old", a weight in one unit's one name (`_WEIGHT_UNITS`), then `text.canonical_english`'s synonyms."""
+    ending, a count in digits without "years old", a weight in one unit's one name (`_WEIGHT_UNITS`), then
+    `text.canonical_english`'s synonyms."""
     text = _ORDINAL_ENDING.sub("", canonical_places(text))
     text = _NUMBER_WORD.sub(lambda word: _NUMBER_WORDS[word.group(0).lower()], text)
     text = _WEIGHT_UNIT.sub(lambda unit: " " + _WEIGHT_UNITS[unit.group(0).strip().lower()], text)
@@ -476,8 +477,8 @@ _KEPT_FROM = (
 _ZH_STAGE_VERB = re.compile(
     r"(?:在读|在上|读|上|念|升到|升上|升入|升)(?=[初高][一二三]|大[一二三四]|[一二三四五六]年级)"
 )
-# What a family fact (or a pet) says in other words, as `frame` folds them (after `han_frame`): a liking said as a hobby or a fan's
-# (「爸喜欢钓鱼」 / 「爸最大的爱好就是钓鱼」 / 「老爸是个钓鱼迷」), a job said as work (「妹是律师」 / 「妹是做律师的」 /
+# What a family fact (or a pet) says in other words, as `frame` folds them (after `han_frame`): a liking said as a
+# hobby or a fan's (「爸喜欢钓鱼」 / 「爸最大的爱好就是钓鱼」 / 「老爸是个钓鱼迷」), a job said as work (「妹是律师」 / 「妹是做律师的」 /
 # 「妹的工作是律师」, 「老婆在银行上班」 / 「媳妇是银行职员」), a home said with 人 or after its place (「爸妈人在河南老家」,
 # 「父母在河南老家住」), and a parent's or the partner's other names (the partner is one person whatever the word;
 # the names first: 「爱人在银行工作」 holds 人在).

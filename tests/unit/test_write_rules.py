@@ -271,6 +271,9 @@ def test_a_family_fact_of_the_twenty_sixth_probe_said_again_is_not_appended(exis
         # A career changed ends the job held, whatever it was, and only that person's.
         ("老公是医生；老公是四川人", "老公现在改行当律师了", "老公是四川人；老公现在改行当律师了"),
         ("儿子是程序员；女儿是老师", "儿子转行了", "女儿是老师；儿子转行了"),
+        # Another employer is not another job, and a chore not done is no job given up.
+        ("老公是药剂师", "老公跳槽了", "老公是药剂师；老公跳槽了"),
+        ("老婆喜欢做饭", "老婆周末不做饭", "老婆喜欢做饭；老婆周末不做饭"),
         ("爸妈住在河南老家", "爸妈从河南搬过来跟我一起住了", "爸妈从河南搬过来跟我一起住了"),
         # A place left is taken out only where someone lived there.
         (
