@@ -208,7 +208,7 @@ def test_a_preference_said_again_of_a_standing_rules_slot_confirms_the_rule(db) 
     ]
     tell(user, ["Use imperial units."])
     assert [(memory_type, content) for _, _, memory_type, content, *_ in _active(user)] == [
-        ("constraint", "Use imperial units")
+        ("constraint", "Uses imperial units")  # one wording per unit since the twenty-seventh probe
     ]
 
 

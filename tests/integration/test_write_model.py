@@ -581,7 +581,7 @@ def test_what_a_diet_allows_and_a_units_rule_said_later_land_on_the_memory_held(
     for turn in ("I prefer metric units.", "Actually, use imperial, I'm in the US."):
         _through_the_write_path(1133, turn)
     assert [(m["memory_key"], m["memory_type"], m["content"]) for m in list_memories(1133)] == [
-        ("reply-units", "constraint", "Use imperial")
+        ("reply-units", "constraint", "Uses imperial units")  # one wording per unit (twenty-seventh probe)
     ]
 
 
