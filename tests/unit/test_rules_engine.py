@@ -6794,6 +6794,9 @@ def test_a_family_members_new_job_after_and_stays_theirs() -> None:
         ("family-children", "Son quit being an electrician; Son became a firefighter")
     ]
     assert [c.key for c in extract("I quit accounting and became a chef.")] == ["occupation"]
+    # Someone else's new job or car is no fact of the user's.
+    assert extract("My friend quit his job and became a chef.") == []
+    assert extract("My boss sold his car and bought a Tesla.") == []
 
 
 def test_parents_brought_to_live_with_the_user_have_moved() -> None:

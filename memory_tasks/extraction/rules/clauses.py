@@ -915,16 +915,14 @@ _EN_SHORT_STATEMENT = re.compile(r"^(?:I|we)(?:'\w+|\s+\w+)", re.IGNORECASE)
 def _verbs_given_a_subject(parts: list[str]) -> list[str]:
     """`parts` with a verb split off without its subject (`_EN_VERB_WITHOUT_I`: "and became a chef") given the subject
     of the part before it: "I" after the user's own ("I quit accounting and became a chef"), "My son" after the son's
-    ("My son quit being an electrician and became a firefighter")."""
+    ("My son quit being an electrician and became a firefighter"), "My friend" after a friend's (then not stored)."""
     given: list[str] = []
     for part in parts:
         said = _EN_VERB_WITHOUT_I.match(part)
         if said is not None:
-            member = _EN_SUBJECT.match(given[-1]) if given else None
-            named = (
-                member is not None and member.group("family") and member.group(0).lower().startswith(("my ", "our "))
-            )
-            subject = member.group(0) if named else "I"
+            someone = _EN_SUBJECT.match(given[-1]) if given else None
+            named = someone is not None and someone.group(0).lower().startswith(("my ", "our "))
+            subject = someone.group(0) if named else "I"
             part = f"{subject} {said.group('also') or ''}{said.group('verb')} {part[said.end() :]}"
         given.append(part)
     return given
