@@ -744,11 +744,9 @@ _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六":
 
 
 def _number_said(said: str) -> int:
-    """A number under 100 said in digits or in Chinese numerals: 「十一」 is 10 + 1, 「二十」 2 × 10 (an hour, a head count)."""
-    if said.isdigit():
-        return int(said)
-    tens, _, ones = said.partition("十") if "十" in said else ("", "", said)
-    return (10 if "十" in said and not tens else _ZH_DIGITS.get(tens, 0) * 10) + _ZH_DIGITS.get(ones, 0)
+    """A number said in digits or in Chinese numerals (`_zh_amount`): 「十一」 is 10 + 1, 「二十」 2 × 10 (an hour, a head
+    count); 0 for neither."""
+    return int(said) if said.isdigit() else _zh_amount(said) or 0
 
 
 _EN_COUNTS = {
