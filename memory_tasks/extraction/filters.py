@@ -127,7 +127,9 @@ _SHORT_WINDOW = re.compile(
     r"今晚|今天|今早|今儿|明天|明早|明晚|明儿|明后天|大后天|(?<!过)后天(?!天)|这周|这个?星期|这礼拜|这个?周末|本周|本月|这个月"
     r"|下周|下个?星期|下礼拜|这几天|这两天|最近几天|一会儿?|待会儿?|等会儿?|稍后|刚才"
     r"|\btonight\b|\btoday\b|\btomorrow\b|\bthis (?:week|weekend|month|morning|afternoon|evening)\b"
-    r"|\bnext (?:week|weekend)\b|\bright now\b|\bin (?:an|a few|\d+) (?:minutes?|hours?)\b",
+    # "Right now I'm learning ASL" is what the user is learning these months, not this moment.
+    r"|\bnext (?:week|weekend)\b|\bright now\b(?!,? I(?:'m| am) (?:learning|studying|training for)\b)"
+    r"|\bin (?:an|a few|\d+) (?:minutes?|hours?)\b",
     re.IGNORECASE,
 )
 # A month ahead binds a request or reminder ("下个月提醒我续费", "remind me next month") like any

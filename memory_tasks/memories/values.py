@@ -53,7 +53,9 @@ _HAN_QUALIFIER = re.compile(
     r"现在|目前|最近|如今|平时|平常|一直|依然|仍然|还是|其实|确实|真的|已经|更加|更(?=[喜爱想愿偏])"
     r"|经常|常常|通常|总是|一般(?=[去会都在要]|[零一二两三四五六七八九十\d]+点)"
     # One of a kind and the home it lives in say no value: 我家有只猫 / 有一只猫咪 / 养了一只猫.
-    r"|我家|家里|一(?=[只个条位头匹])"
+    r"|我家|家里|一(?=[只条位头匹]|个(?!星期|礼拜|月))"
+    # A frequency's "has to" says no more than the frequency: 每周要做三次透析 / 每周做三次透析.
+    r"|(?:(?<=每[天周月晚])|(?<=天天))要"
 )
 # Chinese words of one meaning, folded to the first: 每天早上跑步 / 每天早晨都会去跑步 say one habit.
 _HAN_SYNONYMS = {
@@ -375,11 +377,15 @@ _LIVING_AT = re.compile(r"(?<!住)在(?P<place>[^，。；;在]{1,8}?)(?:生活|
 
 def han_frame(text: str) -> str:
     """`text` as Chinese frames are compared: qualifiers (现在, 更, 一直 …) and a sentence's final particle out,
-    synonyms as one word, a home said after its place as before it, a small number in Chinese numerals
-    (儿子今年8岁 / 儿子今年八岁)."""
+    synonyms as one word, a home said after its place as before it, times counted as 次 (两回 / 两次), a small number in
+    Chinese numerals (儿子今年8岁 / 儿子今年八岁)."""
     text = _HAN_SYNONYM.sub(lambda word: _HAN_SYNONYMS[word.group(0)], _HAN_QUALIFIER.sub("", text))
-    text = _LIVING_AT.sub(r"住在\g<place>", text)
+    text = _TIMES.sub("次", _LIVING_AT.sub(r"住在\g<place>", text))
     return _SMALL_NUMBER.sub(_han_number, _FINAL_PARTICLE.sub(r"\1", text))
+
+
+# Times counted by any of their words: 一个星期打两回 / 每周打两次.
+_TIMES = re.compile(r"(?<=[零一二两三四五六七八九十百\d])[回遍](?![家来去头])")
 
 
 def frame(text: str) -> str:
@@ -388,7 +394,8 @@ def frame(text: str) -> str:
     `canonical_words` with an allergy said one way (`_HAS_AN_ALLERGY`, `_ALLERGIC_TO`: not in `canonical_words`, whose
     words say whether one text qualifies another, and "Has a peanut allergy and must avoid peanuts" would then qualify
     "Allergic to peanuts"), and the paraphrases of a family member's diet, allergy, children, job and school below
-    (`_NO_MEAT` …, `children_aged`, `_KIDS`, `_PARENT_OF`, `_WORKS_AS`, `_EN_SCHOOL_PARAPHRASES`, `_MOM_AND_DAD`)."""
+    (`_NO_MEAT` …, `children_aged`, `_KIDS`, `_PARENT_OF`, `_WORKS_AS`, `_EN_SCHOOL_PARAPHRASES`, `_MOM_AND_DAD`,
+    `_DIAGNOSED_WITH`, `_SERVES_IN`, `_ASSISTED_LIVING`)."""
     if has_han(text):
         # 「哥在美国」 is where he lives: 「哥哥住在美国」; 「女儿上初二」 is 「女儿初二了」.
         text = _ZH_KEPT_FROM_FOR_AN_ALLERGY.sub(r"对\g<allergen>过敏", text)
@@ -398,6 +405,7 @@ def frame(text: str) -> str:
             text = paraphrase.sub(said, text)
         return text
     text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(_MOM_AND_DAD.sub("parents", text)))
+    text = _ASSISTED_LIVING.sub("assisted living", _SERVES_IN.sub("is in the ", _DIAGNOSED_WITH.sub("has", text)))
     text = _ON_A_DIET.sub(lambda m: f"is on a {m['diet'].lower()} diet", _WORKS_AS.sub("is", text))
     for paraphrase, said in _EN_SCHOOL_PARAPHRASES:
         text = paraphrase.sub(said, text)
@@ -488,6 +496,8 @@ _ZH_FAMILY_PARAPHRASES = (
     (re.compile(r"老公(?:的|他)?妈"), "婆婆"),
     (re.compile(r"老婆(?:的|她)?爸(?!妈)|老丈人"), "岳父"),
     (re.compile(r"老婆(?:的|她)?妈|丈母娘"), "岳母"),
+    # A condition by its other names: 「老年痴呆」 is 「阿尔茨海默症」.
+    (re.compile(r"老年痴呆(?:症)?|阿尔茨海默(?:症|病)?|失智症"), "阿尔茨海默症"),
     # A condition had however said: 「得了帕金森病」 / 「是帕金森患者」 / 「有帕金森」.
     (re.compile(r"得了|患有|确诊了?"), "有"),
     (re.compile(r"是(?P<condition>[^，。；]{2,6}?)(?:病)?患者"), r"有\g<condition>"),
@@ -530,6 +540,21 @@ _EN_SCHOOL_PARAPHRASES = (
 _ON_A_DIET = re.compile(
     r"\b(?:is on|follows|eats|does|is doing) (?:a |the )?(?P<diet>keto|paleo|low-carb|mediterranean|carnivore)(?: diet)?\b",
     re.IGNORECASE,
+)
+# A condition diagnosed or suffered from is had: "Son was diagnosed with ADHD" / "Son has ADHD".
+_DIAGNOSED_WITH = re.compile(
+    r"\b(?:(?:was|were|has been|have been|got|just got|was just|was recently) diagnosed with|suffers from|is living with)\b",
+    re.IGNORECASE,
+)
+# Serving in a branch of the forces is being in it: "Brother serves in the Navy" / "Brother is in the Navy".
+_SERVES_IN = re.compile(
+    r"\b(?:serves|is serving|serving) in the (?=(?:Navy|Army|Air Force|Marines|Marine Corps|Coast Guard|National Guard"
+    r"|military)\b)",
+    re.IGNORECASE,
+)
+# "Mom lives in an assisted living facility" / "Mom's living in an assisted living home" / "Mom is in assisted living".
+_ASSISTED_LIVING = re.compile(
+    r"\b(?:an? )?assisted[- ]living(?: facility| home| community| center| residence)?\b", re.IGNORECASE
 )
 # "Mom and dad" are the parents.
 _MOM_AND_DAD = re.compile(r"\b(?:mom and dad|mum and dad|mother and father|dad and mom|my folks)\b", re.IGNORECASE)

@@ -437,3 +437,23 @@ def test_a_weight_is_one_value_in_any_name_of_its_unit(stored: str, stated: str,
     """R-WRITE-3 (twenty-fifth probe's b34-en-weight-goal): "10 pounds" / "10 lbs" rewrote each other on every re-send
     (embeddings rate the pair alike; the unit's two names were two values in one frame)."""
     assert says_nothing_new(_AlwaysAlike(), stored, stated) is confirms
+
+
+@pytest.mark.parametrize(
+    ("stored", "stated", "confirms"),
+    [
+        # A condition by another name is the one had.
+        ("外婆有阿尔茨海默症", "外婆得了老年痴呆", True),
+        # 「一个星期」 is 「每周」 (its 一 was taken for a count's), a frequency's 要 says nothing more.
+        ("爸每周要做三次透析", "爸现在一个星期做三次透析", True),
+        # Another branch, another condition, another count stay new values.
+        # Times counted as 回 are counted as 次 (b14-zh-badminton, kept right once 一个星期 was 每周).
+        ("每周打两次羽毛球", "一个星期打两回羽毛球", True),
+        ("外婆有阿尔茨海默症", "外婆得了帕金森", False),
+        ("爸每周要做三次透析", "爸一个星期做两次透析", False),
+    ],
+)
+def test_paraphrases_of_the_thirtieth_probe_confirm(stored: str, stated: str, confirms: bool) -> None:
+    """R-WRITE-3 (thirtieth probe, held-out bursts): each paraphrase was appended to the family fact as a second part
+    (「外婆有阿尔茨海默症；外婆得了老年痴呆」)."""
+    assert says_nothing_new(_NeverAlike(), stored, stated) is confirms

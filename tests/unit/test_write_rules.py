@@ -329,3 +329,27 @@ def test_a_family_fact_of_the_twenty_eighth_probe(existing: str, addition: str, 
     """R-WRITE-3 (twenty-eighth probe, held-out bursts): 迷 is a liking, a diet is kept however said, and dropped it is
     over; each was appended as a part of the fact it restates or ends."""
     assert append_content(existing, addition) == expected
+
+
+@pytest.mark.parametrize(
+    ("existing", "addition", "expected"),
+    [
+        # A condition diagnosed is had, serving in a branch is being in it, an assisted living home is one place.
+        ("Son has ADHD", "Son was diagnosed with ADHD", "Son has ADHD"),
+        ("Brother is in the Navy", "Brother serves in the Navy", "Brother is in the Navy"),
+        (
+            "Mom lives in an assisted living facility",
+            "Mom's living in an assisted living home",
+            "Mom lives in an assisted living facility",
+        ),
+        ("外婆有阿尔茨海默症", "外婆得了老年痴呆", "外婆有阿尔茨海默症"),
+        ("爸每周要做三次透析", "爸现在一个星期做三次透析", "爸每周要做三次透析"),
+        # Another branch, another condition are other facts.
+        ("Brother is in the Navy", "Brother serves in the Army", "Brother is in the Navy; Brother serves in the Army"),
+        ("Son has ADHD", "Son was diagnosed with autism", "Son has ADHD; Son was diagnosed with autism"),
+    ],
+)
+def test_a_family_fact_of_the_thirtieth_probe(existing: str, addition: str, expected: str) -> None:
+    """R-WRITE-3 (thirtieth and thirty-first probes, held-out bursts): each paraphrase was appended to the family fact
+    as a second part ("Son has ADHD; Son was diagnosed with ADHD")."""
+    assert append_content(existing, addition) == expected

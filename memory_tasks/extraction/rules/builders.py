@@ -835,8 +835,10 @@ def _zh_amount(said: str) -> int | None:
 
 def amount_in_digits(value: str) -> str | None:
     """An amount in digits, its currency sign kept: 「五千」 -> "5000", 「一万」 -> "10000", "10,000" -> "10000",
-    "10k" -> "10000", "$2,000" -> "$2000"; None for an amount not said as a number ("a lot")."""
+    "10k" -> "10000", "$2,000" -> "$2000", "30 grand" -> "$30000"; None for an amount not said as a number ("a lot")."""
     value = value.strip().replace(",", "").replace("，", "")
+    if grand := re.fullmatch(r"(\d+) grand", value):
+        value = f"${grand[1]}k"  # "30 grand" is dollars (or pounds) in thousands; said with "$30k" it is one amount
     sign = value[0] if value[:1] in "$€£¥" else ""
     number = value[len(sign) :]
     if re.fullmatch(r"\d+(?:\.\d+)?[kK]", number):
@@ -1064,6 +1066,58 @@ def smoking_quit_years_ago(match: re.Match[str], clause: Clause) -> list[Candida
     content = f"{years}年前戒了烟" if clause.lang == "zh" else f"Quit smoking {years} years ago"
     ended = _candidate("delete", "preference", "habit-smoking", content, clause, 3)
     return [ended, _candidate("upsert", "fact", "trait-former-smoker", content, clause, 3, LIFELONG_TTL_DAYS)]
+
+
+# A dose said in digits and its unit without a space: "10 mg" / "10mg"; 粒 and 颗 are 片 (one tablet a day however said).
+_EN_DOSE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<unit>mg|mcg|µg|ml|units?|iu)$", re.IGNORECASE)
+
+
+_COMMUTE_VERBS = {
+    **dict.fromkeys(("drive", "car"), "Drives"),
+    **dict.fromkeys(("bike", "bicycle", "cycle"), "Bikes"),
+    **dict.fromkeys(("walk", "foot"), "Walks"),
+    **dict.fromkeys(("scooter", "motorcycle"), "Rides a {mode}"),
+}
+
+
+def commute_mode(value: str) -> str:
+    """How the user gets to work, said one way: "car" and "drive" -> "Drives", "ferry" -> "Takes the ferry"."""
+    mode = value.lower()
+    return _COMMUTE_VERBS.get(mode, "Takes the {mode}").format(mode=mode)
+
+
+def medication_dose(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A drug taken daily at a dose, said one way (「每天吃一片氯雷他定」, "Takes lisinopril, 10 mg a day") under
+    `medication-<item>`, so that the same dose said again is a repeat and another dose a new value; nothing for a dose
+    not said in digits (English) or in tablets (Chinese)."""
+    item = clean_item(match.group("item"), clause.lang)
+    if not item:
+        return []
+    said = match.group("dose")
+    if clause.lang == "zh":
+        count = "半" if said == "半" else count_in_digits(said)
+        if count is None:
+            return []
+        tablets = {"1": "一", "2": "两"}.get(count, count)
+        content = f"每天吃{tablets}片{item}"
+    else:
+        dose = _EN_DOSE.match(said)
+        if not dose:
+            return []
+        content = f"Takes {item.lower()}, {dose['amount']} {dose['unit'].lower()} a day"
+    return [_candidate("upsert", "fact", f"medication-{item_slug(item)}", content, clause, 5, item=item)]
+
+
+def medication_switched(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """One drug put in place of another (「医生让我把氯雷他定换成西替利嗪了」, "My doctor switched me from X to Y"): the end
+    of `from`'s memory and `item`'s taken, said one way."""
+    old, new = (clean_item(match.group(group), clause.lang) for group in ("from", "item"))
+    if not old or not new:
+        return []
+    content = f"{old}换成了{new}" if clause.lang == "zh" else f"Switched from {old} to {new}"
+    ended = _candidate("delete", "fact", f"medication-{item_slug(old)}", content, clause, 5, item=old)
+    taken = f"在吃{new}" if clause.lang == "zh" else f"Takes {new}"
+    return [ended, _candidate("upsert", "fact", f"medication-{item_slug(new)}", taken, clause, 5, item=new)]
 
 
 def _hour_said_one_way(value: str, *, part_of_day: bool = True) -> str:

@@ -175,6 +175,23 @@ _ZH_TIME_KEPT_FOR = re.compile(r"^(?P<when>[^，。是我]{2,8})是我(?P<what>[
 _ZH_LEARNING_TO_A_LEVEL = re.compile(
     r"^我?(?:在|正在)学(?P<language>[^，,。]{1,4}?[语文])[，,]\s*(?:目前|现在|已经)?(?:到|学到)了?(?P<level>[ABCabc][12])(?:水平|级别|级)?了?"
 )
+# A family member said first as the one something is given to: 「爸妈那边，我每月给两千生活费」 is 「我每月给爸妈两千生活费」.
+_ZH_GIVEN_TO_SAID_FIRST = re.compile(
+    r"^(?P<who>爸妈|父母|爸爸妈妈|老爸老妈|我爸妈|我妈|我爸|爷爷奶奶|外公外婆)那边[，,]\s*我(?P<how>[^，。给]{0,6})给(?!我)"
+)
+# A monthly payment said after what it pays: 「我提前还了一部分房贷，现在每个月只要还四千五了」 says the mortgage payment.
+_ZH_PAYMENT_SAID_AFTER = re.compile(
+    r"房贷[，,]\s*(?:现在)?(?:每个月|每月)(?:只)?(?:要|需要|得)?还(?=[\d一二两三四五六七八九十百千万])"
+)
+# A recommendation's count said after it: 「以后推荐东西给我，三个以内就够了」 is 「以后推荐东西给我最多三个」.
+_ZH_OPTIONS_SAID_AFTER = re.compile(
+    r"推荐(?P<what>东西|选项)?给我[，,]\s*(?P<count>\d{1,2}|[一二两三四五六七八九十])个以内(?:就)?(?:够了|行|好|可以)?"
+)
+# 你 asked for in place of 您, however said: 「跟我说话别用“您”，用“你”就行」, 「以后回复里把“您”都换成“你”吧」.
+_ZH_PLAIN_YOU = re.compile(
+    r"^.*?(?:别|不要|不用|不必)(?:再)?(?:用|称呼我|叫我|说)?[“\"「]您[”\"」].*?[“\"「]你[”\"」].*$"
+    r"|^.*?把[“\"「]您[”\"」](?:都|全)?(?:换成|改成|改为)[“\"「]你[”\"」].*$"
+)
 # A shared flat said before its flatmates: 「我是合租的，有两个室友」 is 「我和两个室友合租」.
 _ZH_SHARING_WITH = re.compile(r"^我(?:是)?合租的?[，,]\s*(?:有|跟|和)(?P<count>[\d一二两三四五六七八九十]{1,2})个室友")
 # A home's rooms said before its size: 「我们家是两室的，89平米」 is 「我们家是89平的两居室」.
@@ -256,7 +273,7 @@ _EN_TIME_LEAD = (
     # What for: "For trips, I typically budget around $2,000"; in place of what: "Instead of soft drinks, I go for…".
     r"|for (?:trips|vacations|holidays|travel)|instead of [\w -]{2,30}?"
     # Where: "At work I use Java".
-    r"|at work|at home|for work|at my job"
+    r"|at work|at home|for work|at my job|getting to work|to get to work"
 )
 # "Every spring my hay fever kicks in": the user's own, said with "my".
 _EN_TIME_FIRST = re.compile(r"^(?P<when>" + _EN_TIME_LEAD + r"),? (?P<rest>(?:I|we|my)\b.+)$", re.IGNORECASE)
@@ -293,7 +310,8 @@ _EN_DAY_KEPT_FOR = re.compile(
 # "On Saturday mornings, I'm usually out gardening": the comma after the time lead splits no clause off.
 _EN_TIME_LEAD_COMMA = re.compile(r"^(?P<when>" + _EN_TIME_LEAD + r"),\s*(?=(?:I|we|my)\b)", re.IGNORECASE)
 _EN_ADVERB_FIRST = re.compile(
-    r"^(?P<adv>usually|normally|generally|typically|often|always|sometimes|mostly|nowadays),? (?P<me>I(?:'m| am)?) ",
+    r"^(?P<adv>usually|normally|generally|typically|often|always|sometimes|mostly|nowadays|currently|right now),?"
+    r" (?P<me>I(?:'m| am)?) ",
     re.IGNORECASE,
 )
 _ZH_DISCOURSE = re.compile(
@@ -858,7 +876,10 @@ def _strip_discourse(text: str, lang: Lang) -> str:
     text = _EN_DAY_KEPT_FOR.sub(
         lambda m: f"I do {m['what'] or m['doing']} on {_capitalised_days(m['when'] or m['spent'])}", text
     )
-    return _EN_ADVERB_FIRST.sub(lambda m: f"{m.group('me')} {m.group('adv').lower()} ", text)
+    # "Right now I'm learning ASL" is "I'm currently learning ASL" (the filters let that "right now" through).
+    return _EN_ADVERB_FIRST.sub(
+        lambda m: f"{m.group('me')} {'currently' if m['adv'].lower() == 'right now' else m['adv'].lower()} ", text
+    )
 
 
 def _capitalised_days(days: str) -> str:
@@ -877,7 +898,8 @@ def _unquoted_sentences(quote: re.Match[str]) -> str:
     'Never start your answer with "Great question"', 「回答不要用"您"」)."""
     inner = next(group for group in quote.groups() if group is not None)
     if has_han(inner):
-        word = len(inner) <= 4 and not re.search(r"[我你，。！？]", inner)  # 「我是素食者」 is a sentence
+        # 「我是素食者」 is a sentence; “你” alone is the word (「用“你”就行」).
+        word = len(inner) == 1 or (len(inner) <= 4 and not re.search(r"[我你，。！？]", inner))
     else:
         # Up to three words, none the user's "I" ("I love you" to translate is a sentence).
         word = 0 < len(inner) <= 30 and len(inner.split()) <= 3 and not re.search(r"[,.!?]|\b(?:I|me|my|we)\b", inner)
@@ -1051,6 +1073,10 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             sentence = _ZH_BIRTHDAY_TODAY.sub(r"今年\g<age>岁了", sentence)
             sentence = _ZH_BROUGHT_OVER.sub(r"我\g<who>从\g<place>搬过来", sentence)
             sentence = _ZH_LEARNING_TO_A_LEVEL.sub(r"我\g<language>学到\g<level>了", sentence)
+            sentence = _ZH_GIVEN_TO_SAID_FIRST.sub(r"我\g<how>给\g<who>", sentence)
+            sentence = _ZH_PAYMENT_SAID_AFTER.sub("房贷，现在每月房贷还", sentence)
+            sentence = _ZH_OPTIONS_SAID_AFTER.sub(r"推荐\g<what>给我最多\g<count>个", sentence)
+            sentence = _ZH_PLAIN_YOU.sub("回复里用你不用您", sentence)
             sentence = _ZH_SHARING_WITH.sub(r"我和\g<count>个室友合租", sentence)
             sentence = _ZH_DRINKING_LIMIT_SAID_AFTER.sub(r"我\g<drink>最多喝\g<amount>", sentence)
             sentence = _ZH_HOBBY_FOR_YEARS.sub(r"我\g<verb>\g<item>\g<verb>了\g<years>年", sentence)

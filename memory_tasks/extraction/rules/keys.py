@@ -73,10 +73,20 @@ def item_slug(item: str) -> str:
 def _wording_slug(item: str) -> str:
     """The slug of `item`'s own words, whatever LEXICON knows: its ASCII words plus a hash of any
     Chinese left over, else a hash of the whole."""
-    words = [w for w in re.findall(r"[a-z0-9]+", item.casefold()) if w not in _EN_STOPWORDS][:5]
+    words = [
+        w for w in re.findall(r"[a-z0-9]+", _SPELLED_SIGNS.sub(_spell_sign, item.casefold())) if w not in _EN_STOPWORDS
+    ][:5]
     chinese = "".join(HAN_CHAR.findall(_ZH_GENERIC.sub("", item)))
     parts = words + ([_hash_slug(chinese)] if chinese else [])
     return "-".join(parts) or _hash_slug(item.strip().casefold())
+
+
+# Names whose signs tell them apart ("C++" is not "C"): the signs spelled out before the slug drops them.
+_SPELLED_SIGNS = re.compile(r"\b([cf])(\+\+|#)")
+
+
+def _spell_sign(name: re.Match[str]) -> str:
+    return name[1] + ("pp" if name[2] == "++" else "sharp")
 
 
 def preference_key(item: str) -> str:

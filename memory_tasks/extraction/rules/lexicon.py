@@ -123,6 +123,11 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("does-not-drive", "trait", ("不会开车", "don't drive", "do not drive", "can't drive", "cannot drive")),
     ("cooking", "habit", ("做饭", "做菜", "下厨", "烹饪", "厨艺", "cooking", "to cook")),
     ("photography", "habit", ("摄影", "拍照", "photography")),
+    (
+        "packed-lunch",
+        "habit",
+        ("带饭", "带午饭", "带便当", "packed lunch", "pack my lunch", "pack a lunch", "bring my lunch", "bring lunch"),
+    ),
     ("meditation", "habit", ("冥想", "打坐", "meditation", "meditate", "meditating")),
     ("nap", "habit", ("午睡", "睡午觉", "午休", "nap", "naps", "napping")),
     ("calligraphy", "habit", ("书法", "练字", "毛笔字", "calligraphy")),
@@ -154,6 +159,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("hiking", "sport", ("爬山", "徒步", "hiking", "hikes", "hike")),
     ("rock-climbing", "sport", ("攀岩", "rock climbing", "climbing", "bouldering")),
     ("skiing", "sport", ("滑雪", "skiing")),
+    ("ice-hockey", "sport", ("冰球", "打冰球", "ice hockey", "hockey")),
+    ("field-hockey", "sport", ("曲棍球", "field hockey")),
     ("gym", "sport", ("健身房", "健身", "撸铁", "gym", "working out", "weightlifting")),
     ("swimming", "sport", ("游泳", "swimming", "swims", "swim")),
     ("yoga", "sport", ("瑜伽", "yoga")),
@@ -478,7 +485,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("prediabetic", "health", ("糖尿病前期", "prediabetes", "pre-diabetes", "prediabetic", "pre-diabetic")),
     ("diabetes", "health", ("糖尿病", "diabetes", "diabetic")),
     ("asthma", "health", ("哮喘", "过敏性哮喘", "asthma", "asthmatic")),
-    ("left-handed", "trait", ("左撇子", "left-handed")),
+    ("left-handed", "trait", ("左撇子", "惯用左手", "习惯用左手", "left-handed", "a lefty")),
     ("impatient", "trait", ("急性子",)),
     ("unhurried", "trait", ("慢性子",)),
     ("poor-sense-of-direction", "trait", ("路痴", "no sense of direction", "bad sense of direction")),
@@ -525,6 +532,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ("抗癫痫药", "seizure medication", "seizure meds", "seizure pills", "anti-seizure medication"),
     ),
     ("anxiety-medication", "medication", ("抗焦虑药", "anxiety medication", "anxiety meds", "anxiety pills")),
+    ("loratadine", "medication", ("氯雷他定", "loratadine", "claritin")),
+    ("cetirizine", "medication", ("西替利嗪", "cetirizine", "zyrtec")),
     ("adhd-medication", "medication", ("adhd medication", "adhd meds", "adhd pills")),
     ("lisinopril", "medication", ("赖诺普利", "lisinopril")),
     ("amlodipine", "medication", ("氨氯地平", "络活喜", "amlodipine")),
@@ -609,6 +618,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("jlpt-n2", "exam", ("n2", "jlpt n2", "日语二级")),
     ("jlpt-n3", "exam", ("n3", "jlpt n3", "日语三级")),
     ("ielts", "exam", ("雅思", "ielts")),
+    ("cpa", "exam", ("注册会计师", "注会", "cpa")),
+    ("cfa", "exam", ("特许金融分析师", "cfa")),
     ("toefl", "exam", ("托福", "toefl")),
     # 「考上研究生了」 reaches 「我在准备考研」.
     # 读研 is reached by 考上研究生, as 考研 is: one goal, whichever way the user says it.
@@ -625,6 +636,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     ("japanese", "language", ("日语", "日文", "japanese")),
     ("spanish", "language", ("西班牙语", "spanish")),
+    ("american-sign-language", "language", ("美国手语", "american sign language", "american sign", "asl")),
     ("english", "language", ("英语", "英文", "english")),
     # Named in Chinese only: the English name keys itself the same ("I'm learning French": goal-french),
     # and as a lexicon word would take "French food" or "Korean dramas" for the language.
@@ -730,8 +742,12 @@ def _build_lexicon_index() -> list[tuple[str, re.Pattern[str], str, str]]:
         for term in terms:
             folded = term.casefold()
             escaped = re.escape(folded)
-            # Not "gluten" in "gluten-free", "sugar" in "sugar-free": what a food is free of is not the food.
-            pattern = re.compile(escaped if HAN_CHAR.match(folded) else rf"(?<![a-z0-9]){escaped}(?![a-z0-9]|-free\b)")
+            # Not "gluten" in "gluten-free", "sugar" in "sugar-free": what a food is free of is not the food; nor "beer"
+            # in "beer-league hockey", a league of amateurs.
+            league = r"|[- ]league\b" if category in ("food", "drink") else ""
+            pattern = re.compile(
+                escaped if HAN_CHAR.match(folded) else rf"(?<![a-z0-9]){escaped}(?![a-z0-9]|-free\b{league})"
+            )
             rows.append((folded, pattern, slug, category))
     return sorted(rows, key=lambda row: len(row[0]), reverse=True)
 

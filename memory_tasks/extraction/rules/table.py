@@ -18,6 +18,7 @@ from memory_tasks.extraction.rules.builders import (
     alcohol_kept_from,
     amount_in_digits,
     car_named,
+    commute_mode,
     count_in_digits,
     device_used,
     diet,
@@ -41,6 +42,8 @@ from memory_tasks.extraction.rules.builders import (
     keyed_retirement,
     language_level,
     listed_fact,
+    medication_dose,
+    medication_switched,
     minutes_said,
     named_restatement,
     named_retirement,
@@ -191,7 +194,7 @@ _LANGUAGES_EN = (
     r"(?:British |American |Australian )?English|(?:Traditional |Simplified )?Chinese|Mandarin|Cantonese|Japanese|Korean"
     r"|French|German|Spanish"
     r"|Portuguese|Italian|Russian|Arabic"
-    r"|Hindi|Dutch|Swedish|Polish|Turkish|Vietnamese|Thai|Indonesian"
+    r"|Hindi|Dutch|Swedish|Polish|Turkish|Vietnamese|Thai|Indonesian|American Sign Language|ASL"
 )
 _PROGRAMMING = r"Python|Java(?:Script)?|TypeScript|Go(?:lang)?|Rust|C\+\+|C#|Ruby|PHP|Kotlin|Swift|Scala|Haskell|Lua|SQL|Bash|Shell"
 # Languages the user writes, listed: "Go and Python", 「Go和Python」.
@@ -202,15 +205,20 @@ _DEMONYMS = (
     r"|Brazilian|Indian|Filipino|Vietnamese|Thai|Russian|Dutch|Swedish|Irish|Scottish|Polish|Turkish|Nigerian"
 )
 # Words that make a Chinese or English clause a standing rule rather than a one-off request.
-# Up to the first such word of the clause ("…的时候" is "…时"), atomic: on "时时时…" a pattern
-# trying every occurrence would be cubic in the clause length.
+# Up to the first such word of the clause ("…的时候" is "…时", but not the 时 of 平时 "usually", 小时 "hour",
+# 同时, 及时, 准时…, which name no occasion), atomic: on "时时时…" a pattern trying every occurrence
+# would be cubic in the clause length.
 _ZH_STANDING_FIRST = (
-    r"^(?>.*?(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|永远|千万|绝对|都|.时))"
+    r"^(?>.*?(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|永远|千万|绝对|都"
+    r"|.(?<![平有小同及准按临暂定随当那这])时))"
 )
 _EN_STANDING = (
     r"(?:whenever|every time|each time|from now on|going forward|in (?:the )?future|always|by default|unless"
     r"|(?:only )?(?:when|if) I ask)"
 )
+
+# 「给我爸妈」, 「帮我老婆」: for the user's family, not a request to the assistant (「都会给我爸妈打生活费」 is no rule).
+_NOT_MY_KIN = r"(?!爸|妈|父|母|老婆|老公|爱人|媳妇|家|儿|女|哥|姐|弟|妹|爷|奶|外公|外婆|姥|公公|婆婆|孩子|们)"
 
 _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|下午|傍晚|睡前|周末|吃饭(?:的时候|时)?|从来|基本上?|一直|现在|也|都|还是|还|真的|实在|特别|最|超|很|非常|比较|挺|蛮|更|向来|从小|一向|就|其实|本身|已经|早就|再也|最近|目前|一般都|总是|可能|也许|大概|好像|应该|又|终于|重新|接下来|下一步)*"
 # The user as subject, with the adverbs around it: 「我平时…」, and a time or discourse word said before
@@ -237,12 +245,16 @@ _ZH_CHRONIC_MEDS = (
     r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|舍曲林|氟西汀|帕罗西汀|赛乐特|艾司西酞普兰|左洛复|百忧解|来士普|抗凝药|华法林|优甲乐"
     r"|甲状腺素|阿托伐他汀|立普妥|辛伐他汀|他汀|避孕药|抗癫痫药|抗焦虑药|心脏病药|叶酸|孕妇维生素"
     r"|赖诺普利|氨氯地平|络活喜|氯沙坦|科素亚|美托洛尔|倍他乐克|氯吡格雷|波立维|阿司匹林|免疫抑制剂"
+    # A drug the list does not name, known by the ending of its generic name: 氯雷他定, 西替利嗪, 依那普利, 奥美拉唑.
+    r"|[\u4e00-\u9fff]{1,4}?(?:他定|利嗪|普利|沙坦|地平|他汀|洛尔|双胍|拉唑|替丁|曲坦|西林|沙星)"
 )
 _EN_CHRONIC_MEDS = (
     r"metformin|insulin|blood thinners|warfarin|antidepressants|sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro"
     r"|statins|levothyroxine|birth control|an inhaler|folic acid|prenatal vitamins"
     r"|lisinopril|amlodipine|losartan|metoprolol|atorvastatin|simvastatin|lipitor|paroxetine|paxil"
     r"|clopidogrel|plavix|immunosuppressants|an MAOI|MAOIs"
+    # A drug the list does not name, known by the ending of its generic name: enalapril, valsartan, omeprazole.
+    r"|[a-z]{2,10}(?:pril|sartan|olol|statin|dipine|formin|prazole|tadine|tidine|triptan|cillin|mycin|floxacin|oxetine)"
     r"|(?:blood pressure|diabetes|thyroid|heart|seizure|anxiety|ADHD) (?:medication|meds|medicine|pills)"
     # Supplements taken daily: "a vitamin D supplement", "a daily B12 supplement", "fish oil".
     r"|(?:a )?(?:daily )?(?:vitamin [A-Z]\d{0,2}|B12|fish oil|omega-3s?|magnesium|melatonin|calcium|probiotics?)"
@@ -468,6 +480,16 @@ REPLY_STEPS = Slot(
     {"zh": "讲操作时用编号步骤", "en": "Gives how-to answers as numbered steps"},
     importance=3,
 )
+# How many things a recommendation lists at most (`builders.count_in_digits`: 「三个」 and "3" are one value).
+REPLY_OPTIONS = Slot(
+    "constraint",
+    "reply-options",
+    {"zh": "推荐时最多列{value}个选项", "en": "Lists at most {value} options when recommending"},
+    importance=3,
+    clean=count_in_digits,
+)
+# 你 rather than the polite 您 (`clauses._ZH_PLAIN_YOU`, which says it one way).
+REPLY_PLAIN_YOU = Slot("constraint", "reply-address", {"zh": "称呼用“{value}”，不用“您”"}, importance=3)
 REPLY_TYPE_HINTS = Slot(
     "constraint",
     "reply-type-hints",
@@ -510,6 +532,8 @@ GROCERY_BUDGET = Slot(
     {"zh": "买菜预算每周{value}元", "en": "Grocery budget: {value} a week"},
     clean=amount_in_digits,
 )
+# Left-handedness, said one way (「惯用左手」, 「是个左撇子」, "I'm a lefty").
+LEFT_HANDED = Slot("fact", "trait-left-handed", {"zh": "是左撇子", "en": "Is left-handed"}, 3, LIFELONG_TTL_DAYS)
 # Which ear hears badly (core: a health fact).
 _EARS = {"左": "左耳", "右": "右耳", "两": "双耳", "双": "双耳", "left": "the left ear", "right": "the right ear"}
 _EARS["both"] = "both ears"
@@ -586,11 +610,34 @@ EN_PET_MENTION = re.compile(
 LISTED_PET = listed_fact("pet", 3, EN_PET_MENTION)
 EDUCATION = Slot("fact", "education-major", ttl_days=LIFELONG_TTL_DAYS)
 COMMUTE = Slot("fact", "commute")
+# How the user gets to work, said one way (`builders.commute_mode`: "by ferry", "ride the ferry" -> "Takes the ferry to
+# work"; "by car" -> "Drives to work").
+COMMUTE_MODE = Slot("fact", "commute", {"en": "{value} to work"}, clean=commute_mode)
 BUDGET = Slot("fact", "budget")
 TRAVEL_BUDGET = Slot(
     "fact",
     "budget-travel",
     {"zh": "旅行预算{value}元左右", "en": "Travel budget: about {value}"},
+    clean=amount_in_digits,
+)
+# Money owed or paid every month, each one amount however said (`builders.amount_in_digits`: 「六千八」, "$30k", "30 grand"),
+# so that another amount is a new value of the one memory.
+PARENTS_ALLOWANCE = Slot(
+    "fact",
+    "finance-parents-allowance",
+    {"zh": "每月给爸妈{value}元生活费", "en": "Sends parents {value} a month"},
+    clean=amount_in_digits,
+)
+MORTGAGE = Slot(
+    "fact",
+    "finance-mortgage",
+    {"zh": "房贷每月还{value}元", "en": "Mortgage payment: {value} a month"},
+    clean=amount_in_digits,
+)
+STUDENT_LOANS = Slot(
+    "fact",
+    "finance-student-loans",
+    {"zh": "助学贷款还剩{value}元", "en": "Student loans left: about {value}"},
     clean=amount_in_digits,
 )
 # A tight budget said without the word: "Money is tight for me", "I'm trying to spend as little as possible" (in the words
@@ -638,6 +685,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^烟(?:我)?(?:是)?(?P<value>(?:\d{1,2}|[一二两三四五六七八九十]{1,3}))年前(?:就)?戒(?:掉)?的$", smoking_quit_years_ago),
     _r("pref", "en", r"^I (?:quit|stopped|gave up) smoking (?P<value>(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)) years ago$", smoking_quit_years_ago),
     _r("pref", "en", r"^I(?:'ve| have) been (?:smoke-free|a non-smoker|off cigarettes) for (?P<value>(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)) years(?: now)?$", smoking_quit_years_ago),
+    _r("pref", "zh", r"^(?:我)?(?:平时|一直|从小)?(?:都)?(?:是)?(?:个)?(?P<value>左撇子|惯用左手|习惯用左手)(?:的)?$", LEFT_HANDED),
+    _r("pref", "en", r"^I(?:'m| am) (?:a )?(?P<value>left-handed|lefty)$", LEFT_HANDED),
     # ---- preferences: retirements, then dislikes, then likes and habits -------------------
     # How a hot drink is taken: 「我喝咖啡加燕麦奶」, "I take oat milk in my coffee", "I take my coffee black".
     _r("pref", "en", r"^I (?:usually |always |only |normally )?(?:take|drink|have|like) (?:my )?(?P<drink>coffee|tea) (?P<value>black|plain|straight|with (?:[\w-]+ ){0,2}?(?:milk|cream|sugar|honey|lemon|creamer)(?: and (?:[\w-]+ )?(?:milk|cream|sugar|honey|lemon))?)(?: now| these days)?$", taken_with),
@@ -829,7 +878,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?!.* (?:for a living|professionally)$)I " + _EN_ADV + r"(?:code|program|develop|write code) (?:mostly |mainly )?in (?P<item>" + CAP + r"[\w+#.-]*(?:(?:,\s*|,?\s+(?:and|or)\s+)" + CAP + r"[\w+#.-]*)*)", _pref),
     # "I write Go at work", 「我主要写Go」, 「我是写Java的」, 「我现在主要写Go了」 (a 了 of now, not of 「写了个脚本」): the language
     # one works in ("I write a blog" names none).
-    _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING_LIST_EN + r")\b(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"write (?P<item>" + _PROGRAMMING_LIST_EN + r")(?!\w)(?! (?:code |a |an |the )?(?:script|program|function|snippet|example)s?\b).*$", _pref),
     _r("pref", "zh", r"^(?:我(?:现在|目前)?(?:一直|平时|平常|一般|通常|主要|日常|工作中|工作上)?|(?:平时|平常|一般|通常|主要|日常|工作中|工作上))(?:都|也)?写(?P<item>" + _PROGRAMMING_LIST_ZH + r")(?![^，。]*(?:过|了(?!$)))(?:的|比较多|多一些|为主)?了?$", _pref),
     _r("pref", "zh", r"^(?:偶尔|有时候?|也)写(?:点|些|一点)?(?P<item>" + _PROGRAMMING + r")$", _pref, after="preference-"),
     _r("pref", "zh", r"^我是(?:写|搞)(?P<item>" + _PROGRAMMING + r")的$", _pref),
@@ -917,7 +966,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我)?(?:现在|平时|一般|通常)?(?:每天|一天|每晚|每天晚上|晚上)(?:只|能|才|大概|大约|差不多|一般)*睡(?P<value>\d{1,2}|[一二两三四五六七八九十]{1,2})(?:个)?(?:多)?小时(?:左右)?(?:的觉)?了?$", SLEEP_HOURS),
     _r("pref", "en", r"^I (?:only |usually |normally |typically |now )?(?:sleep|get) (?:about |around |only |maybe )?(?P<value>\d{1,2}|four|five|six|seven|eight|nine|ten)(?: hours| hrs)(?: of sleep)?(?: a night| per night| every night| a day)?(?: now| these days)?$", SLEEP_HOURS),
     # A travel budget (in the habit rule's group: 旅游 said with 一般 is no habit).
-    _r("pref", "zh", r"^(?:我)?(?:的)?(?:出去)?(?:旅游|旅行|出游|度假)(?:的)?预算(?:一般|通常|大概|大约|基本上?)*(?:是|在|控制在)?(?:大概|大约)?(?P<value>[\\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?(?:左右)?$", TRAVEL_BUDGET),
+    _r("pref", "zh", r"^(?:我)?(?:的)?(?:出去)?(?:旅游|旅行|出游|度假)(?:的)?预算(?:一般|通常|大概|大约|基本上?)*(?:是|在|控制在)?(?:大概|大约)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?(?:左右)?$", TRAVEL_BUDGET),
     # How long the user naps, in minutes (`builders.minutes_said`): 「我每天中午午睡半小时」, 「中午我都会睡上半小时」, and
     # 「一般睡半个小时」 right after 「我有午睡的习惯」.
     _r("pref", "zh", r"^(?:我)?(?:现在)?(?:每天|平时|一般|通常)?(?:中午)?(?:我)?(?:都|一般|通常)?(?:会)?(?:午睡|睡午觉|午休)(?:一般|都)?(?:睡)?(?:上|个)?(?P<value>" + _ZH_DURATION + r")(?:左右)?$", NAP_LENGTH),
@@ -1282,6 +1331,15 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "zh", _ZH_ME + r"(?:长期|常年|每天(?:都)?(?:要)?|一直(?:在)?)(?:吃|服用|服)(?:一|两|半)?(?:片|粒|颗)?(?P<item>阿司匹林|布洛芬|维生素[A-Z\d]*|鱼油|钙片|褪黑素|" + _ZH_CHRONIC_MEDS + r")$", MEDICATION),
     # A drug the doctor moved the user to: "My doctor switched me to insulin", 「医生让我改打胰岛素」.
     # Switched to, it ends the one held drug of its use (`builders.SWITCHED_AWAY`); put on, it is one more.
+    # A daily dose, said one way (`builders.medication_dose`), and a change of it; one drug put in place of another.
+    _r("medication", "zh", r"^(?:我)?(?:现在)?(?:每天|每日)(?:早上|晚上|睡前)?(?:都)?(?:要)?(?:固定)?(?:吃|服用|服)(?P<dose>[一两二三半]|\d)(?:片|粒|颗)(?P<item>" + _ZH_CHRONIC_MEDS + r")$", medication_dose),
+    _r("medication", "zh", r"^(?P<item>" + _ZH_CHRONIC_MEDS + r")(?:我)?(?:现在)?(?:每天|每日)(?:早上|晚上|睡前)?(?:都)?(?:要)?(?:固定)?(?:吃|服用|服)(?P<dose>[一两二三半]|\d)(?:片|粒|颗)$", medication_dose),
+    _r("medication", "zh", r"^(?:我|医生)?(?:已经|现在)?(?:让我|给我|帮我)?把(?P<from>" + _ZH_CHRONIC_MEDS + r")(?:换成|改成|换)了?(?P<item>" + _ZH_CHRONIC_MEDS + r")了?$", medication_switched),
+    _r("medication", "en", r"^I (?:take|'m on|am on) (?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu)) (?:of )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: every (?:morning|evening|night|day)| daily| a day| once a day)?$", medication_dose),
+    _r("medication", "en", r"^I take (?P<item>" + _EN_CHRONIC_MEDS + r"),? (?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu))(?: every (?:morning|evening|night|day)| daily| a day| once a day)?$", medication_dose),
+    _r("medication", "en", r"^my (?:morning |evening |daily |night )?(?:med|medication|pill) is (?P<item>" + _EN_CHRONIC_MEDS + r"),? (?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu))(?: every (?:morning|evening|night|day)| daily| a day| once a day)?$", medication_dose),
+    _r("medication", "en", r"^(?:my |the )?(?:doctor )?(?:bumped|increased|raised|upped|lowered|reduced|cut|dropped|changed) (?:my )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: dose)? (?:up |down )?to (?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu))$", medication_dose),
+    _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me from (?P<from>" + _EN_CHRONIC_MEDS + r") to (?P<item>" + _EN_CHRONIC_MEDS + r")$", medication_switched),
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
     _r("medication", "en", r"^(?:my |the )?doctor (?:put|started) me (?:on|onto) (?P<item>" + _EN_CHRONIC_MED_LIST + r")\b", MEDICATION),
     # A drug ended: "My doctor took me off metformin", "I'm off metformin now", 「医生让我停了二甲双胍」; and the
@@ -1539,11 +1597,24 @@ RULES: tuple[Rule, ...] = (
     # "Money is tight for me right now", "I'm trying to spend as little as possible": a tight budget, said otherwise.
     _r("budget", "en", r"^money(?:'s| is) (?:really |pretty |very |a bit |kind of )?(?P<value>tight)(?: for (?:me|us))?(?: right now| these days| at the moment| this month| now)?$", TIGHT_BUDGET),
     _r("budget", "en", r"^I(?:'m| am) trying to (?P<value>spend as little as possible|keep (?:my )?(?:spending|costs|expenses) (?:low|down))(?: right now| these days| now)?$", TIGHT_BUDGET),
+    # What the user gives their parents, pays on a mortgage or still owes on student loans, each month or in all.
+    _r("budget", "zh", r"^(?:我)?(?:每个月|每月)(?:我)?(?:都)?(?:会)?(?:固定)?(?:给|打给)(?:我)?(?:爸妈|父母|爸爸妈妈|老爸老妈)(?:打|转)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?(?:的)?生活费$", PARENTS_ALLOWANCE),
+    _r("budget", "zh", r"^(?:我)?(?:给|每个?月给)(?:我)?(?:爸妈|父母|爸爸妈妈)的生活费(?:我)?(?:现在)?(?:涨到|加到|提到|降到|减到|改成|调到)(?:了)?(?:每个?月)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?了?$", PARENTS_ALLOWANCE),
+    _r("budget", "zh", r"^(?:我)?(?:现在)?(?:每个月|每月|一个月)?(?:的)?房贷(?:我)?(?:每个月|每月|一个月)?(?:要|得|需要)?(?:还)?(?:款)?(?:是)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?了?$", MORTGAGE),
+    _r("budget", "zh", r"^(?:我)?(?:现在)?(?:每个月|每月)(?:的)?房贷还款(?:是|要)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?了?$", MORTGAGE),
+    _r("budget", "en", r"^(?:I send|I give|I pay) (?:my )?(?:parents|mom and dad) (?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:a|per|each|every) month$", PARENTS_ALLOWANCE),
+    _r("budget", "en", r"^(?:my mortgage (?:payment )?is|I pay) (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:a|per|each) month(?: (?:on|for) (?:my |the )?mortgage)?$", MORTGAGE),
+    _r("budget", "en", r"^I (?:have|'ve got|still have|still owe|owe) (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:left )?(?:in|on) (?:my )?student loans?$", STUDENT_LOANS),
+    _r("budget", "en", r"^my (?:remaining )?student loan (?:balance|debt) is (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand)(?: left)?$", STUDENT_LOANS),
+    _r("budget", "en", r"^I(?:'ve| have) paid (?:my|off my)? ?student loans? down to (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand)$", STUDENT_LOANS),
     # What a trip or a holiday may cost: one amount (`builders.amount_in_digits`), so that another is a new value.
     _r("budget", "en", r"^my (?:vacation|travel|trip|holiday) budget (?:is|'s) (?:usually |typically |normally |generally )?(?:around |about |roughly |up to )?(?P<value>[$€£¥]?\d[\d,.]*k?)(?: or so)?(?: a trip| per trip)?$", TRAVEL_BUDGET),
     _r("budget", "en", r"^I (?:usually |typically |normally |generally )?(?:spend|budget) (?:about |around |roughly |up to )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:on|for) (?:a |my |each |every )?(?:vacations?|trips?|holidays?|travel)$", TRAVEL_BUDGET),
     _r("budget", "en", r"^I(?:'ve| have) (?:raised|increased|bumped|upped|lowered|cut|reduced|changed) my (?:vacation|travel|trip|holiday) budget (?:up |down )?to (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?)$", TRAVEL_BUDGET),
-    _r("commute", "en", r"^I (?:usually |always |mostly |normally |often )?(?:commute|get to work|go to work|ride to work) (?:by|on) (?P<value>bike|bicycle|car|train|bus|subway|metro|foot|scooter|motorcycle|ferry)\b", COMMUTE),
+    _r("commute", "en", r"^I (?:usually |always |mostly |normally |often )?(?:commute|get to work|go to work|ride to work) (?:by|on) (?P<value>bike|bicycle|car|train|bus|subway|metro|foot|scooter|motorcycle|ferry)(?: now| these days)?$", COMMUTE_MODE),
+    _r("commute", "en", r"^(?:my commute is|I commute) (?:by|on) (?:the )?(?P<value>bike|bicycle|car|train|bus|subway|metro|foot|scooter|motorcycle|ferry)(?: now| these days)?$", COMMUTE_MODE),
+    _r("commute", "en", r"^I (?:usually |always |mostly |normally |often )?(?:take|ride|catch) the (?P<value>train|bus|subway|metro|tube|ferry) (?:to work|into work|getting to work|to get to work)(?: now| these days)?$", COMMUTE_MODE),
+    _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk) to work(?: now| these days)?$", COMMUTE_MODE),
     _r("commute", "zh", r"(?P<value>开车|(?:坐|搭|乘)?地铁|(?:坐|搭|乘)?公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
     # How long the way to work takes, said without the way: 「我上班单程要一个小时」, 「从家到公司我单程得花一个小时左右」,
     # 「单程大概一小时」, "It takes me 45 minutes to get to work" (in minutes: `builders.minutes_said`).
@@ -1727,6 +1798,10 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?!.*\b(?:don't|do not|no|never|stop|without)\b)(?=.*\bpython\b).*\b(?P<value>type hints|type annotations)\b.*$", REPLY_TYPE_HINTS, standing=True),
     _r("constraint", "zh", r"^(?!.*(?:不要|别|不用))(?=.*(?:Python|python|代码))[^，。]*(?P<value>类型注解|类型提示)[^，。]*$", REPLY_TYPE_HINTS, standing=True),
     # How-to answers as numbered steps, and no closing summary: one wording each, whatever words asked for it.
+    # 「推荐的时候别超过三个选项」, 「给我推荐东西的时候最多列三个」, "When you recommend things, list at most 3".
+    _r("constraint", "zh", r"^(?:以后)?(?:给我)?推荐(?:东西|选项)?(?:给我)?(?:的时候|时)?(?:最多|别超过|不要超过|不超过|只)(?:列|给)?(?P<value>\d{1,2}|[一二两三四五六七八九十])个(?:选项|就够了|就行|就好|以内)*$", REPLY_OPTIONS, standing=True),
+    _r("constraint", "en", r"^(?:when you recommend (?:things|stuff)?,? )?(?:please )?(?:list|give me|suggest) (?:at most|no more than|only) (?P<value>\d{1,2}|two|three|four|five) (?:options|choices|recommendations|suggestions|things)(?: when (?:you )?recommend(?:ing)? (?:things|stuff))?$", REPLY_OPTIONS, standing=True),
+    _r("constraint", "zh", r"^回复里用(?P<value>你)不用您$", REPLY_PLAIN_YOU, standing=True),
     _r("constraint", "en", r"^(?!.*\b(?:don't|do not|no|never|stop|without)\b).*\b(?P<value>numbered steps|numbered step-by-step)\b.*$", REPLY_STEPS, standing=True),
     _r("constraint", "zh", r"^(?!.*(?:不要|别|不用))(?=.*(?:步骤|怎么做|操作|教程))[^，。]*(?P<value>编号|分步骤列出|一步一步列出|列出步骤)[^，。]*$", REPLY_STEPS, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|no need to|skip|stop|I don't need|I don't want|leave out|drop)\b.*\b(?P<value>summary|summaries|recap|recaps|tl;?dr|wrap-up)\b.*$", REPLY_NO_SUMMARY, standing=True),
@@ -1745,14 +1820,14 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", _ZH_STANDING_FIRST + r"[^，。]*?(?:代码|示例|例子|样例)[^，。]{0,10}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
     # 「给代码示例的时候用Go」: the standing word (的时候) after the code word.
     _r("constraint", "zh", r"(?:代码|示例|例子|样例)[^，。]{0,10}?(?:的时候|时)[^，。]{0,4}?(?:用|使用)(?P<value>" + _PROGRAMMING + r")", CODE_LANGUAGE, standing=True),
-    _r("constraint", "en", r"^(?=.*\b" + _EN_STANDING + r"|.*\bwhen you (?:show|write|give)).*\b(?:code|examples?|snippets?)\b.*?\b(?:in|use|using) (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
+    _r("constraint", "en", r"^(?=.*\b" + _EN_STANDING + r"|.*\bwhen you (?:show|write|give)).*\b(?:code|examples?|snippets?)\b.*?\b(?:in|use|using) (?P<value>" + _PROGRAMMING + r")(?!\w)", CODE_LANGUAGE, standing=True),
     # Code examples in general, no task named: 「代码示例请用TypeScript」, "Keep code examples in Python 3",
     # "Use Python for code examples" (「用TypeScript写一个快排」 and "Write a quicksort in Rust" are one-offs).
     _r("constraint", "zh", r"^(?:代码示例|示例代码|代码例子|代码样例|代码|示例|例子|样例)(?:请|都|一律|统一|最好)*(?:用|使用)(?P<value>" + _PROGRAMMING + r")(?:写|来写)?(?:吧|就行|就好)?$", CODE_LANGUAGE, standing=True),
-    _r("constraint", "en", r"^(?:please )?keep (?:all |your )?(?:code examples|code samples|code snippets|examples|snippets|code) in (?P<value>" + _PROGRAMMING + r")\b", CODE_LANGUAGE, standing=True),
+    _r("constraint", "en", r"^(?:please )?keep (?:all |your )?(?:code examples|code samples|code snippets|examples|snippets|code) in (?P<value>" + _PROGRAMMING + r")(?!\w)", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?P<value>" + _PROGRAMMING + r") for (?:all |your |any )?(?:code examples|code samples|code snippets|examples|snippets|code)\b", CODE_LANGUAGE, standing=True),
     # 别 as "don't", not inside 特别 / 分别 / 区别 / 性别 / 别人… (「我怀孕的时候特别想吃酸的」 is no rule).
-    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我|(?<![特分区告类性级差识个])别(?!人)|不要|避开|记得|给我|都要|请|要先|先给|先说|优先|考虑|只推荐|只给我|直接回答|直接说|直接给|总结|附上|加上|列出|注明|标注).*$", standing_rule, standing=True),
+    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我" + _NOT_MY_KIN + r"|(?<![特分区告类性级差识个])别(?!人)|不要|避开|记得|给我" + _NOT_MY_KIN + r"|都要|请|要先|先给|先说|优先|考虑|只推荐|只给我|直接回答|直接说|直接给|总结|附上|加上|列出|注明|标注).*$", standing_rule, standing=True),
     # 「不要给我推荐任何需要付费的东西」: "any" makes it a rule for every recommendation.
     _r("constraint", "zh", r"^(?:请)?(?:不要|别)(?:再)?(?:给我|帮我|向我)?推荐(?:任何|什么)[^，。]+$", standing_rule, standing=True),
     # 「别再给我推荐健身房了」: "again" makes it a rule for every recommendation to come.
