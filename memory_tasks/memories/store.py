@@ -197,8 +197,9 @@ class _EndedValue:
         """True when `sentence` says the value holds: names it, and, for a home, says someone lives there; for a career
         changed, says what its person's job is."""
         if self.job_of:
-            job = _A_JOB.match(sentence.strip().rstrip("；;。. "))
-            return job is not None and job["who"] == self.value
+            said = sentence.strip().rstrip("；;。. ")
+            job = _A_JOB.match(said) or _A_JOB_EN.match(said)
+            return job is not None and job["who"].casefold() == self.value.casefold()
         return self.value.casefold() in sentence.casefold() and (not self.home or bool(_LIVING.search(sentence)))
 
 
@@ -211,8 +212,16 @@ _ENDS_A_VALUE = re.compile(
     r"|从(?P<left>[^，。；从]{1,8}?)(?:辞职|离职|搬走|搬出来|搬过来|搬到|搬去)"
     # 「不干律师了」 (not 「周末不做饭」: a job is given up with 干 or 当, and over with 了).
     r"|不(?:干|当)(?P<quit>[^，。；了]{1,6})了"
+    # 「姐夫不开出租了」, 「女儿不住校了」: what was done, with its verb (the sentences that say 开出租, 住校 go);
+    # 「舅舅把老家的饭馆关了」: a business closed (the sentences that name 饭馆 go).
+    r"|不再?(?P<stopped>[开住跑卖教][^，。；了]{1,6})了"
+    r"|把(?:[^，。；把]{0,8}的)?(?P<closed>[^，。；把的]{1,6}?)(?:关了|关掉了|关门了|卖了|转让了)"
     # 「老公现在改行当律师了」: the job held before, whatever it was (跳槽 is another employer, not another job).
-    r"|^(?P<changer>[^，。；\s]{1,4}?)(?:现在|已经|去年|今年|最近)?(?:改行|转行)",
+    r"|^(?P<changer>[^，。；\s]{1,4}?)(?:现在|已经|去年|今年|最近)?(?:改行|转行)"
+    # "Husband stopped driving and works as a dispatcher now", "Sister is now a nurse": another job, said in English.
+    r"|^(?P<changer_en>[\w'-]+(?:-in-law)?) (?:(?:stopped|quit|left|gave up) [\w' -]{2,30}? and (?:now )?\w+s [\w' -]{2,40} now"
+    r"|(?:(?:stopped|quit|left|gave up) [\w' -]{2,30}? and )?"
+    r"(?:now works as|works as an? [\w -]{2,30} now|is now an?|became an?|has become an?|switched careers))\b",
     re.IGNORECASE,
 )
 # A sentence of someone's job: 「老公是医生」, 「老公在医院当医生」, 「老婆在银行上班」 (not 「老公是四川人」).
@@ -220,16 +229,29 @@ _A_JOB = re.compile(
     r"^(?P<who>[^，。；\s]{1,4}?)(?:现在)?(?:是(?:一名|一个|个)?[^，。；]{1,8}?(?<!人)|(?:在[^，。；]{1,8}?)?(?:当|做)[^，。；]{1,8}"
     r"|在[^，。；]{1,8}?(?:上班|工作))[了的]?$"
 )
+# The same in English: "Husband is a long-haul truck driver", "Sister works as a nurse" (not "Husband is a vegetarian",
+# "Dad is a smoker": a diet or a habit, which a career change leaves).
+_A_JOB_EN = re.compile(
+    r"^(?P<who>[\w'-]+) (?:is|works as) an? (?!(?:vegetarian|vegan|smoker|non-smoker|drinker|christian|muslim|catholic)\b)"
+    r"[\w -]{0,40}?(?:er|or|ist|ant|ent|man|woman|nurse|chef|cook|doctor|engineer|pilot|clerk|agent|analyst|architect)$",
+    re.IGNORECASE,
+)
 _LIVING = re.compile(r"\blives?\b|\bliving\b|\bbased\b|住|在", re.IGNORECASE)
 
 
 def _values_ended(sentence: str) -> list[_EndedValue]:
     """The homes left, jobs quit and careers changed `sentence` says (`_ENDS_A_VALUE`)."""
     return [
-        _EndedValue(said["changer"], job_of=True)
-        if said["changer"]
+        _EndedValue(said["changer"] or said["changer_en"], job_of=True)
+        if said["changer"] or said["changer_en"]
         else _EndedValue(
-            said["place"] or said["left"] or said["job"] or said["quit"] or said["diet"],
+            said["place"]
+            or said["left"]
+            or said["job"]
+            or said["quit"]
+            or said["diet"]
+            or said["stopped"]
+            or said["closed"],
             home=bool(said["place"] or (said["left"] and "搬" in said.group(0))),
         )
         for said in _ENDS_A_VALUE.finditer(sentence)

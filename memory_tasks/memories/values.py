@@ -84,6 +84,7 @@ _HAN_SYNONYMS = {
     "哥哥": "哥",
     "姐姐": "姐",
     "弟弟": "弟",
+    "澳洲": "澳大利亚",
     "妹妹": "妹",
     "闺女": "女儿",
     # Living together said three ways: 妈跟我们一起住 / 妈妈和我们住在一起 / 母亲跟我们同住.
@@ -395,7 +396,7 @@ def frame(text: str) -> str:
     words say whether one text qualifies another, and "Has a peanut allergy and must avoid peanuts" would then qualify
     "Allergic to peanuts"), and the paraphrases of a family member's diet, allergy, children, job and school below
     (`_NO_MEAT` …, `children_aged`, `_KIDS`, `_PARENT_OF`, `_WORKS_AS`, `_EN_SCHOOL_PARAPHRASES`, `_MOM_AND_DAD`,
-    `_DIAGNOSED_WITH`, `_SERVES_IN`, `_ASSISTED_LIVING`)."""
+    `_DIAGNOSED_WITH`, `_SERVES_IN`, `_ASSISTED_LIVING`, `_EN_FAMILY_PARAPHRASES`)."""
     if has_han(text):
         # 「哥在美国」 is where he lives: 「哥哥住在美国」; 「女儿上初二」 is 「女儿初二了」.
         text = _ZH_KEPT_FROM_FOR_AN_ALLERGY.sub(r"对\g<allergen>过敏", text)
@@ -407,7 +408,7 @@ def frame(text: str) -> str:
     text = _HAS_AN_ALLERGY.sub(r"is allergic to \g<allergen>", canonical_words(_MOM_AND_DAD.sub("parents", text)))
     text = _ASSISTED_LIVING.sub("assisted living", _SERVES_IN.sub("is in the ", _DIAGNOSED_WITH.sub("has", text)))
     text = _ON_A_DIET.sub(lambda m: f"is on a {m['diet'].lower()} diet", _WORKS_AS.sub("is", text))
-    for paraphrase, said in _EN_SCHOOL_PARAPHRASES:
+    for paraphrase, said in _EN_SCHOOL_PARAPHRASES + _EN_FAMILY_PARAPHRASES:
         text = paraphrase.sub(said, text)
     text = _KEPT_FROM_FOR_AN_ALLERGY.sub(r"is allergic to \g<allergen>", _NO_MEAT.sub("is vegetarian", text))
     text = _ARE_TWINS.sub(r"Has twin \g<children>", text)
@@ -523,6 +524,9 @@ _ZH_FAMILY_PARAPHRASES = (
     (re.compile(r"是做(?P<job>[^，。；]{1,6}?)(?=$|[，。；])"), r"是\g<job>"),
     (re.compile(r"是(?P<org>[^，。；是]{1,6}?)(?:职员|员工)(?=$|[，。；])"), r"在\g<org>工作"),
     (re.compile(r"人在"), "在"),
+    # Studying somewhere however said (「在澳大利亚留学」 / 「在澳洲读书」 / 「念书」), boarding at school.
+    (re.compile(r"留学|念书"), "读书"),
+    (re.compile(r"是住校生|在学校住校|(?:住)?在学校宿舍|住在学校|住学校(?:宿舍)?"), "住校"),
     (re.compile(r"在(?P<place>[^，。；在]{1,8}?)住(?=$|[，。；])"), r"在\g<place>"),
 )
 # A job worked at is the job had: "Brother-in-law works as a firefighter" / "Brother-in-law is a firefighter".
@@ -535,6 +539,17 @@ _EN_SCHOOL_PARAPHRASES = (
         re.compile(r"\bis an? (?P<field>medical|law|nursing|dental|graduate|grad) student\b", re.IGNORECASE),
         r"is in \g<field> school",
     ),
+)
+# A family member by their other names, a job with its trade: "Big sister is deaf" / "Older sister is deaf", "Stepfather
+# works as a plumber" / "Stepdad's a plumber by trade".
+_EN_FAMILY_PARAPHRASES = (
+    (re.compile(r"\bbig (?=sister|brother)", re.IGNORECASE), "older "),
+    (re.compile(r"\blittle (?=sister|brother)", re.IGNORECASE), "younger "),
+    (re.compile(r"\bstep-?father\b", re.IGNORECASE), "stepdad"),
+    (re.compile(r"\bstep-?mother\b", re.IGNORECASE), "stepmom"),
+    (re.compile(r" by trade\b", re.IGNORECASE), ""),
+    # "Stepdad's a plumber": 's before an article is "is" (a possessive is followed by its noun).
+    (re.compile(r"(?<=\w)['\u2019]s (?=an? )", re.IGNORECASE), " is "),
 )
 # A diet kept however said: "Husband is on a keto diet" / "…eats keto" / "…follows a keto diet".
 _ON_A_DIET = re.compile(

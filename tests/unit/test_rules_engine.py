@@ -3600,7 +3600,7 @@ def test_offal_and_sleeping_in_have_readable_keys_in_both_languages() -> None:
 
 def test_a_liking_on_its_way_is_a_liking() -> None:
     """R-TYPE-2 (sixteenth probe): "I've been getting into pottery lately" stored nothing."""
-    assert [c.key for c in extract("I've been getting into pottery lately.")] == ["preference-pottery"]
+    assert [c.key for c in extract("I've been getting into pottery lately.")] == ["habit-pottery"]
     assert extract("I've been getting into trouble lately.") == extract("I've been getting into a new hobby.") == []
 
 
@@ -3886,7 +3886,7 @@ def test_a_named_persons_allergy_is_not_the_users_and_family_words_reach_further
     assert keyed("My fiancée is a dentist.") == [("append", "fact", "family-partner", "Fiancée is a dentist")]
     assert keyed("我未婚妻是医生")[0][2] == "family-partner"
     assert keyed("I'm terrified of flying.")[0][2] == "trait-fear-of-flying"
-    assert keyed("我现在用的电脑是ThinkPad。")[0][2] == "preference-thinkpad"
+    assert keyed("我现在用的电脑是ThinkPad。")[0][2] == "device-thinkpad"
     assert keyed("我开始练普拉提了")[0][2] == "sport-pilates"
     assert keyed("I'm a vegetarian, but I've started eating chicken again.") == [
         ("upsert", "fact", "diet", "Is a vegetarian but has started eating chicken again")
@@ -6968,6 +6968,9 @@ def test_smoking_quit_without_a_time_still_only_ends_the_habit() -> None:
         ),
         ("I have about $30k left in student loans.", [("finance-student-loans", "Student loans left: about $30000")]),
         ("我出去旅游的预算一般是8000块", [("budget-travel", "旅行预算8000元左右")]),
+        ("I pay $1,200 a month on my mortgage.", [("finance-mortgage", "Mortgage payment: $1200 a month")]),
+        # What a payment is for must be said: rent, a car, anything.
+        ("I pay $1,200 a month.", []),
         # Reply rules: how many options a recommendation lists, 你 rather than 您.
         ("推荐的时候别超过三个选项。", [("reply-options", "推荐时最多列3个选项")]),
         ("以后推荐东西给我，三个以内就够了", [("reply-options", "推荐时最多列3个选项")]),
@@ -7025,3 +7028,47 @@ def test_one_drug_switched_for_another_ends_the_first() -> None:
         ("delete", "medication-lisinopril"),
         ("upsert", "medication-losartan"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # Devices: a laptop or a watch said used, and one put in place of another.
+        ("我电脑用的是ThinkPad。", [("device-thinkpad", "用ThinkPad")]),
+        ("ThinkPad是我平时用的笔记本", [("device-thinkpad", "用ThinkPad")]),
+        ("My runs get recorded on my Garmin watch.", [("device-garmin-watch", "Uses a Garmin watch")]),
+        # Doses in tablets, a change of dose, said with the time of day.
+        ("褪黑素我每晚睡觉前吃一粒。", [("medication-melatonin", "每天吃一片褪黑素")]),
+        ("我天天晚上睡前都要吃一粒褪黑素。", [("medication-melatonin", "每天吃一片褪黑素")]),
+        ("褪黑素我现在减到每晚半粒了。", [("medication-melatonin", "每天吃半片褪黑素")]),
+        ("倍他乐克我一天吃半片。", [("medication-metoprolol", "每天吃半片倍他乐克")]),
+        ("医生把我的倍他乐克加到每天一整片了。", [("medication-metoprolol", "每天吃一片倍他乐克")]),
+        # 「每晚睡觉前」 holds no 晚睡: a habit at bedtime is not staying up late.
+        ("我每天晚上睡前都泡脚。", [("habit-foot-soak", "每天晚上睡前都泡脚")]),
+        # Family words: an older or big sister, a stepdad.
+        ("My big sister is deaf.", [("family-siblings", "Big sister is deaf")]),
+        ("My stepdad is a plumber.", [("family-parents", "Stepdad is a plumber")]),
+        # Health and money facts, reply rules with one wording each.
+        ("我血型是O型的。", [("health-blood-type", "血型：O型")]),
+        ("我有慢性荨麻疹。", [("health-urticaria", "有慢性荨麻疹")]),
+        ("15% of each paycheck goes straight into savings.", [("finance-savings-rate", "Saves 15% of each paycheck")]),
+        ("Every month, $380 goes to my car payment.", [("finance-car-payment", "Car payment: $380 a month")]),
+        ("Use the DD/MM/YYYY format for dates.", [("reply-date-format", "Dates as DD/MM/YYYY")]),
+        (
+            "When you use an acronym, write out the full term the first time.",
+            [("reply-acronyms", "Spells out acronyms the first time they are used")],
+        ),
+        ("数字麻烦都写成1、2、3这种，不要写一二三。", [("reply-numerals", "数字用阿拉伯数字写")]),
+        # Jobs, sports and habits the lists did not know.
+        ("I work as an air traffic controller.", [("occupation", "Occupation: air traffic controller")]),
+        ("我一周会去打两次桌球。", [("sport-billiards", "一周会去打两次桌球")]),
+        ("我每周练两次拳击。", [("sport-boxing", "每周练两次拳击")]),
+        ("Every morning I take a cold shower.", [("habit-cold-shower", "Takes a cold shower every morning")]),
+        ("I take a pottery class on Monday evenings.", [("habit-pottery", "Takes a pottery class on Monday evenings")]),
+    ],
+)
+def test_held_out_statements_of_the_thirty_second_probe_are_read(message: str, expected: list[tuple[str, str]]) -> None:
+    """R-WRITE-2 (thirty-second to thirty-fourth probes, held-out bursts by a helper that never saw the engine): each
+    of these stored nothing, a wrong key (「每晚睡觉前」 as `habit-staying-up-late`) or a wording the next paraphrase
+    rewrote."""
+    assert [(c.key, c.content) for c in extract(message)] == expected

@@ -353,3 +353,45 @@ def test_a_family_fact_of_the_thirtieth_probe(existing: str, addition: str, expe
     """R-WRITE-3 (thirtieth and thirty-first probes, held-out bursts): each paraphrase was appended to the family fact
     as a second part ("Son has ADHD; Son was diagnosed with ADHD")."""
     assert append_content(existing, addition) == expected
+
+
+@pytest.mark.parametrize(
+    ("existing", "addition", "expected"),
+    [
+        # Another job said in English ends the one held; a diet or a habit of the same person stays.
+        (
+            "Husband is a long-haul truck driver",
+            "Husband stopped driving and works as a dispatcher now",
+            "Husband stopped driving and works as a dispatcher now",
+        ),
+        (
+            "Wife is an architect",
+            "Wife left architecture and teaches high school art now",
+            "Wife left architecture and teaches high school art now",
+        ),
+        ("Sister works as a nurse", "Sister became a doctor", "Sister became a doctor"),
+        (
+            "Husband is a long-haul truck driver; Husband is a vegetarian",
+            "Husband is now a teacher",
+            "Husband is a vegetarian; Husband is now a teacher",
+        ),
+        ("Dad is a smoker", "Dad is now a teacher", "Dad is a smoker; Dad is now a teacher"),
+        # 不再做了 and a business closed end what they name.
+        ("姐夫是开出租车的", "姐夫不开出租了；现在改跑网约车", "姐夫不开出租了；现在改跑网约车"),
+        ("舅舅在老家开了家饭馆", "舅舅把老家的饭馆关了；现在改开民宿了", "舅舅把老家的饭馆关了；现在改开民宿了"),
+        ("女儿在学校住校", "女儿不住校了；现在每天回家住", "女儿不住校了；现在每天回家住"),
+        ("老公是医生", "老公不开车了", "老公是医生；老公不开车了"),
+        # Paraphrases: a family member's other names, a trade, studying abroad, boarding.
+        ("Older sister is deaf", "Big sister is deaf", "Older sister is deaf"),
+        ("Stepdad is a plumber", "Stepfather works as a plumber", "Stepdad is a plumber"),
+        ("Stepdad is a plumber", "Stepdad's a plumber by trade", "Stepdad is a plumber"),
+        ("外甥女在澳大利亚留学", "外甥女现在在澳洲读书", "外甥女在澳大利亚留学"),
+        ("女儿在学校住校", "闺女是住校生", "女儿在学校住校"),
+        ("女儿在学校住校", "女儿平时住在学校宿舍", "女儿在学校住校"),
+        ("外甥女在澳大利亚留学", "外甥女在英国读书", "外甥女在澳大利亚留学；外甥女在英国读书"),
+    ],
+)
+def test_a_family_fact_of_the_thirty_second_probe(existing: str, addition: str, expected: str) -> None:
+    """R-WRITE-3 (twenty-ninth to thirty-fourth probes, held-out bursts): a family member's new job or a thing stopped
+    was appended beside the old value, and these paraphrases as second parts."""
+    assert append_content(existing, addition) == expected

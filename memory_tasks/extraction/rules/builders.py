@@ -679,6 +679,17 @@ SWITCHED_AWAY = {
     "device-huawei-phone": ("device-iphone", "device-xiaomi-phone"),
     "device-xiaomi-phone": ("device-iphone", "device-huawei-phone"),
 }
+# Laptops and watches: one of each is used at a time ("I ditched the Garmin, I track my runs on an Apple Watch now").
+SWITCHED_AWAY.update(
+    {
+        "device-thinkpad": ("device-matebook", "device-mac"),
+        "device-matebook": ("device-thinkpad", "device-mac"),
+        "device-mac": (*SWITCHED_AWAY["device-mac"], "device-thinkpad", "device-matebook"),
+        "device-garmin-watch": ("device-apple-watch", "device-fitbit"),
+        "device-apple-watch": ("device-garmin-watch", "device-fitbit"),
+        "device-fitbit": ("device-garmin-watch", "device-apple-watch"),
+    }
+)
 # Code editors, under the keys their names get (`keys.liking_key`).
 _EDITORS = tuple(
     f"preference-{name}"
@@ -938,13 +949,14 @@ _DEVICE_FULL_NAMES = (
 
 def device_used(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """The device of the group `item` the user uses, under its key (`liking_key`: device-pixel), said one way: "Uses a
-    Google Pixel" ("I use a Google Pixel phone", "My phone is a Google Pixel", "I'm on a Pixel")."""
+    Google Pixel" ("I use a Google Pixel phone", "My phone is a Google Pixel", "I'm on a Pixel"), 「用ThinkPad」."""
     item = match.group("item").strip()
     item = item if item.startswith("Android") else re.sub(r" phone$", "", item)
     for short, full in _DEVICE_FULL_NAMES:
         item = short.sub(full, item)
     article = "an" if item[:1].lower() in "aeiou" else "a"
-    return [_candidate("upsert", "preference", liking_key(item), f"Uses {article} {item}", clause, 3, item=item)]
+    content = f"用{item}" if clause.lang == "zh" else f"Uses {article} {item}"
+    return [_candidate("upsert", "preference", liking_key(item), content, clause, 3, item=item)]
 
 
 # What a drink is had instead of, by one name: soda, pop, coke and fizzy drinks are soft drinks.
@@ -1068,7 +1080,8 @@ def smoking_quit_years_ago(match: re.Match[str], clause: Clause) -> list[Candida
     return [ended, _candidate("upsert", "fact", "trait-former-smoker", content, clause, 3, LIFELONG_TTL_DAYS)]
 
 
-# A dose said in digits and its unit without a space: "10 mg" / "10mg"; 粒 and 颗 are 片 (one tablet a day however said).
+# An English dose: digits and a unit, spaced or not ("10 mg", "10mg"; stored as "10 mg"). A Chinese one is counted in
+# tablets, 粒 and 颗 stored as 片 (`table`'s dose rules read all three).
 _EN_DOSE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<unit>mg|mcg|µg|ml|units?|iu)$", re.IGNORECASE)
 
 
@@ -1078,6 +1091,19 @@ _COMMUTE_VERBS = {
     **dict.fromkeys(("walk", "foot"), "Walks"),
     **dict.fromkeys(("scooter", "motorcycle"), "Rides a {mode}"),
 }
+
+
+_DATE_ORDERS = {
+    "day/month/year": "DD/MM/YYYY",
+    "month/day/year": "MM/DD/YYYY",
+    "年-月-日": "YYYY-MM-DD",
+    "日/月/年": "DD/MM/YYYY",
+}
+
+
+def date_format(value: str) -> str:
+    """A date format said one way: "day/month/year" and "dd/mm/yyyy" -> "DD/MM/YYYY"."""
+    return _DATE_ORDERS.get(value.lower(), value.upper())
 
 
 def commute_mode(value: str) -> str:

@@ -581,9 +581,11 @@ FAMILY = {
     "children": r"女儿|闺女|儿子|孩子|(?<=我家)(?:老[大二三]|[大二三小]宝)|daughters?|sons?|kids|children|child|boys|girls|twins"
     r"|triplets|step(?:daughter|son|kid|child)s?|stepchildren",
     # 我妈 / 我爸 only after 我 (妈 alone opens "妈呀"); 老妈 / 老爸 anywhere.
-    "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|老妈|老爸|(?<=我)妈|(?<=我)爸|(?<=我的)妈|(?<=我的)爸|mom|mother|dad|father|parents",
+    "parents": r"爸爸|妈妈|父亲|母亲|爸妈|父母|老妈|老爸|(?<=我)妈|(?<=我)爸|(?<=我的)妈|(?<=我的)爸|继父|继母|后妈|后爸"
+    r"|step-?(?:dad|father|mom|mother|parents)|mom|mother|dad|father|parents",
     # 我姐 / 我哥 only after 我, as 我妈 (姐 alone opens 姐妹们, 哥 哥们).
-    "siblings": r"哥哥|姐姐|弟弟|妹妹|(?<=我)[哥姐弟妹](?![们])|(?<=我的)[哥姐弟妹](?![们])|brothers?|sisters?|siblings?",
+    "siblings": r"哥哥|姐姐|弟弟|妹妹|(?<=我)[哥姐弟妹](?![们])|(?<=我的)[哥姐弟妹](?![们])"
+    r"|(?:step-?|half-)?(?:brothers?|sisters?)|siblings?",
     "grandparents": r"爷爷|奶奶|外公|外婆|姥姥|姥爷|grandparents|grandma|grandmother|grandpa|grandfather|granny",
     "grandchildren": r"外孙女|外孙子|外孙|孙女|孙子|grandsons?|granddaughters?|grandkids|grandchildren|grandchild",
     # Nieces, nephews, cousins, aunts and uncles (叔叔 and 阿姨 are as often anyone's): family-relatives.
@@ -598,7 +600,8 @@ _ZH_SUBJECT = re.compile(
     r"|^(?:我的?|我们的?|我有(?:[一两二三四五\d])?个)?(?:好|最好的|老|一个)?(?P<other>朋友|闺蜜|哥们|同事|同学|室友|老板|领导|邻居|房东|前任|前妻|前夫|前男友|前女友|病人|患者|客户|学生|他们|她们|他|她)"
 )
 _EN_SUBJECT = re.compile(
-    r"^(?:(?:my|our|one of (?:my|our|the))|(?:I|we) have (?:a|an|one|two|three|four|\d+)(?: (?:older|younger|little|big|baby|twin|step))?"
+    r"^(?:(?:my|our|one of (?:my|our|the))(?: (?:older|younger|little|big|baby|twin|eldest|oldest|youngest))?"
+    r"|(?:I|we) have (?:a|an|one|two|three|four|\d+)(?: (?:older|younger|little|big|baby|twin|step))?"
     r"|(?:I|we) have twin)"
     r" (?P<family>" + "|".join(f"(?P<{g}>{p})" for g, p in FAMILY.items()) + r")\b"
     r"|^(?:(?:my|our|I have (?:a|an|one|two|three|\d+)) (?:(?:best|close|closest|good|old|oldest|childhood|new) )?"

@@ -128,6 +128,9 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "habit",
         ("带饭", "带午饭", "带便当", "packed lunch", "pack my lunch", "pack a lunch", "bring my lunch", "bring lunch"),
     ),
+    ("pottery", "habit", ("陶艺", "做陶艺", "pottery class", "pottery", "ceramics")),
+    ("cold-shower", "habit", ("冲冷水澡", "洗冷水澡", "冷水澡", "cold showers", "cold shower")),
+    ("foot-soak", "habit", ("泡脚", "泡个脚")),
     ("meditation", "habit", ("冥想", "打坐", "meditation", "meditate", "meditating")),
     ("nap", "habit", ("午睡", "睡午觉", "午休", "nap", "naps", "napping")),
     ("calligraphy", "habit", ("书法", "练字", "毛笔字", "calligraphy")),
@@ -161,6 +164,9 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("skiing", "sport", ("滑雪", "skiing")),
     ("ice-hockey", "sport", ("冰球", "打冰球", "ice hockey", "hockey")),
     ("field-hockey", "sport", ("曲棍球", "field hockey")),
+    ("billiards", "sport", ("台球", "桌球", "打台球", "billiards", "snooker")),
+    ("boxing", "sport", ("拳击", "练拳击", "打拳击", "boxing")),
+    ("rowing", "sport", ("赛艇", "划艇", "rowing")),
     ("gym", "sport", ("健身房", "健身", "撸铁", "gym", "working out", "weightlifting")),
     ("swimming", "sport", ("游泳", "swimming", "swims", "swim")),
     ("yoga", "sport", ("瑜伽", "yoga")),
@@ -224,6 +230,11 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("linux", "device", ("linux",)),
     ("ipad", "device", ("ipad", "苹果平板")),
     ("kindle", "device", ("kindle",)),
+    ("thinkpad", "device", ("thinkpad", "联想thinkpad")),
+    ("matebook", "device", ("华为matebook", "matebook", "华为笔记本")),
+    ("garmin-watch", "device", ("佳明手表", "佳明", "garmin watch", "garmin")),
+    ("apple-watch", "device", ("苹果手表", "apple watch")),
+    ("fitbit", "device", ("fitbit",)),
     ("pixel", "device", ("google pixel phone", "google pixel", "pixel phone", "pixel")),
     # Not the phone: "I love pixel art".
     ("pixel-art", "habit", ("pixel art", "像素画")),
@@ -484,6 +495,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("celiac-disease", "health", ("乳糜泻", "celiac disease", "coeliac disease", "celiac", "coeliac")),
     ("prediabetic", "health", ("糖尿病前期", "prediabetes", "pre-diabetes", "prediabetic", "pre-diabetic")),
     ("diabetes", "health", ("糖尿病", "diabetes", "diabetic")),
+    ("urticaria", "health", ("慢性荨麻疹", "荨麻疹", "chronic hives", "hives", "urticaria")),
     ("asthma", "health", ("哮喘", "过敏性哮喘", "asthma", "asthmatic")),
     ("left-handed", "trait", ("左撇子", "惯用左手", "习惯用左手", "left-handed", "a lefty")),
     ("impatient", "trait", ("急性子",)),
@@ -732,6 +744,10 @@ WHOLE_ITEM_FORMS = frozenset(
 )
 
 
+# Chinese forms that are another word after these characters: 「每晚睡觉前」 holds 晚睡 (staying up late) across two words.
+_NOT_AFTER = {"晚睡": "每今昨前当那"}
+
+
 def _build_lexicon_index() -> list[tuple[str, re.Pattern[str], str, str]]:
     """(surface form, its pattern, slug, category), longest surface first so "乌龙茶" beats "茶".
 
@@ -745,8 +761,9 @@ def _build_lexicon_index() -> list[tuple[str, re.Pattern[str], str, str]]:
             # Not "gluten" in "gluten-free", "sugar" in "sugar-free": what a food is free of is not the food; nor "beer"
             # in "beer-league hockey", a league of amateurs.
             league = r"|[- ]league\b" if category in ("food", "drink") else ""
+            after = f"(?<![{_NOT_AFTER[folded]}])" if folded in _NOT_AFTER else ""
             pattern = re.compile(
-                escaped if HAN_CHAR.match(folded) else rf"(?<![a-z0-9]){escaped}(?![a-z0-9]|-free\b{league})"
+                after + escaped if HAN_CHAR.match(folded) else rf"(?<![a-z0-9]){escaped}(?![a-z0-9]|-free\b{league})"
             )
             rows.append((folded, pattern, slug, category))
     return sorted(rows, key=lambda row: len(row[0]), reverse=True)

@@ -20,6 +20,7 @@ from memory_tasks.extraction.rules.builders import (
     car_named,
     commute_mode,
     count_in_digits,
+    date_format,
     device_used,
     diet,
     drinking_limit,
@@ -145,6 +146,7 @@ _EN_OCCUPATION = (
     r"engineer|developer|programmer|coder|designer|teacher|nurse|doctor|physician|surgeon|lawyer|attorney|accountant"
     r"|student|researcher|scientist|manager|writer|journalist|chef|cook|pharmacist|dentist|architect|analyst|consultant"
     r"|freelancer|photographer|artist|musician|electrician|plumber|firefighter|police officer|pilot|driver|translator"
+    r"|air traffic controller|dispatcher|flight attendant|welder|machinist|surveyor|optometrist|midwife|courier"
     r"|editor|professor|lecturer|therapist|psychologist|veterinarian|vet|mechanic|farmer|librarian|recruiter"
     r"|salesperson|marketer|composer|conductor|entrepreneur|founder|barista|cashier|paramedic|intern|postdoc|data scientist"
     r"|co-founder|cofounder|director|principal|headteacher|head teacher|tutor|coach|trainer|social worker|caregiver"
@@ -179,8 +181,10 @@ _EN_ROUTINE_NOW = r"(?: now| these days| nowadays| lately)?(?: since [\w' -]{3,4
 # Devices a user owns or works on, named as they are sold: "I have a MacBook Pro", "My phone is a Pixel 8".
 _EN_DEVICES = (
     r"(?-i:iPhone|iPad|iMac|MacBook|Mac|Google Pixel|Pixel|Samsung Galaxy|Galaxy|Kindle|Apple Watch|Chromebook|ThinkPad|Surface|Android phone"
-    r"|Windows (?:laptop|PC))(?: (?:Pro|Air|Max|Plus|Ultra|mini|Mini|[0-9][\w]*)){0,2}"
+    r"|Windows (?:laptop|PC)|Garmin(?: watch)?|Fitbit)(?: (?:Pro|Air|Max|Plus|Ultra|mini|Mini|[0-9][\w]*)){0,2}"
 )
+# The same, named in Chinese text.
+_ZH_DEVICES = r"(?i:ThinkPad|MacBook(?: ?(?:Pro|Air))?|iPhone|iPad|Kindle|Apple Watch)|华为MateBook|MateBook|苹果手表|佳明手表|华为手机|小米手机"
 _LANGUAGES_ZH = (
     r"(?:简体|繁体)?中文|繁体字|简体字|繁体|简体|普通话|粤语|英文|英语|日语|日文|韩语|韩文|法语|德语|西班牙语|俄语"
     # A language named in English inside Chinese: 「以后回复用English」.
@@ -248,6 +252,9 @@ _ZH_CHRONIC_MEDS = (
     # A drug the list does not name, known by the ending of its generic name: 氯雷他定, 西替利嗪, 依那普利, 奥美拉唑.
     r"|[\u4e00-\u9fff]{1,4}?(?:他定|利嗪|普利|沙坦|地平|他汀|洛尔|双胍|拉唑|替丁|曲坦|西林|沙星)"
 )
+# Pills taken every day at a dose (`builders.medication_dose`), and when in the day.
+_ZH_DAILY_PILLS = r"阿司匹林|布洛芬|维生素[A-Z\d]*|鱼油|钙片|褪黑素|" + _ZH_CHRONIC_MEDS
+_ZH_DAILY = r"(?:每天|每日|天天|每晚|一天)(?:早上|晚上|睡前|睡觉前){0,2}"
 _EN_CHRONIC_MEDS = (
     r"metformin|insulin|blood thinners|warfarin|antidepressants|sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro"
     r"|statins|levothyroxine|birth control|an inhaler|folic acid|prenatal vitamins"
@@ -488,6 +495,17 @@ REPLY_OPTIONS = Slot(
     importance=3,
     clean=count_in_digits,
 )
+# How dates are written (`builders.date_format`: "day/month/year" is "DD/MM/YYYY"), acronyms spelled out, digits.
+REPLY_DATE_FORMAT = Slot(
+    "constraint", "reply-date-format", {"zh": "日期格式用{value}", "en": "Dates as {value}"}, 3, clean=date_format
+)
+REPLY_ACRONYMS = Slot(
+    "constraint",
+    "reply-acronyms",
+    {"zh": "缩写第一次出现时写出全称", "en": "Spells out acronyms the first time they are used"},
+    3,
+)
+REPLY_NUMERALS = Slot("constraint", "reply-numerals", {"zh": "数字用阿拉伯数字写", "en": "Writes numbers as digits"}, 3)
 # 你 rather than the polite 您 (`clauses._ZH_PLAIN_YOU`, which says it one way).
 REPLY_PLAIN_YOU = Slot("constraint", "reply-address", {"zh": "称呼用“{value}”，不用“您”"}, importance=3)
 REPLY_TYPE_HINTS = Slot(
@@ -532,6 +550,18 @@ GROCERY_BUDGET = Slot(
     {"zh": "买菜预算每周{value}元", "en": "Grocery budget: {value} a week"},
     clean=amount_in_digits,
 )
+# A blood type, in capitals (「O型血」, "O positive" -> "O+").
+BLOOD_TYPE = Slot(
+    "fact",
+    "health-blood-type",
+    {"zh": "血型：{value}型", "en": "Blood type: {value}"},
+    4,
+    LIFELONG_TTL_DAYS,
+    clean=lambda said: said.upper().replace(" POSITIVE", "+").replace(" NEGATIVE", "-"),
+)
+# The share of each paycheck saved ("15%"), and a car loan's monthly payment (`builders.amount_in_digits`).
+SAVINGS_RATE = Slot("fact", "finance-savings-rate", {"en": "Saves {value} of each paycheck"}, 3)
+CAR_PAYMENT = Slot("fact", "finance-car-payment", {"en": "Car payment: {value} a month"}, clean=amount_in_digits)
 # Left-handedness, said one way (「惯用左手」, 「是个左撇子」, "I'm a lefty").
 LEFT_HANDED = Slot("fact", "trait-left-handed", {"zh": "是左撇子", "en": "Is left-handed"}, 3, LIFELONG_TTL_DAYS)
 # Which ear hears badly (core: a health fact).
@@ -637,7 +667,7 @@ MORTGAGE = Slot(
 STUDENT_LOANS = Slot(
     "fact",
     "finance-student-loans",
-    {"zh": "助学贷款还剩{value}元", "en": "Student loans left: about {value}"},
+    {"en": "Student loans left: about {value}"},
     clean=amount_in_digits,
 )
 # A tight budget said without the word: "Money is tight for me", "I'm trying to spend as little as possible" (in the words
@@ -686,6 +716,9 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I (?:quit|stopped|gave up) smoking (?P<value>(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)) years ago$", smoking_quit_years_ago),
     _r("pref", "en", r"^I(?:'ve| have) been (?:smoke-free|a non-smoker|off cigarettes) for (?P<value>(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)) years(?: now)?$", smoking_quit_years_ago),
     _r("pref", "zh", r"^(?:我)?(?:平时|一直|从小)?(?:都)?(?:是)?(?:个)?(?P<value>左撇子|惯用左手|习惯用左手)(?:的)?$", LEFT_HANDED),
+    _r("pref", "zh", r"^(?=.*血)(?:我)?(?:的)?(?:血型)?(?:是)?(?P<value>AB|A|B|O|ab|a|b|o)型(?:血)?(?:的)?$", BLOOD_TYPE),
+    _r("pref", "en", r"^my blood type is (?P<value>(?:AB|A|B|O)(?:[+-]| positive| negative)?)$", BLOOD_TYPE),
+    _r("pref", "en", r"^I(?:'m| am) (?P<value>(?:AB|A|B|O)(?:[+-]| positive| negative)?) blood type$", BLOOD_TYPE),
     _r("pref", "en", r"^I(?:'m| am) (?:a )?(?P<value>left-handed|lefty)$", LEFT_HANDED),
     # ---- preferences: retirements, then dislikes, then likes and habits -------------------
     # How a hot drink is taken: 「我喝咖啡加燕麦奶」, "I take oat milk in my coffee", "I take my coffee black".
@@ -817,6 +850,10 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>(?!now\b)[\w-]+(?: (?!now\b)[\w-]+)?))?(?: now| these days| by far)?$", favorite),
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能(?=吃|喝|接受|坐|用)|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
+    # A device used, said one way (`builders.device_used`): 「我电脑用的是ThinkPad」, 「ThinkPad是我平时用的笔记本」.
+    _r("pref", "zh", r"^(?:我)?(?:的)?(?:电脑|笔记本|笔记本电脑|手机|手表|平板)(?:我)?(?:平时)?(?:用的|用)?是(?P<item>" + _ZH_DEVICES + r")$", device_used),
+    _r("pref", "zh", r"^(?P<item>" + _ZH_DEVICES + r")是我(?:平时|现在|日常)?用的(?:电脑|笔记本|笔记本电脑|手机|手表|平板)$", device_used),
+    _r("pref", "zh", r"^(?:我)?现在(?:用的|用)?(?:是|换成了?|改用)(?P<item>" + _ZH_DEVICES + r")了?$", switched_to(device_used)),
     _r("pref", "zh", r"^我(?:现在|目前|平时)?的(?:电脑|笔记本|手机|系统|IDE|编辑器|浏览器|输入法)(?:是|用的是)(?P<item>" + _ZH_TOOL + r")$", _pref),
     _r("pref", "zh", r"^我?(?:现在|目前|平时|一直)?用的(?:电脑|笔记本|手机|系统|IDE|编辑器|浏览器|输入法)(?:是|一直是)(?P<item>" + _ZH_TOOL + r")$", _pref),
     _r("pref", "zh", r"^我?(?:现在|目前|平时|一直)?用的是(?P<item>" + _ZH_TOOL + r")$", _pref),
@@ -891,6 +928,10 @@ RULES: tuple[Rule, ...] = (
     # What groceries may cost a week.
     _r("pref", "en", r"^(?:my grocery budget is|I budget|I try to keep groceries to|I spend) (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:a|per|each) week(?: for groceries| on groceries)?$", GROCERY_BUDGET),
     # A device used, said one way (`builders.device_used`).
+    _r("pref", "en", r"^I (?:track|log|record) my (?:runs|workouts|rides|steps|sleep|training) (?:with|on) (?:an? |my )(?P<item>" + _EN_DEVICES + r")$", device_used),
+    _r("pref", "en", r"^I (?:track|log|record) my (?:runs|workouts|rides|steps|sleep|training) (?:with|on) (?:an? |my )(?P<item>" + _EN_DEVICES + r") now$", switched_to(device_used)),
+    _r("pref", "en", r"^my (?:runs|workouts|rides) get (?:recorded|logged|tracked) (?:on|by|with) (?:my |an? )(?P<item>" + _EN_DEVICES + r")$", device_used),
+    _r("pref", "en", r"^I use an? (?P<item>" + _EN_DEVICES + r") to (?:log|track|record) my (?:runs|workouts|rides|steps|sleep)$", device_used),
     _r("pref", "en", r"^I (?:(?:still|now|mostly|mainly|usually|also) )?use an? (?P<item>" + _EN_DEVICES + r")(?: phone)?(?: now)?$", device_used),
     _r("pref", "en", r"^(?:(?:for|at|on) [\w ]{1,20}?,? )?I " + _EN_ADV + r"use (?:an? |the )?(?P<item>" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?(?: (?:phone|laptop|tablet|computer|PC|watch))?" + _EN_USED_FOR + r"(?:(?:,| and|, and) (?:an? |the |my )?" + _EN_PRODUCT + r"[\w+#.-]*(?: " + CAP + r"[\w+#.-]*)?" + _EN_USED_FOR + r")*)\b", _pref),
     # A device owned, or the one the user's phone or computer is: "I have a MacBook Pro", "My phone is a Pixel 8".
@@ -1332,8 +1373,10 @@ RULES: tuple[Rule, ...] = (
     # A drug the doctor moved the user to: "My doctor switched me to insulin", 「医生让我改打胰岛素」.
     # Switched to, it ends the one held drug of its use (`builders.SWITCHED_AWAY`); put on, it is one more.
     # A daily dose, said one way (`builders.medication_dose`), and a change of it; one drug put in place of another.
-    _r("medication", "zh", r"^(?:我)?(?:现在)?(?:每天|每日)(?:早上|晚上|睡前)?(?:都)?(?:要)?(?:固定)?(?:吃|服用|服)(?P<dose>[一两二三半]|\d)(?:片|粒|颗)(?P<item>" + _ZH_CHRONIC_MEDS + r")$", medication_dose),
-    _r("medication", "zh", r"^(?P<item>" + _ZH_CHRONIC_MEDS + r")(?:我)?(?:现在)?(?:每天|每日)(?:早上|晚上|睡前)?(?:都)?(?:要)?(?:固定)?(?:吃|服用|服)(?P<dose>[一两二三半]|\d)(?:片|粒|颗)$", medication_dose),
+    _r("medication", "zh", r"^(?:我)?(?:现在)?" + _ZH_DAILY + r"(?:都)?(?:要|得)?(?:固定)?(?:吃|服用|服)(?P<dose>[一两二三半]|\d)(?:片|粒|颗)(?P<item>" + _ZH_DAILY_PILLS + r")$", medication_dose),
+    _r("medication", "zh", r"^(?P<item>" + _ZH_DAILY_PILLS + r")(?:我)?(?:现在)?" + _ZH_DAILY + r"(?:都)?(?:要|得)?(?:固定)?(?:吃|服用|服)(?P<dose>[一两二三半]|\d)(?:片|粒|颗)$", medication_dose),
+    _r("medication", "zh", r"^(?P<item>" + _ZH_DAILY_PILLS + r")(?:我)?(?:现在)?(?:减到|加到|增加到|改成|调到)了?(?:" + _ZH_DAILY + r")?(?P<dose>[一两二三半]|\d)(?:整)?(?:片|粒|颗)了?$", medication_dose),
+    _r("medication", "zh", r"^(?:医生)?(?:把|给)我的?(?P<item>" + _ZH_DAILY_PILLS + r")(?:减到|加到|增加到|改成|调到)了?(?:" + _ZH_DAILY + r")?(?P<dose>[一两二三半]|\d)(?:整)?(?:片|粒|颗)了?$", medication_dose),
     _r("medication", "zh", r"^(?:我|医生)?(?:已经|现在)?(?:让我|给我|帮我)?把(?P<from>" + _ZH_CHRONIC_MEDS + r")(?:换成|改成|换)了?(?P<item>" + _ZH_CHRONIC_MEDS + r")了?$", medication_switched),
     _r("medication", "en", r"^I (?:take|'m on|am on) (?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu)) (?:of )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: every (?:morning|evening|night|day)| daily| a day| once a day)?$", medication_dose),
     _r("medication", "en", r"^I take (?P<item>" + _EN_CHRONIC_MEDS + r"),? (?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu))(?: every (?:morning|evening|night|day)| daily| a day| once a day)?$", medication_dose),
@@ -1352,7 +1395,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
     _r("medication", "zh", r"^(?:我|医生)?(?:已经|现在)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", _switched_medication),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MED_LIST + r")\b", MEDICATION),
-    _r("health", "zh", r"(?<!没)(?<!没有)(?<!不)(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?|慢性|严重的?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|湿疹|银屑病|牛皮癣|低血糖|腰椎间盘突出|腰间盘突出|贫血|" + _ZH_CONDITIONS + r")(?!的人|的话|的患者|患者|的朋友)", HEALTH),
+    _r("health", "zh", r"(?<!没)(?<!没有)(?<!不)(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?|慢性|严重的?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|湿疹|慢性荨麻疹|荨麻疹|银屑病|牛皮癣|低血糖|腰椎间盘突出|腰间盘突出|贫血|" + _ZH_CONDITIONS + r")(?!的人|的话|的患者|患者|的朋友)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
@@ -1597,13 +1640,20 @@ RULES: tuple[Rule, ...] = (
     # "Money is tight for me right now", "I'm trying to spend as little as possible": a tight budget, said otherwise.
     _r("budget", "en", r"^money(?:'s| is) (?:really |pretty |very |a bit |kind of )?(?P<value>tight)(?: for (?:me|us))?(?: right now| these days| at the moment| this month| now)?$", TIGHT_BUDGET),
     _r("budget", "en", r"^I(?:'m| am) trying to (?P<value>spend as little as possible|keep (?:my )?(?:spending|costs|expenses) (?:low|down))(?: right now| these days| now)?$", TIGHT_BUDGET),
+    _r("budget", "en", r"^I (?:put|save|set aside|stash|move) (?P<value>\d{1,2}%) (?:of )?(?:(?:each|every|my) )?(?:paycheck|pay|salary|income)(?: (?:into|in|to) (?:savings|my savings(?: account)?))?$", SAVINGS_RATE),
+    _r("budget", "en", r"^(?P<value>\d{1,2}%) of (?:each|every|my) (?:paycheck|pay|salary) goes (?:straight )?(?:into|to) (?:savings|my savings(?: account)?)$", SAVINGS_RATE),
+    _r("budget", "en", r"^I(?:'ve| have)? (?:bumped|raised|increased|upped|cut|lowered|dropped) my savings(?: rate)? (?:up |down )?to (?P<value>\d{1,2}%)(?: of (?:each|every|my) (?:paycheck|pay|salary))?$", SAVINGS_RATE),
+    _r("budget", "en", r"^my car (?:payment|loan payment|note) is (?:about |around )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:a|per|each) month(?: now)?$", CAR_PAYMENT),
+    _r("budget", "en", r"^I pay (?:about |around )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:a|per|each) month (?:on|for) (?:my |the )?car(?: loan| payment| note)?$", CAR_PAYMENT),
+    _r("budget", "en", r"^(?:every|each) month,? (?P<value>[$€£¥]?\d[\d,.]*k?) goes (?:to|toward|towards) (?:my |the )?car (?:payment|loan)$", CAR_PAYMENT),
     # What the user gives their parents, pays on a mortgage or still owes on student loans, each month or in all.
     _r("budget", "zh", r"^(?:我)?(?:每个月|每月)(?:我)?(?:都)?(?:会)?(?:固定)?(?:给|打给)(?:我)?(?:爸妈|父母|爸爸妈妈|老爸老妈)(?:打|转)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?(?:的)?生活费$", PARENTS_ALLOWANCE),
     _r("budget", "zh", r"^(?:我)?(?:给|每个?月给)(?:我)?(?:爸妈|父母|爸爸妈妈)的生活费(?:我)?(?:现在)?(?:涨到|加到|提到|降到|减到|改成|调到)(?:了)?(?:每个?月)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?了?$", PARENTS_ALLOWANCE),
     _r("budget", "zh", r"^(?:我)?(?:现在)?(?:每个月|每月|一个月)?(?:的)?房贷(?:我)?(?:每个月|每月|一个月)?(?:要|得|需要)?(?:还)?(?:款)?(?:是)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?了?$", MORTGAGE),
     _r("budget", "zh", r"^(?:我)?(?:现在)?(?:每个月|每月)(?:的)?房贷还款(?:是|要)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?了?$", MORTGAGE),
     _r("budget", "en", r"^(?:I send|I give|I pay) (?:my )?(?:parents|mom and dad) (?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:a|per|each|every) month$", PARENTS_ALLOWANCE),
-    _r("budget", "en", r"^(?:my mortgage (?:payment )?is|I pay) (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:a|per|each) month(?: (?:on|for) (?:my |the )?mortgage)?$", MORTGAGE),
+    _r("budget", "en", r"^my mortgage (?:payment )?is (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:a|per|each) month$", MORTGAGE),
+    _r("budget", "en", r"^I pay (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:a|per|each) month (?:on|for) (?:my |the )?mortgage$", MORTGAGE),
     _r("budget", "en", r"^I (?:have|'ve got|still have|still owe|owe) (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:left )?(?:in|on) (?:my )?student loans?$", STUDENT_LOANS),
     _r("budget", "en", r"^my (?:remaining )?student loan (?:balance|debt) is (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand)(?: left)?$", STUDENT_LOANS),
     _r("budget", "en", r"^I(?:'ve| have) paid (?:my|off my)? ?student loans? down to (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand)$", STUDENT_LOANS),
@@ -1802,6 +1852,11 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后)?(?:给我)?推荐(?:东西|选项)?(?:给我)?(?:的时候|时)?(?:最多|别超过|不要超过|不超过|只)(?:列|给)?(?P<value>\d{1,2}|[一二两三四五六七八九十])个(?:选项|就够了|就行|就好|以内)*$", REPLY_OPTIONS, standing=True),
     _r("constraint", "en", r"^(?:when you recommend (?:things|stuff)?,? )?(?:please )?(?:list|give me|suggest) (?:at most|no more than|only) (?P<value>\d{1,2}|two|three|four|five) (?:options|choices|recommendations|suggestions|things)(?: when (?:you )?recommend(?:ing)? (?:things|stuff))?$", REPLY_OPTIONS, standing=True),
     _r("constraint", "zh", r"^回复里用(?P<value>你)不用您$", REPLY_PLAIN_YOU, standing=True),
+    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\bdates?\b).*?\b(?P<value>DD/MM/YYYY|MM/DD/YYYY|YYYY-MM-DD|DD\.MM\.YYYY|day/month/year|month/day/year)(?!\w).*$", REPLY_DATE_FORMAT, standing=True),
+    _r("constraint", "zh", r"^(?!.*(?:别用|不要用|不用))(?=.*日期).*?(?P<value>DD/MM/YYYY|MM/DD/YYYY|YYYY-MM-DD|年-月-日|日/月/年).*$", REPLY_DATE_FORMAT, standing=True),
+    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\b(?:acronyms?|abbreviations?)\b)(?=.*\b(?:spell (?:them |it )?out|write out|full (?:term|form|name)|expand)\b).*\b(?P<value>first time)\b.*$", REPLY_ACRONYMS, standing=True),
+    _r("constraint", "zh", r"^(?!.*(?:别写全称|不用写全称))(?=.*(?:缩写|缩略语))(?=.*(?:全称|写全)).*?(?P<value>缩写|缩略语).*$", REPLY_ACRONYMS, standing=True),
+    _r("constraint", "zh", r"^(?!.*(?:别用|不要用|不用)阿拉伯数字)(?=.*数字).*?(?P<value>阿拉伯数字|1、2、3|123这种).*$", REPLY_NUMERALS, standing=True),
     _r("constraint", "en", r"^(?!.*\b(?:don't|do not|no|never|stop|without)\b).*\b(?P<value>numbered steps|numbered step-by-step)\b.*$", REPLY_STEPS, standing=True),
     _r("constraint", "zh", r"^(?!.*(?:不要|别|不用))(?=.*(?:步骤|怎么做|操作|教程))[^，。]*(?P<value>编号|分步骤列出|一步一步列出|列出步骤)[^，。]*$", REPLY_STEPS, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|no need to|skip|stop|I don't need|I don't want|leave out|drop)\b.*\b(?P<value>summary|summaries|recap|recaps|tl;?dr|wrap-up)\b.*$", REPLY_NO_SUMMARY, standing=True),
