@@ -16,6 +16,7 @@ from memory_tasks.demo import SAMPLE_CONVERSATION
 from memory_tasks.extraction.candidates import Candidate, coerce_candidate
 from memory_tasks.extraction.core import is_core_memory
 from memory_tasks.extraction.rules import RulesEngine
+from memory_tasks.extraction.rules.clauses import split_clauses
 from memory_tasks.extraction.rules.english import third_person
 from memory_tasks.extraction.rules.keys import preference_key
 from memory_tasks.extraction.types import ExistingMemory, TurnContext
@@ -7072,3 +7073,13 @@ def test_held_out_statements_of_the_thirty_second_probe_are_read(message: str, e
     of these stored nothing, a wrong key (「每晚睡觉前」 as `habit-staying-up-late`) or a wording the next paraphrase
     rewrote."""
     assert [(c.key, c.content) for c in extract(message)] == expected
+
+
+def test_a_family_member_said_first_as_the_one_given_to_is_no_fact_of_their_own() -> None:
+    """R-WRITE-2 (twenty-ninth probe's b36a-zh-parents-allowance): 「爸妈那边，我每月给两千生活费」 stored 「爸妈那边」 as a
+    fact of the parents; the member said first is the one given to, and a pronoun after it is them."""
+    assert [(c.key, c.content) for c in extract("爸妈那边，我每月给两千生活费")] == [
+        ("finance-parents-allowance", "每月给爸妈2000元生活费")
+    ]
+    assert [c.content for c in extract("我妈那边，我每周给她打电话") if c.content.endswith("那边")] == []
+    assert [clause.text for clause in split_clauses("我妈那边，我每周给她打电话")] == ["我每周给我妈打电话"]

@@ -177,7 +177,7 @@ _ZH_LEARNING_TO_A_LEVEL = re.compile(
 )
 # A family member said first as the one something is given to: 「爸妈那边，我每月给两千生活费」 is 「我每月给爸妈两千生活费」.
 _ZH_GIVEN_TO_SAID_FIRST = re.compile(
-    r"^(?P<who>爸妈|父母|爸爸妈妈|老爸老妈|我爸妈|我妈|我爸|爷爷奶奶|外公外婆)那边[，,]\s*我(?P<how>[^，。给]{0,6})给(?!我)"
+    r"^(?P<who>爸妈|父母|爸爸妈妈|老爸老妈|我爸妈|我妈|我爸|爷爷奶奶|外公外婆)那边[，,]\s*我(?P<how>[^，。给]{0,6})给(?:她们|他们|她|他)?(?!我)"
 )
 # A monthly payment said after what it pays: 「我提前还了一部分房贷，现在每个月只要还四千五了」 says the mortgage payment.
 _ZH_PAYMENT_SAID_AFTER = re.compile(
