@@ -215,6 +215,8 @@ _ENDS_A_VALUE = re.compile(
     # 「姐夫不开出租了」, 「女儿不住校了」: what was done, with its verb (the sentences that say 开出租, 住校 go);
     # 「舅舅把老家的饭馆关了」: a business closed (the sentences that name 饭馆 go).
     r"|不再?(?P<stopped>[开住跑卖教][^，。；了]{1,6})了"
+    # 「爸终于把烟戒了」: the sentences of smoking go.
+    r"|(?P<smoking>把烟戒了|戒烟了|戒了烟|不抽烟了|一根都不抽了)"
     r"|把(?:[^，。；把]{0,8}的)?(?P<closed>[^，。；把的]{1,6}?)(?:关了|关掉了|关门了|卖了|转让了)"
     # 「老公现在改行当律师了」: the job held before, whatever it was (跳槽 is another employer, not another job).
     r"|^(?P<changer>[^，。；\s]{1,4}?)(?:现在|已经|去年|今年|最近)?(?:改行|转行)"
@@ -251,7 +253,8 @@ def _values_ended(sentence: str) -> list[_EndedValue]:
             or said["quit"]
             or said["diet"]
             or said["stopped"]
-            or said["closed"],
+            or said["closed"]
+            or ("烟" if said["smoking"] else None),
             home=bool(said["place"] or (said["left"] and "搬" in said.group(0))),
         )
         for said in _ENDS_A_VALUE.finditer(sentence)

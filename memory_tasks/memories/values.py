@@ -54,8 +54,8 @@ _HAN_QUALIFIER = re.compile(
     r"|经常|常常|通常|总是|一般(?=[去会都在要]|[零一二两三四五六七八九十\d]+点)"
     # One of a kind and the home it lives in say no value: 我家有只猫 / 有一只猫咪 / 养了一只猫.
     r"|我家|家里|一(?=[只条位头匹]|个(?!星期|礼拜|月))"
-    # A frequency's "has to" says no more than the frequency: 每周要做三次透析 / 每周做三次透析.
-    r"|(?:(?<=每[天周月晚])|(?<=天天))要"
+    # A frequency's "has to" or "all" says no more than the frequency: 每周要做三次透析 / 每周做三次透析, 每周日都去.
+    r"|(?<=[天周月晚日一二三四五六末])(?:都要|都|要)"
 )
 # Chinese words of one meaning, folded to the first: 每天早上跑步 / 每天早晨都会去跑步 say one habit.
 _HAN_SYNONYMS = {
@@ -77,6 +77,18 @@ _HAN_SYNONYMS = {
     "每星期": "每周",
     "每个星期": "每周",
     "一个星期": "每周",
+    "每个礼拜天": "每周日",
+    "每星期天": "每周日",
+    "每礼拜天": "每周日",
+    "每个星期天": "每周日",
+    "每个星期日": "每周日",
+    "每个礼拜": "每周",
+    "一个礼拜": "每周",
+    "每礼拜": "每周",
+    "礼拜天": "周日",
+    "礼拜日": "周日",
+    "星期天": "周日",
+    "星期日": "周日",
     # One person by each of their names: 老婆怀孕了 / 妻子怀孕了 / 太太现在怀孕了, 哥在美国 / 哥哥在美国.
     "妻子": "老婆",
     "太太": "老婆",
@@ -104,7 +116,7 @@ _HAN_SYNONYMS = {
     "冰饮": "冷饮",
     "冰的": "冷饮",
 }
-_HAN_SYNONYM = re.compile("|".join(_HAN_SYNONYMS))
+_HAN_SYNONYM = re.compile("|".join(sorted(_HAN_SYNONYMS, key=len, reverse=True)))  # the longest word first
 # A qualified statement needs a real statement to qualify: "Is vegan" / "Follows a vegan diet"
 # (one content word against three) is a paraphrase, not a qualification.
 MIN_QUALIFIED_WORDS = 2
@@ -165,12 +177,15 @@ _PLACE_NAMES = {
     "United States": "US",
     "USA": "US",
     "America": "US",
+    # Not a place, but a name said short the same way: "Is studying ASL" / "Is learning American Sign Language".
+    "ASL": "American Sign Language",
 }
 _PLACE_NAME = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _PLACE_NAMES), key=len, reverse=True)) + r")\b")
 
 
 def canonical_places(text: str) -> str:
-    """`text` with each place's other names as its one name (`_PLACE_NAMES`: "Lives in NYC" -> "Lives in New York")."""
+    """`text` with each place's other names as its one name (`_PLACE_NAMES`: "Lives in NYC" -> "Lives in New York"; and
+    "ASL", a language's)."""
     return _PLACE_NAME.sub(lambda name: _PLACE_NAMES[name.group(0)], text)
 
 
@@ -497,6 +512,10 @@ _ZH_FAMILY_PARAPHRASES = (
     (re.compile(r"老公(?:的|他)?妈"), "婆婆"),
     (re.compile(r"老婆(?:的|她)?爸(?!妈)|老丈人"), "岳父"),
     (re.compile(r"老婆(?:的|她)?妈|丈母娘"), "岳母"),
+    # A sibling's or a child's partner by their own names: 「哥的老婆」 is 「嫂子」, 「闺女她老公」 is 「女婿」.
+    (re.compile(r"哥(?:的|他)?(?:老婆|媳妇)"), "嫂子"),
+    (re.compile(r"(?:女儿|闺女)(?:的|她)?老公"), "女婿"),
+    (re.compile(r"儿子(?:的|他)?(?:老婆|媳妇)|儿媳妇"), "儿媳"),
     # A condition by its other names: 「老年痴呆」 is 「阿尔茨海默症」.
     (re.compile(r"老年痴呆(?:症)?|阿尔茨海默(?:症|病)?|失智症"), "阿尔茨海默症"),
     # A condition had however said: 「得了帕金森病」 / 「是帕金森患者」 / 「有帕金森」.
@@ -521,9 +540,13 @@ _ZH_FAMILY_PARAPHRASES = (
     (re.compile(r"最大的爱好(?:就)?是|(?<=[^是个])迷(?=[^，。；]{2})"), "喜欢"),
     (re.compile(r"是(?:个|一个)?(?P<what>[^，。；]{1,4}?)迷(?=$|[，。；])"), r"喜欢\g<what>"),
     (re.compile(r"的(?:工作|职业)是"), "是"),
-    (re.compile(r"是做(?P<job>[^，。；]{1,6}?)(?=$|[，。；])"), r"是\g<job>"),
+    (re.compile(r"是(?:做|当)(?P<job>[^，。；]{1,6}?)(?=$|[，。；])"), r"是\g<job>"),
     (re.compile(r"是(?P<org>[^，。；是]{1,6}?)(?:职员|员工)(?=$|[，。；])"), r"在\g<org>工作"),
     (re.compile(r"人在"), "在"),
+    # A daily amount said per day, with a "has to" or "all": 「一天抽一包烟」 / 「每天都要抽掉一包烟」.
+    (re.compile(r"(?<![有那这哪某第])一天(?=[抽喝吃跑走睡打做练])"), "每天"),
+    (re.compile(r"(?<=每天)都?要?(?=[抽喝吃跑走睡打做练])"), ""),
+    (re.compile(r"(?<=[抽喝吃])掉(?=[一两二三四五六七八九十半\d])"), ""),
     # Studying somewhere however said (「在澳大利亚留学」 / 「在澳洲读书」 / 「念书」), boarding at school.
     (re.compile(r"留学|念书"), "读书"),
     (re.compile(r"是住校生|在学校住校|(?:住)?在学校宿舍|住在学校|住学校(?:宿舍)?"), "住校"),
@@ -548,6 +571,13 @@ _EN_FAMILY_PARAPHRASES = (
     (re.compile(r"\bstep-?father\b", re.IGNORECASE), "stepdad"),
     (re.compile(r"\bstep-?mother\b", re.IGNORECASE), "stepmom"),
     (re.compile(r" by trade\b", re.IGNORECASE), ""),
+    # "Lives by themselves" / "Lives on her own" / "Lives alone".
+    (
+        re.compile(
+            r"\b(?<=lives )(?:by (?:myself|themselves|himself|herself)|on (?:my|their|his|her) own)\b", re.IGNORECASE
+        ),
+        "alone",
+    ),
     # "Stepdad's a plumber": 's before an article is "is" (a possessive is followed by its noun).
     (re.compile(r"(?<=\w)['\u2019]s (?=an? )", re.IGNORECASE), " is "),
 )

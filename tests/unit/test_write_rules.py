@@ -395,3 +395,25 @@ def test_a_family_fact_of_the_thirty_second_probe(existing: str, addition: str, 
     """R-WRITE-3 (twenty-ninth to thirty-fourth probes, held-out bursts): a family member's new job or a thing stopped
     was appended beside the old value, and these paraphrases as second parts."""
     assert append_content(existing, addition) == expected
+
+
+@pytest.mark.parametrize(
+    ("existing", "addition", "expected"),
+    [
+        # A sibling's or a child's partner by their own names; a job said with 当…的.
+        ("嫂子是幼儿园老师", "哥的老婆是幼儿园老师", "嫂子是幼儿园老师"),
+        ("女婿是警察", "闺女她老公是个警察", "女婿是警察"),
+        ("女婿是警察", "女婿是当警察的", "女婿是警察"),
+        # A daily amount said per day, and smoking given up ends the sentences of smoking.
+        ("爸一天抽一包烟", "爸爸每天都要抽掉一包烟", "爸一天抽一包烟"),
+        ("爸一天抽一包烟；爸烟瘾挺大的", "爸终于把烟戒了", "爸终于把烟戒了"),
+        # Living on one's own is living alone; Sundays said as 礼拜天 are Sundays.
+        ("Grandma lives alone", "Grandma lives on her own", "Grandma lives alone"),
+        ("爸每周日去钓鱼", "爸每个礼拜天都去钓鱼", "爸每周日去钓鱼"),
+        ("爸每周日去钓鱼", "爸每个礼拜六去钓鱼", "爸每周日去钓鱼；爸每个礼拜六去钓鱼"),
+    ],
+)
+def test_a_family_fact_of_the_thirty_fifth_probe(existing: str, addition: str, expected: str) -> None:
+    """R-WRITE-3 (thirty-fifth to thirty-seventh probes, held-out bursts): each was appended as a second part of the
+    fact it restates or ends."""
+    assert append_content(existing, addition) == expected

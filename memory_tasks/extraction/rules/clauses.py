@@ -572,6 +572,9 @@ FAMILY = {
     # The partner's family, before the partner and the user's own (「老公的爸爸」 is no partner, "brother-in-law" no
     # brother); keyed family-in-laws (`builders.family_fact`).
     "in_laws": r"公公|婆婆|岳父|岳母|丈母娘|老丈人|大姑子|小姑子|小叔子|大伯子|小舅子|大舅子|大姨子|小姨子"
+    # A sibling's or a child's partner: 嫂子, 姐夫, 女婿, 儿媳, 「我哥的老婆」, 「我闺女她老公」.
+    r"|嫂子|弟媳|姐夫|妹夫|女婿|儿媳妇|儿媳|(?:哥|弟)(?:哥|弟)?(?:的|他)?(?:老婆|媳妇)"
+    r"|(?:姐|妹)(?:姐|妹)?(?:的|她)?老公|(?:女儿|闺女)(?:的|她)?老公|儿子(?:的|他)?(?:老婆|媳妇)"
     r"|(?:老公|老婆|丈夫|妻子)(?:的|他|她)?(?:爸爸|妈妈|爸|妈|父母|爸妈|父亲|母亲)"
     r"|(?:father|mother|brother|sister|parents|son|daughter)s?-in-law|in-laws"
     r"|(?:husband|wife|partner|spouse)'s (?:mom|mother|dad|father|parents|brother|sister)",
@@ -875,7 +878,9 @@ def _strip_discourse(text: str, lang: Lang) -> str:
         lambda m: f"I have a {(m['kind'] or m['kind_named']).lower()} named {m['name'] or m['named']}", text
     )
     text = _EN_MANAGER_NAMED.sub(r"I report to \g<name>", text)
-    text = _EN_IS_WHAT_I.sub(lambda m: f"I {m['verb']} {re.sub(r'^My ', 'my ', m['what'])}{m['rest']}", text)
+    text = _EN_IS_WHAT_I.sub(
+        lambda m: f"I {m['verb']} {re.sub(r'^(My|An?|The) ', _lowered, m['what'])}{m['rest']}", text
+    )
     text = _EN_DAY_KEPT_FOR.sub(
         lambda m: f"I do {m['what'] or m['doing']} on {_capitalised_days(m['when'] or m['spent'])}", text
     )
@@ -883,6 +888,11 @@ def _strip_discourse(text: str, lang: Lang) -> str:
     return _EN_ADVERB_FIRST.sub(
         lambda m: f"{m.group('me')} {'currently' if m['adv'].lower() == 'right now' else m['adv'].lower()} ", text
     )
+
+
+def _lowered(word: re.Match[str]) -> str:
+    """A sentence's first word said inside one: "A split keyboard is what I use" -> "I use a split keyboard"."""
+    return word.group(0).lower()
 
 
 def _capitalised_days(days: str) -> str:

@@ -47,6 +47,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("soft-drinks", "drink", ("饮料", "碳酸饮料", "汽水", "soft drinks", "soda", "fizzy drinks", "sugary drinks")),
     # Before soda: "sparkling water instead of soda" is the water drunk.
     ("sparkling-water", "drink", ("气泡水", "苏打水", "sparkling water", "seltzer", "soda water", "fizzy water")),
+    ("kombucha", "drink", ("康普茶", "kombucha")),
     ("yogurt", "drink", ("酸奶", "yogurt", "yoghurt")),
     ("oolong-tea", "drink", ("乌龙茶", "乌龙", "oolong", "oolong tea")),
     ("green-tea", "drink", ("绿茶", "green tea")),
@@ -129,6 +130,9 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ("带饭", "带午饭", "带便当", "packed lunch", "pack my lunch", "pack a lunch", "bring my lunch", "bring lunch"),
     ),
     ("pottery", "habit", ("陶艺", "做陶艺", "pottery class", "pottery", "ceramics")),
+    ("crossword", "habit", ("填字游戏", "crossword puzzles", "crossword puzzle", "crosswords", "crossword")),
+    ("journaling", "habit", ("写日记", "记日记", "journaling", "journal")),
+    ("jubensha", "habit", ("剧本杀",)),
     ("cold-shower", "habit", ("冲冷水澡", "洗冷水澡", "冷水澡", "cold showers", "cold shower")),
     ("foot-soak", "habit", ("泡脚", "泡个脚")),
     ("meditation", "habit", ("冥想", "打坐", "meditation", "meditate", "meditating")),
@@ -164,6 +168,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("skiing", "sport", ("滑雪", "skiing")),
     ("ice-hockey", "sport", ("冰球", "打冰球", "ice hockey", "hockey")),
     ("field-hockey", "sport", ("曲棍球", "field hockey")),
+    ("surfing", "sport", ("冲浪", "surfing", "surf")),
+    ("ultimate-frisbee", "sport", ("飞盘", "玩飞盘", "打飞盘", "ultimate frisbee", "frisbee")),
     ("billiards", "sport", ("台球", "桌球", "打台球", "billiards", "snooker")),
     ("boxing", "sport", ("拳击", "练拳击", "打拳击", "boxing")),
     ("rowing", "sport", ("赛艇", "划艇", "rowing")),
@@ -318,6 +324,8 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("parrot", "animal", ("鹦鹉", "parrot", "parrots")),
     ("rabbit", "animal", ("兔子", "rabbit", "rabbits", "bunny")),
     ("hamster", "animal", ("仓鼠", "hamster", "hamsters")),
+    # Before 猫: a chinchilla is no cat.
+    ("chinchilla", "animal", ("龙猫", "chinchilla", "chinchillas")),
     ("goldfish", "animal", ("金鱼", "goldfish")),
     ("turtle", "animal", ("乌龟", "turtle", "turtles", "tortoise")),
     ("horse", "animal", ("马", "horse", "horses", "pony", "ponies")),
@@ -366,7 +374,12 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("cold-food", "food", ("凉的", "凉", "生冷", "冷的", "cold food")),
     ("documentaries", "movie", ("纪录片", "documentaries", "documentary")),
     ("car", "purchase", ("买车", "buy a car")),
-    ("civil-service-exam", "exam", ("考公", "公务员考试", "国考", "civil service exam")),
+    # 公务员 alone (the object of 「备考公务员」) only as the whole item: 「老公是公务员」 is a job.
+    (
+        "civil-service-exam",
+        "exam",
+        ("备考公务员", "考公务员", "考公", "公务员考试", "国考", "公务员", "civil service exam"),
+    ),
     ("herniated-disc", "health", ("腰椎间盘突出", "腰间盘突出", "椎间盘突出", "herniated disc", "slipped disc")),
     ("hepatitis-b", "health", ("乙肝", "hepatitis b")),
     ("hepatitis-c", "health", ("丙肝", "hepatitis c")),
@@ -495,6 +508,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("celiac-disease", "health", ("乳糜泻", "celiac disease", "coeliac disease", "celiac", "coeliac")),
     ("prediabetic", "health", ("糖尿病前期", "prediabetes", "pre-diabetes", "prediabetic", "pre-diabetic")),
     ("diabetes", "health", ("糖尿病", "diabetes", "diabetic")),
+    ("tenosynovitis", "health", ("腱鞘炎", "tenosynovitis", "de quervain's")),
     ("urticaria", "health", ("慢性荨麻疹", "荨麻疹", "chronic hives", "hives", "urticaria")),
     ("asthma", "health", ("哮喘", "过敏性哮喘", "asthma", "asthmatic")),
     ("left-handed", "trait", ("左撇子", "惯用左手", "习惯用左手", "left-handed", "a lefty")),
@@ -669,7 +683,11 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "move",
         ("换个城市", "换城市", "去别的城市", "move to another city", "move to a new city", "relocate"),
     ),
-    ("intermittent-fasting", "habit", ("轻断食", "间歇性断食", "16:8断食", "intermittent fasting", "16:8 fasting")),
+    (
+        "intermittent-fasting",
+        "habit",
+        ("轻断食", "间歇性断食", "16:8断食", "intermittent fasting", "16:8 fasting", "fasting"),
+    ),
     (
         "job-change",
         "work",
@@ -740,6 +758,7 @@ WHOLE_ITEM_FORMS = frozenset(
         *("red", "blue", "green", "yellow", "purple", "pink", "black", "white", "orange", "gray", "grey"),
         # A trait names the user only as the whole item: 「不喜欢急性子的人」 is about other people.
         *("急性子", "慢性子", "路痴", "社恐", "怕冷", "怕热", "晕车", "晕船", "恐高", "怕狗", "害怕狗"),
+        "公务员",
     }
 )
 

@@ -123,7 +123,7 @@ def _r(
 
 # Pets by kind or by breed (a breed is keyed as its kind: 金毛 -> pet-dog, `lexicon`).
 _ZH_PETS = (
-    r"猫咪|橘猫|布偶猫|布偶|英短|美短|暹罗猫|猫|狗狗|狗|柯基|金毛|哈士奇|泰迪|拉布拉多|边牧|柴犬|萨摩耶|比熊|"
+    r"龙猫|猫咪|橘猫|布偶猫|布偶|英短|美短|暹罗猫|猫|狗狗|狗|柯基|金毛|哈士奇|泰迪|拉布拉多|边牧|柴犬|萨摩耶|比熊|"
     r"兔子|仓鼠|鹦鹉|金鱼|乌龟"
 )
 # "a dog allergy", "cat hair", "dog dander": the animal names what the user reacts to, not a pet.
@@ -681,6 +681,8 @@ ALMA_MATER = Slot(
 ALMA_MATER_ZH = replace(ALMA_MATER, clean=zh_alma_mater)
 # Who the user shares a home with besides family: "I live with roommates", 「我一个人住」.
 HOUSEHOLD = Slot("fact", "household")
+# Living alone, said one way ("I live by myself", "I live on my own": "Lives alone").
+LIVES_ALONE = Slot("fact", "household", {"zh": "一个人住", "en": "Lives alone"})
 HOME = Slot("fact", "home")
 # Night shifts, weekends: when a reminder or a plan can reach the user.
 WORK_SCHEDULE = Slot("fact", "work-schedule")
@@ -927,6 +929,10 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?P<value>Delta|United|American Airlines|Southwest|JetBlue|Alaska Airlines|British Airways|Lufthansa|Emirates|Air France|KLM|Qantas|Air Canada|Singapore Airlines|Cathay Pacific) is my airline$", AIRLINE),
     # What groceries may cost a week.
     _r("pref", "en", r"^(?:my grocery budget is|I budget|I try to keep groceries to|I spend) (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:a|per|each) week(?: for groceries| on groceries)?$", GROCERY_BUDGET),
+    # A habit's amount or kind changed: "I've bumped my morning meditation up to 30 minutes", "I've moved from 16:8 to 18:6
+    # fasting" (a new value of the habit, said as the user says it).
+    _r("pref", "en", r"^I(?:'ve| have)? (?:bumped|increased|raised|upped|cut|reduced|lowered|dropped|extended|shortened) my (?:morning |evening |daily |nightly |weekly )?(?P<item>meditation|meditating|runs?|walks?|naps?|workouts?|yoga|practice|reading|fasting window) (?:time )?(?:up |down |back )?to (?:about |around )?\d[\w:. -]{0,20}$", _pref),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:moved|switched|gone|changed) from \d{2}:\d (?:fasting )?to \d{2}:\d (?P<item>fasting|intermittent fasting)$", _pref),
     # A device used, said one way (`builders.device_used`).
     _r("pref", "en", r"^I (?:track|log|record) my (?:runs|workouts|rides|steps|sleep|training) (?:with|on) (?:an? |my )(?P<item>" + _EN_DEVICES + r")$", device_used),
     _r("pref", "en", r"^I (?:track|log|record) my (?:runs|workouts|rides|steps|sleep|training) (?:with|on) (?:an? |my )(?P<item>" + _EN_DEVICES + r") now$", switched_to(device_used)),
@@ -1395,7 +1401,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?:'ve| have)? (?:switched|moved|changed) (?:from [\w ]+? )?to (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
     _r("medication", "zh", r"^(?:我|医生)?(?:已经|现在)?(?:让我|给我)?(?:改|换成|换)(?:吃|用|打|成)?(?P<item>" + _ZH_CHRONIC_MEDS + r")", _switched_medication),
     _r("medication", "en", r"^I(?: " + _EN_ADV + r"(?:take|use|inject|need)|(?:'m| am) (?:\w+ )?(?:taking|on)) (?:daily |my )?(?P<item>" + _EN_CHRONIC_MED_LIST + r")\b", MEDICATION),
-    _r("health", "zh", r"(?<!没)(?<!没有)(?<!不)(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?|慢性|严重的?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|湿疹|慢性荨麻疹|荨麻疹|银屑病|牛皮癣|低血糖|腰椎间盘突出|腰间盘突出|贫血|" + _ZH_CONDITIONS + r")(?!的人|的话|的患者|患者|的朋友)", HEALTH),
+    _r("health", "zh", r"(?<!没)(?<!没有)(?<!不)(?:有|患有|得了|确诊了?)(?:轻度|中度|重度|轻微的?|妊娠期?|慢性|严重的?)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|乳糖不耐受?|痛风|偏头痛|抑郁症?|焦虑症|过敏性鼻炎|癫痫|高血脂|心脏病|冠心病|多动症|肾病|湿疹|慢性荨麻疹|荨麻疹|腱鞘炎|银屑病|牛皮癣|低血糖|腰椎间盘突出|腰间盘突出|贫血|" + _ZH_CONDITIONS + r")(?!的人|的话|的患者|患者|的朋友)", HEALTH),
     # Said without 有: 「我乳糖不耐受」, 「我是糖尿病患者」 (a safety fact, R-READ-6); the condition ends
     # the clause, so 「我是糖尿病医生」 is an occupation, not the user's diabetes.
     _r("health", "zh", _ZH_ME + r"(?:是|有点|有些)?(?P<item>乳糖不耐受?)(?:症)?$", HEALTH),
@@ -1622,7 +1628,8 @@ RULES: tuple[Rule, ...] = (
     _r("family", "en", r"^I(?: have|'ve got| have got) (?P<children>twins|triplets|an? (?:new )?(?:newborn|baby|toddler)(?= *(?:[.!,;]|$| and | who | who's | named | at home| now)))\b", family_fact),
     _r("family", "en", r"^I(?:'m| am) (?:a )?(?:single|new|first-time) (?P<children>mom|dad|mother|father|parent)\b", family_fact),
     _r("family", "en", r"^(?:we|I) (?:just |recently |finally )?had (?P<children>a baby|a baby (?:girl|boy)|twins|a (?:son|daughter)|our (?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)) (?:child|baby|kid|son|daughter))\b", family_fact),
-    _r("household", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) (?P<value>alone|by myself|on my own|with (?:\w+ )?(?:roommates?|housemates?|flatmates?|friends?))(?: now)?$", HOUSEHOLD),
+    _r("household", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) (?P<value>alone|by myself|on my own)(?: now)?$", LIVES_ALONE),
+    _r("household", "en", r"^I(?: (?:still |currently |now )?live|'m living| am living) (?P<value>with (?:\w+ )?(?:roommates?|housemates?|flatmates?|friends?))(?: now)?$", HOUSEHOLD),
     _r("household", "zh", r"^我(?:现在|目前|一直|还)?(?P<value>一个人住|独居|(?:和|跟)(?:室友|朋友|同学|同事)(?:一起)?(?:合租|住))", HOUSEHOLD),
     # Sharing a flat with a number of flatmates, one wording: 「我跟两个室友合租」, 「我和另外两个人合租一套房子」.
     _r("household", "zh", r"^我(?:现在|目前|一直)?(?:是)?(?:跟|和)(?:另外)?(?P<value>(?:\d{1,2}|[一二两三四五六七八九十]{1,3}))个(?:室友|人)(?:一起)?合租(?:一套房子?)?$", ROOMMATES),
