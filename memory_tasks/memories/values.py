@@ -543,9 +543,8 @@ _ZH_FAMILY_PARAPHRASES = (
     (re.compile(r"是(?:做|当)(?P<job>[^，。；]{1,6}?)(?=$|[，。；])"), r"是\g<job>"),
     (re.compile(r"是(?P<org>[^，。；是]{1,6}?)(?:职员|员工)(?=$|[，。；])"), r"在\g<org>工作"),
     (re.compile(r"人在"), "在"),
-    # A daily amount said per day, with a "has to" or "all": 「一天抽一包烟」 / 「每天都要抽掉一包烟」.
+    # A daily amount said per day (its 都要 is gone with the qualifiers): 「一天抽一包烟」 / 「每天都要抽掉一包烟」.
     (re.compile(r"(?<![有那这哪某第])一天(?=[抽喝吃跑走睡打做练])"), "每天"),
-    (re.compile(r"(?<=每天)都?要?(?=[抽喝吃跑走睡打做练])"), ""),
     (re.compile(r"(?<=[抽喝吃])掉(?=[一两二三四五六七八九十半\d])"), ""),
     # Studying somewhere however said (「在澳大利亚留学」 / 「在澳洲读书」 / 「念书」), boarding at school.
     (re.compile(r"留学|念书"), "读书"),
