@@ -7124,3 +7124,18 @@ def test_held_out_statements_of_the_thirty_fifth_probe_are_read(message: str, ex
     of these stored nothing, the wrong person's fact, a wrong kind (龙猫 as a cat), a wording the next paraphrase
     rewrote, or "Uses A"."""
     assert [(c.key, c.content) for c in extract(message)] == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("I'd rather you avoid em dashes when you write for me.", [("reply-em-dashes", "No em dashes in replies")]),
+        ("No em dashes in your replies, please.", [("reply-em-dashes", "No em dashes in replies")]),
+        ("In code you give me, variables should be snake_case.", [("code-naming", "Variable names in snake_case")]),
+        ("Switch to camelCase for variable names from now on.", [("code-naming", "Variable names in camelCase")]),
+    ],
+)
+def test_reply_rules_of_the_thirty_fifth_probe_are_read(message: str, expected: list[tuple[str, str]]) -> None:
+    """R-WRITE-2 (thirty-fifth and thirty-sixth probes' b36g-en-reply-no-em-dashes, b36h-en-reply-snake-case): a rule
+    on how replies or code are written stored nothing."""
+    assert [(c.key, c.content) for c in extract(message)] == expected

@@ -506,6 +506,18 @@ REPLY_ACRONYMS = Slot(
     3,
 )
 REPLY_NUMERALS = Slot("constraint", "reply-numerals", {"zh": "数字用阿拉伯数字写", "en": "Writes numbers as digits"}, 3)
+# Em dashes left out, and the case variables are named in, said one way each.
+REPLY_NO_EM_DASHES = Slot("constraint", "reply-em-dashes", {"en": "No em dashes in replies"}, 3)
+REPLY_NAMING_CASE = Slot(
+    "constraint", "code-naming", {"en": "Variable names in {value}"}, 3, clean=lambda said: _NAMING_CASES[said.lower()]
+)
+_NAMING_CASES = {
+    "snake_case": "snake_case",
+    "snake case": "snake_case",
+    "camelcase": "camelCase",
+    "camel case": "camelCase",
+}
+_NAMING_CASES |= {"pascalcase": "PascalCase", "pascal case": "PascalCase", "kebab-case": "kebab-case"}
 # 你 rather than the polite 您 (`clauses._ZH_PLAIN_YOU`, which says it one way).
 REPLY_PLAIN_YOU = Slot("constraint", "reply-address", {"zh": "称呼用“{value}”，不用“您”"}, importance=3)
 REPLY_TYPE_HINTS = Slot(
@@ -1859,6 +1871,9 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:以后)?(?:给我)?推荐(?:东西|选项)?(?:给我)?(?:的时候|时)?(?:最多|别超过|不要超过|不超过|只)(?:列|给)?(?P<value>\d{1,2}|[一二两三四五六七八九十])个(?:选项|就够了|就行|就好|以内)*$", REPLY_OPTIONS, standing=True),
     _r("constraint", "en", r"^(?:when you recommend (?:things|stuff)?,? )?(?:please )?(?:list|give me|suggest) (?:at most|no more than|only) (?P<value>\d{1,2}|two|three|four|five) (?:options|choices|recommendations|suggestions|things)(?: when (?:you )?recommend(?:ing)? (?:things|stuff))?$", REPLY_OPTIONS, standing=True),
     _r("constraint", "zh", r"^回复里用(?P<value>你)不用您$", REPLY_PLAIN_YOU, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:don't|do not|never|no|avoid)(?: use| using)? (?P<value>em[- ]?dashes)(?: in (?:your )?(?:writing|replies|answers|responses))?(?:,? please)?$", REPLY_NO_EM_DASHES, standing=True),
+    _r("constraint", "en", r"^I'd (?:rather|prefer) (?:you )?(?:avoid|not use|skip) (?P<value>em[- ]?dashes)\b.*$", REPLY_NO_EM_DASHES, standing=True),
+    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\b(?:variables?|variable names|names)\b)(?=.*\bcode\b|.*\bvariables?\b).*?\b(?P<value>snake_case|snake case|camelCase|camel case|PascalCase|Pascal case|kebab-case)(?!\w).*$", REPLY_NAMING_CASE, standing=True),
     _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\bdates?\b).*?\b(?P<value>DD/MM/YYYY|MM/DD/YYYY|YYYY-MM-DD|DD\.MM\.YYYY|day/month/year|month/day/year)(?!\w).*$", REPLY_DATE_FORMAT, standing=True),
     _r("constraint", "zh", r"^(?!.*(?:别用|不要用|不用))(?=.*日期).*?(?P<value>DD/MM/YYYY|MM/DD/YYYY|YYYY-MM-DD|年-月-日|日/月/年).*$", REPLY_DATE_FORMAT, standing=True),
     _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\b(?:acronyms?|abbreviations?)\b)(?=.*\b(?:spell (?:them |it )?out|write out|full (?:term|form|name)|expand)\b).*\b(?P<value>first time)\b.*$", REPLY_ACRONYMS, standing=True),
