@@ -860,6 +860,11 @@ def amount_in_digits(value: str) -> str | None:
     return f"{sign}{said}" if said else None
 
 
+def amount_slot(key: str, templates: dict[str, str]) -> Slot:
+    """A fact slot of one amount of money (`amount_in_digits`), worded by `templates`: another amount is a new value."""
+    return Slot("fact", key, templates, clean=amount_in_digits)
+
+
 EN_ORDINALS = {
     word: str(n)
     for n, word in enumerate(

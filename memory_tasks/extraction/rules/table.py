@@ -17,6 +17,7 @@ from memory_tasks.extraction.rules.builders import (
     Slot,
     alcohol_kept_from,
     amount_in_digits,
+    amount_slot,
     car_named,
     commute_mode,
     count_in_digits,
@@ -208,6 +209,9 @@ _DEMONYMS = (
     r"Canadian|American|British|English|Australian|Chinese|Japanese|Korean|German|French|Italian|Spanish|Mexican"
     r"|Brazilian|Indian|Filipino|Vietnamese|Thai|Russian|Dutch|Swedish|Irish|Scottish|Polish|Turkish|Nigerian"
 )
+# An amount of money as said (`builders.amount_in_digits` reads it): "$2,000", "10k", 「六千八」.
+_EN_AMOUNT = r"[$€£¥]?\d[\d,.]*k?"
+_ZH_AMOUNT = r"[\d一二两三四五六七八九十百千万]+"
 # Words that make a Chinese or English clause a standing rule rather than a one-off request.
 # Up to the first such word of the clause ("…的时候" is "…时", but not the 时 of 平时 "usually", 小时 "hour",
 # 同时, 及时, 准时…, which name no occasion), atomic: on "时时时…" a pattern trying every occurrence
@@ -556,11 +560,8 @@ WORK_MANAGER = Slot("fact", "work-manager", {"zh": "领导是{value}", "en": "Re
 # The airline the user flies.
 AIRLINE = Slot("preference", "travel-airline", {"zh": "坐飞机一般选{value}", "en": "Usually flies {value}"}, 3)
 # What groceries may cost a week (`builders.amount_in_digits`).
-GROCERY_BUDGET = Slot(
-    "fact",
-    "budget-groceries",
-    {"zh": "买菜预算每周{value}元", "en": "Grocery budget: {value} a week"},
-    clean=amount_in_digits,
+GROCERY_BUDGET = amount_slot(
+    "budget-groceries", {"zh": "买菜预算每周{value}元", "en": "Grocery budget: {value} a week"}
 )
 # A blood type, in capitals (「O型血」, "O positive" -> "O+").
 BLOOD_TYPE = Slot(
@@ -573,7 +574,7 @@ BLOOD_TYPE = Slot(
 )
 # The share of each paycheck saved ("15%"), and a car loan's monthly payment (`builders.amount_in_digits`).
 SAVINGS_RATE = Slot("fact", "finance-savings-rate", {"en": "Saves {value} of each paycheck"}, 3)
-CAR_PAYMENT = Slot("fact", "finance-car-payment", {"en": "Car payment: {value} a month"}, clean=amount_in_digits)
+CAR_PAYMENT = amount_slot("finance-car-payment", {"en": "Car payment: {value} a month"})
 # Left-handedness, said one way (「惯用左手」, 「是个左撇子」, "I'm a lefty").
 LEFT_HANDED = Slot("fact", "trait-left-handed", {"zh": "是左撇子", "en": "Is left-handed"}, 3, LIFELONG_TTL_DAYS)
 # Which ear hears badly (core: a health fact).
@@ -656,32 +657,14 @@ COMMUTE = Slot("fact", "commute")
 # work"; "by car" -> "Drives to work").
 COMMUTE_MODE = Slot("fact", "commute", {"en": "{value} to work"}, clean=commute_mode)
 BUDGET = Slot("fact", "budget")
-TRAVEL_BUDGET = Slot(
-    "fact",
-    "budget-travel",
-    {"zh": "旅行预算{value}元左右", "en": "Travel budget: about {value}"},
-    clean=amount_in_digits,
-)
+TRAVEL_BUDGET = amount_slot("budget-travel", {"zh": "旅行预算{value}元左右", "en": "Travel budget: about {value}"})
 # Money owed or paid every month, each one amount however said (`builders.amount_in_digits`: 「六千八」, "$30k", "30 grand"),
 # so that another amount is a new value of the one memory.
-PARENTS_ALLOWANCE = Slot(
-    "fact",
-    "finance-parents-allowance",
-    {"zh": "每月给爸妈{value}元生活费", "en": "Sends parents {value} a month"},
-    clean=amount_in_digits,
+PARENTS_ALLOWANCE = amount_slot(
+    "finance-parents-allowance", {"zh": "每月给爸妈{value}元生活费", "en": "Sends parents {value} a month"}
 )
-MORTGAGE = Slot(
-    "fact",
-    "finance-mortgage",
-    {"zh": "房贷每月还{value}元", "en": "Mortgage payment: {value} a month"},
-    clean=amount_in_digits,
-)
-STUDENT_LOANS = Slot(
-    "fact",
-    "finance-student-loans",
-    {"en": "Student loans left: about {value}"},
-    clean=amount_in_digits,
-)
+MORTGAGE = amount_slot("finance-mortgage", {"zh": "房贷每月还{value}元", "en": "Mortgage payment: {value} a month"})
+STUDENT_LOANS = amount_slot("finance-student-loans", {"en": "Student loans left: about {value}"})
 # A tight budget said without the word: "Money is tight for me", "I'm trying to spend as little as possible" (in the words
 # of "I'm on a tight budget", which the budget rule keeps as said).
 TIGHT_BUDGET = Slot("fact", "budget", {"zh": "预算紧张", "en": "Is on a tight budget"})
@@ -940,7 +923,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?:when I (?:travel by plane|fly),? )?I (?:always |usually |mostly |only )?(?:fly|fly with|stick with|stick to|book) (?P<value>Delta|United|American Airlines|American|Southwest|JetBlue|Alaska Airlines|Alaska|British Airways|Lufthansa|Emirates|Air France|KLM|Qantas|Air Canada|Singapore Airlines|Cathay Pacific|Ryanair|easyJet)(?: every time| whenever I can| when I fly)?(?: when I travel by plane| when I fly)?$", AIRLINE),
     _r("pref", "en", r"^(?P<value>Delta|United|American Airlines|Southwest|JetBlue|Alaska Airlines|British Airways|Lufthansa|Emirates|Air France|KLM|Qantas|Air Canada|Singapore Airlines|Cathay Pacific) is my airline$", AIRLINE),
     # What groceries may cost a week.
-    _r("pref", "en", r"^(?:my grocery budget is|I budget|I try to keep groceries to|I spend) (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:a|per|each) week(?: for groceries| on groceries)?$", GROCERY_BUDGET),
+    _r("pref", "en", r"^(?:my grocery budget is|I budget|I try to keep groceries to|I spend) (?:about |around |roughly )?(?P<value>" + _EN_AMOUNT + r") (?:a|per|each) week(?: for groceries| on groceries)?$", GROCERY_BUDGET),
     # A habit's amount or kind changed: "I've bumped my morning meditation up to 30 minutes", "I've moved from 16:8 to 18:6
     # fasting" (a new value of the habit, said as the user says it).
     _r("pref", "en", r"^I(?:'ve| have)? (?:bumped|increased|raised|upped|cut|reduced|lowered|dropped|extended|shortened) my (?:morning |evening |daily |nightly |weekly )?(?P<item>meditation|meditating|runs?|walks?|naps?|workouts?|yoga|practice|reading|fasting window) (?:time )?(?:up |down |back )?to (?:about |around )?\d[\w:. -]{0,20}$", _pref),
@@ -1025,7 +1008,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我)?(?:现在|平时|一般|通常)?(?:每天|一天|每晚|每天晚上|晚上)(?:只|能|才|大概|大约|差不多|一般)*睡(?P<value>\d{1,2}|[一二两三四五六七八九十]{1,2})(?:个)?(?:多)?小时(?:左右)?(?:的觉)?了?$", SLEEP_HOURS),
     _r("pref", "en", r"^I (?:only |usually |normally |typically |now )?(?:sleep|get) (?:about |around |only |maybe )?(?P<value>\d{1,2}|four|five|six|seven|eight|nine|ten)(?: hours| hrs)(?: of sleep)?(?: a night| per night| every night| a day)?(?: now| these days)?$", SLEEP_HOURS),
     # A travel budget (in the habit rule's group: 旅游 said with 一般 is no habit).
-    _r("pref", "zh", r"^(?:我)?(?:的)?(?:出去)?(?:旅游|旅行|出游|度假)(?:的)?预算(?:一般|通常|大概|大约|基本上?)*(?:是|在|控制在)?(?:大概|大约)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?(?:左右)?$", TRAVEL_BUDGET),
+    _r("pref", "zh", r"^(?:我)?(?:的)?(?:出去)?(?:旅游|旅行|出游|度假)(?:的)?预算(?:一般|通常|大概|大约|基本上?)*(?:是|在|控制在)?(?:大概|大约)?(?P<value>" + _ZH_AMOUNT + r")(?:块钱|块|元)?(?:左右)?$", TRAVEL_BUDGET),
     # How long the user naps, in minutes (`builders.minutes_said`): 「我每天中午午睡半小时」, 「中午我都会睡上半小时」, and
     # 「一般睡半个小时」 right after 「我有午睡的习惯」.
     _r("pref", "zh", r"^(?:我)?(?:现在)?(?:每天|平时|一般|通常)?(?:中午)?(?:我)?(?:都|一般|通常)?(?:会)?(?:午睡|睡午觉|午休)(?:一般|都)?(?:睡)?(?:上|个)?(?P<value>" + _ZH_DURATION + r")(?:左右)?$", NAP_LENGTH),
@@ -1654,7 +1637,7 @@ RULES: tuple[Rule, ...] = (
     # usually under $500", "I'm on a tight budget": said as usual. Not one purchase's or trip's (「这次旅行预算五千」, 「我的预算
     # 不超过五千」 said with a request, "My budget is around $2,000").
     _r("budget", "zh", r"^(?=[^，。]*(?:一般|通常|平时|基本|每个?月))(?:我的?|我)?(?:每个?月)?(?:一般|通常|平时)?(?:买东西|网购|购物)?(?:的)?(?:预算|消费)(?:一般|通常|平时|基本上?|大概)?(?:都)?(?:在|是|控制在|不超过|不会超过)?(?P<value>[\d一二三四五六七八九十两百千万几]+(?:块|元|块钱)?)(?:以内|以下|左右|之内)?$", BUDGET),
-    _r("budget", "en", r"^my (?:(?P<usual>usual|monthly|typical) )?budget (?:is|'s) (?(usual)|(?:usually|generally|normally|typically|always) )(?:under |below |less than |up to |around |about |at most )?(?P<value>[$€£¥]?\d[\d,.]*k?(?: (?:dollars|bucks|usd|euros|pounds|rmb|yuan))?)(?: or (?:less|so))?$", BUDGET),
+    _r("budget", "en", r"^my (?:(?P<usual>usual|monthly|typical) )?budget (?:is|'s) (?(usual)|(?:usually|generally|normally|typically|always) )(?:under |below |less than |up to |around |about |at most )?(?P<value>" + _EN_AMOUNT + r"(?: (?:dollars|bucks|usd|euros|pounds|rmb|yuan))?)(?: or (?:less|so))?$", BUDGET),
     _r("budget", "en", r"^I(?:'m| am) (?:currently |usually |always )?on a (?P<value>(?:tight |strict |limited |small )?budget)(?: these days| right now| now)?$", BUDGET),
     # "Money is tight for me right now", "I'm trying to spend as little as possible": a tight budget, said otherwise.
     _r("budget", "en", r"^money(?:'s| is) (?:really |pretty |very |a bit |kind of )?(?P<value>tight)(?: for (?:me|us))?(?: right now| these days| at the moment| this month| now)?$", TIGHT_BUDGET),
@@ -1662,24 +1645,24 @@ RULES: tuple[Rule, ...] = (
     _r("budget", "en", r"^I (?:put|save|set aside|stash|move) (?P<value>\d{1,2}%) (?:of )?(?:(?:each|every|my) )?(?:paycheck|pay|salary|income)(?: (?:into|in|to) (?:savings|my savings(?: account)?))?$", SAVINGS_RATE),
     _r("budget", "en", r"^(?P<value>\d{1,2}%) of (?:each|every|my) (?:paycheck|pay|salary) goes (?:straight )?(?:into|to) (?:savings|my savings(?: account)?)$", SAVINGS_RATE),
     _r("budget", "en", r"^I(?:'ve| have)? (?:bumped|raised|increased|upped|cut|lowered|dropped) my savings(?: rate)? (?:up |down )?to (?P<value>\d{1,2}%)(?: of (?:each|every|my) (?:paycheck|pay|salary))?$", SAVINGS_RATE),
-    _r("budget", "en", r"^my car (?:payment|loan payment|note) is (?:about |around )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:a|per|each) month(?: now)?$", CAR_PAYMENT),
-    _r("budget", "en", r"^I pay (?:about |around )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:a|per|each) month (?:on|for) (?:my |the )?car(?: loan| payment| note)?$", CAR_PAYMENT),
-    _r("budget", "en", r"^(?:every|each) month,? (?P<value>[$€£¥]?\d[\d,.]*k?) goes (?:to|toward|towards) (?:my |the )?car (?:payment|loan)$", CAR_PAYMENT),
+    _r("budget", "en", r"^my car (?:payment|loan payment|note) is (?:about |around )?(?P<value>" + _EN_AMOUNT + r") (?:a|per|each) month(?: now)?$", CAR_PAYMENT),
+    _r("budget", "en", r"^I pay (?:about |around )?(?P<value>" + _EN_AMOUNT + r") (?:a|per|each) month (?:on|for) (?:my |the )?car(?: loan| payment| note)?$", CAR_PAYMENT),
+    _r("budget", "en", r"^(?:every|each) month,? (?P<value>" + _EN_AMOUNT + r") goes (?:to|toward|towards) (?:my |the )?car (?:payment|loan)$", CAR_PAYMENT),
     # What the user gives their parents, pays on a mortgage or still owes on student loans, each month or in all.
-    _r("budget", "zh", r"^(?:我)?(?:每个月|每月)(?:我)?(?:都)?(?:会)?(?:固定)?(?:给|打给)(?:我)?(?:爸妈|父母|爸爸妈妈|老爸老妈)(?:打|转)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?(?:的)?生活费$", PARENTS_ALLOWANCE),
-    _r("budget", "zh", r"^(?:我)?(?:给|每个?月给)(?:我)?(?:爸妈|父母|爸爸妈妈)的生活费(?:我)?(?:现在)?(?:涨到|加到|提到|降到|减到|改成|调到)(?:了)?(?:每个?月)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?了?$", PARENTS_ALLOWANCE),
-    _r("budget", "zh", r"^(?:我)?(?:现在)?(?:每个月|每月|一个月)?(?:的)?房贷(?:我)?(?:每个月|每月|一个月)?(?:要|得|需要)?(?:还)?(?:款)?(?:是)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?了?$", MORTGAGE),
-    _r("budget", "zh", r"^(?:我)?(?:现在)?(?:每个月|每月)(?:的)?房贷还款(?:是|要)?(?P<value>[\d一二两三四五六七八九十百千万]+)(?:块钱|块|元)?了?$", MORTGAGE),
-    _r("budget", "en", r"^(?:I send|I give|I pay) (?:my )?(?:parents|mom and dad) (?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:a|per|each|every) month$", PARENTS_ALLOWANCE),
-    _r("budget", "en", r"^my mortgage (?:payment )?is (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:a|per|each) month$", MORTGAGE),
-    _r("budget", "en", r"^I pay (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:a|per|each) month (?:on|for) (?:my |the )?mortgage$", MORTGAGE),
-    _r("budget", "en", r"^I (?:have|'ve got|still have|still owe|owe) (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand) (?:left )?(?:in|on) (?:my )?student loans?$", STUDENT_LOANS),
-    _r("budget", "en", r"^my (?:remaining )?student loan (?:balance|debt) is (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand)(?: left)?$", STUDENT_LOANS),
-    _r("budget", "en", r"^I(?:'ve| have) paid (?:my|off my)? ?student loans? down to (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?|\d+ grand)$", STUDENT_LOANS),
+    _r("budget", "zh", r"^(?:我)?(?:每个月|每月)(?:我)?(?:都)?(?:会)?(?:固定)?(?:给|打给)(?:我)?(?:爸妈|父母|爸爸妈妈|老爸老妈)(?:打|转)?(?P<value>" + _ZH_AMOUNT + r")(?:块钱|块|元)?(?:的)?生活费$", PARENTS_ALLOWANCE),
+    _r("budget", "zh", r"^(?:我)?(?:给|每个?月给)(?:我)?(?:爸妈|父母|爸爸妈妈)的生活费(?:我)?(?:现在)?(?:涨到|加到|提到|降到|减到|改成|调到)(?:了)?(?:每个?月)?(?P<value>" + _ZH_AMOUNT + r")(?:块钱|块|元)?了?$", PARENTS_ALLOWANCE),
+    _r("budget", "zh", r"^(?:我)?(?:现在)?(?:每个月|每月|一个月)?(?:的)?房贷(?:我)?(?:每个月|每月|一个月)?(?:要|得|需要)?(?:还)?(?:款)?(?:是)?(?P<value>" + _ZH_AMOUNT + r")(?:块钱|块|元)?了?$", MORTGAGE),
+    _r("budget", "zh", r"^(?:我)?(?:现在)?(?:每个月|每月)(?:的)?房贷还款(?:是|要)?(?P<value>" + _ZH_AMOUNT + r")(?:块钱|块|元)?了?$", MORTGAGE),
+    _r("budget", "en", r"^(?:I send|I give|I pay) (?:my )?(?:parents|mom and dad) (?P<value>" + _EN_AMOUNT + r"|\d+ grand) (?:a|per|each|every) month$", PARENTS_ALLOWANCE),
+    _r("budget", "en", r"^my mortgage (?:payment )?is (?:about |around |roughly )?(?P<value>" + _EN_AMOUNT + r"|\d+ grand) (?:a|per|each) month$", MORTGAGE),
+    _r("budget", "en", r"^I pay (?:about |around |roughly )?(?P<value>" + _EN_AMOUNT + r"|\d+ grand) (?:a|per|each) month (?:on|for) (?:my |the )?mortgage$", MORTGAGE),
+    _r("budget", "en", r"^I (?:have|'ve got|still have|still owe|owe) (?:about |around |roughly )?(?P<value>" + _EN_AMOUNT + r"|\d+ grand) (?:left )?(?:in|on) (?:my )?student loans?$", STUDENT_LOANS),
+    _r("budget", "en", r"^my (?:remaining )?student loan (?:balance|debt) is (?:about |around |roughly )?(?P<value>" + _EN_AMOUNT + r"|\d+ grand)(?: left)?$", STUDENT_LOANS),
+    _r("budget", "en", r"^I(?:'ve| have) paid (?:my|off my)? ?student loans? down to (?:about |around |roughly )?(?P<value>" + _EN_AMOUNT + r"|\d+ grand)$", STUDENT_LOANS),
     # What a trip or a holiday may cost: one amount (`builders.amount_in_digits`), so that another is a new value.
-    _r("budget", "en", r"^my (?:vacation|travel|trip|holiday) budget (?:is|'s) (?:usually |typically |normally |generally )?(?:around |about |roughly |up to )?(?P<value>[$€£¥]?\d[\d,.]*k?)(?: or so)?(?: a trip| per trip)?$", TRAVEL_BUDGET),
-    _r("budget", "en", r"^I (?:usually |typically |normally |generally )?(?:spend|budget) (?:about |around |roughly |up to )?(?P<value>[$€£¥]?\d[\d,.]*k?) (?:on|for) (?:a |my |each |every )?(?:vacations?|trips?|holidays?|travel)$", TRAVEL_BUDGET),
-    _r("budget", "en", r"^I(?:'ve| have) (?:raised|increased|bumped|upped|lowered|cut|reduced|changed) my (?:vacation|travel|trip|holiday) budget (?:up |down )?to (?:about |around |roughly )?(?P<value>[$€£¥]?\d[\d,.]*k?)$", TRAVEL_BUDGET),
+    _r("budget", "en", r"^my (?:vacation|travel|trip|holiday) budget (?:is|'s) (?:usually |typically |normally |generally )?(?:around |about |roughly |up to )?(?P<value>" + _EN_AMOUNT + r")(?: or so)?(?: a trip| per trip)?$", TRAVEL_BUDGET),
+    _r("budget", "en", r"^I (?:usually |typically |normally |generally )?(?:spend|budget) (?:about |around |roughly |up to )?(?P<value>" + _EN_AMOUNT + r") (?:on|for) (?:a |my |each |every )?(?:vacations?|trips?|holidays?|travel)$", TRAVEL_BUDGET),
+    _r("budget", "en", r"^I(?:'ve| have) (?:raised|increased|bumped|upped|lowered|cut|reduced|changed) my (?:vacation|travel|trip|holiday) budget (?:up |down )?to (?:about |around |roughly )?(?P<value>" + _EN_AMOUNT + r")$", TRAVEL_BUDGET),
     _r("commute", "en", r"^I (?:usually |always |mostly |normally |often )?(?:commute|get to work|go to work|ride to work) (?:by|on) (?P<value>bike|bicycle|car|train|bus|subway|metro|foot|scooter|motorcycle|ferry)(?: now| these days)?$", COMMUTE_MODE),
     _r("commute", "en", r"^(?:my commute is|I commute) (?:by|on) (?:the )?(?P<value>bike|bicycle|car|train|bus|subway|metro|foot|scooter|motorcycle|ferry)(?: now| these days)?$", COMMUTE_MODE),
     _r("commute", "en", r"^I (?:usually |always |mostly |normally |often )?(?:take|ride|catch) the (?P<value>train|bus|subway|metro|tube|ferry) (?:to work|into work|getting to work|to get to work)(?: now| these days)?$", COMMUTE_MODE),
