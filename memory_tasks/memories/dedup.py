@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from config.settings import get_settings
 from memory_tasks import metrics
 from memory_tasks.db.models import LongTermMemory
-from memory_tasks.extraction.candidates import Candidate
+from memory_tasks.extraction.candidates import MEMORY_TYPES, WORDING_FACT_PREFIX, Candidate
 from memory_tasks.extraction.core import CORE_KEY_CATEGORIES
 from memory_tasks.memories.corpus import CorpusRow, UserMemories, user_memories
 from memory_tasks.memories.similarity import SimilarityScorer, get_scorer
@@ -39,7 +39,9 @@ from memory_tasks.memories.values import (
     canonical_words,
     frame,
     key_items,
+    numbers_changed,
     reply_lengths,
+    says_a_change,
     split_common_ends,
     state_different_values,
     without_subject,
@@ -97,6 +99,8 @@ def keys_name_different_items(key_a: str, key_b: str) -> bool:
     one item contained in the other (food-thai vs food-thai-cuisine) or a group's key (family-children vs
     family-son) leave the decision to similarity.
     """
+    if _is_wording_fact(key_a) or _is_wording_fact(key_b):
+        return False  # its key is its wording: two wordings of one fact have two keys
     category_a, *items_a = _KEY_SPLIT.split(key_a)
     category_b, *items_b = _KEY_SPLIT.split(key_b)
     if category_a != category_b or not items_a or not items_b:
@@ -151,15 +155,25 @@ def _an_aspect_beside_its_item(key_a: str, content_a: str, key_b: str, content_b
     )
 
 
-def different_facts(key_a: str, content_a: str, key_b: str, content_b: str) -> bool:
+def _is_wording_fact(key: str) -> bool:
+    """True when `key` is a fact's wording (`candidates.WORDING_FACT_PREFIX`), not an item or a slot."""
+    return key.startswith(WORDING_FACT_PREFIX)
+
+
+def different_facts(key_a: str, content_a: str, key_b: str, content_b: str, *, new_value: bool = False) -> bool:
     """True when keys (other items of one category, other ties to a place, an aspect beside its item), numbers, stated
     values (`values.state_different_values`) or another object of one verb (`_object_swapped`) show two
-    similar-looking memories state different facts."""
+    similar-looking memories state different facts.
+
+    `new_value`: `content_b` is said now, to a held `content_a`. Between two facts keyed by their wording, other
+    numbers then say the held fact's new value ("Keeps six hens in the backyard", then "Only has four hens now"): no
+    key holds it apart, so similarity alone finds the fact it changes (`redirect_duplicates`)."""
+    renumbered = new_value and _is_wording_fact(key_a) and _is_wording_fact(key_b)
     return (
         keys_name_different_items(key_a, key_b)
         or _an_aspect_beside_its_item(key_a, content_a, key_b, content_b)
         or keys_name_other_place_relations(key_a, key_b)
-        or _numbers_differ(content_a, content_b)
+        or (_numbers_differ(content_a, content_b) and not renumbered)
         or state_different_values(content_a, content_b)
         or _object_swapped(content_a, content_b)
     )
@@ -456,8 +470,15 @@ def says_nothing_new(
     Words the memory was already told in (`said_before`) bring no new detail, whatever the
     scorer thinks of them: they confirm unless they state another value (`_states_another_value`).
     Under a `key` that names the memory's item ("habit-early-rising") two wordings cannot put
-    another item in one frame: "Is a morning person" told again restates "Is an early riser".
+    another item in one frame: "Is a morning person" told again restates "Is an early riser". Under a wording's
+    key (`_is_wording_fact`) only numbers or a change said tell a new value.
     """
+    if _is_wording_fact(key):
+        # Its key is a wording: `stated` reached it by similarity (`redirect_duplicates`) or in the same words. With no
+        # slot to hold a value, other numbers ("six hens", then "only four now") or, said for the first time, a change
+        # ("moved all their notes into Obsidian", "don't keep hens anymore") are its new value; anything else restates
+        # it, a limit said with a negation too (「控制在5克以内」 / 「不超过五克」).
+        return not (numbers_changed(stored, stated) or (not said_before and says_a_change(stored, stated)))
     if said_before:
         return not _states_another_value(stored, stated, frames_a_value=not key.startswith(_ITEM_KEY_PREFIXES))
     lengths = _reply_lengths_of(stored, stated)
@@ -555,17 +576,25 @@ def _best_duplicate(
     """The row of `rows` (scored `scores` against `candidate`) that it restates, with its score, or None.
 
     Rows of the candidate's type under another key at >= the dedup threshold of the pair
-    (`dedup_threshold_for`), best first, unless keys or numbers show a different fact.
+    (`dedup_threshold_for`), best first, unless keys or numbers show a different fact. Where either is a fact kept in
+    the user's words (`_is_wording_fact`), of any type but a standing rule's: its type is a guess, and 「每天的喝水量是2升」
+    (drink-water, a preference) restates 「每天要喝两升水」 kept in words (a fact), whichever is read first.
     """
     # English pairs have a threshold of their own (`dedup_threshold_for`); the lower one sifts.
     hits = np.flatnonzero(scores >= min(scorer.dedup_threshold, scorer.latin_dedup_threshold))
     for best in hits[np.argsort(-scores[hits], kind="stable")]:
         match = rows[best]
-        if match.memory_type != candidate.memory_type or match.memory_key == candidate.key:
+        if match.memory_key == candidate.key or (
+            match.memory_type != candidate.memory_type
+            and not (
+                (_is_wording_fact(candidate.key) or _is_wording_fact(match.memory_key))
+                and "constraint" not in (match.memory_type, candidate.memory_type)  # a standing rule stays one
+            )
+        ):
             continue
         if scores[best] < scorer.dedup_threshold_for(candidate.content, match.content):
             continue
-        if not different_facts(candidate.key, candidate.content, match.memory_key, match.content):
+        if not different_facts(match.memory_key, match.content, candidate.key, candidate.content, new_value=True):
             return match, float(scores[best])
     return None
 
@@ -583,7 +612,11 @@ def redirect_duplicates(
     pending = [c for c in candidates if not c.reuse_key and c.key not in existing_keys and c.op != "delete"]
     if not pending:
         return candidates
-    indices = corpus.of_types({c.memory_type for c in pending})
+    # Every type when a candidate or a held memory is a fact in the user's words (`_best_duplicate`).
+    types = {c.memory_type for c in pending}
+    if any(_is_wording_fact(c.key) for c in pending) or any(_is_wording_fact(row.memory_key) for row in corpus.rows):
+        types = set(MEMORY_TYPES)
+    indices = corpus.of_types(types)
     if not len(indices):
         return candidates
     # Content alone: the "[type] key:" prefix makes different values of one slot look alike.
@@ -598,10 +631,13 @@ def redirect_duplicates(
                 extra={"user_id": ctx.user_id, "memory_id": memory.id, "key": candidate.key, "score": round(score, 3)},
             )
             metrics.count_write("dedup")
-            # A restatement confirms the memory (its TTL is refreshed) without rewording it.
             candidate.reuse_key = memory.memory_key
             candidate.op = "upsert"
-            candidate.content = memory.content
+            candidate.memory_type = memory.memory_type  # a restatement keeps what the memory is
+            if not (_is_wording_fact(candidate.key) and _is_wording_fact(memory.memory_key)):
+                # A restatement confirms the memory (its TTL is refreshed) without rewording it. A fact in the user's
+                # words keeps its own: the write model tells a restatement from a new value (`store.apply_candidate`).
+                candidate.content = memory.content
     return candidates
 
 

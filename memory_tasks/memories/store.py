@@ -659,9 +659,10 @@ def repoint_merges(session: Session, from_id: int, to_id: int) -> None:
 Restates = Callable[[str, str, bool, str], bool]
 
 
-def says_the_same(stored: str, stated: str, restates: Restates | None = None) -> bool:
-    """True when `stated` repeats `stored`: equal up to spacing, punctuation and case, or `restates` says so."""
-    return comparable(stored) == comparable(stated) or (restates is not None and restates(stored, stated, False, ""))
+def says_the_same(stored: str, stated: str, restates: Restates | None = None, key: str = "") -> bool:
+    """True when `stated` repeats `stored` (the memory under `key`): equal up to spacing, punctuation and case, or
+    `restates` says so."""
+    return comparable(stored) == comparable(stated) or (restates is not None and restates(stored, stated, False, key))
 
 
 def _restates_a_part(stored: str, stated: str, restates: Restates | None) -> bool:
@@ -779,7 +780,7 @@ def apply_candidate(
         and _restates_its_type(live.memory_type, candidate.memory_type)
         and (
             live.content == content
-            or says_the_same(live.content, candidate.content, restates)
+            or says_the_same(live.content, candidate.content, restates, live.memory_key)
             or (candidate.op == "append" and _restates_a_part(live.content, candidate.content, restates))
             or (candidate.op == "upsert" and restates is not None and _told_before(session, live, content, restates))
         )

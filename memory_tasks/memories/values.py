@@ -656,3 +656,68 @@ def split_common_ends(a: Sequence[T], b: Sequence[T]) -> tuple[int, Sequence[T],
 def key_items(items: list[str]) -> set[str]:
     """The words of a key's items as dedup compares them: synonyms as one word, plurals folded."""
     return {singular(canonical_english(item).casefold()) for item in items}
+
+
+# The numbers a text says, however written (`said_numbers`): digits, English words, Chinese numerals.
+_EN_NUMBER_VALUES = {**{word: float(value) for word, value in _NUMBER_WORDS.items()}, "once": 1.0, "twice": 2.0}
+_EN_TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10), strict=True))
+_EN_SAID_NUMBER = re.compile(
+    r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:k\b)?|\b(?:"
+    + "|".join([*_EN_NUMBER_VALUES, *_EN_TENS, "a dozen", "dozen"])
+    + r")\b",
+    re.IGNORECASE,
+)
+_HAN_NUMERALS = {**{char: value for value, char in enumerate(_HAN_DIGITS)}, "两": 2}
+_HAN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000}
+# A Chinese numeral run, unless it is the 一 of "a" day, week or month (「一天」, 「一个月」 say how often, not how many).
+_HAN_SAID_NUMBER = re.compile(
+    r"[零一二两三四五六七八九十百千万]+(?!个?(?:天|周|星期|礼拜|月|年))|[零一二两三四五六七八九十百千万]*[二两三四五六七八九十百千万]"
+)
+
+
+def _han_value(numeral: str) -> float:
+    """The value of a Chinese numeral: 「一千」 1000, 「两千」 2000, 「十五」 15, 「三百」 300."""
+    total, digit = 0, 0
+    for char in numeral:
+        if char in _HAN_UNITS:
+            total += (digit or 1) * _HAN_UNITS[char]
+            digit = 0
+        else:
+            digit = _HAN_NUMERALS[char]
+    return float(total + digit)
+
+
+def said_numbers(text: str) -> frozenset[float]:
+    """The numbers `text` says, whatever their script: "six hens" and 「6只」 say 6, "$12" 12, "1,800" 1800, 「一千块」
+    1000, "30k" 30000; the "a" of a period (「一天」, 「一个月」) is no number."""
+    numbers = set()
+    for said in _EN_SAID_NUMBER.findall(text):
+        said = said.casefold().replace(",", "")
+        if said[0].isdigit():
+            numbers.add(float(said[:-1]) * 1000 if said.endswith("k") else float(said))
+        else:
+            numbers.add(12.0 if "dozen" in said else float(_EN_NUMBER_VALUES.get(said) or _EN_TENS[said]))
+    numbers.update(_han_value(said) for said in _HAN_SAID_NUMBER.findall(text))
+    return frozenset(numbers)
+
+
+# Words that say a value changed: "moved my Humira to once a week", 「加到每周0.5毫克了」.
+_CHANGED = re.compile(
+    r"\b(?:now|changed?|moved|raised|bumped|increased|decreased|reduced|cut|dropped|lowered|switched|up to|down to"
+    r"|anymore|no longer)\b|现在|改成|改到|改为|加到|涨到|涨了|提到|降到|减到|换成|变成|调到|升到|不再",
+    re.IGNORECASE,
+)
+
+
+def numbers_changed(stored: str, stated: str) -> bool:
+    """True when both texts say numbers and `stated` puts others in: neither's are all among the other's ("Keeps six
+    hens" / "Only has four hens now", 「每月定投一千」 / 「提到每个月两千了」), or `stated` says a change ("Injects Humira
+    every two weeks" / "Doctor moved their Humira to once a week"). "Gets a shot every two weeks" / "one shot every
+    two weeks" only says more."""
+    a, b = said_numbers(stored), said_numbers(stated)
+    return bool(a and b) and a != b and (not (a <= b or b <= a) or _CHANGED.search(stated) is not None)
+
+
+def says_a_change(stored: str, stated: str) -> bool:
+    """True when `stated` says a value changed (`_CHANGED`: "now", "moved to", 「换成」, 「加到」) and `stored` does not."""
+    return _CHANGED.search(stated) is not None and _CHANGED.search(stored) is None

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from memory_tasks.memories.dedup import different_facts, keys_name_different_items, says_nothing_new
-from memory_tasks.memories.values import state_different_values
+from memory_tasks.memories.values import numbers_changed, said_numbers, state_different_values
 
 
 @pytest.mark.parametrize(
@@ -457,3 +457,74 @@ def test_paraphrases_of_the_thirtieth_probe_confirm(stored: str, stated: str, co
     """R-WRITE-3 (thirtieth probe, held-out bursts): each paraphrase was appended to the family fact as a second part
     (「外婆有阿尔茨海默症；外婆得了老年痴呆」)."""
     assert says_nothing_new(_NeverAlike(), stored, stated) is confirms
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("Keeps six hens in their backyard", {6}),
+        ("A fox got two of their hens, they only have four now", {2, 4}),
+        ("Parks downtown for $12 a day", {12}),
+        ("Has about $30k left in student loans", {30_000}),
+        ("Is trying to stick to 1,800 calories a day", {1800}),
+        ("每个月定投一千块钱的指数基金", {1000}),  # the 一 of 一个月 is no number
+        ("一天的盐摄入量不超过五克", {5}),
+        ("每天吃盐控制在5克以内", {5}),
+        ("现在每周打一针司美格鲁肽，剂量是0.25毫克", {1, 0.25}),
+        ("Injects Humira once a week", {1}),
+        ("Plays chess online", set()),
+    ],
+)
+def test_the_numbers_a_text_says_are_read_in_any_script(text: str, numbers: set[float]) -> None:
+    assert said_numbers(text) == numbers
+
+
+@pytest.mark.parametrize(
+    ("stored", "stated", "changed"),
+    [
+        ("Keeps six hens in their backyard", "A fox got two of their hens, they only have four now", True),
+        ("每个月定投一千块钱的指数基金", "指数基金定投我提到每个月两千了", True),
+        ("Is on Humira, one injection every two weeks", "Doctor moved their Humira to once a week", True),
+        # Fewer numbers, none other: more or less said of one value.
+        ("Is on Humira, one injection every two weeks", "Injects Humira every two weeks", False),
+        ("每天吃盐控制在5克以内", "一天的盐摄入量不超过五克", False),
+        ("Keeps six hens in their backyard", "Has a flock of hens", False),  # a number on one side only
+    ],
+)
+def test_numbers_change_when_other_ones_are_put_in(stored: str, stated: str, changed: bool) -> None:
+    assert numbers_changed(stored, stated) is changed
+
+
+WORDING_KEY = "fact-keep-six-hens-backyard"
+
+
+@pytest.mark.parametrize(
+    ("stored", "stated", "said_before", "confirms"),
+    [
+        # Issue 13.1: under a wording's key, similarity led the statement there; longer or reworded, it restates.
+        ("平时的爱好是玩无人机航拍", "没事的时候我就喜欢带着无人机出去航拍", False, True),
+        ("每天吃盐控制在5克以内", "一天的盐摄入量不超过五克", False, True),  # a negation of a limit is no new value
+        ("Keeps six hens in their backyard", "Has six hens in the backyard", False, True),
+        # Other numbers or a change said are its new value.
+        ("Keeps six hens in their backyard", "A fox got two of their hens, they only have four now", False, False),
+        ("Takes all their notes in Obsidian", "Has moved all their notes out of Obsidian into Notion", False, False),
+        # Said before, a change word is no new value: the burst re-sent in any order leaves the memory as it was.
+        ("Takes all their notes in Obsidian", "Now takes all their notes in Obsidian", True, True),
+    ],
+)
+def test_a_fact_under_its_wordings_key_changes_only_by_a_number_or_a_change_said(
+    stored: str, stated: str, said_before: bool, confirms: bool
+) -> None:
+    """A scorer that rates nothing alike: the dedup hit already said one fact; only numbers and change words decide."""
+    assert says_nothing_new(_NeverAlike(), stored, stated, said_before, key=WORDING_KEY) is confirms
+
+
+def test_a_wording_key_names_no_item_and_other_numbers_in_it_are_its_new_value() -> None:
+    """Issue 13.1: two wordings of one fact have two keys, so keys say nothing of it; said to a held wording fact,
+    other numbers are its new value ("six hens", then "four"), not another fact beside it."""
+    assert not keys_name_different_items("fact-keep-six-hens-backyard", "fact-got-six-hens-backyard")
+    held, said = "Keeps 6 hens in their backyard", "Only has 4 hens in the backyard now"
+    assert different_facts("fact-keep-6-hens-backyard", held, "fact-only-4-hens-backyard-now", said)
+    assert not different_facts("fact-keep-6-hens-backyard", held, "fact-only-4-hens-backyard-now", said, new_value=True)
+    # Not between a wording fact and a memory keyed by its slot.
+    assert different_facts("routine-wake", "Wakes up at 6", "fact-wake-up-7-h1234567", "Wakes up at 7", new_value=True)

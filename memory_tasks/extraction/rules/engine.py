@@ -33,6 +33,7 @@ from memory_tasks.extraction.rules.clauses import (
 )
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.keys import is_wording_hash, item_slug, liking_key
+from memory_tasks.extraction.rules.lasting import lasting_fact
 from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries, lexicon_mentions
 from memory_tasks.extraction.rules.retract import denies, positive_form, topic_key
 from memory_tasks.extraction.rules.table import EN_PET_MENTION, HOME_FLOOR, PASSED_INTO, RULES
@@ -354,6 +355,7 @@ class RulesEngine:
         right_value: str | None = None  # "是蚂蚁金服" / "it's AWS": a bare value, perhaps a correction's
         sentence, faith_said = -1, False
         said_now: str | None = None  # the text of this clause, and of the one before it in the sentence
+        unread: list[Clause] = []  # the clauses no rule read and nothing else took up
         for clause in clauses:
             said_before, said_now = (said_now if clause.sentence == sentence else None), clause.text
             if clause.sentence != sentence:
@@ -393,6 +395,7 @@ class RulesEngine:
             right = _RIGHT_VALUE[clause.lang].match(clause.text)
             right_value = right.group("value").strip() if right else None
             found = self._forget(clause) if clause.forget else self._statements(clause, previous)
+            read_by_a_rule = bool(found)
             if _QUIT_IT[clause.lang].match(clause.text):
                 # 「我每天喝三杯咖啡，最近想戒掉」: the goal to quit what was just said; with nothing before, no goal.
                 found = _quitting_what_came_before(clause, last)
@@ -590,6 +593,10 @@ class RulesEngine:
                 # retirement before the goal rules see "打算考N1".
             previous = found
             last = found or last
+            if not read_by_a_rule and not found:
+                unread.append(clause)
+        for fact in _lasting_facts_unread(clauses, unread):
+            by_key.setdefault(fact.key, fact)
         return [c for c in by_key.values() if drop_reason(c, self.noise_key_patterns) is None]
 
     def _also_allergic(self, clause: Clause) -> list[Candidate]:
@@ -830,6 +837,18 @@ _DISLIKED = re.compile(r"不(?:太|怎么|大)?(?:爱|喜欢)")
 _PARTS = re.compile(r"\s*[；;]\s*")
 # 戒 before a one-character item (「戒酒」, 「戒烟」), which the lexicon reads only said alone.
 _GAVE_UP_ZH = re.compile(r"戒(?:掉了?)?")
+
+
+def _lasting_facts_unread(clauses: list[Clause], unread: list[Clause]) -> list[Candidate]:
+    """The lasting facts (`lasting.lasting_fact`) of the sentences whose every clause is `unread`."""
+    facts = []
+    for index in dict.fromkeys(clause.sentence for clause in clauses):
+        sentence = [clause for clause in clauses if clause.sentence == index]
+        if all(any(clause is taken for taken in unread) for clause in sentence):
+            fact = lasting_fact(sentence)
+            if fact is not None:
+                facts.append(fact)
+    return facts
 
 
 def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:

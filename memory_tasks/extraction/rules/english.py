@@ -150,3 +150,22 @@ def third_person(text: str) -> str:
     if index < len(words):
         words[index] = _third_person_verb(words[index])
     return _capitalize(_later_self(_later_verbs(" ".join(words))))
+
+
+# The first person anywhere in a sentence, and its third: plural, so that the verb after "I" fits ("I go" -> "they go").
+_FIRST_PERSON_WORD = re.compile(r"\bI(?:'m|'ve)?\b|\b(?:my|me|mine|myself)\b", re.IGNORECASE)
+_THIRD_PERSON_PLURAL = {
+    "i": "they",
+    "i'm": "they're",
+    "i've": "they've",
+    "my": "their",
+    "me": "them",
+    "mine": "theirs",
+    "myself": "themselves",
+}
+
+
+def pronouns_in_the_third_person(text: str) -> str:
+    """`text` with every first-person pronoun in the third person plural: "Every other week I go in for my allergy
+    shots" -> "Every other week they go in for their allergy shots" (`third_person` turns only a leading "I")."""
+    return _FIRST_PERSON_WORD.sub(lambda word: _THIRD_PERSON_PLURAL[word[0].casefold()], text)

@@ -179,6 +179,21 @@ def rule_key(text: str) -> str:
     return "rule-" + ("-".join(slugs) if slugs else _rule_wording_slug(canonical_english(text)))
 
 
+def fact_key(text: str) -> str:
+    """The slug of a lasting fact no rule reads, by its wording (`rules.lasting`): an English one's first topic words
+    (`_rule_wording_slug`); a Chinese one's LEXICON items, then a hash of the wording. Two wordings are two keys:
+    their paraphrases meet in the write model's dedup, which weighs what they say, never in a key."""
+    text = canonical_english(text)
+    if not has_han(text):
+        return _rule_wording_slug(_CONTRACTED.sub(" ", text))
+    slugs = sorted({slug for slug, category in lexicon_entries(text) if category != "routine"})
+    return "-".join([*slugs, _hash_slug(text)])
+
+
+# What a contraction adds to "I" or "it" ("I've got", "I'm out", "it's"): no topic word.
+_CONTRACTED = re.compile(r"['’](?:ve|m|s|re|ll|d)\b", re.IGNORECASE)
+
+
 # A rule's politeness, polarity and frame, not its topic: "Please don't give me medical advice" is about
 # medical advice (and "… legal advice" another rule), "Always use X" and "Never use X" are one rule said
 # twice (the later wins).

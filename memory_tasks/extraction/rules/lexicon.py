@@ -765,6 +765,8 @@ WHOLE_ITEM_FORMS = frozenset(
 
 # Chinese forms that are another word after these characters: 「每晚睡觉前」 holds 晚睡 (staying up late) across two words.
 _NOT_AFTER = {"晚睡": "每今昨前当那"}
+# English forms that are another word before these: "parking runs me $12 a day" costs, it is no run.
+_NOT_BEFORE = dict.fromkeys(("run", "runs"), r"(?!\s+(?:me|us|you|them)\b)")
 
 
 def _build_lexicon_index() -> list[tuple[str, re.Pattern[str], str, str]]:
@@ -782,7 +784,9 @@ def _build_lexicon_index() -> list[tuple[str, re.Pattern[str], str, str]]:
             league = r"|[- ]league\b" if category in ("food", "drink") else ""
             after = f"(?<![{_NOT_AFTER[folded]}])" if folded in _NOT_AFTER else ""
             pattern = re.compile(
-                after + escaped if HAN_CHAR.match(folded) else rf"(?<![a-z0-9]){escaped}(?![a-z0-9]|-free\b{league})"
+                after + escaped
+                if HAN_CHAR.match(folded)
+                else rf"(?<![a-z0-9]){escaped}(?![a-z0-9]|-free\b{league})" + _NOT_BEFORE.get(folded, "")
             )
             rows.append((folded, pattern, slug, category))
     return sorted(rows, key=lambda row: len(row[0]), reverse=True)

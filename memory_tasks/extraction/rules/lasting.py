@@ -1,0 +1,176 @@
+"""A lasting fact no rule reads: the last resort of the rules engine (issue 13.1).
+
+Held-out bursts showed that most facts the rules miss are read by no rule at all ("I keep six hens in my
+backyard", 「我每个月要出两次差」): no table of patterns names every hobby, appliance or arrangement a person
+mentions. A sentence of the user's about themselves that no rule read, that says something lasting (how often, an
+amount a day or a month, a hobby, what they keep, use or live next to) and nothing of the moment (today, a feeling, a
+plan, a question, a request), is kept in the user's own words under a `fact-…` key of its wording. Its paraphrases
+then meet in the write model's similarity dedup, which decides as for any other memory; its key never names a slot
+a rule fills, so it cannot overwrite one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory_tasks.extraction.candidates import WORDING_FACT_PREFIX, Candidate
+from memory_tasks.extraction.rules.clauses import Clause
+from memory_tasks.extraction.rules.content import statement
+from memory_tasks.extraction.rules.english import pronouns_in_the_third_person
+from memory_tasks.extraction.rules.keys import fact_key
+from memory_tasks.extraction.rules.lexicon import lexicon_entries
+
+# Below the rules' own confidence (`clauses.CONFIDENT`): no pattern vouches for what the sentence is about.
+CONFIDENCE = 0.8
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_COUNT_EN = r"(?:\d+|a couple of|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)"
+# A value said changed, in the past: "I moved my notes into Notion", "I've upped my goal to two".
+_CHANGED_TO_EN = r"(?:moved|switched|changed|upped|raised|bumped|increased|reduced|lowered|cut|dropped)"
+_PERIOD_EN = (
+    r"(?:day|morning|night|evening|week|weekend|month|year|(?:other|second|third) (?:day|week|weekend|month)"
+    r"|(?:two|three|four|\d+) (?:days|weeks|months))"
+)
+# What makes a sentence last beyond the moment: a frequency or an amount per period, a habit's adverb, a hobby, all of
+# a kind, what the user keeps by the number, a condition and where it is, a standing value changed.
+_LASTING = {
+    "en": re.compile(
+        # How often: "every Sunday morning", "three times a week", "$12 a day", "on weekends", "two weeks on".
+        rf"\b(?:every|each) (?:(?:{_WEEKDAYS}) )?{_PERIOD_EN}\b|\b(?:every|each) (?:{_WEEKDAYS})\b"
+        r"|\b(?:after|before) (?:every|each) \w+|\bevery time I\b"
+        r"|\b(?:daily|weekly|monthly|yearly|nightly)\b|\b(?:once|twice|\w+ times) (?:a|an|per) (?:day|week|month|year)\b"
+        r"|(?<!\bfor )(?<!\bin )(?<!\bthan )(?<!\bunder )(?<!\bover )(?<!\bafter )\b(?:a|per) (?:day|week|month|year)\b"
+        rf"|\b(?:on|most|at|over the) (?:weekdays|weekends|(?:{_WEEKDAYS})s)\b|^(?:weekdays|weekends|(?:{_WEEKDAYS})s),? I\b"
+        rf"|\b(?:{_WEEKDAYS}) (?:mornings|afternoons|evenings|nights)\b"
+        r"|\b(?:weeks?|days?) on\b"
+        # A habit said with its adverb: "I usually take the train", not "that usually helps".
+        r"|\bI (?:usually|normally|typically|regularly|generally|always) (?!feel|think|wonder|worry|try to remember)\w+"
+        # A hobby, all of a kind, what the user keeps by the number, a part of the body.
+        r"|\bas a hobby\b|\bmy (?:\w+ )?hobby\b|\b(?:spare|free) time\b|\bwhere I (?:keep|do|store)\b"
+        r"|\ball (?:of )?my [\w-]+(?: \w+)? (?:in|on|at|with|through|from|happens|out of|into)\b"
+        # A condition by its medical name: "I have plantar fasciitis", "I was diagnosed with fibromyalgia".
+        r"|\b(?:have|has|with|from) (?:\w+ )?\w+(?:itis|osis|emia|algia|pathy|syndrome|disorder|disease)\b"
+        # A standing value changed: "I've upped my travel goal to two new countries a year".
+        rf"|\b{_CHANGED_TO_EN} (?:[\w']+ ){{0,5}}?(?:to|into|up to|down to)\b"
+        rf"|\bI(?: only| still| now)?(?: keep| own| raise| have|'ve got| have got)(?: about| around| only)? {_COUNT_EN}"
+        r" (?!minutes?|hours?|days?|questions?|things?|ideas?|reasons?|recommendations?|suggestions?)\w+"
+        r"|\bmy (?:[a-z]+ )?(?:fund|budget|rent|mortgage|salary|allowance|goal|target|limit|routine|rotation|schedule"
+        r"|shifts?)\b"
+        # A condition where it is: "I have plantar fasciitis in my left foot", "my lower back gets stiff".
+        r"|\b(?:in my|my) (?:left |right |lower |upper )?(?:foot|feet|knees?|back|shoulders?|hips?|wrists?|ankles?|neck"
+        r"|elbows?|eyes?|ears?|hands?|legs?|arms?)(?:(?=[,.;]|$)| (?:has|is|hurts|aches|gets)\b)",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(
+        r"每(?:天|日|晚|早|周|星期|个?礼拜|个?月|年|次|到|逢)|一(?:天|周|个?星期|个?礼拜|个?月|年)(?!前|后|多前)"
+        r"|平时|平常|一般|通常|经常|常常|长期|常年|月底|月初|周末|爱好|业余|没事的时候|有空的时候|闲的时候"
+        r"|定投|(?:我家|我们家|我住的(?:那栋)?楼)(?:楼下|附近|旁边|对面|门口|底下)|楼下就是"
+        r"|(?:租|养|买)了(?:个|一|两|三|四|五|六|七|八|九|十|\d)"
+        # A surgery had, a standing value changed: 「我做过胆囊切除手术」, 「鱼油我现在减到每天一粒了」.
+        r"|(?:做过|动过|做了)[^，。]{0,8}手术|切除|改用|改记|改成|换成|换到|加到|减到|涨到|提到|降到"
+    ),
+}
+# What ties a sentence to the moment, or makes it no statement of the user's: a time of the day or the week, the past,
+# a plan or a wish, a feeling, an opinion, a question or a request.
+_OF_THE_MOMENT = {
+    "en": re.compile(
+        r"\?|\b(?:today|tonight|tomorrow|yesterday|right now|just now|at the moment|later|soon|ago|earlier"
+        r"|this (?:morning|afternoon|evening|week|weekend|month|year|time)"
+        r"|last (?:night|week|weekend|month|year|time)|next (?:week|weekend|month|year|time)"
+        r"|I(?:'m| am) (?:going to|gonna|thinking|planning|hoping|trying to decide)|I(?:'ll| will| was| were| had| went"
+        r"| did| used to|'d| would| want| wanna| need| wish| hope| think| guess| feel| felt| wonder| believe| bet)"
+        r"|I(?:'m| am) (?:so |really |very |a bit |kind of |pretty )?(?:tired|exhausted|bored|happy|sad|excited|stressed"
+        r"|busy|swamped|sick|hungry|sleepy|worried|nervous|glad|sorry|curious|confused|annoyed|angry|upset|lost|stuck)"
+        r"|can you|could you|would you|will you|please|let me|let's|remind|help me|tell me|show me|give me"
+        rf"|I (?!{_CHANGED_TO_EN}\b)\w+ed\b"
+        # Said to the other person, or feelings: "I'm always here for you", "it always gets me so pumped".
+        r"|you|your|thanks?|proud|excited|thrilled|grateful|glad|stoked|awesome|amazing|passion\w*|dream\w*|love|hate"
+        r"|miss|hopefully|appreciate|I mean|I know|again|since|lol|lmao|haha|jk|kidding|joking"
+        # A thing named by a pronoun: a memory must say what it is about on its own ("I see them at least once a week").
+        r"|it|them|this|that|these|those|here|there|I'm sure|I am sure"
+        # Others doing it: "they always have my back", "dogs add fun to our daily life".
+        r"|they|they're|their|we|we're|our|us"
+        rf"|last (?:{_WEEKDAYS}))\b",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(
+        r"[?？吗]|今天|昨天|前天|明天|后天|今晚|昨晚|今早|刚才|刚刚|待会|等会|一会儿|马上|这周|这个?周末|上周|下周|上个月"
+        r"|下个月|这次|上次|下次|这两天|这几天|那天|我觉得|我感觉|感觉|我想|想要|我猜|希望|打算|准备|计划|我要去|帮我|请"
+        r"|你|给我|提醒|好累|累死|开心|烦死|无聊|郁闷|难过|谢谢|感谢"
+    ),
+}
+_FIRST_PERSON = {"en": re.compile(r"\b(?:I|I'm|I've|my|me|mine)\b"), "zh": re.compile(r"我")}
+# A word that names what a lasting sentence is about: not the user, a light verb, a time, a frequency or a number
+# ("I pay $1,200 a month" names nothing). English needs two of them, Chinese one run of two characters.
+_EN_NOT_A_TOPIC = (
+    "i|i'm|i've|me|my|mine|myself|a|an|the|of|to|for|in|on|at|by|with|and|or|around|only|just|also|still|now"
+    "|pay|pays|paying|have|has|had|having|get|gets|getting|do|does|doing|go|goes|going|take|takes|taking|make|makes"
+    "|keep|keeps|spend|spends|use|uses|put|puts|try|tries|am|is|are|be|been|got|usually|normally|always|typically"
+    "|day|days|week|weeks|month|months|year|years|time|times|morning|mornings|night|nights|evening|evenings|once|twice"
+    "|one|two|three|four|five|six|seven|eight|nine|ten|dozen|bucks|dollars|euros|pounds|about|roughly"
+    f"|every|each|daily|weekly|monthly|nightly|per|weekend|weekends|weekdays|{_WEEKDAYS}|mondays|tuesdays|wednesdays"
+    "|thursdays|fridays|saturdays|sundays|free|spare|hobby|hobbies|after|before|when|where|they|them|their"
+)
+_TOPIC_WORD = {
+    "en": re.compile(rf"\b(?!(?:{_EN_NOT_A_TOPIC})\b)[a-z][a-z'-]{{2,}}", re.IGNORECASE),
+    "zh": re.compile(
+        r"(?:(?![我的了都要会在是就得把给交花付有每天月周年次个块元钱零一二两三四五六七八九十百千万])[\u4e00-\u9fff]){2}"
+    ),
+}
+_TOPIC_WORDS = {"en": 2, "zh": 1}
+_EN_WORD = re.compile(r"[a-z]{3,}")
+
+
+def _names_a_known_item(text: str, lang: str) -> bool:
+    """True when `text` names an item of the LEXICON, an English verb also by its -ing form ("knit", "rows", "swim")."""
+    if lexicon_entries(text):
+        return True
+    if lang != "en":
+        return False
+    for word in _EN_WORD.findall(text.casefold()):
+        stem = word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+        if any(lexicon_entries(form) for form in (f"{stem}ing", f"{stem[:-1]}ing", f"{stem}{stem[-1]}ing")):
+            return True
+    return False
+
+
+# A hobby is what the user likes doing: a preference, not a fact.
+_HOBBY = re.compile(
+    r"\bhobby\b|\bfor fun\b|\b(?:spare|free) time\b|爱好|业余|没事的时候|有空的时候|闲的时候", re.IGNORECASE
+)
+
+
+def lasting_fact(sentence: Sequence[Clause]) -> Candidate | None:
+    """The fact the clauses of one sentence state, when no rule read any of them and together they say something
+    lasting of the user themselves (`_LASTING`, nothing `_OF_THE_MOMENT`); None otherwise."""
+    if not sentence or any(
+        c.subject != "self" or c.question or c.request or c.hedged or c.reported or c.forget or c.skip or c.name
+        for c in sentence
+    ):
+        return None
+    lang = sentence[0].lang
+    if any(c.lang != lang for c in sentence):
+        return None
+    text = ("，" if lang == "zh" else ", ").join(c.text for c in sentence)
+    if not (_FIRST_PERSON[lang].search(text) and _LASTING[lang].search(text)) or _OF_THE_MOMENT[lang].search(text):
+        return None
+    if len(_TOPIC_WORD[lang].findall(text)) < _TOPIC_WORDS[lang]:
+        # "I pay $1,200 a month", 「我每个月交三百」: how often or how much, of nothing named; "On Fridays I'm remote":
+        # one word, too little to tell from a memory the rules keep of it ("Works from home on Fridays").
+        return None
+    if _names_a_known_item(text, lang):
+        # "I knit in my free time", "I walk my dog every morning": the rules key what the lexicon knows. Kept in words
+        # here it would stand beside the memory they keep of it ("Loves knitting"), where similarity cannot tell.
+        return None
+    content = statement(text, lang)
+    if lang == "en":
+        # "Every other week I go in for my allergy shots": a sentence not opening with "I" keeps it after `statement`.
+        content = pronouns_in_the_third_person(content)
+    return Candidate(
+        op="upsert",
+        memory_type="preference" if _HOBBY.search(text) else "fact",
+        key=WORDING_FACT_PREFIX + fact_key(text),
+        content=content[:1000],
+        confidence=CONFIDENCE,
+        reason="rules: a lasting fact no rule reads, in the user's words",
+    )
