@@ -31,7 +31,7 @@ Op = Literal["upsert", "append", "delete"]
 # The keys of a fact kept in the user's words because nothing names what it is about (the rules engine's
 # `rules.lasting`): such a key is its wording, not an item or a slot, so only similarity tells whether two of them
 # say one fact (`dedup.keys_name_different_items`), and a number said anew in it is its new value.
-WORDING_FACT_PREFIX = "fact-"
+WORDING_FACT_PREFIX = "said-"
 
 
 @dataclass

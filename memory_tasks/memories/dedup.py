@@ -167,14 +167,16 @@ def different_facts(key_a: str, content_a: str, key_b: str, content_b: str, *, n
 
     `new_value`: `content_b` is said now, to a held `content_a`. Between two facts keyed by their wording, other
     numbers then say the held fact's new value ("Keeps six hens in the backyard", then "Only has four hens now"): no
-    key holds it apart, so similarity alone finds the fact it changes (`redirect_duplicates`)."""
-    renumbered = new_value and _is_wording_fact(key_a) and _is_wording_fact(key_b)
+    key holds it apart, so similarity alone finds the fact it changes (`redirect_duplicates`). Nor is one of them
+    saying more words another fact: both are the user's own ("Is on call every other weekend", "On-call rotation is
+    every other weekend"), where "Wife works as a nurse" qualifies "Works as a nurse"."""
+    both_worded = new_value and _is_wording_fact(key_a) and _is_wording_fact(key_b)
     return (
         keys_name_different_items(key_a, key_b)
         or _an_aspect_beside_its_item(key_a, content_a, key_b, content_b)
         or keys_name_other_place_relations(key_a, key_b)
-        or (_numbers_differ(content_a, content_b) and not renumbered)
-        or state_different_values(content_a, content_b)
+        or (_numbers_differ(content_a, content_b) and not both_worded)
+        or state_different_values(content_a, content_b, qualified=not both_worded)
         or _object_swapped(content_a, content_b)
     )
 

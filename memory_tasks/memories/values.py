@@ -676,15 +676,18 @@ _HAN_SAID_NUMBER = re.compile(
 
 
 def _han_value(numeral: str) -> float:
-    """The value of a Chinese numeral: 「一千」 1000, 「两千」 2000, 「十五」 15, 「三百」 300."""
-    total, digit = 0, 0
+    """The value of a Chinese numeral: 「一千」 1000, 「两千」 2000, 「十五」 15, 「三百」 300; a last digit right after
+    a unit of a hundred or more counts in the unit below it, as said: 「两千八」 2800, 「一百二」 120, 「三万五」 35000."""
+    total, digit, unit = 0, 0, 1
     for char in numeral:
         if char in _HAN_UNITS:
-            total += (digit or 1) * _HAN_UNITS[char]
+            unit = _HAN_UNITS[char]
+            total += (digit or 1) * unit
             digit = 0
         else:
             digit = _HAN_NUMERALS[char]
-    return float(total + digit)
+    last_after_a_unit = len(numeral) > 1 and numeral[-2] in _HAN_UNITS and unit >= 100
+    return float(total + (digit * unit // 10 if last_after_a_unit else digit))
 
 
 def said_numbers(text: str) -> frozenset[float]:

@@ -468,6 +468,10 @@ def test_paraphrases_of_the_thirtieth_probe_confirm(stored: str, stated: str, co
         ("Has about $30k left in student loans", {30_000}),
         ("Is trying to stick to 1,800 calories a day", {1800}),
         ("每个月定投一千块钱的指数基金", {1000}),  # the 一 of 一个月 is no number
+        ("现在每个月房租两千八", {2800}),  # 两千八 is 两千八百 (b37l-zh-rent)
+        ("房租的话，我每月得付两千八百块", {2800}),
+        ("一百二十块", {120}),
+        ("十五分钟", {15}),
         ("一天的盐摄入量不超过五克", {5}),
         ("每天吃盐控制在5克以内", {5}),
         ("现在每周打一针司美格鲁肽，剂量是0.25毫克", {1, 0.25}),
@@ -495,7 +499,7 @@ def test_numbers_change_when_other_ones_are_put_in(stored: str, stated: str, cha
     assert numbers_changed(stored, stated) is changed
 
 
-WORDING_KEY = "fact-keep-six-hens-backyard"
+WORDING_KEY = "said-keep-six-hens-backyard"
 
 
 @pytest.mark.parametrize(
@@ -522,9 +526,23 @@ def test_a_fact_under_its_wordings_key_changes_only_by_a_number_or_a_change_said
 def test_a_wording_key_names_no_item_and_other_numbers_in_it_are_its_new_value() -> None:
     """Issue 13.1: two wordings of one fact have two keys, so keys say nothing of it; said to a held wording fact,
     other numbers are its new value ("six hens", then "four"), not another fact beside it."""
-    assert not keys_name_different_items("fact-keep-six-hens-backyard", "fact-got-six-hens-backyard")
+    assert not keys_name_different_items("said-keep-six-hens-backyard", "said-got-six-hens-backyard")
     held, said = "Keeps 6 hens in their backyard", "Only has 4 hens in the backyard now"
-    assert different_facts("fact-keep-6-hens-backyard", held, "fact-only-4-hens-backyard-now", said)
-    assert not different_facts("fact-keep-6-hens-backyard", held, "fact-only-4-hens-backyard-now", said, new_value=True)
+    assert different_facts("said-keep-6-hens-backyard", held, "said-only-4-hens-backyard-now", said)
+    assert not different_facts("said-keep-6-hens-backyard", held, "said-only-4-hens-backyard-now", said, new_value=True)
     # Not between a wording fact and a memory keyed by its slot.
-    assert different_facts("routine-wake", "Wakes up at 6", "fact-wake-up-7-h1234567", "Wakes up at 7", new_value=True)
+    assert different_facts("routine-wake", "Wakes up at 6", "said-wake-up-7-h1234567", "Wakes up at 7", new_value=True)
+    # Both the user's own: one saying more words is no other fact (b37f-en-on-call), as it is between slot keys.
+    held, said = "Is on call every other weekend", "On-call rotation is every other weekend"
+    assert not different_facts(
+        "said-call-other-weekend", held, "said-call-rotation-is-other-weekend", said, new_value=True
+    )
+    assert different_facts("occupation", "Works as a nurse", "family-partner", "Wife works as a nurse", new_value=True)
+
+
+def test_only_the_rules_wording_keys_get_the_wording_treatment() -> None:
+    """A tool's or a model's own `fact-…` key is a key like any other: "Plays the viola" said to "Plays the cello" under
+    it is an edit, not a restatement (tests/integration/test_vector_audit.py broke when the prefix was `fact-`)."""
+    stored, stated = "Plays the cello in a community orchestra", "Plays the viola in a community orchestra"
+    assert not says_nothing_new(_NeverAlike(), stored, stated, key="fact-cello")
+    assert says_nothing_new(_NeverAlike(), stored, stated, key="said-plays-cello-community-orchestra")

@@ -99,7 +99,7 @@ def test_a_lasting_facts_key_is_its_wording_readable_in_english() -> None:
     """Two wordings are two keys (the write model's similarity dedup merges them, not a key); one wording said again
     is one key."""
     first, again = lasting("I keep six hens in my backyard."), lasting("I keep six hens in my backyard!")
-    assert first[0].key == again[0].key == "fact-keep-six-hens-backyard"
-    assert lasting("I've got six hens in the backyard.")[0].key == "fact-got-six-hens-backyard"
+    assert first[0].key == again[0].key == "said-keep-six-hens-backyard"
+    assert lasting("I've got six hens in the backyard.")[0].key == "said-got-six-hens-backyard"
     chinese = lasting("我每个月定投一千块钱的指数基金。")[0].key
     assert chinese.startswith(WORDING_FACT_PREFIX) and chinese != lasting("我每月定投一千块指数基金。")[0].key

@@ -4,7 +4,7 @@ Held-out bursts showed that most facts the rules miss are read by no rule at all
 backyard", 「我每个月要出两次差」): no table of patterns names every hobby, appliance or arrangement a person
 mentions. A sentence of the user's about themselves that no rule read, that says something lasting (how often, an
 amount a day or a month, a hobby, what they keep, use or live next to) and nothing of the moment (today, a feeling, a
-plan, a question, a request), is kept in the user's own words under a `fact-…` key of its wording. Its paraphrases
+plan, a question, a request), is kept in the user's own words under a `said-…` key of its wording. Its paraphrases
 then meet in the write model's similarity dedup, which decides as for any other memory; its key never names a slot
 a rule fills, so it cannot overwrite one.
 """
@@ -56,6 +56,8 @@ _LASTING = {
         r" (?!minutes?|hours?|days?|questions?|things?|ideas?|reasons?|recommendations?|suggestions?)\w+"
         r"|\bmy (?:[a-z]+ )?(?:fund|budget|rent|mortgage|salary|allowance|goal|target|limit|routine|rotation|schedule"
         r"|shifts?)\b"
+        # A figure of the user's own: "My credit score is 720", "My bench press max is 185 pounds".
+        r"|^my [\w -]{3,30}? is (?:now |about |around |sitting at )?\$?\d"
         # A condition where it is: "I have plantar fasciitis in my left foot", "my lower back gets stiff".
         r"|\b(?:in my|my) (?:left |right |lower |upper )?(?:foot|feet|knees?|back|shoulders?|hips?|wrists?|ankles?|neck"
         r"|elbows?|eyes?|ears?|hands?|legs?|arms?)(?:(?=[,.;]|$)| (?:has|is|hurts|aches|gets)\b)",
@@ -68,6 +70,8 @@ _LASTING = {
         r"|(?:租|养|买)了(?:个|一|两|三|四|五|六|七|八|九|十|\d)"
         # A surgery had, a standing value changed: 「我做过胆囊切除手术」, 「鱼油我现在减到每天一粒了」.
         r"|(?:做过|动过|做了)[^，。]{0,8}手术|切除|改用|改记|改成|换成|换到|加到|减到|涨到|提到|降到"
+        # A condition named: 「我有多囊卵巢综合征」.
+        r"|(?:有|患有|得了|确诊了?)[^，。]{1,10}(?:综合征|综合症|病|炎|症)"
     ),
 }
 # What ties a sentence to the moment, or makes it no statement of the user's: a time of the day or the week, the past,
@@ -99,7 +103,7 @@ _OF_THE_MOMENT = {
         r"|你|给我|提醒|好累|累死|开心|烦死|无聊|郁闷|难过|谢谢|感谢"
     ),
 }
-_FIRST_PERSON = {"en": re.compile(r"\b(?:I|I'm|I've|my|me|mine)\b"), "zh": re.compile(r"我")}
+_FIRST_PERSON = {"en": re.compile(r"\b(?:I|I'm|I've|[Mm]y|[Mm]e|[Mm]ine)\b"), "zh": re.compile(r"我")}
 # A word that names what a lasting sentence is about: not the user, a light verb, a time, a frequency or a number
 # ("I pay $1,200 a month" names nothing). English needs two of them, Chinese one run of two characters.
 _EN_NOT_A_TOPIC = (
