@@ -636,9 +636,10 @@ def redirect_duplicates(
             candidate.reuse_key = memory.memory_key
             candidate.op = "upsert"
             candidate.memory_type = memory.memory_type  # a restatement keeps what the memory is
-            if not (_is_wording_fact(candidate.key) and _is_wording_fact(memory.memory_key)):
-                # A restatement confirms the memory (its TTL is refreshed) without rewording it. A fact in the user's
-                # words keeps its own: the write model tells a restatement from a new value (`store.apply_candidate`).
+            if not _is_wording_fact(memory.memory_key):
+                # A restatement confirms the memory (its TTL is refreshed) without rewording it. Said to a fact held in
+                # the user's words, a statement keeps its own: the write model tells a restatement from a new value
+                # under a wording's key (`says_nothing_new`), 「我现在每天喝三升水」 (drink-water) to 「每天要喝两升水」.
                 candidate.content = memory.content
     return candidates
 
