@@ -25,7 +25,7 @@ from memory_tasks.extraction.rules.lexicon import lexicon_entries
 CONFIDENCE = 0.8
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _COUNT_EN = r"(?:\d+|a couple of|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)"
-# A value said changed, in the past: "I moved my notes into Notion", "I've upped my goal to two".
+# A value said changed, in the past: "I moved my notes into Notion", "I've raised my protein goal to 160 grams".
 _CHANGED_TO_EN = r"(?:moved|switched|changed|upped|raised|bumped|increased|reduced|lowered|cut|dropped)"
 _PERIOD_EN = (
     r"(?:day|morning|night|evening|week|weekend|month|year|(?:other|second|third) (?:day|week|weekend|month)"
@@ -50,7 +50,7 @@ _LASTING = {
         r"|\ball (?:of )?my [\w-]+(?: \w+)? (?:in|on|at|with|through|from|happens|out of|into)\b"
         # A condition by its medical name: "I have plantar fasciitis", "I was diagnosed with fibromyalgia".
         r"|\b(?:have|has|with|from) (?:\w+ )?\w+(?:itis|osis|emia|algia|pathy|syndrome|disorder|disease)\b"
-        # A standing value changed: "I've upped my travel goal to two new countries a year".
+        # A standing value changed: "I've raised my protein goal to 160 grams a day".
         rf"|\b{_CHANGED_TO_EN} (?:[\w']+ ){{0,5}}?(?:to|into|up to|down to)\b"
         rf"|\bI(?: only| still| now)?(?: keep| own| raise| have|'ve got| have got)(?: about| around| only)? {_COUNT_EN}"
         r" (?!minutes?|hours?|days?|questions?|things?|ideas?|reasons?|recommendations?|suggestions?)\w+"
