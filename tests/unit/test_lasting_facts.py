@@ -32,6 +32,21 @@ def lasting(message: str) -> list[Candidate]:
         ("我每个月定投一千块钱的指数基金。", "fact", "每个月定投一千块钱的指数基金"),
         ("我家楼下就是一个菜市场。", "fact", "我家楼下就是一个菜市场"),
         ("用无人机航拍是我的业余爱好。", "preference", "用无人机航拍是我的业余爱好"),
+        # What the user does as a rule, said in the simple present; a creature kept by its name (session 38's probes).
+        ("I give 10% of my income to my church.", "fact", "Gives 10% of their income to their church"),
+        (
+            "I type on a mechanical keyboard with brown switches.",
+            "fact",
+            "Types on a mechanical keyboard with brown switches",
+        ),
+        ("I have a Mexican red-knee tarantula named Rosie.", "fact", "Has a Mexican red-knee tarantula named Rosie"),
+        # A surgery had: a fact of the body, though said in the past.
+        ("I had gastric sleeve surgery in 2021.", "fact", "Had gastric sleeve surgery in 2021"),
+        ("我做过胆囊切除手术。", "fact", "做过胆囊切除手术"),
+        # The user's household: "we" of the user's own home.
+        ("We heat our house with a wood stove.", "fact", "We heat our house with a wood stove"),
+        # A standing choice.
+        ("我家冬天取暖用的是地暖。", "fact", "我家冬天取暖用的是地暖"),
     ],
 )
 def test_a_lasting_sentence_no_rule_reads_is_kept_in_the_users_words(
@@ -71,6 +86,25 @@ def test_a_lasting_sentence_no_rule_reads_is_kept_in_the_users_words(
         # No lasting word at all.
         "I parked in a garage downtown.",
         "I have a few questions about my code.",
+        # Not a habit in the simple present: a verb in the past, of the mind, a modal, an adverb (LoCoMo's turns).
+        "I met some investors and got some good advice.",
+        "I found a cool new fashion piece for my store.",
+        "I couldn't agree more with the plan.",
+        "I also want to make a difference away from the court.",
+        "I find instrumental tracks with mellow melodies relaxing.",
+        "I recently started a blog on car mods.",
+        "I tend to read science fiction novels.",
+        # Liking, living, working, a job or a diet: the rules' to read (kept in words, each stood beside the memory the
+        # rules keep of a paraphrase: b15-en-lawyer, b10-en-timezone, b6-en-bullets, b21-en-designer, b2-en-vegan).
+        "I practice law.",
+        "I live in the Pacific time zone.",
+        "I prefer bullet-point answers.",
+        "I design user experiences for a living.",
+        "I eat a plant-based vegan diet.",
+        # A past that is no surgery; others' home; a choice of the moment.
+        "I had a great time at the lake house.",
+        "We rented a cabin for our family reunion.",
+        "我今天午饭吃的是牛肉面。",
     ],
 )
 def test_what_is_of_the_moment_said_to_someone_or_names_nothing_is_no_lasting_fact(message: str) -> None:
@@ -103,3 +137,17 @@ def test_a_lasting_facts_key_is_its_wording_readable_in_english() -> None:
     assert lasting("I've got six hens in the backyard.")[0].key == "said-got-six-hens-backyard"
     chinese = lasting("我每个月定投一千块钱的指数基金。")[0].key
     assert chinese.startswith(WORDING_FACT_PREFIX) and chinese != lasting("我每月定投一千块指数基金。")[0].key
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("跟你说一下，我每个月都去献一次血。", "每个月都去献一次血"),
+        ("我从小就查出来有蚕豆病，吃东西用药都得注意。", "有蚕豆病，吃东西用药都得注意"),
+    ],
+)
+def test_a_lead_to_the_listener_and_a_finding_leave_no_stray_words(message: str, content: str) -> None:
+    """Issue 13.7 (session 38's s38g-zh-favism): 「跟你说一下」 left 「一下，」 and 「查出来有」 left 「来有」 at the head of the
+    fact kept in words."""
+    (fact,) = lasting(message)
+    assert fact.content == content

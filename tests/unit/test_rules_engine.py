@@ -4031,8 +4031,10 @@ def test_a_households_diet_is_the_users() -> None:
     assert keyed("We don't eat pork.") == [("upsert", "preference", "food-pork", "Doesn't eat pork")]
     assert keyed("Our family keeps kosher.") == [("upsert", "fact", "diet-kosher", "Keeps kosher")]
     assert keyed("我们家不吃猪肉。") == [("upsert", "preference", "food-pork", "不吃猪肉")]
-    for message in ("We don't eat out much.", "I don't eat out much.", "He keeps crying.", "We eat dinner at 6."):
+    for message in ("We don't eat out much.", "I don't eat out much.", "He keeps crying."):
         assert keyed(message) == [], message
+    # No food either: the hour of the household's dinner is kept as the user said it (`lasting.py`).
+    assert keyed("We eat dinner at 6.") == [("upsert", "fact", "said-eat-dinner-6", "Eats dinner at 6")]
 
 
 def test_an_introduction_in_one_message_keeps_each_fact() -> None:
@@ -7117,8 +7119,12 @@ def test_a_family_member_said_first_as_the_one_given_to_is_no_fact_of_their_own(
         ("我每周日下午去玩飞盘。", [("sport-ultimate-frisbee", "每周日下午去玩飞盘")]),
         ("I drink a bottle of kombucha every day.", [("drink-kombucha", "Drinks a bottle of kombucha every day")]),
         ("我患有腱鞘炎。", [("health-tenosynovitis", "患有腱鞘炎")]),
-        # "X is what I use" keeps the article inside the sentence: no "Uses A".
-        ("A split ergonomic keyboard is what I use for typing.", []),
+        # "X is what I use" keeps the article inside the sentence: no "Uses A" (a habit in the simple present, kept in
+        # the user's words since session 38).
+        (
+            "A split ergonomic keyboard is what I use for typing.",
+            [("said-split-ergonomic-keyboard-typing", "Uses a split ergonomic keyboard for typing")],
+        ),
     ],
 )
 def test_held_out_statements_of_the_thirty_fifth_probe_are_read(message: str, expected: list[tuple[str, str]]) -> None:
@@ -7141,3 +7147,29 @@ def test_reply_rules_of_the_thirty_fifth_probe_are_read(message: str, expected: 
     """R-WRITE-2 (thirty-fifth and thirty-sixth probes' b36g-en-reply-no-em-dashes, b36h-en-reply-snake-case): a rule
     on how replies or code are written stored nothing."""
     assert [(c.key, c.content) for c in extract(message)] == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        (
+            "For any plan or checklist you write me, put an estimated duration next to every item.",
+            "For any plan or checklist you write me, put an estimated duration next to every item",
+        ),
+        (
+            "Please add how long each step should take whenever you break a task down for me.",
+            "Please add how long each step should take whenever you break a task down for me",
+        ),
+        # The answers the rule is for, said before the comma, are carried to the rule after it.
+        ("以后回答我之前，先把我的问题复述一遍。", "以后回答我之前，先把我的问题复述一遍"),
+        ("以后给我举例子的时候，尽量用国内的例子。", "以后给我举例子的时候，尽量用国内的例子"),
+        ("以后发网址给我，请发国内不用翻墙就能访问的。", "以后发网址给我，请发国内不用翻墙就能访问的"),
+    ],
+)
+def test_a_rule_for_every_answer_of_a_kind_is_kept_whole(message: str, content: str) -> None:
+    """R-READ-6 (session 38's probes: s38c-en-reply-time-estimates, s38c-zh-reply-restate, s38b-zh-reply-links-china):
+    a rule for every list, plan or answer of a kind stored nothing, or only the clause naming the answers
+    (「以后发网址给我」, a rule of nothing)."""
+    (rule,) = extract(message)
+    assert (rule.memory_type, rule.content) == ("constraint", content)
+    assert rule.key.startswith("rule-")

@@ -27,6 +27,30 @@ _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _COUNT_EN = r"(?:\d+|a couple of|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)"
 # A value said changed, in the past: "I moved my notes into Notion", "I've raised my protein goal to 160 grams".
 _CHANGED_TO_EN = r"(?:moved|switched|changed|upped|raised|bumped|increased|reduced|lowered|cut|dropped)"
+# A surgery had is a lasting fact of the body, said in the past: "I had gastric sleeve surgery in 2021" (as 「做过…手术」).
+_SURGERY_AFTER_HAD = r" (?:a |an |my )?(?:[\w-]+ ){0,3}?(?:surgery|\w+ectomy|\w+plasty|transplant|bypass)\b"
+_SURGERY_HAD_EN = rf"\b(?:had|have had|'ve had){_SURGERY_AFTER_HAD}"
+_SURGERY_HAD_ZH = r"(?:做过|动过|做了)[^，。]{0,8}手术"
+_SURGERY_HAD = {"en": re.compile(_SURGERY_HAD_EN, re.IGNORECASE), "zh": re.compile(_SURGERY_HAD_ZH)}
+# The lexicon's "surgery" names the kind of the event, not what it was on: it leaves "gastric sleeve surgery" to this
+# module (no rule keys a surgery by its word).
+_SURGERY_WORD = re.compile(r"\bsurgery\b|手术", re.IGNORECASE)
+# A sentence opening with "I" and a verb in the simple present says what the user does as a rule ("I type on a
+# mechanical keyboard", "I give 10% of my income to my church"); not one of these: a verb of the mind or of the moment, a
+# modal, a verb in the past (irregular ones by name; "-ed" ones are left out by the pattern) or an adverb; nor a verb
+# of liking, living or working, which the rules read ("I practice law" kept in words stood beside "Occupation:
+# lawyer", "I live in the Pacific time zone" beside "Time zone: Pacific", "I prefer bullet-point answers" beside the
+# reply format).
+_NO_HABIT_VERB_EN = (
+    "also|still|only|am|was|have|had|do|did|can|could|should|must|may|might|really|just|totally|definitely|know|think"
+    "|prefer|enjoy|adore|dislike|live|work|practice|practise"
+    "|feel|see|agree|like|mean|guess|understand|remember|forget|get|got|need|want|hope|wish|bet|believe|said|told|love"
+    "|hate|find|plan|start|keep|never|recently|first|once|even|actually|sometimes|completely|finally|already|gotta"
+    "|found|met|made|took|lost|saw|bought|heard|gave|chose|won|kept|went|came|thought|felt|knew|left|brought|sent|spent"
+    "|built|caught|taught|ran|began|wrote|ate|drank|sang|swam|drove|rode|flew|fell|forgot|became|sold|paid|held|stood"
+    "|sat|slept|woke|wore|broke|grew|threw|shot|fought|hung|led|meant|understood|spoke|stole|drew|fed|hid|rose|shook"
+    "|stuck|swore|wept|[a-z]+n't|[a-z]+ly"
+)
 _PERIOD_EN = (
     r"(?:day|morning|night|evening|week|weekend|month|year|(?:other|second|third) (?:day|week|weekend|month)"
     r"|(?:two|three|four|\d+) (?:days|weeks|months))"
@@ -45,11 +69,15 @@ _LASTING = {
         r"|\b(?:weeks?|days?) on\b"
         # A habit said with its adverb: "I usually take the train", not "that usually helps".
         r"|\bI (?:usually|normally|typically|regularly|generally|always) (?!feel|think|wonder|worry|try to remember)\w+"
+        # A habit in the simple present (`_NO_HABIT_VERB_EN`), not "I tend to…"; a creature or a thing kept by its name.
+        rf"|^I (?:also |still |only )?(?!(?:{_NO_HABIT_VERB_EN})\b)[a-z]+(?<!ed)\b(?! to\b)"
+        r"|^I have an? (?:[\w-]+ ){1,4}(?:named|called) [A-Z]"
         # A hobby, all of a kind, what the user keeps by the number, a part of the body.
         r"|\bas a hobby\b|\bmy (?:\w+ )?hobby\b|\b(?:spare|free) time\b|\bwhere I (?:keep|do|store)\b"
         r"|\ball (?:of )?my [\w-]+(?: \w+)? (?:in|on|at|with|through|from|happens|out of|into)\b"
         # A condition by its medical name: "I have plantar fasciitis", "I was diagnosed with fibromyalgia".
         r"|\b(?:have|has|with|from) (?:\w+ )?\w+(?:itis|osis|emia|algia|pathy|syndrome|disorder|disease)\b"
+        rf"|{_SURGERY_HAD_EN}"
         # A standing value changed: "I've raised my protein goal to 160 grams a day".
         rf"|\b{_CHANGED_TO_EN} (?:[\w']+ ){{0,5}}?(?:to|into|up to|down to)\b"
         rf"|\bI(?: only| still| now)?(?: keep| own| raise| have|'ve got| have got)(?: about| around| only)? {_COUNT_EN}"
@@ -66,10 +94,12 @@ _LASTING = {
     "zh": re.compile(
         r"每(?:天|日|晚|早|周|星期|个?礼拜|个?月|年|次|到|逢)|一(?:天|周|个?星期|个?礼拜|个?月|年)(?!前|后|多前)"
         r"|平时|平常|一般|通常|经常|常常|长期|常年|月底|月初|周末|爱好|业余|没事的时候|有空的时候|闲的时候"
+        # A standing choice: 「我家冬天取暖用的是地暖」, 「我开的是一辆二手卡罗拉」.
+        r"|(?:用|开|住|骑|戴|穿|喝|抽|养|租|买)的是"
         r"|定投|(?:我家|我们家|我住的(?:那栋)?楼)(?:楼下|附近|旁边|对面|门口|底下)|楼下就是"
         r"|(?:租|养|买)了(?:个|一|两|三|四|五|六|七|八|九|十|\d)"
         # A surgery had, a standing value changed: 「我做过胆囊切除手术」, 「鱼油我现在减到每天一粒了」.
-        r"|(?:做过|动过|做了)[^，。]{0,8}手术|切除|改用|改记|改成|换成|换到|加到|减到|涨到|提到|降到"
+        rf"|{_SURGERY_HAD_ZH}|切除|改用|改记|改成|换成|换到|加到|减到|涨到|提到|降到"
         # A condition named: 「我有多囊卵巢综合征」.
         r"|(?:有|患有|得了|确诊了?)[^，。]{1,10}(?:综合征|综合症|病|炎|症)"
     ),
@@ -81,7 +111,8 @@ _OF_THE_MOMENT = {
         r"\?|\b(?:today|tonight|tomorrow|yesterday|right now|just now|at the moment|later|soon|ago|earlier"
         r"|this (?:morning|afternoon|evening|week|weekend|month|year|time)"
         r"|last (?:night|week|weekend|month|year|time)|next (?:week|weekend|month|year|time)"
-        r"|I(?:'m| am) (?:going to|gonna|thinking|planning|hoping|trying to decide)|I(?:'ll| will| was| were| had| went"
+        r"|I(?:'m| am) (?:going to|gonna|thinking|planning|hoping|trying to decide)"
+        rf"|I(?:'ll| will| was| were| had(?!{_SURGERY_AFTER_HAD})| went"
         r"| did| used to|'d| would| want| wanna| need| wish| hope| think| guess| feel| felt| wonder| believe| bet)"
         r"|I(?:'m| am) (?:so |really |very |a bit |kind of |pretty )?(?:tired|exhausted|bored|happy|sad|excited|stressed"
         r"|busy|swamped|sick|hungry|sleepy|worried|nervous|glad|sorry|curious|confused|annoyed|angry|upset|lost|stuck)"
@@ -91,7 +122,7 @@ _OF_THE_MOMENT = {
         r"|you|your|thanks?|proud|excited|thrilled|grateful|glad|stoked|awesome|amazing|passion\w*|dream\w*|love|hate"
         r"|miss|hopefully|appreciate|I mean|I know|again|since|lol|lmao|haha|jk|kidding|joking"
         # A thing named by a pronoun: a memory must say what it is about on its own ("I see them at least once a week").
-        r"|it|them|this|that|these|those|here|there|I'm sure|I am sure"
+        r"|it|them|this|that|these|those|here|there|I'm sure|I am sure|whatever|whichever|anything|something|everything"
         # Others doing it: "they always have my back", "dogs add fun to our daily life".
         r"|they|they're|their|we|we're|our|us"
         rf"|last (?:{_WEEKDAYS}))\b",
@@ -103,6 +134,13 @@ _OF_THE_MOMENT = {
         r"|你|给我|提醒|好累|累死|开心|烦死|无聊|郁闷|难过|谢谢|感谢"
     ),
 }
+# "We heat our house with a wood stove": a "we" of the user's own home is the user's household, not others doing it.
+_OUR_HOME = re.compile(
+    r"\bour (?:house|home|roof|yard|backyard|front yard|garden|apartment|flat|place|condo|household|kitchen|basement"
+    r"|garage|driveway|property|farm)\b",
+    re.IGNORECASE,
+)
+_HOUSEHOLD_WORD = re.compile(r"\b(?:we|us|our)\b", re.IGNORECASE)
 _FIRST_PERSON = {"en": re.compile(r"\b(?:I|I'm|I've|[Mm]y|[Mm]e|[Mm]ine)\b"), "zh": re.compile(r"我")}
 # A word that names what a lasting sentence is about: not the user, a light verb, a time, a frequency or a number
 # ("I pay $1,200 a month" names nothing). English needs two of them, Chinese one run of two characters.
@@ -138,6 +176,13 @@ def _names_a_known_item(text: str, lang: str) -> bool:
     return False
 
 
+# A job or a diet, which the rules key (`occupation`, `diet`) whatever words say it: "I design user experiences for a
+# living" kept in words stood beside "Occupation: UX designer", "I eat a plant-based vegan diet" beside "Is vegan".
+_A_JOB_OR_A_DIET = re.compile(
+    r"\bfor a living\b|\b(?:vegan|vegetarian|pescatarian|keto|kosher|halal|plant-based|gluten-free)\b", re.IGNORECASE
+)
+
+
 # A hobby is what the user likes doing: a preference, not a fact.
 _HOBBY = re.compile(
     r"\bhobby\b|\bfor fun\b|\b(?:spare|free) time\b|爱好|业余|没事的时候|有空的时候|闲的时候", re.IGNORECASE
@@ -156,13 +201,17 @@ def lasting_fact(sentence: Sequence[Clause]) -> Candidate | None:
     if any(c.lang != lang for c in sentence):
         return None
     text = ("，" if lang == "zh" else ", ").join(c.text for c in sentence)
-    if not (_FIRST_PERSON[lang].search(text) and _LASTING[lang].search(text)) or _OF_THE_MOMENT[lang].search(text):
+    # Read as the user's own when it is about the user's home ("We heat our house…" as "I heat I house…").
+    own = _HOUSEHOLD_WORD.sub("I", text) if lang == "en" and _OUR_HOME.search(text) else text
+    if not (_FIRST_PERSON[lang].search(own) and _LASTING[lang].search(own)) or _OF_THE_MOMENT[lang].search(own):
         return None
     if len(_TOPIC_WORD[lang].findall(text)) < _TOPIC_WORDS[lang]:
         # "I pay $1,200 a month", 「我每个月交三百」: how often or how much, of nothing named; "On Fridays I'm remote":
         # one word, too little to tell from a memory the rules keep of it ("Works from home on Fridays").
         return None
-    if _names_a_known_item(text, lang):
+    # The home it is about ("our house") and a surgery's "surgery" are no item the rules would key.
+    named = _OUR_HOME.sub(" ", _SURGERY_WORD.sub(" ", text) if _SURGERY_HAD[lang].search(text) else text)
+    if _names_a_known_item(named, lang) or _A_JOB_OR_A_DIET.search(text):
         # "I knit in my free time", "I walk my dog every morning": the rules key what the lexicon knows. Kept in words
         # here it would stand beside the memory they keep of it ("Loves knitting"), where similarity cannot tell.
         return None

@@ -220,6 +220,11 @@ _ZH_STANDING_FIRST = (
     r"^(?>.*?(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|永远|千万|绝对|都"
     r"|.(?<![平有小同及准按临暂定随当那这])时))"
 )
+# What every answer of a kind is asked to carry or leave out: "…, include a time estimate for each one".
+_EN_IMPERATIVE = (
+    r"(?:include|add|put|give|show|list|mark|label|note|number|start with|end with|begin with|use|keep|cite|link|quote"
+    r"|mention|state|say|tell me|avoid|skip|leave out|don't|do not|never)"
+)
 _EN_STANDING = (
     r"(?:whenever|every time|each time|from now on|going forward|in (?:the )?future|always|by default|unless"
     r"|(?:only )?(?:when|if) I ask)"
@@ -1887,7 +1892,7 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?:please )?keep (?:all |your )?(?:code examples|code samples|code snippets|examples|snippets|code) in (?P<value>" + _PROGRAMMING + r")(?!\w)", CODE_LANGUAGE, standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?P<value>" + _PROGRAMMING + r") for (?:all |your |any )?(?:code examples|code samples|code snippets|examples|snippets|code)\b", CODE_LANGUAGE, standing=True),
     # 别 as "don't", not inside 特别 / 分别 / 区别 / 性别 / 别人… (「我怀孕的时候特别想吃酸的」 is no rule).
-    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我" + _NOT_MY_KIN + r"|(?<![特分区告类性级差识个])别(?!人)|不要|避开|记得|给我" + _NOT_MY_KIN + r"|都要|请|要先|先给|先说|优先|考虑|只推荐|只给我|直接回答|直接说|直接给|总结|附上|加上|列出|注明|标注).*$", standing_rule, standing=True),
+    _r("constraint", "zh", _ZH_STANDING_FIRST + r".*(?:提醒我|帮我" + _NOT_MY_KIN + r"|(?<![特分区告类性级差识个])别(?!人)|不要|避开|记得|给我" + _NOT_MY_KIN + r"|都要|请|要先|先给|先说|优先|考虑|只推荐|只给我|直接回答|直接说|直接给|总结|附上|加上|列出|注明|标注|先把|先用|尽量用|尽量给).*$", standing_rule, standing=True),
     # 「不要给我推荐任何需要付费的东西」: "any" makes it a rule for every recommendation.
     _r("constraint", "zh", r"^(?:请)?(?:不要|别)(?:再)?(?:给我|帮我|向我)?推荐(?:任何|什么)[^，。]+$", standing_rule, standing=True),
     # 「别再给我推荐健身房了」: "again" makes it a rule for every recommendation to come.
@@ -1931,6 +1936,11 @@ RULES: tuple[Rule, ...] = (
     # "When you recommend books, prefer ones in Chinese", "When you recommend restaurants, keep it cheap": how every
     # recommendation of a kind is made.
     _r("constraint", "en", r"^(?:when(?:ever)?|every time) you (?:recommend|suggest|plan|book|pick|choose) [^,]+, (?:please )?(?:always )?(?:prefer|choose|pick|go for|stick to|avoid|skip|leave out|keep (?:it|them)|make sure|don't|do not|remember) .+$", standing_rule, standing=True),
+    # "For any plan you write me, put an estimated duration next to every item", "Add how long each step takes whenever
+    # you break a task down": what every answer of a kind carries. Not "When you give me facts, include where they come
+    # from": read, it stood beside "Always cite your sources" (`reply-sources`), two rules for one (b35-en-reply-cite).
+    _r("constraint", "en", r"^for (?:any|every|each|all) [^,]+ you (?:give|write|send|show|make|draft|suggest|recommend)\b[^,]*, (?:please )?(?:always )?" + _EN_IMPERATIVE + r" .+$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:please )?(?:always )?" + _EN_IMPERATIVE + r" .+\b(?:whenever|every time|each time) you\b.+$", standing_rule, standing=True),
     # A reminder every day / night / week is a standing rule (「每天晚上睡觉前提醒我吃药」); "every day"
     # is no standing word by itself: 「我每天都要喝一杯美式」 and "Every day I use Excel" are habits.
     _r("constraint", "zh", r"^(?:以后|从现在开始)?每(?:天|晚|周|个?星期|个?月)[^，。]*?提醒我.+$", standing_rule, standing=True),
