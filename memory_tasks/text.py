@@ -34,6 +34,17 @@ def has_han(text: str) -> bool:
     return HAN_CHAR.search(text) is not None
 
 
+# Words saying a value changed ("now", "moved to", 「换成」, 「加到」): the write model reads a statement with one as a new
+# value of what it matches (memories/values.py), and the rules engine keeps a change said as an event only when it has
+# one (extraction/rules/lasting.py), or the write model would take it for a repeat of the fact it changes.
+SAYS_A_CHANGE = re.compile(
+    r"\b(?:now|changed?|moved|raised|bumped|increased|decreased|reduced|cut|dropped|lowered|switched|up to|down to"
+    r"|anymore|no longer|instead)\b"
+    r"|现在|改成|改到|改为|改用|改[骑坐收买喝吃穿戴开]|加到|涨到|涨了|提到|降到|减到|换成|换到|转到|搬到|变成|调到|升到|不再",
+    re.IGNORECASE,
+)
+
+
 # Common English synonyms, one word each, so paraphrases meet: the rules engine keys "Italian
 # cuisine" and "Italian food" alike (extraction/rules/keys.py), and dedup compares keys and
 # contents through them (memories/values.py).

@@ -169,14 +169,17 @@ def different_facts(key_a: str, content_a: str, key_b: str, content_b: str, *, n
     numbers then say the held fact's new value ("Keeps six hens in the backyard", then "Only has four hens now"): no
     key holds it apart, so similarity alone finds the fact it changes (`redirect_duplicates`). Nor is one of them
     saying more words another fact: both are the user's own ("Is on call every other weekend", "On-call rotation is
-    every other weekend"), where "Wife works as a nurse" qualifies "Works as a nurse"."""
+    every other weekend"), where "Wife works as a nurse" qualifies "Works as a nurse". Said as a change
+    (`values.says_a_change`: "Dropped Lemonade and moved their renters insurance to State Farm, it's $19 a month now",
+    「今年起年终奖改成两个月工资了」), the other values it names are the held fact's new ones too."""
     both_worded = new_value and _is_wording_fact(key_a) and _is_wording_fact(key_b)
+    changed = both_worded and says_a_change(content_a, content_b)
     return (
         keys_name_different_items(key_a, key_b)
         or _an_aspect_beside_its_item(key_a, content_a, key_b, content_b)
         or keys_name_other_place_relations(key_a, key_b)
         or (_numbers_differ(content_a, content_b) and not both_worded)
-        or state_different_values(content_a, content_b, qualified=not both_worded)
+        or (not changed and state_different_values(content_a, content_b, qualified=not both_worded))
         or _object_swapped(content_a, content_b)
     )
 
@@ -349,7 +352,17 @@ def _the_job_held_said_again(stored: str, stated: str) -> bool:
     if has_han(said):
         return held.endswith(said)  # a Chinese title ends with its head noun
     held_words = iter(held.split())
-    return all(word in held_words for word in said.split())  # in order: a subsequence
+    # In order: a subsequence, a word of the field for one of the doer ("court reporting" is "court reporter").
+    return all(any(_one_job_word(word, held_word) for held_word in held_words) for word in said.split())
+
+
+# The endings of a doer and of the field it works in: "reporter" / "reporting", "designer" / "design".
+_DOER_OR_FIELD = re.compile(r"(?:er|or|ing|ist)$")
+
+
+def _one_job_word(a: str, b: str) -> bool:
+    """True when two words of a job title are one: the same, or the doer and the field of one stem."""
+    return a == b or (len(a) > 5 and len(b) > 5 and _DOER_OR_FIELD.sub("", a) == _DOER_OR_FIELD.sub("", b))
 
 
 # A device the user uses, as the rules word it (`rules.builders.device_used`): "Uses a MacBook".

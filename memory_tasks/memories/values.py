@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from memory_tasks.memories.similarity import lexical_tokens
-from memory_tasks.text import canonical_english, has_han
+from memory_tasks.text import SAYS_A_CHANGE, canonical_english, has_han
 
 T = TypeVar("T")
 
@@ -704,23 +704,15 @@ def said_numbers(text: str) -> frozenset[float]:
     return frozenset(numbers)
 
 
-# Words that say a value changed: "moved my Humira to once a week", 「加到每周0.5毫克了」.
-_CHANGED = re.compile(
-    r"\b(?:now|changed?|moved|raised|bumped|increased|decreased|reduced|cut|dropped|lowered|switched|up to|down to"
-    r"|anymore|no longer)\b|现在|改成|改到|改为|加到|涨到|涨了|提到|降到|减到|换成|变成|调到|升到|不再",
-    re.IGNORECASE,
-)
-
-
 def numbers_changed(stored: str, stated: str) -> bool:
     """True when both texts say numbers and `stated` puts others in: neither's are all among the other's ("Keeps six
     hens" / "Only has four hens now", 「每月定投一千」 / 「提到每个月两千了」), or `stated` says a change ("Injects Humira
     every two weeks" / "Doctor moved their Humira to once a week"). "Gets a shot every two weeks" / "one shot every
     two weeks" only says more."""
     a, b = said_numbers(stored), said_numbers(stated)
-    return bool(a and b) and a != b and (not (a <= b or b <= a) or _CHANGED.search(stated) is not None)
+    return bool(a and b) and a != b and (not (a <= b or b <= a) or SAYS_A_CHANGE.search(stated) is not None)
 
 
 def says_a_change(stored: str, stated: str) -> bool:
-    """True when `stated` says a value changed (`_CHANGED`: "now", "moved to", 「换成」, 「加到」) and `stored` does not."""
-    return _CHANGED.search(stated) is not None and _CHANGED.search(stored) is None
+    """True when `stated` says a value changed (`SAYS_A_CHANGE`: "now", "moved to", 「换成」, 「加到」) and `stored` does not."""
+    return SAYS_A_CHANGE.search(stated) is not None and SAYS_A_CHANGE.search(stored) is None

@@ -378,6 +378,10 @@ def test_a_new_count_said_with_a_final_particle_is_a_new_value() -> None:
         ("Occupation: high school teacher", "Occupation: nurse", False),
         ("职业：老师", "职业：高中老师", False),
         ("职业：高中老师", "职业：医生", False),
+        # The field for the doer, either way round (b37l-en-court-reporter, once "I work as a court reporter" was read).
+        ("Occupation: court reporter", "Occupation: court reporting", True),
+        ("Occupation: court reporting", "Occupation: court reporter", True),
+        ("Occupation: teacher", "Occupation: preacher", False),
     ],
 )
 def test_a_job_said_with_fewer_words_confirms_the_job_held(stored: str, stated: str, confirms: bool) -> None:
@@ -538,6 +542,28 @@ def test_a_wording_key_names_no_item_and_other_numbers_in_it_are_its_new_value()
         "said-call-other-weekend", held, "said-call-rotation-is-other-weekend", said, new_value=True
     )
     assert different_facts("occupation", "Works as a nurse", "family-partner", "Wife works as a nurse", new_value=True)
+
+
+@pytest.mark.parametrize(
+    ("held", "said_as_a_change", "said_plainly"),
+    [
+        ("我们公司年终奖一般是三个月工资", "公司效益不好，今年起年终奖改成两个月工资了", "公司年终奖是两个月工资"),
+        (
+            "Renters policy is with Lemonade and costs them about fourteen bucks a month",
+            "Dropped Lemonade and moved their renters insurance to State Farm, it's $19 a month now",
+            "Renters policy is with State Farm and costs them about nineteen bucks a month",
+        ),
+    ],
+)
+def test_other_values_said_as_a_change_of_a_fact_in_words_are_its_new_ones(
+    held: str, said_as_a_change: str, said_plainly: str
+) -> None:
+    """Issue 13.1 (session 38's s38i-zh-year-end-bonus, s38g-en-renters-insurance): a new value said as a change landed
+    beside the fact it changes (other values named: another fact). Said plainly, other values are still another fact."""
+    assert not different_facts("said-held", held, "said-change", said_as_a_change, new_value=True)
+    assert different_facts("said-held", held, "said-plain", said_plainly, new_value=True)
+    # Not between memories keyed by their slot.
+    assert different_facts("insurance-renters", held, "said-change", said_as_a_change, new_value=True)
 
 
 def test_only_the_rules_wording_keys_get_the_wording_treatment() -> None:

@@ -5,6 +5,7 @@ import pytest
 from memory_tasks.extraction.candidates import WORDING_FACT_PREFIX, Candidate
 from memory_tasks.extraction.rules.engine import RulesEngine
 from memory_tasks.extraction.types import TurnContext
+from memory_tasks.memories.values import says_a_change
 
 
 def extract(message: str) -> list[Candidate]:
@@ -151,3 +152,44 @@ def test_a_lead_to_the_listener_and_a_finding_leave_no_stray_words(message: str,
     fact kept in words."""
     (fact,) = lasting(message)
     assert fact.content == content
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("面点班调课了，现在改成每周一和周三晚上上。", "面点班调课了，现在改成每周一和周三晚上上"),
+        ("公司班车调整了线路，我现在改到清湖地铁站上车。", "公司班车调整了线路，我现在改到清湖地铁站上车"),
+        (
+            "I dropped Lemonade and moved my renters insurance to State Farm, it's $19 a month now.",
+            "Dropped Lemonade and moved their renters insurance to State Farm, it's $19 a month now",
+        ),
+    ],
+)
+def test_a_change_said_as_an_event_is_kept_for_the_fact_it_changes(message: str, content: str) -> None:
+    """Issue 13.1 (session 38: 21 of 30 held-out new values were read by nothing): a change said in the past, of others
+    or with a pronoun is the user's new value all the same (the write model finds the fact it changes)."""
+    (fact,) = lasting(message)
+    assert fact.content == content
+    # What is kept the write model reads as a change too, or it would confirm the fact it changes.
+    assert says_a_change("", fact.content)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "他现在改成每周三上课了。",
+        "我打算把健身房换成离家近的那家。",
+        "Can you switch my plan to the annual one now?",
+        "I'm thinking of switching to Ubuntu now.",
+        "If I moved to Denver, would you still recommend it instead?",
+    ],
+)
+def test_a_change_of_someone_else_planned_or_asked_is_no_fact(message: str) -> None:
+    assert lasting(message) == []
+
+
+def test_how_far_the_home_is_is_a_lasting_fact() -> None:
+    """Issue 13.1 (b37b-zh-home-metro): 「我家离地铁站走路就五分钟」 was read by nothing (the burst had passed on a
+    residence misread from 「我住的地方…」, 「住在地方离地铁站很近」)."""
+    assert [c.content for c in lasting("我家离地铁站走路就五分钟。")] == ["我家离地铁站走路就五分钟"]
+    assert [c.content for c in lasting("我住的地方离地铁站很近。")] == ["住的地方离地铁站很近"]

@@ -7173,3 +7173,28 @@ def test_a_rule_for_every_answer_of_a_kind_is_kept_whole(message: str, content: 
     (rule,) = extract(message)
     assert (rule.memory_type, rule.content) == ("constraint", content)
     assert rule.key.startswith("rule-")
+
+
+@pytest.mark.parametrize(
+    ("message", "job"),
+    [
+        ("I work as a dental hygienist.", "dental hygienist"),
+        ("I work for the city council as a planner.", "planner"),
+        ("I work as an actuary for an insurer.", "actuary"),
+        ("I work with kids as a speech therapist.", "speech therapist"),
+    ],
+)
+def test_a_job_no_list_names_said_as_ones_work_is_the_occupation(message: str, job: str) -> None:
+    """R-TYPE-2 (session 38's s38d-en-actuary, eval-extraction's en-h017): "I work as a <job>" was read only for the jobs
+    `_EN_OCCUPATION` lists. "I work as a team" names none."""
+    assert [(c.key, c.content) for c in extract(message)] == [("occupation", f"Occupation: {job}")]
+    assert [c.key for c in extract("I work as a team with my brother.")] == []
+
+
+def test_a_machine_that_runs_and_a_home_of_some_kind_are_no_run_and_no_city() -> None:
+    """R-TYPE-2 (session 38's s38l-en-3d-printer, s38k-zh-company-dorm): "…a Prusa MK4 last year and it runs most
+    weekends" was kept as the sport `sport-running`, 「我住的是单位提供的宿舍」 as the city 「住在是单位提供的宿舍」."""
+    assert not [c for c in extract("I bought a Prusa MK4 last year and it runs most weekends.") if "running" in c.key]
+    assert [c.key for c in extract("I run every morning.")] == ["sport-running"]
+    assert not [c for c in extract("我住的是单位提供的宿舍。") if c.key == "residence-city"]
+    assert [c.content for c in extract("我住西湖区")] == ["住在西湖区"]

@@ -20,6 +20,7 @@ from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.english import pronouns_in_the_third_person
 from memory_tasks.extraction.rules.keys import fact_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
+from memory_tasks.text import SAYS_A_CHANGE
 
 # Below the rules' own confidence (`clauses.CONFIDENT`): no pattern vouches for what the sentence is about.
 CONFIDENCE = 0.8
@@ -97,6 +98,9 @@ _LASTING = {
         # A standing choice: 「我家冬天取暖用的是地暖」, 「我开的是一辆二手卡罗拉」.
         r"|(?:用|开|住|骑|戴|穿|喝|抽|养|租|买)的是"
         r"|定投|(?:我家|我们家|我住的(?:那栋)?楼)(?:楼下|附近|旁边|对面|门口|底下)|楼下就是"
+        # How far the home is: 「我家离地铁站走路就五分钟」, 「我住的地方离地铁站很近」.
+        r"|(?:我家|我们家|我住的地方)离[^，。]{1,12}?(?:很近|不远|挺近|近|远|[一二两三四五六七八九十几半\d]+(?:分钟|公里|站))"
+        r"|(?:从)?我家(?:步行|走路|开车|骑车)?(?:到|去)[^，。]{1,8}(?:只要|就|大概|要)"
         r"|(?:租|养|买)了(?:个|一|两|三|四|五|六|七|八|九|十|\d)"
         # A surgery had, a standing value changed: 「我做过胆囊切除手术」, 「鱼油我现在减到每天一粒了」.
         rf"|{_SURGERY_HAD_ZH}|切除|改用|改记|改成|换成|换到|加到|减到|涨到|提到|降到"
@@ -141,6 +145,34 @@ _OUR_HOME = re.compile(
     re.IGNORECASE,
 )
 _HOUSEHOLD_WORD = re.compile(r"\b(?:we|us|our)\b", re.IGNORECASE)
+# A change said as an event, in the past or of others: "Dana transferred to another office, so now I carpool with Marcus
+# instead", 「物业改排班了，我现在变成上一天休一天」, 「面点班调课了，现在改成每周一和周三晚上上」. What the user holds now is a new
+# value of a fact they told: the write model finds that fact by similarity and takes the change for its new value
+# (`values.says_a_change`), so the past, others and a pronoun do not rule it out; what is not the user's own still does
+# (`_NOT_A_CHANGE_OF_THE_USERS`). English needs a change done and the state it left ("switched … now", "moved … instead").
+_A_CHANGE_SAID = {
+    "en": re.compile(
+        r"\b(?:switched|moved|changed|dropped|swapped|replaced|upgraded|downgraded|traded|transferred|sold|cut|raised"
+        r"|lowered|increased|reduced|upped|bumped|stopped|quit)\b.*\b(?:now|instead|anymore|no longer)\b"
+        r"|\b(?:now|instead)\b.*\b(?:switched|moved|changed|transferred)\b",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(
+        r"改成|改到|改为|改用|改[骑坐收买喝吃穿戴开]|换成|换到|调到|转到|搬到|降到|减到|涨到|升到|变成|加到"
+    ),
+}
+_NOT_A_CHANGE_OF_THE_USERS = {
+    "en": re.compile(
+        r"\?|\b(?:tomorrow|next (?:week|weekend|month|year|time)|going to|gonna|if|maybe|might|he|she|his|her|he's|she's"
+        r"|I(?:'ll| will|'d| would| want| wanna| need| wish| hope| think| guess| feel| wonder)"
+        r"|I(?:'m| am) (?:thinking|planning|hoping)|can you|could you|would you|please|let me|let's|remind|help me"
+        r"|tell me|you|your|thanks?|lol|haha|jk|kidding|joking)\b",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(
+        r"[?？吗]|明天|后天|下周|下个月|打算|准备|计划|想要|我想|希望|你|请|帮我|提醒|谢谢|如果|要是|可能|也许|他|她"
+    ),
+}
 _FIRST_PERSON = {"en": re.compile(r"\b(?:I|I'm|I've|[Mm]y|[Mm]e|[Mm]ine)\b"), "zh": re.compile(r"我")}
 # A word that names what a lasting sentence is about: not the user, a light verb, a time, a frequency or a number
 # ("I pay $1,200 a month" names nothing). English needs two of them, Chinese one run of two characters.
@@ -189,9 +221,22 @@ _HOBBY = re.compile(
 )
 
 
+def _a_change_of_the_users(text: str, lang: str) -> bool:
+    """True when `text` says a value of the user's changed (`_A_CHANGE_SAID`), of nothing planned, wished, asked or said
+    to the other person (`_NOT_A_CHANGE_OF_THE_USERS`), in English naming the user (a Chinese sentence often names
+    no one: 「面点班调课了，现在改成每周一和周三晚上上」)."""
+    # The write model must read it as a change too (`SAYS_A_CHANGE`), or it would confirm the fact it changes.
+    if not (SAYS_A_CHANGE.search(text) and _A_CHANGE_SAID[lang].search(text)):
+        return False
+    if _NOT_A_CHANGE_OF_THE_USERS[lang].search(text):
+        return False
+    return lang == "zh" or _FIRST_PERSON[lang].search(text) is not None
+
+
 def lasting_fact(sentence: Sequence[Clause]) -> Candidate | None:
     """The fact the clauses of one sentence state, when no rule read any of them and together they say something
-    lasting of the user themselves (`_LASTING`, nothing `_OF_THE_MOMENT`); None otherwise."""
+    lasting of the user themselves (`_LASTING`, nothing `_OF_THE_MOMENT`) or a change of it (`_a_change_of_the_users`);
+    None otherwise."""
     if not sentence or any(
         c.subject != "self" or c.question or c.request or c.hedged or c.reported or c.forget or c.skip or c.name
         for c in sentence
@@ -203,7 +248,8 @@ def lasting_fact(sentence: Sequence[Clause]) -> Candidate | None:
     text = ("，" if lang == "zh" else ", ").join(c.text for c in sentence)
     # Read as the user's own when it is about the user's home ("We heat our house…" as "I heat I house…").
     own = _HOUSEHOLD_WORD.sub("I", text) if lang == "en" and _OUR_HOME.search(text) else text
-    if not (_FIRST_PERSON[lang].search(own) and _LASTING[lang].search(own)) or _OF_THE_MOMENT[lang].search(own):
+    lasting = _FIRST_PERSON[lang].search(own) and _LASTING[lang].search(own) and not _OF_THE_MOMENT[lang].search(own)
+    if not (lasting or _a_change_of_the_users(own, lang)):
         return None
     if len(_TOPIC_WORD[lang].findall(text)) < _TOPIC_WORDS[lang]:
         # "I pay $1,200 a month", 「我每个月交三百」: how often or how much, of nothing named; "On Fridays I'm remote":

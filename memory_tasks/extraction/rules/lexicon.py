@@ -767,6 +767,8 @@ WHOLE_ITEM_FORMS = frozenset(
 _NOT_AFTER = {"晚睡": "每今昨前当那"}
 # English forms that are another word before these: "parking runs me $12 a day" costs, it is no run.
 _NOT_BEFORE = dict.fromkeys(("run", "runs"), r"(?!\s+(?:me|us|you|them)\b)")
+# English forms that are another word after these: "…a Prusa MK4, and it runs most weekends" is a machine at work.
+_NOT_AFTER_EN = dict.fromkeys(("run", "runs", "running"), r"(?<!\bit )(?<!\bit's )(?<!\bthat )(?<!\bwhich )")
 
 
 def _build_lexicon_index() -> list[tuple[str, re.Pattern[str], str, str]]:
@@ -786,7 +788,9 @@ def _build_lexicon_index() -> list[tuple[str, re.Pattern[str], str, str]]:
             pattern = re.compile(
                 after + escaped
                 if HAN_CHAR.match(folded)
-                else rf"(?<![a-z0-9]){escaped}(?![a-z0-9]|-free\b{league})" + _NOT_BEFORE.get(folded, "")
+                else _NOT_AFTER_EN.get(folded, "")
+                + rf"(?<![a-z0-9]){escaped}(?![a-z0-9]|-free\b{league})"
+                + _NOT_BEFORE.get(folded, "")
             )
             rows.append((folded, pattern, slug, category))
     return sorted(rows, key=lambda row: len(row[0]), reverse=True)

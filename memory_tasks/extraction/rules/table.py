@@ -1118,7 +1118,7 @@ RULES: tuple[Rule, ...] = (
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live and work|work and live) (?:in|near) " + _EN_PLACE, slots(RESIDENCE_EN, WORK_CITY_EN)),
     # "Boston is where I live", "Toronto is home (now)": the home said first.
     _r("residence-city", "en", r"^" + _EN_PLACE + r" is (?:where I(?:'m| am)? (?:live|living|based)|(?:my )?home)(?: now| these days| for me)?$", RESIDENCE_EN),
-    _r("residence-city", "zh", r"(?:^|我|我们家?|我家)(?:现在|目前|一直|常年|长期|也|还是|还)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
+    _r("residence-city", "zh", r"(?:^|我|我们家?|我家)(?:现在|目前|一直|常年|长期|也|还是|还)?(?<!不)(?:住在|住|居住在|生活在|定居在?|常住在?)(?P<value>(?![了过着的])" + ZH + r"{2,10}|[A-Z][\w .'-]{1,30}|\d+)(?:这边|那边)?$", RESIDENCE_ZH),
     _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:现在|目前|一直|常年|长期|也|还)?" + AT + r"(?P<value>" + ZH + r"{2,10}?)(?:生活|定居)(?:了[^，。]{1,6}年)?$", RESIDENCE_ZH),
     # 「我在上海住了五年」: the years lived there say it is home.
     _r("residence-city", "zh", r"^(?:我|我们|我家)?(?:已经|现在|目前|一直)?" + AT + r"(?P<value>" + ZH + r"{2,10}?)住了?(?:[一二三四五六七八九十两几好多\d]+年多?|很多年|很久|好久)了?$", RESIDENCE_ZH),
@@ -1191,6 +1191,9 @@ RULES: tuple[Rule, ...] = (
     # A title held at a company: "I'm the CTO of a small startup", "I'm the founder of Acme".
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?the (?P<value>(?:[\w-]+ ){0,2}?(?:co-founder|cofounder|founder|director|(?-i:CTO|CEO|CFO|COO|CIO|VP)))(?: (?:of|at) .+)?$", OCCUPATION),
     _r("occupation", "en", r"\b(?:work|working|freelance|freelancing|(?:new )?(?:job|position|role))(?: (?:remotely|full-time|part-time|freelance|now|currently|mostly|from home))*(?: (?:at|for|with) (?:[A-Z][\w&.-]*)(?: [A-Z][\w&.-]*){0,2})? as an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"|" + _EN_PLAYER + r")" + _EN_WORKPLACE_KIND + r")\b", OCCUPATION),
+    # A job no list names, said as one: "I work as a dental hygienist", "I work for the city council as a planner" (no
+    # rule read them, and the last resort leaves a verb of working to the rules: `lasting._NO_HABIT_VERB_EN`).
+    _r("occupation", "en", r"^I(?: currently| now| also| mostly)? work(?: full-time| part-time| remotely| freelance)?(?: (?:at|for|with)(?: [\w&.'-]+){1,4}?)? as an? (?!(?:result|team|whole|group|family|volunteer|favou?r)\b)(?P<value>(?-i:[a-z][\w-]*)(?: (?-i:[a-z][\w-]*)){0,2}?)(?= (?:for|at|in|with|on|and)\b|,|$)", OCCUPATION),
     _r("occupation", "en", r"^I(?:'m| am) (?:currently |now |also )?an? professional (?P<value>(?:[\w-]+ )?(?:" + _EN_PLAYER + r"))$", OCCUPATION),
     _r("occupation", "en", r"^my (?:job|occupation|profession) is (?P<value>.+)$", OCCUPATION),
     # "I retired last year": the occupation now (as 「我退休了」).
