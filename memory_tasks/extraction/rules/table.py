@@ -220,7 +220,7 @@ _ZH_STANDING_FIRST = (
     r"^(?>.*?(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|永远|千万|绝对|都"
     r"|.(?<![平有小同及准按临暂定随当那这])时))"
 )
-# What every answer of a kind is asked to carry or leave out: "…, include a time estimate for each one".
+# What every answer of a kind is asked to carry or leave out: "…, put an estimated duration next to every item".
 _EN_IMPERATIVE = (
     r"(?:include|add|put|give|show|list|mark|label|note|number|start with|end with|begin with|use|keep|cite|link|quote"
     r"|mention|state|say|tell me|avoid|skip|leave out|don't|do not|never)"
