@@ -346,8 +346,9 @@ def state_different_values(a: str, b: str, *, qualified: bool = True) -> bool:
 
     For texts with Chinese only the narrower checks of the module docstring apply. False for
     texts that share their named values and neither of which only adds words to the other.
-    Without `qualified`, a side that only adds words is no other value: what a memory was already
-    told again in fewer words ("Occupation: nurse" to "Occupation: nurse at the hospital") repeats it.
+    Without `qualified`, a side that only adds words or values is no other value: what a memory was already
+    told again in fewer words ("Occupation: nurse" to "Occupation: nurse at the hospital", "Lives in Tucson" to
+    "Lives in Tucson, Arizona") repeats it.
     """
     languages_a, languages_b = languages(a), languages(b)
     if languages_a and languages_b and languages_a != languages_b:
@@ -356,9 +357,9 @@ def state_different_values(a: str, b: str, *, qualified: bool = True) -> bool:
         # One language, named alike or not ("Reply in Chinese" / "Always respond in Mandarin Chinese"): no other value.
         a, b = _LANGUAGE_NAME.sub("", a), _LANGUAGE_NAME.sub("", b)
     if has_han(a) or has_han(b):
-        return _latin_words_differ(a, b) or _filler_swapped(a, b) or _han_counts_differ(a, b)
+        return _latin_words_differ(a, b, qualified=qualified) or _filler_swapped(a, b) or _han_counts_differ(a, b)
     names_a, names_b = (named_values(without_subject(canonical_places(text))) for text in (a, b))
-    if names_a and names_b and names_a != names_b:
+    if names_a and names_b and names_a != names_b and (qualified or not _one_holds_the_other(names_a, names_b)):
         return True
     if not qualified:
         return False
@@ -367,11 +368,19 @@ def state_different_values(a: str, b: str, *, qualified: bool = True) -> bool:
     return len(smaller) >= MIN_QUALIFIED_WORDS and smaller < larger and not (larger - smaller) <= _LIGHT_WORDS
 
 
-def _latin_words_differ(a: str, b: str) -> bool:
-    """True when both texts name Latin words (tools, brands in Chinese text) and not the same ones."""
-    words_a = {w.casefold() for w in _LATIN_WORD.findall(a)}
-    words_b = {w.casefold() for w in _LATIN_WORD.findall(b)}
-    return bool(words_a and words_b) and words_a != words_b
+def _one_holds_the_other(a: frozenset[str], b: frozenset[str]) -> bool:
+    """True when one set of values is part of the other: "Tucson" of "Tucson, Arizona"."""
+    return a <= b or b <= a
+
+
+def _latin_words_differ(a: str, b: str, *, qualified: bool = True) -> bool:
+    """True when both texts name Latin words (tools, brands in Chinese text) and not the same ones; without
+    `qualified`, not when those of one are part of the other's (「宏光MINI」 / 「五菱宏光MINI EV」)."""
+    words_a = frozenset(w.casefold() for w in _LATIN_WORD.findall(a))
+    words_b = frozenset(w.casefold() for w in _LATIN_WORD.findall(b))
+    return (
+        bool(words_a and words_b) and words_a != words_b and (qualified or not _one_holds_the_other(words_a, words_b))
+    )
 
 
 _HAN_DIGITS = "零一二三四五六七八九"

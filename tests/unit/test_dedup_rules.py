@@ -212,6 +212,12 @@ class _NeverAlike(_AlwaysAlike):
         ("Has a dog named Biscuit", "Has a dog called Max", False),
         ("全马我跑过三次", "跑过四次全马了", False),
         ("Please don't use emojis", "Stop using emojis", True),  # an imperative "stop" is a "not", no quitting
+        # Session 39 (s39b-en-tucson, s39b-zh-wuling-minev): a value said before with less of it named is no other one.
+        ("Lives in Tucson, Arizona", "Lives in Tucson", True),
+        ("Lives in Tucson", "Lives in Tucson, Arizona", True),
+        ("Lives in Tucson, Arizona", "Lives in Santa Fe", False),
+        ("开的是五菱宏光MINI EV", "车是宏光MINI", True),
+        ("开的是五菱宏光MINI EV", "开的是比亚迪海鸥", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

@@ -6009,7 +6009,7 @@ def test_safety_statements_of_the_last_batch_are_core_facts(message: str, key: s
         (
             "I can't eat anything fried, doctor's orders.",
             "diet-anything-fried",
-            "Doctor told me to avoid anything fried",
+            "Doctor told them to avoid anything fried",
         ),
     ],
 )
@@ -7198,3 +7198,247 @@ def test_a_machine_that_runs_and_a_home_of_some_kind_are_no_run_and_no_city() ->
     assert [c.key for c in extract("I run every morning.")] == ["sport-running"]
     assert not [c for c in extract("我住的是单位提供的宿舍。") if c.key == "residence-city"]
     assert [c.content for c in extract("我住西湖区")] == ["住在西湖区"]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        (
+            "以后你给我列步骤的时候，每一步后面标一下大概要花多长时间",
+            "以后你给我列步骤的时候，每一步后面标一下大概要花多长时间",
+        ),
+        ("以后提到日期，后面都给我标上星期几。", "以后提到日期，后面都给我标上星期几"),
+        ("以后说到地的面积，直接用亩给我算，别用平方米。", "以后说到地的面积，直接用亩给我算"),
+        ("跟我讲田地面积都换成亩，平方米我没概念", "跟我讲田地面积都换成亩"),
+        ("记住啊，土地面积一律用亩来说。", "土地面积一律用亩来说"),
+        ("以后回答别用“首先、其次、最后”这种套路", "以后回答别用“首先、其次、最后”这种套路"),
+        ("回复我的时候不要写“首先……其次……最后”那种结构，看着很死板", "回复我的时候不要写“首先……其次……最后”那种结构"),
+        ("拜托，回答里别再出现“首先”“其次”“最后”这几个词了", "回答里别再出现“首先”“其次”“最后”这几个词了"),
+    ],
+)
+def test_a_rule_keeps_what_it_is_for_and_the_words_it_quotes(message: str, content: str) -> None:
+    """R-READ-6 (session 39's probes s39a-zh-reply-no-shouxian, s39b-zh-reply-time-estimates, s39c-zh-reply-mu,
+    s39c-zh-reply-weekday): the rule was stored as its condition alone (「以后你给我列步骤的时候」) or without it (「后面都给我
+    标上星期几」), a list of quoted words was cut out (「以后回答别用 这种套路」), and 「都换成亩」 asked of the replies was kept as
+    a preference 「换成亩」. A rule at full confidence: 「大概要花多长时间」 asks an estimate, it doubts nothing."""
+    (rule,) = extract(message)
+    assert (rule.memory_type, rule.content, rule.confidence) == ("constraint", content, 0.9)
+
+
+def test_a_slot_rule_said_after_what_it_is_about_keeps_its_slot() -> None:
+    """R-READ-6: 「以后提到体重，」 carried to the rule after it still leaves the weight unit's slot (twenty-seventh probe)."""
+    assert [(c.key, c.content) for c in extract("以后提到体重，单位统一用斤。")] == [("reply-weight-unit", "体重用斤")]
+    assert [(c.key, c.content) for c in extract("以后说到价格，都用人民币")] == [("reply-currency", "价格用人民币")]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("When you write code for me, indent with tabs, not spaces.", "Indent code with tabs"),
+        ("Always use tabs for indentation in any code you give me.", "Indent code with tabs"),
+        ("Tabs please, never spaces, in code snippets.", "Indent code with tabs"),
+        ("Change of plan on indentation: use 4 spaces from now on, no tabs.", "Indent code with 4 spaces"),
+        ("以后写代码缩进用4个空格，不要用tab", "代码缩进用4个空格"),
+    ],
+)
+def test_tabs_or_spaces_is_one_slot(message: str, expected: str) -> None:
+    """R-WRITE-3 (s39a-en-reply-tabs): each wording of the tabs rule had a key of its own words, so "use 4 spaces
+    from now on" stood beside "Always use tabs…" instead of replacing it. The user's own habit is no rule."""
+    assert [(c.key, c.content) for c in extract(message)] == [("code-indentation", expected)]
+    assert [c.key for c in extract("I use tabs at work.") if c.key == "code-indentation"] == []
+
+
+def test_a_standing_word_after_the_imperative_still_makes_a_rule() -> None:
+    """R-READ-6: "Use 4 spaces for indentation from now on" stored nothing ("From now on, use…" was read)."""
+    (rule,) = extract("Use 4 spaces for indentation from now on.")
+    assert rule.memory_type == "constraint"
+    (rule,) = extract("Write in a casual tone from now on")
+    assert (rule.memory_type, rule.content) == ("constraint", "Write in a casual tone from now on")
+
+
+def test_stone_and_pounds_is_one_weight_unit() -> None:
+    """R-READ-6 (s39c-en-reply-stone): "stones and pounds" was split into "Always use stones" and "Weights in pounds"."""
+    for message in (
+        "When you mention my weight, give it in stone and pounds, please.",
+        "Always use stones and pounds for body weight, not kilos.",
+    ):
+        assert [(c.key, c.content) for c in extract(message)] == [("reply-weight-unit", "Weights in stone and pounds")]
+    assert [(c.key, c.content) for c in extract("Use metric units and 24-hour time")] == [
+        ("reply-units", "Uses metric units"),
+        ("reply-time-format", "Times in 24-hour format"),
+    ]
+
+
+def test_what_follows_a_dash_is_a_statement_of_its_own() -> None:
+    """R-TYPE-2 (session 38's s38j-en-respiratory-therapist): "Occupation: respiratory therapy — I'm at Children's
+    Mercy" kept the workplace in the job. A correction's "no —" still leads the value it corrects."""
+    assert [(c.key, c.content) for c in extract("My job is respiratory therapy — I'm at Children's Mercy.")] == [
+        ("occupation", "Occupation: respiratory therapy"),
+        ("employer", "Works at Children's Mercy"),
+    ]
+    assert [c.content for c in extract("Wait, no — I live in Dallas.")] == ["Lives in Dallas"]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("I live in Austin. Wait, no — I live in Dallas.", "Lives in Dallas"),
+        ("I live in Austin. Wait, no, I live in Dallas.", "Lives in Dallas"),
+        ("我住在广州，不对，我住在深圳", "住在深圳"),
+        ("我住在广州。说错了，我住在深圳。", "住在深圳"),
+    ],
+)
+def test_a_value_corrected_in_the_same_message_is_the_one_kept(message: str, content: str) -> None:
+    """R-READ-2: the first value of a key won even when the message corrected it ("Wait, no — …")."""
+    assert [(c.key, c.content) for c in extract(message)] == [("residence-city", content)]
+
+
+def test_a_train_driven_at_work_is_no_vehicle_of_the_users() -> None:
+    """R-TYPE-2 (session 38's s38j-zh-metro-driver): 「开的是成都地铁2号线」 was stored as the user's vehicle."""
+    assert [c.key for c in extract("我是地铁司机，开的是成都地铁2号线。")] == ["occupation"]
+    assert [c.key for c in extract("我开的是五菱宏光MINI EV")] == ["vehicle"]
+    assert [c.key for c in extract("mini已经卖掉了，换了台比亚迪海鸥")] == ["vehicle"]
+    assert [c.key for c in extract("我买了台电脑")] == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我从小就不碰苦瓜。", "food-bitter-melon"),
+        ("I can't stand eggplant", "food-eggplant"),
+        ("我不吃香菇", "food-mushrooms"),
+        ("I hate coconut.", "food-coconut"),
+        ("I play competitive Scrabble.", "habit-scrabble"),
+        ("I play tournament Scrabble.", "habit-scrabble"),
+        ("最近迷上了SUP桨板，基本每个周末都去水库划", "sport-paddleboarding"),
+    ],
+)
+def test_common_items_get_a_readable_key_in_both_languages(message: str, key: str) -> None:
+    """Issue 13.7 (session 38's s38k-zh-no-bitter-melon, s39b-en-scrabble, s39b-zh-paddleboard): 「不碰苦瓜」 was keyed
+    by a hash, and "competitive" / "tournament" Scrabble by their words, two keys for one game."""
+    assert [c.key for c in extract(message)] == [key]
+
+
+def test_what_the_user_took_to_said_as_a_choice_is_a_liking() -> None:
+    """R-WRITE-3 (s39a-zh-jubensha): in 「剧本杀玩腻了，最近迷上的是密室逃脱」 the new hobby was read by nothing."""
+    assert [(c.op, c.content) for c in extract("剧本杀玩腻了，最近迷上的是密室逃脱")] == [
+        ("delete", "剧本杀玩腻了"),
+        ("upsert", "最近迷上了密室逃脱"),
+    ]
+
+
+def test_a_preference_held_under_the_key_before_the_lexicon_named_it_is_the_one_written() -> None:
+    """R-WRITE-2: a lexicon that grows gives an item a new key ("preference-mushrooms" -> "food-mushrooms"); what the
+    user says after the upgrade must land on the memory stored before it, not beside it."""
+    held = ExistingMemory(1, "preference-mushroom", "preference", "Hates mushrooms")
+    assert refined("I've come around on mushrooms.", [held]) == [("upsert", "preference", "preference-mushroom")]
+    assert refined("I've come around on mushrooms.", []) == [("upsert", "preference", "food-mushrooms")]
+
+
+def test_a_pet_of_any_kind_said_as_a_pet_is_kept() -> None:
+    """R-TYPE-2 (s39a-en-axolotl): "I have a pet axolotl" and "My pet is an axolotl" stored nothing (no list names
+    axolotls). A pet peeve is no pet."""
+    for message in ("I have a pet axolotl.", "My pet is an axolotl."):
+        assert [(c.key, c.content) for c in extract(message)] == [("pet-axolotl", "Has a pet axolotl")]
+    assert extract("I have a pet peeve.") == []
+    assert extract("I have a pet project.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("I have Raynaud's.", "health-raynauds"),
+        ("Just so you know, I've got Raynaud's phenomenon.", "health-raynauds"),
+        ("我是轻型地中海贫血", "health-thalassemia"),
+        ("体检查出来我有地贫，轻型那种", "health-thalassemia"),
+        ("我有玫瑰痤疮，脸动不动就泛红", "health-rosacea"),
+        ("玫瑰痤疮患者，求推荐不刺激的洗面奶", "health-rosacea"),
+        ("I have sciatica.", "health-sciatica"),
+        ("我有贫血", "health-anemia"),
+    ],
+)
+def test_more_conditions_are_core_health_facts(message: str, key: str) -> None:
+    """R-READ-6 (s39a-zh-thalassemia, s39a-en-raynauds, s39b-zh-rosacea): each stored nothing, or a fact in the user's
+    words that is not core. Thalassemia is not anemia."""
+    (fact,) = extract(message)
+    assert fact.key == key
+    assert is_core_memory(fact.memory_type, fact.key, fact.content)
+
+
+@pytest.mark.parametrize(
+    ("message", "job"),
+    [
+        ("I'm a piano tuner.", "Occupation: piano tuner"),
+        ("I'm a zookeeper.", "Occupation: zookeeper"),
+        ("I'm a rural mail carrier.", "Occupation: rural mail carrier"),
+        ("I'm working as an aquarist at the state aquarium now.", "Occupation: aquarist"),
+        ("现在在一家咖啡馆当咖啡师", "职业：咖啡师"),
+        ("本人纹身师一枚", "职业：纹身师"),
+        ("我是种苹果的果农。", "职业：种苹果的果农"),
+    ],
+)
+def test_more_jobs_are_read(message: str, job: str) -> None:
+    """R-TYPE-2 (s39a-en-piano-tuner, s39b-en-zookeeper, s39c-en-rural-mail-carrier, s39b-zh-tattoo-artist): no list
+    named these jobs; 「…一枚」 is a self-introduction."""
+    assert [(c.key, c.content) for c in extract(message)] == [("occupation", job)]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我现在不怎么玩桨板了", "sport-paddleboarding"),
+        ("我很少喝咖啡了", "drink-coffee"),
+        ("我不太喝咖啡了", "drink-coffee"),
+    ],
+)
+def test_hardly_any_more_ends_a_liking(message: str, key: str) -> None:
+    """R-WRITE-3 (s39b-zh-paddleboard): 「不怎么玩桨板了」 was stored as the liking itself. Without 了 it is a liking said."""
+    assert [(c.op, c.key) for c in extract(message)] == [("delete", key)]
+    assert [(c.op, c.key) for c in extract("我不太喝咖啡")] == [("upsert", "drink-coffee")]
+
+
+def test_a_progressive_ne_asks_nothing() -> None:
+    """R-READ-1 (s39c-zh-hulusi): 「我在学葫芦丝呢」 was taken for a question (「…呢」) and stored nothing; 「那你呢」 asks."""
+    assert [(c.key, c.content) for c in extract("我在学葫芦丝呢")] == [("goal-hulusi", "在学葫芦丝")]
+    assert extract("那你呢") == []
+
+
+def test_a_hobby_named_main_is_the_favourite_and_loses_the_sentences_capital() -> None:
+    """R-TYPE-2 (s39c-en-quilting): "Quilting's my main hobby these days" stored nothing and "Quilting is my favorite
+    hobby" kept "Favorite hobby is Quilting". A name keeps its capital."""
+    for message in ("Quilting's my main hobby these days.", "Quilting is my favorite hobby."):
+        assert [(c.key, c.content) for c in extract(message)] == [("favorite-hobby", "Favorite hobby is quilting")]
+    assert [c.content for c in extract("Beijing is my favorite city.")] == ["Favorite city is Beijing"]
+
+
+def test_a_wife_called_xifu_is_the_partner_not_the_user() -> None:
+    """R-TYPE-2 (s39f-zh-wife-flight-attendant): 「我媳妇在航空公司上班」 stored the wife's workplace as the user's employer."""
+    assert [(c.key, c.content) for c in extract("我媳妇在航空公司上班，做空乘的")] == [
+        ("family-partner", "媳妇在航空公司上班；做空乘的")
+    ]
+    assert [c.key for c in extract("我儿媳妇是老师")] == ["family-in-laws"]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("以后给我讲新概念的时候,先打个生活中的比方", "以后给我讲新概念的时候，先打个生活中的比方"),
+        ("以后给我菜谱的时候，每一步都标上大概要多少分钟。", "以后给我菜谱的时候，每一步都标上大概要多少分钟"),
+    ],
+)
+def test_a_rule_said_after_when_it_applies_is_kept_with_it(message: str, content: str) -> None:
+    """R-READ-6 (s39d-zh-reply-analogy, s39e-zh-reply-step-time): the clause saying when the rule applies was kept alone
+    as the rule (「以后给我讲新概念的时候」) and the rule itself lost; 「标上…要多少分钟」 asks the replies for a figure, it is
+    no question. A condition alone is no rule."""
+    assert [(c.memory_type, c.content) for c in extract(message)] == [("constraint", content)]
+    assert extract("以后给我讲新概念的时候") == []
+    assert extract("这个要多少钱") == []
+
+
+def test_a_reaction_to_a_food_is_the_users_allergy_in_the_third_person() -> None:
+    """R-READ-6 (s39d-en-avocado-allergy): "Avocados make my mouth itch" was keyed allergy-avocados beside
+    allergy-avocado, and said "my" to the assistant that reads it."""
+    assert [(c.key, c.content) for c in extract("Avocados make my mouth itch and swell up.")] == [
+        ("allergy-avocado", "Avocados make their mouth itch and swell up")
+    ]
+    assert [c.key for c in extract("I'm allergic to avocado.")] == ["allergy-avocado"]

@@ -23,6 +23,7 @@ from memory_tasks.extraction.rules.content import (
     split_items,
     statement,
 )
+from memory_tasks.extraction.rules.english import pronouns_in_the_third_person
 from memory_tasks.extraction.rules.keys import (
     favorite_key,
     goal_key,
@@ -303,6 +304,10 @@ def quitting_goal(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "goal", goal_key(item), statement(clause.text, clause.lang), clause, 4, item=item)]
 
 
+# The kinds of favourite that are things done ("Quilting is my favorite hobby").
+_ACTIVITY_KIND = re.compile(r"(?:hobby|hobbies|pastime|sport|activity|thing to do|exercise|workout)", re.IGNORECASE)
+
+
 def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A favourite said item first ("Sushi is my favorite food", 「寿司是我最喜欢的食物」), stored the
     way "My favorite food is sushi" is (`favorite_of_kind`); with no kind ("Jazz is my favorite"),
@@ -315,8 +320,11 @@ def favorite(match: re.Match[str], clause: Clause) -> list[Candidate]:
         content = f"最喜欢的{kind}是{item}" if kind else f"最喜欢{item}"
     elif kind:
         # The kind is the subject now: "Mystery novels are my favorite genre" -> "Favorite genre is mystery novels"
-        # (a word the lexicon knows loses the capital of the sentence it opened; a name keeps it).
-        known = item.casefold() in (said for _, _, said in lexicon_mentions(item))
+        # (a word the lexicon knows, or a hobby in -ing, loses the capital of the sentence it opened; a name keeps it:
+        # "Favorite hobby is quilting", "Favorite city is Beijing").
+        known = item.casefold() in (said for _, _, said in lexicon_mentions(item)) or bool(
+            _ACTIVITY_KIND.fullmatch(kind) and re.fullmatch(r"[A-Z][a-z]+ing", item)
+        )
         content = f"Favorite {kind} {'are' if kind.endswith('s') else 'is'} {item.lower() if known else item}"
     else:
         verb = "are" if re.match(r"\s+are\b", clause.text[match.end("item") :], re.IGNORECASE) else "is"
@@ -375,6 +383,15 @@ def project(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "project", project_key(item), statement(clause.text, clause.lang), clause, 4)]
 
 
+def _of_the_user(content: str, lang: Lang) -> str:
+    """An English fact of the user's own item with the user's pronouns in the third person: "Avocados make my mouth
+    itch" -> "Avocados make their mouth itch" (a memory is read by the assistant, to whom "my" is its own)."""
+    if lang != "en":
+        return content
+    said = pronouns_in_the_third_person(content)
+    return said[:1].upper() + said[1:]
+
+
 def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None, not_item: str | None = None) -> Build:
     """A fact under `<prefix>-<item slug>` (allergy-peanut, health-diabetes, pet-cat), one per item
     of a list: "对花生和虾过敏" is two allergies, each retracted or kept on its own. `not_item`: a
@@ -389,7 +406,7 @@ def keyed_fact(prefix: str, importance: int, ttl_days: int | None = None, not_it
             item = clean_item(match.group("item"), clause.lang)
             if not item or PRONOUN_ITEM.match(item):  # "I'm allergic to it": the item is elsewhere
                 return []
-            contents = {item: statement(clause.text, clause.lang)}
+            contents = {item: _of_the_user(statement(clause.text, clause.lang), clause.lang)}
         else:
             before, after = clause.text[: match.start("item")], clause.text[match.end("item") :]
             # 「我对芒果和菠萝都过敏」: each item alone is 「对芒果过敏」 (都 / 也 spoke of the list).
@@ -507,9 +524,14 @@ _RULE_OF_NOTHING = re.compile(
 )
 
 
+# Only when a rule applies, with no rule after it: 「以后给我讲新概念的时候」 alone asks nothing.
+_ONLY_A_CONDITION = re.compile(r"^[^，,。]*(?:的时候|时|的话)$|^when (?:you|I)\b[^,]*$", re.IGNORECASE)
+
+
 def standing_rule(match: re.Match[str], clause: Clause) -> list[Candidate]:
-    """A standing rule in the user's words, keyed by what it is about; none for one that names nothing."""
-    if _RULE_OF_NOTHING.match(clause.text):
+    """A standing rule in the user's words, keyed by what it is about; none for one that names nothing or only when
+    it applies."""
+    if _RULE_OF_NOTHING.match(clause.text) or _ONLY_A_CONDITION.match(clause.text):
         return []
     return [_candidate("upsert", "constraint", rule_key(clause.text), statement(clause.text, clause.lang), clause, 4)]
 

@@ -187,6 +187,8 @@ _ZH_PAYMENT_SAID_AFTER = re.compile(
 _ZH_OPTIONS_SAID_AFTER = re.compile(
     r"推荐(?P<what>东西|选项)?给我[，,]\s*(?P<count>\d{1,2}|[一二两三四五六七八九十])个以内(?:就)?(?:够了|行|好|可以)?"
 )
+# 「最近迷上的是密室逃脱」: what the user took to, said as a choice, as the rules read it (「最近迷上了密室逃脱」).
+_ZH_TAKEN_TO_SAID_AS_A_CHOICE = re.compile(r"(?P<verb>迷上|爱上|喜欢上)的是")
 # 你 asked for in place of 您, however said: 「跟我说话别用“您”，用“你”就行」, 「以后回复里把“您”都换成“你”吧」.
 _ZH_PLAIN_YOU = re.compile(
     r"^.*?(?:别|不要|不用|不必)(?:再)?(?:用|称呼我|叫我|说)?[“\"「]您[”\"」].*?[“\"「]你[”\"」].*$"
@@ -243,8 +245,10 @@ _EN_CLAUSE = re.compile(
     r"|\s+(?=and (?:also |still )?(?:take|inject) (?:my |daily |an? )?(?:" + _EN_DRUGS + r")\b)"
     # "I live on the sixth floor and there's no elevator": the building's lift is a fact of its own.
     r"|\s+(?=(?:and there(?:'s| is) |with )no (?:elevator|lift)\b)"
-    # "Update: I now work at Stripe": what follows a colon is a statement of its own.
-    r"|\s*[:：]\s*(?=(?:I|I'm|I've|we|we're|my)\b)",
+    # "Update: I now work at Stripe", "Change of plan: use 4 spaces": what follows a colon is a statement of its own.
+    r"|\s*[:：]\s*(?=(?:I|I'm|I've|we|we're|my|please|always|never|use|keep)\b)"
+    # "My job is respiratory therapy — I'm at Children's Mercy": so is what follows a dash (not a correction's "no —").
+    r"|(?<!\bno)(?<!\bwait)(?:\s*[—–]|\s+-)\s*(?=(?:I|I'm|I've|we|we're|my)\b)",
     re.IGNORECASE,
 )
 # "平时我爱喝可乐", "normally I don't drink": the subject after a frequency word, put first as the
@@ -288,6 +292,10 @@ _EN_PET_NAMED = re.compile(
     rf"^my (?:pet )?(?P<kind>{EN_PET_KINDS})(?:'s name is| is called| is named) (?P<name>(?-i:[A-Z])[a-z]+)$"
     rf"|^(?P<named>(?-i:[A-Z])[a-z]+) is (?:my|our) (?:pet )?(?P<kind_named>{EN_PET_KINDS})$",
     re.IGNORECASE,
+)
+# A pet of any kind, said as "my pet": "My pet is an axolotl" -> "I have a pet axolotl" (`table`'s pet of any kind).
+_EN_MY_PET_IS = re.compile(
+    r"^my (?:only )?pet is an? (?!peeve)(?P<kind>(?-i:[a-z])[\w-]+(?: (?-i:[a-z])[\w-]+)?)$", re.IGNORECASE
 )
 # Whom the user reports to, said of the manager: "My manager's name is Priya", "my new boss is Tom" -> "I report to …".
 _EN_MANAGER_NAMED = re.compile(
@@ -344,11 +352,16 @@ _EN_DISCOURSE = re.compile(
     re.IGNORECASE,
 )
 _ZH_QUESTION = re.compile(
-    # 「不怎么」 ("not much": 「我平时不怎么吃辣」) asks nothing.
-    r"[吗么呢][？?]?$|什么|(?<!不)怎么|为什么|为啥|哪[个里些儿种]|多少|是不是|能不能|可不可以|有没有|要不要|会不会|好不好"
+    # 「不怎么」 ("not much": 「我平时不怎么吃辣」) asks nothing; nor a 呢 that says something goes on or has not yet
+    # happened (「我在学葫芦丝呢」, 「还没结婚呢」), unlike 「那你呢」.
+    r"[吗么][？?]?$|呢[？?]$|^(?!.*(?:在|着|还没|还不))[^，。]{0,10}呢$|什么|(?<!不)怎么|为什么|为啥|哪[个里些儿种]|多少|是不是|能不能|可不可以|有没有|要不要|会不会|好不好"
 )
 # 什么…就…什么 (「我用什么语言你就用什么语言」, 「想吃什么就吃什么」) says "whatever": no question.
 _ZH_WHATEVER = re.compile(r"什么[^，。]*就[^，。]*什么")
+# How much or how long asked to be written down asks the user nothing: 「每一步都标上大概要多少分钟」, 「写出要花多久」.
+_ZH_WRITE_HOW_MUCH = re.compile(
+    r"(?:标|写|注明|注|列|说明|带|加)(?:上|出|出来|一下|清楚)?[^，。]{0,6}?(?:多少|多久|多长|几)"
+)
 _EN_QUESTION = re.compile(
     r"^(?:(?:do|does|did|can|could|would|will|is|are|should|shall|may|have)\s+(?:you|i|we|it|they)\b"
     r"|(?:what|how|why|where|who|which)(?:'s|\s+(?:is|are|do|does|did|can|should|would|was))\b)",
@@ -421,8 +434,9 @@ _IMAGINED = {
     ),
 }
 # A worry or a doubt of the user's own is no diagnosis: 「我怕我得了糖尿病」, 「我担心自己有抑郁症」 (「我怕冷」 is a trait).
+# 大概 asking an estimate is no doubt (「每一步标一下大概要花多长时间」).
 _ZH_HEDGE = re.compile(
-    r"可能|也许|大概|好像|应该是|说不定|或许|怕我|怕自己|担心|怀疑(?!论)|不知道(?:自己)?是不是|不确定"
+    r"可能|也许|大概(?!(?:要|需要)?花?(?:多长|多久|多少|几))|好像|应该是|说不定|或许|怕我|怕自己|担心|怀疑(?!论)|不知道(?:自己)?是不是|不确定"
 )
 _EN_HEDGE = re.compile(
     r"\b(?:maybe|probably|perhaps|i think|i guess|kind of|sort of|might|wonder(?:ing)? (?:if|whether)"
@@ -578,7 +592,7 @@ FAMILY = {
     r"|(?:老公|老婆|丈夫|妻子)(?:的|他|她)?(?:爸爸|妈妈|爸|妈|父母|爸妈|父亲|母亲)"
     r"|(?:father|mother|brother|sister|parents|son|daughter)s?-in-law|in-laws"
     r"|(?:husband|wife|partner|spouse)'s (?:mom|mother|dad|father|parents|brother|sister)",
-    "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|未婚妻|未婚夫"
+    "partner": r"孩子他爸|孩子他妈|孩子她妈|孩子她爸|老婆|老公|媳妇|妻子|丈夫|太太|爱人|对象|男朋友|女朋友|未婚妻|未婚夫"
     r"|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?",
     # 「我家老大」, 「我家二宝」: one of the children by birth order (老大 alone is as often the boss).
     "children": r"女儿|闺女|儿子|孩子|(?<=我家)(?:老[大二三]|[大二三小]宝)|daughters?|sons?|kids|children|child|boys|girls|twins"
@@ -877,6 +891,7 @@ def _strip_discourse(text: str, lang: Lang) -> str:
     text = _EN_PET_NAMED.sub(
         lambda m: f"I have a {(m['kind'] or m['kind_named']).lower()} named {m['name'] or m['named']}", text
     )
+    text = _EN_MY_PET_IS.sub(r"I have a pet \g<kind>", text)
     text = _EN_MANAGER_NAMED.sub(r"I report to \g<name>", text)
     text = _EN_IS_WHAT_I.sub(
         lambda m: f"I {m['verb']} {re.sub(r'^(My|An?|The) ', _lowered, m['what'])}{m['rest']}", text
@@ -911,8 +926,12 @@ def _unquoted_sentences(quote: re.Match[str]) -> str:
     'Never start your answer with "Great question"', 「回答不要用"您"」)."""
     inner = next(group for group in quote.groups() if group is not None)
     if has_han(inner):
-        # 「我是素食者」 is a sentence; “你” alone is the word (「用“你”就行」).
-        word = len(inner) == 1 or (len(inner) <= 4 and not re.search(r"[我你，。！？]", inner))
+        # 「我是素食者」 is a sentence; “你” alone is the word (「用“你”就行」), and so are words listed (“首先、其次、最后”,
+        # “首先……其次……”).
+        words = [word for word in re.split(r"[、…]+", inner) if word]
+        word = len(inner) == 1 or (
+            bool(words) and all(len(word) <= 4 for word in words) and not re.search(r"[我你，。！？]", inner)
+        )
     else:
         # Up to three words, none the user's "I" ("I love you" to translate is a sentence).
         word = 0 < len(inner) <= 30 and len(inner.split()) <= 3 and not re.search(r"[,.!?]|\b(?:I|me|my|we)\b", inner)
@@ -994,6 +1013,9 @@ def _joined_short_subjects(parts: list[str]) -> list[str]:
     return joined
 
 
+# What the replies a rule is for are about, said before the rule: 「以后提到日期，…」, 「以后你给我列步骤的时候，…」 (carried
+# to the rule, `_STANDING_ALONE`; the reply slots read it before their value, `table`).
+ZH_REPLIES_ABOUT = r"(?:以后|今后)(?:每次)?(?:你)?(?:给我|帮我|跟我)?(?:列|写|提到|说到|讲到|谈到|涉及到?)[^，。]{1,8}?(?:的时候|时|的话)?"
 # A clause that is only a "from now on" ("从现在起，不要给我推荐…"), or only when a rule applies (「我问菜谱的时候，
 # 都按素食来」), governs the clause after it.
 _STANDING_ALONE = re.compile(
@@ -1005,7 +1027,10 @@ _STANDING_ALONE = re.compile(
     # 「以后回答我之前，先把我的问题复述一遍」, 「以后发网址给我，请发国内能打开的」: the answers the rule after the comma is
     # for.
     r"|(?:以后|今后|每次)(?:你)?(?:给我|帮我)?(?:回答|回复|答题|举例子?)(?:我)?(?:的问题)?(?:的时候|时|之前|前|的话)"
-    r"|(?:以后|今后)(?:你)?(?:发|给)[^，。]{1,6}给我)$",
+    r"|(?:以后|今后)(?:你)?(?:发|给)[^，。]{1,6}给我"
+    # 「以后你给我列步骤的时候，…」, 「以后提到日期，…」, 「以后给我讲新概念的时候，…」: the replies the rule after the comma is
+    # for.
+    r"|" + ZH_REPLIES_ABOUT + r"|(?:以后|今后)(?:每次)?(?:你)?(?:给我|帮我|跟我)[^，。]{1,10}?(?:的时候|时|的话))$",
     re.I,
 )
 
@@ -1094,6 +1119,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             sentence = _ZH_PAYMENT_SAID_AFTER.sub("房贷，现在每月房贷还", sentence)
             sentence = _ZH_OPTIONS_SAID_AFTER.sub(r"推荐\g<what>给我最多\g<count>个", sentence)
             sentence = _ZH_PLAIN_YOU.sub("回复里用你不用您", sentence)
+            sentence = _ZH_TAKEN_TO_SAID_AS_A_CHOICE.sub(r"\g<verb>了", sentence)
             sentence = _ZH_SHARING_WITH.sub(r"我和\g<count>个室友合租", sentence)
             sentence = _ZH_DRINKING_LIMIT_SAID_AFTER.sub(r"我\g<drink>最多喝\g<amount>", sentence)
             sentence = _ZH_HOBBY_FOR_YEARS.sub(r"我\g<verb>\g<item>\g<verb>了\g<years>年", sentence)
@@ -1165,7 +1191,11 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                 and not rule_asked
                 and (
                     (asked and index == len(parts) - 1)
-                    or bool((_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(_ZH_WHATEVER.sub("", text)))
+                    or bool(
+                        (_ZH_QUESTION if lang == "zh" else _EN_QUESTION).search(
+                            _ZH_WHATEVER.sub("", _ZH_WRITE_HOW_MUCH.sub("", text))
+                        )
+                    )
                 )
             )
             clause.request = bool(rule_asked) or bool((_ZH_REQUEST if lang == "zh" else _EN_REQUEST).match(text))

@@ -569,6 +569,14 @@ class RulesEngine:
                     # "我现在不住北京了，搬去了杭州": the new value replaces the retraction.
                     by_key[candidate.key] = candidate
                 elif (
+                    first not in found
+                    and candidate.op == first.op == "upsert"
+                    and _CORRECTS[clause.lang].search(message)
+                ):
+                    # "I live in Austin. Wait, no — I live in Dallas", 「我住在广州，不对，我住在深圳」: the value said
+                    # after the correction is the one meant.
+                    by_key[candidate.key] = candidate
+                elif (
                     first in previous
                     and candidate.key.startswith("habit-")
                     and candidate.op == first.op == "upsert"
@@ -682,6 +690,9 @@ class RulesEngine:
         ("I have two kids and a dog": each half about whom it names)."""
         halves = _SHARED_VERB[clause.lang].match(clause.text)
         if halves:
+            whole = self._read_rules(clause, previous)
+            if any(" and " in str(c.extra.get(SLOT_VALUE, "")) for c in whole):
+                return whole  # "Always use stone and pounds for body weight": one value, said in two words
             first, second = (
                 self._read_rules(replace(clause, text=said, subject=subject_of(said, clause.lang)), previous)
                 for said in (f"{halves.group('verb')} {halves.group(half)}" for half in ("first", "second"))
@@ -795,6 +806,10 @@ class RulesEngine:
                     op = "append" if candidate.op == "delete" and _names_others(named, candidate) else candidate.op
                     refined.append(replace(candidate, op=op, reuse_key=named.key, memory_type=named.memory_type))
                 continue
+            older = _held_under_an_older_key(candidate, existing) if candidate.key not in existing_keys else None
+            if older is not None:
+                refined.append(replace(candidate, reuse_key=older.key))
+                continue
             if candidate.op != "delete" or candidate.key in existing_keys:
                 refined.append(candidate)
                 continue
@@ -817,6 +832,21 @@ class RulesEngine:
         deleted = {c.target_key for c in refined if c.op == "delete"}
         refined.extend(c for c in _what_a_switch_replaces(candidates, existing) if c.key not in deleted)
         return refined
+
+
+# The key prefixes the lexicon gives the items it names ("food-", "drink-", "sport-"…).
+_LEXICON_PREFIXES = tuple(sorted({f"{category}-" for _, category, _ in LEXICON}))
+
+
+def _held_under_an_older_key(candidate: Candidate, existing: list[ExistingMemory]) -> ExistingMemory | None:
+    """The held preference the item of `candidate` (keyed by the lexicon: "food-mushrooms") was stored under before the
+    lexicon named it ("preference-mushrooms", "preference-mushroom"), so that a lexicon that grows does not split what
+    a user said before it from what they say after; None when there is none."""
+    if candidate.memory_type != "preference" or not candidate.key.startswith(_LEXICON_PREFIXES):
+        return None
+    slug = candidate.key.partition("-")[2]
+    older = {f"preference-{slug}", f"preference-{slug}s", f"preference-{slug.removesuffix('s')}"}
+    return next((m for m in existing if m.memory_type == "preference" and m.key in older), None)
 
 
 # An avoidance of a food or drink, as the dislike rule stores it: 「不能吃海鲜」, "Can't eat shrimp".

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.rules.builders import (
     EN_ORDINALS,
     LIFELONG_TTL_DAYS,
@@ -72,7 +73,7 @@ from memory_tasks.extraction.rules.builders import (
     zh_place,
     zh_school,
 )
-from memory_tasks.extraction.rules.clauses import EN_PET_KINDS, FAMILY, Lang
+from memory_tasks.extraction.rules.clauses import EN_PET_KINDS, FAMILY, ZH_REPLIES_ABOUT, Clause, Lang
 from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS, ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB
 from memory_tasks.extraction.rules.keys import goal_key, liking_key, preference_key, project_key, retired_key
 from memory_tasks.text import HAN
@@ -140,6 +141,9 @@ _ZH_OCCUPATION = (
     r"|自由撰稿人|撰稿人|主持人|经纪人|创始人|制片人|网约车司机|保安|保姆|月嫂|导游|空姐|空乘|飞行员|军人|消防员|兽医|营养师"
     r"|护士长|店长|校长|院长|厂长|主任|机长|船长|列车长|站长|审计师|审计|精算师|会计师|税务师"
     r"|外卖骑手|骑手|分拣员|快递小哥|代驾|理发师|美甲师|健身教练|教练"
+    r"|咖啡师|纹身师|调酒师|宠物美容师|美容师|按摩师|调音师|化妆师|造型师|摄像师|剪辑师|面点师|烘焙师|面包师|甜点师|糕点师"
+    r"|裁缝|木匠|水电工|电工|焊工|瓦工|油漆工|保洁员|保洁|环卫工|护工|社工|幼师|保育员|园丁|列车员|乘务员|售票员|收银员"
+    r"|营业员|导购|店员|仓库管理员|仓管|采购|邮递员|安检员|保险代理人|房产中介|果农|菜农|渔民|牧民"
     # Titles said in Latin letters inside Chinese: 「我在字节做SRE」.
     r"|(?-i:SRE|DevOps|DBA|PM|UI|UX|QA|CTO|CEO|CFO|COO)"
 )
@@ -154,6 +158,9 @@ _EN_OCCUPATION = (
     r"|carpenter|technician|clerk|secretary|receptionist|administrator|officer|soldier|bartender|waiter"
     r"|waitress|baker|butcher|realtor|real estate agent|broker|banker|trader|economist|statistician|biologist|chemist"
     r"|physicist|mathematician|geologist|dietitian|nutritionist|midwife|optometrist|radiologist|anesthesiologist"
+    r"|tuner|zookeeper|aquarist|mail carrier|letter carrier|postman|postal worker|groomer|locksmith|arborist|landscaper"
+    r"|roofer|bricklayer|janitor|custodian|lifeguard|park ranger|paralegal|hygienist|phlebotomist|sonographer|optician"
+    r"|trucker|stylist|hairdresser|barber|tailor|jeweler|florist|auditor|actuary|underwriter|notary|bookkeeper|copywriter"
     r"|(?-i:CTO|CEO|CFO|COO|CIO|VP|PM|TPM|SWE|SRE|QA|DBA)"
 )
 # Who plays an instrument: a job when said as one ("I work as a pianist", "I'm a professional violinist"), else the
@@ -220,6 +227,8 @@ _ZH_STANDING_FIRST = (
     r"^(?>.*?(?:以后|今后|之后|从现在(?:开始|起)|每次|每当|只要|凡是|默认|一律|总是|永远|千万|绝对|都"
     r"|.(?<![平有小同及准按临暂定随当那这])时))"
 )
+# What the replies a rule is for are about, carried to the rule: 「以后提到体重，单位统一用斤」.
+_ZH_REPLIES_ABOUT = r"(?:" + ZH_REPLIES_ABOUT + r"，)?"
 # What every answer of a kind is asked to carry or leave out: "…, put an estimated duration next to every item".
 _EN_IMPERATIVE = (
     r"(?:include|add|put|give|show|list|mark|label|note|number|start with|end with|begin with|use|keep|cite|link|quote"
@@ -240,14 +249,15 @@ _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|下午|傍晚|�
 _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时|早上|中午|下午|晚上|睡前|周末)+(?=我))?(?:我|本人)?" + _ZH_ADV
 # Conditions besides the common ones each rule lists: what a doctor, a pharmacist or a trip plan asks about.
-_ZH_CONDITIONS = r"色弱|红绿色盲|色盲|心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征|干眼症|慢性胃炎|胃炎|胃食管反流|反流性食管炎|胃酸反流|花粉症"
+_ZH_CONDITIONS = r"色弱|红绿色盲|色盲|心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征|干眼症|慢性胃炎|胃炎|胃食管反流|反流性食管炎|胃酸反流|花粉症|地中海贫血|地贫|雷诺综合征|雷诺氏症|玫瑰痤疮|酒渣鼻|坐骨神经痛"
 # A short duration in Chinese, as `builders.minutes_said` reads it: 「半小时」, 「一个半小时」, 「二十分钟」.
 _ZH_DURATION = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})个?半?(?:小时|钟头)|半个?(?:小时|钟头)|(?:\d{1,3}|[一二两三四五六七八九十]{1,3})分钟"
 _EN_CONDITIONS = (
     r"panic attacks|(?:a )?panic disorder|PTSD|OCD|bipolar(?: disorder)?|(?:an )?eating disorder|hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:a )?thyroid"
     r" condition|kidney stones|(?:an )?irregular heartbeat|(?:an )?arrhythmia|Parkinson's|rheumatoid arthritis|HIV"
     r"|multiple sclerosis|Crohn's(?: disease)?|COPD|sleep apnea|fatty liver|(?:a )?heart murmur|POTS|tinnitus|gallstones|thyroid nodules?"
-    r"|dry eye syndrome|dry eyes|acid reflux|GERD|gastritis|hay fever|allergic rhinitis"
+    r"|dry eye syndrome|dry eyes|acid reflux|GERD|gastritis|hay fever|allergic rhinitis|thalass[a]?emia"
+    r"|Raynaud's(?: syndrome| phenomenon| disease)?|rosacea|sciatica"
 )
 # A device in the body or worn for a condition (core: an MRI, a scan, a sport or a trip plans around it).
 _ZH_IMPLANTS = r"心脏起搏器|起搏器|胰岛素泵|人工耳蜗|心脏支架|支架"
@@ -357,6 +367,15 @@ _LEARNING_TO_SWIM = (
 )
 _LEARNING_TO_DRIVE = slot_retirement("goal", "goal-drivers-license", if_held=True)
 _switched_to = switched_to(_pref)
+# What the user asks of the replies, not a switch of their own: 「跟我讲田地面积都换成亩」, 「给我换成公里」.
+_ASKED_OF_THE_REPLIES_ZH = re.compile(r"^(?:以后|请|麻烦)?(?:你)?(?:跟我|给我|帮我|和我|对我)")
+
+
+def _switched_to_by_the_user(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """`_switched_to`, unless the clause asks the replies for the switch (`_ASKED_OF_THE_REPLIES_ZH`)."""
+    return [] if _ASKED_OF_THE_REPLIES_ZH.match(clause.text) else _switched_to(match, clause)
+
+
 # The keys of what one uses or has and may switch away from (liking_key's lexicon categories).
 # A travel wish is not a wish to live, work or study there.
 _TRIP_TAKEN = named_retirement(
@@ -447,6 +466,12 @@ REPLY_CURRENCY = Slot(
 )
 _WEIGHT_UNIT_NAMES = {"斤": "斤", "公斤": "公斤", "千克": "公斤", "pounds": "pounds", "lbs": "pounds"}
 _WEIGHT_UNIT_NAMES |= {"kilograms": "kilograms", "kilos": "kilograms", "kg": "kilograms", "stone": "stone"}
+# "Stone and pounds" (13 st 4 lb) is one unit, not pounds.
+_WEIGHT_UNIT_NAMES |= {
+    "stones": "stone",
+    "stone and pounds": "stone and pounds",
+    "stones and pounds": "stone and pounds",
+}
 REPLY_WEIGHT_UNIT = Slot(
     "constraint",
     "reply-weight-unit",
@@ -540,6 +565,10 @@ REPLY_NO_SUMMARY = Slot(
 )
 REPLY_EMOJI = Slot("constraint", "reply-emoji")
 CODE_LANGUAGE = Slot("constraint", "code-language")
+# Tabs or spaces: one slot, so "use 4 spaces from now on" replaces "indent with tabs" instead of standing beside it.
+CODE_INDENTATION = Slot(
+    "constraint", "code-indentation", {"zh": "代码缩进用{value}", "en": "Indent code with {value}"}, clean=str.lower
+)
 ALLERGY = keyed_fact("allergy", 5, LIFELONG_TTL_DAYS, not_item="allerg(?:y|ies)")
 HEALTH = keyed_fact("health", 5, LIFELONG_TTL_DAYS)
 TRAIT = keyed_fact("trait", 3, LIFELONG_TTL_DAYS)
@@ -738,7 +767,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我)?(?:过了中午|中午(?:以后|之后)|(?:下午|晚上)?[\d一二三四五六七八九十两]+点(?:以后|之后|后)|晚饭后|午饭后|睡前|睡觉前)(?:我)?(?:一般|基本上?)?就?不(?:再)?(?P<verb>吃|喝|碰)(?P<item>[^，。]+?)了?$", _retire_any),
     # Not 「不用担心了」, 「不用谢了」: no need to, not no longer using; not after a condition's 就 (the hours
     # above), unless 早就 (long since).
-    _r("pref", "zh", r"(?<!(?<!早)就)不(?P<verb>喜欢|爱|吃|喝|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|看|抽|碰|打|踢|弹|练|下(?=棋))(?P<item>[^，。]+?)了$", _retire_any),
+    _r("pref", "zh", r"(?<!(?<!早)就)(?:不(?:怎么|太|再)?|很少)(?P<verb>喜欢|爱|吃|喝|用(?!" + _ZH_NO_NEED_TO + r")|玩|听|看|抽|碰|打|踢|弹|练|下(?=棋))(?P<item>[^，。]+?)了$", _retire_any),
     # 「我不跑步了」, 「我最近不跑了」 (`clauses._ZH_SPORT_SAID_BY_ITS_VERB`): a sport of its own verb given up.
     _r("pref", "zh", _ZH_ME + r"不(?:再)?(?P<item>跑步|游泳|骑车|爬山|健身)了$", _retire_any),
     _r("pref", "zh", r"^(?:我|我们)?(?:已经)?(?:不做|不写|不开发|停掉|放弃)了?(?P<item>[^，。]+?)(?:这个)?项目了?$", _retire_project),
@@ -850,6 +879,8 @@ RULES: tuple[Rule, ...] = (
     # "Korean cuisine is the best": a cuisine or a drink praised is a favourite (not "My wife is the best").
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,30}? (?:food|cuisine|dishes|coffee|tea|beer|wine)) (?:is|are) (?:simply |just |honestly |hands down )?the best(?P<kind>)$", favorite),
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>(?!now\b)[\w-]+(?: (?!now\b)[\w-]+)?))?(?: now| these days| by far)?$", favorite),
+    # "Quilting's my main hobby these days": the one hobby above the others is the favourite.
+    _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?)(?:'s| is) (?:definitely |probably )?my (?:main|biggest|big|number one|#1) (?P<kind>hobby|pastime)(?: now| these days| by far)?$", favorite),
     _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能(?=吃|喝|接受|坐|用)|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
     # A device used, said one way (`builders.device_used`): 「我电脑用的是ThinkPad」, 「ThinkPad是我平时用的笔记本」.
@@ -1035,7 +1066,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我)?(?:每天|一天)(?:要)?走(?:够|满|到)?(?P<value>[\d,一二两三四五六七八九十百千万零]+[kK]?)步是我的(?:目标|计划)$", STEPS_GOAL),
     _r("pref", "zh", r"^(?:我)?(?:现在)?把(?:每天的?)?步数目标(?:调到|改成|提到|提高到|降到|定在|换成)了?(?P<value>[\d,一二两三四五六七八九十百千万零]+[kK]?)步?了?$", STEPS_GOAL),
     _r("pref", "zh", r".+", habit),
-    _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r"|" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r"|白班|早班|正常班|夜班|晚班)[^，。]+)$", _switched_to),
+    _r("pref", "zh", r"(?:换成|改用|改喝|改吃|改打|改练|改玩|转用|换用)了?(?P<item>(?!" + _ZH_CHRONIC_MEDS + r"|" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r"|白班|早班|正常班|夜班|晚班)[^，。]+)$", _switched_to_by_the_user),
     # 「我换Mac了」: a device or system switched to, said with a bare 换 (not 「我换工作了」).
     _r("pref", "zh", r"^(?:我)?(?:已经|最近|现在|刚)?换(?=[^，。]*了)(?:了)?(?P<item>[A-Za-z][\w ]{1,15}?|安卓|苹果手机|苹果电脑|华为手机|小米手机)了?$", _switched_to),
     # 「现在无辣不欢」: spicy food liked, whatever was said before.
@@ -1159,6 +1190,8 @@ RULES: tuple[Rule, ...] = (
     _r("nationality", "en", r"^I(?:'m| am) (?P<value>" + _DEMONYMS + r")$", Slot("fact", "nationality", {"zh": "国籍：{value}", "en": "Is {value}"}, ttl_days=LIFELONG_TTL_DAYS)),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还是|还)?(?:是|当|做)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     _r("occupation", "zh", r"职业是(?P<value>[^，。]+)$", OCCUPATION),
+    # 「本人纹身师一枚」: a self-introduction.
+    _r("occupation", "zh", r"^(?:本人|我)(?:是)?(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))一枚$", OCCUPATION),
     # 「我的工作是跑外卖」, 「我是干外卖骑手这一行的」, 「现在在快递站当分拣员」.
     _r("occupation", "zh", r"^(?:我的)?工作是(?P<value>跑外卖|送外卖|送快递|跑滴滴|开滴滴|" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))$", OCCUPATION_DONE),
     _r("occupation", "zh", r"^(?:我)?(?:是)?干(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r")|跑外卖|送外卖|送快递)(?:这一?行)(?:的)?$", OCCUPATION_DONE),
@@ -1411,7 +1444,9 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"(?:对)?(?P<item>麸质不耐受?)(?:症)?$", HEALTH),
     # "I have a gluten intolerance", "I have lactose intolerance".
     _r("health", "en", r"^I(?: have|'ve got| was diagnosed with|'ve been diagnosed with) (?:an? )?(?P<item>(?:gluten|lactose|wheat|dairy|fructose) (?:intolerance|sensitivity))\b", HEALTH),
-    _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|痛风|抑郁症)(?:病人|患者)?$", HEALTH),
+    _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?:轻型|重型|轻度|中度|重度)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|痛风|抑郁症|" + _ZH_CONDITIONS + r")(?:病人|患者)?$", HEALTH),
+    # 「玫瑰痤疮患者，求推荐…」: the patient said bare, as a self-introduction.
+    _r("health", "zh", r"^(?:本人)?(?P<item>高血压|糖尿病|哮喘|痛风|抑郁症|" + _ZH_CONDITIONS + r")患者(?:一枚|一个)?$", HEALTH),
     # A condition said as the organ or the reading: 「我心脏不好」, 「我血脂高」, 「我血压高」.
     _r("health", "zh", _ZH_ME + r"(?:有点|有些|一直)?(?P<item>痛风|哮喘|贫血|低血糖|高血压|糖尿病|腰椎间盘突出|腰间盘突出|椎间盘突出)$", HEALTH),
     _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?P<item>乙肝|丙肝)(?:病毒)?携带者$", HEALTH),
@@ -1565,6 +1600,8 @@ RULES: tuple[Rule, ...] = (
     _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|对|[一二三四五六七八九十\d]+岁)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten) " + CAP + r"\w* (?:is|was|likes|loves|has|hates)\b", PET),
     _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:also )?(?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ ){0,2}(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
+    # "I have a pet axolotl": "pet" says what it is, whatever the kind no list names.
+    _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| got) (?:a|an) pet (?!peeves?\b|projects?\b|theory\b|names?\b|hates?\b)(?P<item>(?-i:[a-z])[\w-]+(?: (?-i:[a-z])[\w-]+)?)$", PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
     _r("pet-more", "en", r"^(?:I|we)(?: have| own|'ve got) .+? and (?:a|an|one|two|three|\d+) (?:[\w-]+ )?(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
     # Divorced, single, widowed: the status is stated and the partner retired (「我离婚了」 after
@@ -1686,9 +1723,10 @@ RULES: tuple[Rule, ...] = (
     _r("commute", "zh", r"^(?:我)?(?:每天|平时|一般)?(?:上下班)?通勤(?:要|得|大概|差不多|单程|来回)*(?P<value>[一二三四五六七八九十两半几\d]+(?:个)?(?:多|半)?(?:小时|钟头|分钟)(?:左右)?)", COMMUTE),
     _r("commute", "en", r"^(?:my )?commute (?:is|takes)(?: me)? (?:about |around |over |almost |nearly )?(?P<value>(?:an?|\d+|one|two|three|half an) (?:hours?|minutes?|mins?))\b", COMMUTE),
     _r("commute", "en", r"^I (?:usually |always |normally )?(?P<value>drive|bike|cycle|walk|take the (?:train|bus|subway|metro|tube)) to work\b", COMMUTE),
-    _r("vehicle", "zh", r"^(?:我)?(?:开的是|开一辆|的车是)(?P<value>[^，。]+)$", Slot("fact", "vehicle")),
+    # Not a train, a bus or a plane a driver drives at work (「我开的是成都地铁2号线」).
+    _r("vehicle", "zh", r"^(?:我)?(?:开的是|开一辆|的车是)(?!.*(?:地铁|公交|大巴|班车|火车|高铁|动车|列车|轮渡|飞机|出租车|网约车|校车))(?P<value>[^，。]+)$", Slot("fact", "vehicle")),
     # 「（我刚买了辆车，）买的是比亚迪」, 「换成特斯拉了」, 「我开比亚迪」: a make named, the car is the user's.
-    _r("vehicle", "zh", r"^(?:我)?(?:刚|最近|去年|今年|现在)?(?:买的是|提的是|新车是|换成了?|换了(?:一?辆)?|开)(?P<value>(?:" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r")[^，。]{0,8}?)(?:了|的)?$", Slot("fact", "vehicle")),
+    _r("vehicle", "zh", r"^(?:我)?(?:刚|最近|去年|今年|现在)?(?:买的是|提的是|新车是|换成了?|换了(?:一?[辆台])?|开)(?P<value>(?:" + _ZH_CAR_MAKES + r"|" + _CAR_MAKES + r")[^，。]{0,8}?)(?:了|的)?$", Slot("fact", "vehicle")),
     # 「换了辆比亚迪」, 「新买了一辆理想」: the car now; 「把特斯拉卖了」 ends the car held that names it.
     _r("vehicle", "zh", r"^(?:我)?(?:刚|最近|去年|今年)?(?:换了|新买了|买了|提了)(?:一)?辆(?:新车，?)?(?P<value>(?!新车$|车$)[^，。]{2,12})$", Slot("fact", "vehicle")),
     _r("vehicle", "zh", r"^(?:我)?(?:已经|刚)?把(?P<item>[^，。]{2,8}?)(?:卖了|卖掉了|处理掉了)$", named_retirement("vehicle")),
@@ -1794,21 +1832,21 @@ RULES: tuple[Rule, ...] = (
     # "Use metric units", 「用公制单位」: every quantity in the replies.
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:use|give me|show me) (?:(?:all )?(?:the )?(?:measurements|units|quantities|temperatures|weights|distances) in )?(?:the )?(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?\b", REPLY_UNITS, standing=True),
     _r("constraint", "en", r"^(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?,? please$", REPLY_UNITS, standing=True),
-    _r("constraint", "zh", r"^(?:以后|请|都|温度|气温|距离|长度|重量)*(?:用|使用)(?P<value>公制|英制|摄氏度|华氏度)(?:单位)?(?:吧)?$", REPLY_UNITS, standing=True),
+    _r("constraint", "zh", r"^" + _ZH_REPLIES_ABOUT + r"(?:以后|请|都|温度|气温|距离|长度|重量)*(?:用|使用)(?P<value>公制|英制|摄氏度|华氏度)(?:单位)?(?:吧)?$", REPLY_UNITS, standing=True),
     # "I prefer metric units", "I think in Celsius": a preference, in the slot a rule asking for units
     # fills, so "Use imperial" later replaces it.
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use|go by|think in) (?:the )?(?P<value>metric|imperial|celsius|fahrenheit)(?: units| measurements| system)?$", replace(REPLY_UNITS, memory_type="preference", templates={"zh": "偏好{value}", "en": "Prefers {value}"}), standing=True),
     # The currency of prices: 「涉及价格的时候请用人民币」, 「麻烦都换算成人民币给我」, "Please give prices in euros".
-    _r("constraint", "zh", r"^(?!.*(?:别|不要|不用))[^，。]*?(?:用|换算成|换成|以)(?P<value>人民币|美元|美金|欧元|日元|港币|英镑)(?:来算|来计算|为单位|给我|显示)?$", REPLY_CURRENCY, standing=True),
+    _r("constraint", "zh", r"^(?!.*(?:别|不要|不用))" + _ZH_REPLIES_ABOUT + r"[^，。]*?(?:用|换算成|换成|以)(?P<value>人民币|美元|美金|欧元|日元|港币|英镑)(?:来算|来计算|为单位|给我|显示)?$", REPLY_CURRENCY, standing=True),
     _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\b(?:prices?|costs?|money|amounts?|convert)\b).*?\b(?:in|to|use|using) (?P<value>US dollars|dollars|euros|yen|yuan|RMB|USD|EUR|GBP|CAD|AUD)\b.*$", REPLY_CURRENCY, standing=True),
     # The unit of temperatures, the clock of times, the unit of weights, said with what they are for.
     _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\btemperatures?\b).*?\b(?P<value>celsius|fahrenheit)\b.*$", REPLY_UNITS, standing=True),
     _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?!I " + _EN_ADV + r"(?:prefer|like|want|use) (?:the )?(?:24|12)-hour)(?=.*\btimes?\b).*?\b(?P<value>24-hour|12-hour)\b.*$", REPLY_TIME_FORMAT, standing=True),
-    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\b(?:weights?|weigh)\b).*?\b(?P<value>pounds|lbs|kilograms|kilos|kg|stone)\b.*$", REPLY_WEIGHT_UNIT, standing=True),
-    _r("constraint", "zh", r"^(?!.*(?:别|不要))(?=.*(?:体重|单位))[^，。]*?(?:用|以)(?P<value>斤|公斤|千克)(?:来算|为单位|来说)?$", REPLY_WEIGHT_UNIT, standing=True),
+    _r("constraint", "en", r"^(?!.*\b(?:don't|do not|never)\b)(?=.*\b(?:weights?|weigh)\b).*?\b(?P<value>stones? and pounds|pounds|lbs|kilograms|kilos|kg|stones?)\b.*$", REPLY_WEIGHT_UNIT, standing=True),
+    _r("constraint", "zh", r"^(?!.*(?:别|不要))(?=.*(?:体重|单位))" + _ZH_REPLIES_ABOUT + r"[^，。]*?(?:用|以)(?P<value>斤|公斤|千克)(?:来算|为单位|来说)?$", REPLY_WEIGHT_UNIT, standing=True),
     # A clock, sources, spoilers: how every reply is written, each a slot of its own (core).
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?\b", REPLY_TIME_FORMAT, standing=True),
-    _r("constraint", "zh", r"^(?:以后|请|都|时间)*(?:用|使用)(?P<value>24小时制|12小时制)(?:吧)?$", REPLY_TIME_FORMAT, standing=True),
+    _r("constraint", "zh", r"^" + _ZH_REPLIES_ABOUT + r"(?:以后|请|都|时间)*(?:用|使用)(?P<value>24小时制|12小时制)(?:吧)?$", REPLY_TIME_FORMAT, standing=True),
     # "I prefer 24-hour time": a preference in the slot "Use 24-hour time" fills (as the units above).
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use) (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?$", replace(REPLY_TIME_FORMAT, memory_type="preference", templates={"zh": "偏好{value}", "en": "Prefers {value} time"}), standing=True),
     _r("constraint", "en", r"^(?:(?:from now on|going forward|in (?:the )?future),? )?(?:please )?(?:always )?(?:cite|include|give|add|list|link) (?:me )?(?:your |the )?(?P<value>sources)\b", REPLY_SOURCES, standing=True),
@@ -1919,10 +1957,17 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量|请|最好)*(?:先给结论|先说结论|先给答案|先说重点|多用|多举|多给|多加|少用|少说)[^，。]*$", standing_rule, standing=True),
     # 「回答里别用英文术语」: a rule for every reply, said without 以后.
     # 「回答里不要用感叹号」, 「回复不要中英混杂」, 「别在回答里掺英文」: what a reply must leave out.
-    _r("constraint", "zh", r"^(?:(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量)?(?:别|不要|不用|少|尽量不要)|(?:别|不要|不用)在(?:你的)?(?:回答|回复)(?:里|中))(?:(?:用|带|加|出现|说|提|夹杂|夹|掺|混用|混)[^，。]+|中英(?:文)?(?:混杂|夹杂|混用))$", standing_rule, standing=True),
+    _r("constraint", "zh", r"^(?:(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量)?(?:别|不要|不用|少|尽量不要)(?:再)?|(?:别|不要|不用)在(?:你的)?(?:回答|回复)(?:里|中))(?:(?:用|带|加|出现|说|提|夹杂|夹|掺|混用|混)[^，。]+|中英(?:文)?(?:混杂|夹杂|混用))$", standing_rule, standing=True),
+    # 「跟我讲田地面积都换成亩」, 「土地面积一律用亩来说」: the unit or form the replies give something in.
+    _r("constraint", "zh", r"^(?:以后)?(?:你)?(?:跟我|给我|对我|和我)(?:讲|说|聊|写|算|提)[^，。]{0,10}?(?:都|一律|全部?|统一)(?:换成|换算成|改成|用)[^，。]{1,8}$|^(?:以后)?[^，。我]{1,8}?(?:一律|统一)(?:用|按|换算成)[^，。]{1,6}?(?:来说|来算|来写|来表示|表示|计算)$", standing_rule, standing=True),
+    # "Indent with tabs, not spaces", "Use 4 spaces from now on", 「代码缩进用4个空格」: the first of the two not said
+    # to be avoided. Not the user's own ("I use tabs at work").
+    _r("constraint", "en", r"^(?!(?:I|I'm|my|we)\b)(?=.*\b(?:indent\w*|code|snippets?|tabs)\b|.*\b(?:use|with) (?:\d|two|four) spaces\b)(?:(?!\b(?:not|no|never|instead of|rather than|over)\s).)*?\b(?P<value>tabs|(?:\d|two|four) spaces)\b", CODE_INDENTATION, standing=True),
+    _r("constraint", "zh", r"^(?!我(?!的代码))(?=.*缩进)(?:(?!不要|别|不用|而不是).)*?(?P<value>tab|制表符|[248两四]个?空格)", CODE_INDENTATION, standing=True),
     # Not the user's own habit said with "always" ("I always use dark mode": a liking, read by the preference rules).
     _r("constraint", "en", r"^(?!I (?:\w+ )?(?:always|usually) (?:use|add|include|mention|avoid|suggest|recommend)\b)(?!I (?:always|usually) \w+ (?:it|them|my)\b).*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
-    _r("constraint", "en", r"^.*\b(?:remind me|include|don't|avoid|give me|warn me)\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
+    # "Use 4 spaces for indentation from now on": an imperative opening the sentence, its standing word after it.
+    _r("constraint", "en", r"^(?:.*\b(?:remind me|include|don't|avoid|give me|warn me)|(?:please )?(?:use|add|mention|put|write|keep|start with|end with))\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
     # "Keep meal suggestions cheap", "Only suggest cheap restaurants": how every suggestion of a kind is made.
     _r("constraint", "en", r"^(?:please )?(?:always )?keep (?:the |your |my )?(?:[\w-]+ )?(?:suggestions|recommendations|picks|ideas|recipes|meals|restaurants)(?: you (?:give|suggest|recommend)(?: me)?)? (?:cheap|affordable|inexpensive|budget-friendly|on a budget|simple|easy|quick|healthy|kid-friendly|local|nearby|under [$€£¥]?\d[\d,.]*k?)\b.*$", standing_rule, standing=True),
