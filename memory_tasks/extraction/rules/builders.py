@@ -941,10 +941,13 @@ def race_best(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "fact", f"running-best-{race[1]}", content, clause, 3)]
 
 
-_ZH_DURATION = re.compile(
-    r"^(?:(?P<hours>\d{1,2}|[一二两三四五六七八九十]{1,3})个?(?P<and_half>半)?(?:小时|钟头)|(?P<half>半)个?(?:小时|钟头)"
-    r"|(?P<minutes>\d{1,3}|[一二两三四五六七八九十]{1,3})分钟)$"
+# A short duration in Chinese: 「半小时」, 「一个半小时」, 「二十分钟」 (`minutes_said`; the value of the rules of a nap's or a
+# commute's length).
+ZH_DURATION = (
+    r"(?:(?P<hours>\d{1,2}|[一二两三四五六七八九十]{1,3})个?(?P<and_half>半)?(?:小时|钟头)|(?P<half>半)个?(?:小时|钟头)"
+    r"|(?P<minutes>\d{1,3}|[一二两三四五六七八九十]{1,3})分钟)"
 )
+_ZH_DURATION = re.compile(rf"^{ZH_DURATION}$")
 _EN_DURATION = re.compile(
     r"^(?:(?P<half>half an hour|half-hour|a half hour)|(?P<hours>an|one|1|two|2)[- ]hours?|(?P<minutes>\d{1,3}|"
     + "|".join(_EN_COUNTS)

@@ -14,6 +14,7 @@ from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.rules.builders import (
     EN_ORDINALS,
     LIFELONG_TTL_DAYS,
+    ZH_DURATION,
     Build,
     Slot,
     alcohol_kept_from,
@@ -250,8 +251,6 @@ _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时|早上|中午|下午|晚上|睡前|周末)+(?=我))?(?:我|本人)?" + _ZH_ADV
 # Conditions besides the common ones each rule lists: what a doctor, a pharmacist or a trip plan asks about.
 _ZH_CONDITIONS = r"色弱|红绿色盲|色盲|心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征|干眼症|慢性胃炎|胃炎|胃食管反流|反流性食管炎|胃酸反流|花粉症|地中海贫血|地贫|雷诺综合征|雷诺氏症|玫瑰痤疮|酒渣鼻|坐骨神经痛"
-# A short duration in Chinese, as `builders.minutes_said` reads it: 「半小时」, 「一个半小时」, 「二十分钟」.
-_ZH_DURATION = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})个?半?(?:小时|钟头)|半个?(?:小时|钟头)|(?:\d{1,3}|[一二两三四五六七八九十]{1,3})分钟"
 _EN_CONDITIONS = (
     r"panic attacks|(?:a )?panic disorder|PTSD|OCD|bipolar(?: disorder)?|(?:an )?eating disorder|hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:a )?thyroid"
     r" condition|kidney stones|(?:an )?irregular heartbeat|(?:an )?arrhythmia|Parkinson's|rheumatoid arthritis|HIV"
@@ -1047,10 +1046,10 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "zh", r"^(?:我)?(?:的)?(?:出去)?(?:旅游|旅行|出游|度假)(?:的)?预算(?:一般|通常|大概|大约|基本上?)*(?:是|在|控制在)?(?:大概|大约)?(?P<value>" + _ZH_AMOUNT + r")(?:块钱|块|元)?(?:左右)?$", TRAVEL_BUDGET),
     # How long the user naps, in minutes (`builders.minutes_said`): 「我每天中午午睡半小时」, 「中午我都会睡上半小时」, and
     # 「一般睡半个小时」 right after 「我有午睡的习惯」.
-    _r("pref", "zh", r"^(?:我)?(?:现在)?(?:每天|平时|一般|通常)?(?:中午)?(?:我)?(?:都|一般|通常)?(?:会)?(?:午睡|睡午觉|午休)(?:一般|都)?(?:睡)?(?:上|个)?(?P<value>" + _ZH_DURATION + r")(?:左右)?$", NAP_LENGTH),
-    _r("pref", "zh", r"^(?:我)?(?:每天)?中午(?:我)?(?:一般|通常|都)*(?:会)?睡(?:上|个)?(?P<value>" + _ZH_DURATION + r")(?:左右)?$", NAP_LENGTH),
-    _r("pref", "zh", r"^(?:一般|通常|每次|每天)?(?:都)?(?:睡|午睡)(?:上|个)?(?P<value>" + _ZH_DURATION + r")(?:左右)?$", NAP_LENGTH, after="habit-nap"),
-    _r("pref", "zh", r"^(?:我)?(?:现在)?(?:的)?(?:午睡|午休)(?:时间)?(?:改成|缩短到|缩短成|减到|变成|调到|延长到)了?(?P<value>" + _ZH_DURATION + r")了?$", NAP_LENGTH),
+    _r("pref", "zh", r"^(?:我)?(?:现在)?(?:每天|平时|一般|通常)?(?:中午)?(?:我)?(?:都|一般|通常)?(?:会)?(?:午睡|睡午觉|午休)(?:一般|都)?(?:睡)?(?:上|个)?(?P<value>" + ZH_DURATION + r")(?:左右)?$", NAP_LENGTH),
+    _r("pref", "zh", r"^(?:我)?(?:每天)?中午(?:我)?(?:一般|通常|都)*(?:会)?睡(?:上|个)?(?P<value>" + ZH_DURATION + r")(?:左右)?$", NAP_LENGTH),
+    _r("pref", "zh", r"^(?:一般|通常|每次|每天)?(?:都)?(?:睡|午睡)(?:上|个)?(?P<value>" + ZH_DURATION + r")(?:左右)?$", NAP_LENGTH, after="habit-nap"),
+    _r("pref", "zh", r"^(?:我)?(?:现在)?(?:的)?(?:午睡|午休)(?:时间)?(?:改成|缩短到|缩短成|减到|变成|调到|延长到)了?(?P<value>" + ZH_DURATION + r")了?$", NAP_LENGTH),
     _r("pref", "en", r"^I (?:usually |always |normally |try to )?(?:take|have) an? (?P<value>\d{1,3}[- ]minute|half-hour|one-hour|hour-long) (?:power )?nap(?: every day| every afternoon| after lunch| most days)?$", NAP_LENGTH),
     _r("pref", "en", r"^I (?:usually |always |normally )?nap (?:for )?(?:about )?(?P<value>half an hour|an hour|\d{1,3} minutes)(?: every day| every afternoon| after lunch| most days)?$", NAP_LENGTH),
     # How much the user can drink (`builders.drinking_limit`): 「我白酒最多只能喝二两」, 「白酒我现在一两就到头了」.
@@ -1715,8 +1714,8 @@ RULES: tuple[Rule, ...] = (
     _r("commute", "zh", r"(?P<value>开车|(?:坐|搭|乘)?地铁|(?:坐|搭|乘)?公交|骑车|骑电动车|走路|步行|打车)(?:上下班|上班|通勤)", COMMUTE),
     # How long the way to work takes, said without the way: 「我上班单程要一个小时」, 「从家到公司我单程得花一个小时左右」,
     # 「单程大概一小时」, "It takes me 45 minutes to get to work" (in minutes: `builders.minutes_said`).
-    _r("commute", "zh", r"^(?:我)?(?:现在|每天|平时|一般)?(?:从家到公司|从家里到公司|上班|去公司|上下班)(?:我)?(?:单程|路上)?(?:要|得|需要)?(?:花)?(?:大概|大约|差不多)?(?P<value>" + _ZH_DURATION + r")(?:左右)?(?:就(?:能)?到)?了?$", COMMUTE_TIME),
-    _r("commute", "zh", r"^(?:上班)?单程(?:要|得|需要)?(?:花)?(?:大概|大约|差不多)?(?P<value>" + _ZH_DURATION + r")(?:左右)?$", COMMUTE_TIME),
+    _r("commute", "zh", r"^(?:我)?(?:现在|每天|平时|一般)?(?:从家到公司|从家里到公司|上班|去公司|上下班)(?:我)?(?:单程|路上)?(?:要|得|需要)?(?:花)?(?:大概|大约|差不多)?(?P<value>" + ZH_DURATION + r")(?:左右)?(?:就(?:能)?到)?了?$", COMMUTE_TIME),
+    _r("commute", "zh", r"^(?:上班)?单程(?:要|得|需要)?(?:花)?(?:大概|大约|差不多)?(?P<value>" + ZH_DURATION + r")(?:左右)?$", COMMUTE_TIME),
     _r("commute", "en", r"^(?:it takes me|my commute is|my commute takes(?: me)?) (?:about |around |roughly |only |just )?(?P<value>half an hour|an hour|one hour|\d{1,3} minutes)(?: each way| one way)?(?: to get to work)?$", COMMUTE_TIME),
     # 「现在走路十分钟就到公司」: how long the way to work takes now, said by the way there.
     _r("commute", "zh", r"(?P<value>(?:开车|走路|步行|骑车|骑电动车|坐地铁|地铁|坐公交|公交)(?:只要|要|大概)?[一二三四五六七八九十两半几\d]+(?:个)?(?:多|半)?(?:小时|钟头|分钟)(?:左右)?)(?:就)?(?:能)?到(?:公司|单位)", COMMUTE),
