@@ -218,6 +218,8 @@ class _NeverAlike(_AlwaysAlike):
         ("Lives in Tucson, Arizona", "Lives in Santa Fe", False),
         ("开的是五菱宏光MINI EV", "车是宏光MINI", True),
         ("开的是五菱宏光MINI EV", "开的是比亚迪海鸥", False),
+        # s39d-zh-border-collie: 「得不行」 says how much, it negates nothing.
+        ("狗是边境牧羊犬，精力旺盛得不行", "养了一条边牧", True),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

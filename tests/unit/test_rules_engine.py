@@ -7442,3 +7442,12 @@ def test_a_reaction_to_a_food_is_the_users_allergy_in_the_third_person() -> None
         ("allergy-avocado", "Avocados make their mouth itch and swell up")
     ]
     assert [c.key for c in extract("I'm allergic to avocado.")] == ["allergy-avocado"]
+
+
+def test_no_need_to_do_something_as_often_uses_nothing() -> None:
+    """R-TYPE-2 (s39f-zh-zhuhai-macau-commute): 「现在不用每天过关」 was stored as the preference 「现在不用每天过关」 (不用 read
+    as "does not use"), and 「我现在不用再加班了」 as the end of a preference for 「加班」. 「不用微信」 still says an app not used."""
+    assert extract("我在澳门租了房子搬过去了，现在不用每天过关，走路就能到公司。") == []
+    assert extract("我现在不用再加班了") == []
+    assert [(c.op, c.key) for c in extract("我不用微信")] == [("upsert", "app-wechat")]
+    assert [(c.op, c.key) for c in extract("我现在不用微信了")] == [("delete", "app-wechat")]

@@ -729,10 +729,11 @@ BUSINESS = keyed_fact("business", 4)
 
 _FAMILY_WORDS = "|".join(FAMILY.values())
 _RETIRE_VERBS_ZH = r"喜欢|爱|吃|喝|用|玩|听|看|抽|碰|养|打算|准备|考虑|想|做|开发|写"
-# What 不用 says there is no need to do (a feeling, a courtesy, a reply this long): 「不用担心了」 retires nothing, and
-# 「不用写那么长」 is a reply rule.
+# What 不用 says there is no need to do (a feeling, a courtesy, a reply this long, a trip or a chore as often as before):
+# 「不用担心了」 retires nothing, 「不用写那么长」 is a reply rule, 「现在不用每天过关」 uses nothing.
 _ZH_NO_NEED_TO = (
     r"担心|客气|谢|着急|急|紧张|害怕|怕|管|理|麻烦|道歉|操心|在意|介意|费心|(?:写|说|回)得?(?:那么|这么|太)长|对我|跟我"
+    r"|每天|天天|每次|再|总是|一直|经常|特意|专门|去|来|上班|加班|早起|排队|跑|通勤|过关"
 )
 _RETIRE_VERBS_EN = r"like|love|enjoy|eat|drink|use|play|watch|listen to|smoke|read|do"
 
