@@ -7433,6 +7433,7 @@ def test_a_rule_said_after_when_it_applies_is_kept_with_it(message: str, content
     assert [(c.memory_type, c.content) for c in extract(message)] == [("constraint", content)]
     assert extract("以后给我讲新概念的时候") == []
     assert extract("这个要多少钱") == []
+    assert [c.content for c in extract("When I ask for code give me Python")] == ["When I ask for code give me Python"]
 
 
 def test_a_reaction_to_a_food_is_the_users_allergy_in_the_third_person() -> None:

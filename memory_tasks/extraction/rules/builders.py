@@ -525,7 +525,7 @@ _RULE_OF_NOTHING = re.compile(
 
 
 # Only when a rule applies, with no rule after it: 「以后给我讲新概念的时候」 alone asks nothing.
-_ONLY_A_CONDITION = re.compile(r"^[^，,。]*(?:的时候|时|的话)$|^when (?:you|I)\b[^,]*$", re.IGNORECASE)
+_ONLY_A_CONDITION = re.compile(r"^[^，,。]*(?:的时候|的话|(?<![及准按临暂定随当那这平有小同])时)$")
 
 
 def standing_rule(match: re.Match[str], clause: Clause) -> list[Candidate]:

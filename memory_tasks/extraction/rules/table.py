@@ -1444,7 +1444,8 @@ RULES: tuple[Rule, ...] = (
     _r("health", "zh", _ZH_ME + r"(?:对)?(?P<item>麸质不耐受?)(?:症)?$", HEALTH),
     # "I have a gluten intolerance", "I have lactose intolerance".
     _r("health", "en", r"^I(?: have|'ve got| was diagnosed with|'ve been diagnosed with) (?:an? )?(?P<item>(?:gluten|lactose|wheat|dairy|fructose) (?:intolerance|sensitivity))\b", HEALTH),
-    _r("health", "zh", _ZH_ME + r"是(?:一[个名])?(?:轻型|重型|轻度|中度|重度)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|痛风|抑郁症|" + _ZH_CONDITIONS + r")(?:病人|患者)?$", HEALTH),
+    # Not 「也就是…」 ("that is…", naming what was said before it).
+    _r("health", "zh", r"(?!(?:也)?就是)" + _ZH_ME + r"是(?:一[个名])?(?:轻型|重型|轻度|中度|重度)?(?P<item>高血压|糖尿病前期|糖尿病|哮喘|痛风|抑郁症|" + _ZH_CONDITIONS + r")(?:病人|患者)?$", HEALTH),
     # 「玫瑰痤疮患者，求推荐…」: the patient said bare, as a self-introduction.
     _r("health", "zh", r"^(?:本人)?(?P<item>高血压|糖尿病|哮喘|痛风|抑郁症|" + _ZH_CONDITIONS + r")患者(?:一枚|一个)?$", HEALTH),
     # A condition said as the organ or the reading: 「我心脏不好」, 「我血脂高」, 「我血压高」.
