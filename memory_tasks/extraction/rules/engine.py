@@ -688,11 +688,10 @@ class RulesEngine:
         rules of replying with one verb ("Use metric units and 24-hour time", "I prefer metric units and
         24-hour time": each half said with the verb is a rule of its own slot) or lists children and a pet
         ("I have two kids and a dog": each half about whom it names)."""
+        whole = self._read_rules(clause, previous)
         halves = _SHARED_VERB[clause.lang].match(clause.text)
-        if halves:
-            whole = self._read_rules(clause, previous)
-            if any(" and " in str(c.extra.get(SLOT_VALUE, "")) for c in whole):
-                return whole  # "Always use stone and pounds for body weight": one value, said in two words
+        # Not "Always use stone and pounds for body weight": one value, said in two words.
+        if halves and not any(" and " in str(c.extra.get(SLOT_VALUE, "")) for c in whole):
             first, second = (
                 self._read_rules(replace(clause, text=said, subject=subject_of(said, clause.lang)), previous)
                 for said in (f"{halves.group('verb')} {halves.group(half)}" for half in ("first", "second"))
@@ -711,7 +710,7 @@ class RulesEngine:
                 )
             ):
                 return first + second
-        return self._read_rules(clause, previous)
+        return whole
 
     def _read_rules(self, clause: Clause, previous: list[Candidate]) -> list[Candidate]:
         """The candidates of one readable clause: each rule in order, rules of a group never
