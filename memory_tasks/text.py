@@ -37,11 +37,28 @@ def has_han(text: str) -> bool:
 # Words saying a value changed ("now", "moved to", 「换成」, 「加到」): the write model reads a statement with one as a new
 # value of what it matches (memories/values.py), and the rules engine keeps a change said as an event only when it has
 # one (extraction/rules/lasting.py), or the write model would take it for a repeat of the fact it changes.
+# The verbs of a value changed, as alternatives for a regex: "moved my notes into Notion", "raised my goal to 160 g";
+# 「改成」, 「减到」, 「搬到」.
+EN_CHANGED = "moved|switched|changed|upped|raised|bumped|increased|decreased|reduced|lowered|cut|dropped"
+ZH_CHANGED_TO = "改成|改到|改为|改用|改[骑坐收买喝吃穿戴开]|换成|换到|调到|转到|搬到|降到|减到|涨到|升到|变成|加到"
 SAYS_A_CHANGE = re.compile(
-    r"\b(?:now|changed?|moved|raised|bumped|increased|decreased|reduced|cut|dropped|lowered|switched|up to|down to"
-    r"|anymore|no longer|instead)\b"
-    r"|现在|改成|改到|改为|改用|改[骑坐收买喝吃穿戴开]|加到|涨到|涨了|提到|降到|减到|换成|换到|转到|搬到|变成|调到|升到|不再",
+    rf"\b(?:now|change|{EN_CHANGED}|up to|down to|anymore|no longer|instead)\b|现在|{ZH_CHANGED_TO}|涨了|提到|不再",
     re.IGNORECASE,
+)
+
+# English ordinals and the numbers they say: a home's floor ("the sixth floor"), a school grade ("third grade").
+EN_ORDINALS = {
+    word: n
+    for n, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth"
+        " fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(),
+        start=1,
+    )
+}
+
+# Kinds of workplace, as alternatives for a regex: said without a name (「在医院当护士」) they name no employer.
+ZH_WORKPLACE_KINDS = (
+    "公司|医院|学校|银行|工厂|单位|诊所|餐厅|饭店|酒店|超市|商场|店|厂|大学|中学|小学|幼儿园|政府|机关|工地|实验室"
 )
 
 

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from memory_tasks.memories.similarity import lexical_tokens
-from memory_tasks.text import SAYS_A_CHANGE, canonical_english, has_han
+from memory_tasks.text import EN_ORDINALS, SAYS_A_CHANGE, ZH_WORKPLACE_KINDS, canonical_english, has_han
 
 T = TypeVar("T")
 
@@ -477,7 +477,7 @@ _KIDS_AGED = re.compile(
 def _grade_number(grade: str) -> str:
     """A school grade in digits: "third" -> "3", "3" -> "3", "twelfth" -> "12"."""
     grade = grade.casefold()
-    return str(_GRADES.index(grade) + 1) if grade in _GRADES else grade
+    return str(EN_ORDINALS.get(grade, grade))
 
 
 def children_aged(text: str) -> str:
@@ -487,8 +487,7 @@ def children_aged(text: str) -> str:
 
 # A school grade said as a word or in digits, with "the" or without, and "is" said short before it: "Son's in the
 # third grade" / "Son is in 3rd grade" (`canonical_words` has cut the ordinal ending of a number).
-_GRADES = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
-_GRADE = re.compile(r"\b(?:the )?(?P<grade>" + "|".join(_GRADES) + r"|\d{1,2}) grade\b", re.IGNORECASE)
+_GRADE = re.compile(r"\b(?:the )?(?P<grade>" + "|".join(EN_ORDINALS) + r"|\d{1,2}) grade\b", re.IGNORECASE)
 _IS_SAID_SHORT = re.compile(r"(?<=\w)['\u2019]s (?=in (?:the )?\w+ grade\b)", re.IGNORECASE)
 # Where someone is, said of a named place, is where they live: "Sister is in Toronto" / "Sister lives in Toronto".
 _IS_IN_A_PLACE = re.compile(r"\b(?P<verb>is|are)(?= in (?-i:[A-Z])[a-z]+\b)", re.IGNORECASE)
@@ -613,7 +612,7 @@ _ASSISTED_LIVING = re.compile(
 _MOM_AND_DAD = re.compile(r"\b(?:mom and dad|mum and dad|mother and father|dad and mom|my folks)\b", re.IGNORECASE)
 # A job said with the kind of place it is done at says the job: 「老公在医院当医生」 is 「老公是医生」 (a named employer,
 # 「在腾讯当程序员」, is a detail and stays).
-_ZH_WORKS_AT_A_KIND_AS = re.compile(r"在(?:医院|学校|公司|银行|工厂|大学|中学|小学|幼儿园|单位)(?:里)?(?:当|做|作)")
+_ZH_WORKS_AT_A_KIND_AS = re.compile(rf"在(?:{ZH_WORKPLACE_KINDS})里?(?:当|做|作)")
 _ZH_KEPT_FROM_FOR_AN_ALLERGY = re.compile(
     r"(?:不能|不可以|不敢)(?:吃|喝|碰)(?P<allergen>[^，。；;,]{1,6}?)[，,；;]?(?:吃了|一吃就?)?(?:会|就会)过敏"
 )

@@ -6527,6 +6527,11 @@ def test_an_item_given_up_whatever_the_hour_is_still_retired() -> None:
         ("技术名词别翻译。", [("upsert", "rule-english-jargon", "专业术语保留英文")]),
         ("Don't translate technical terms.", [("upsert", "rule-english-jargon", "Keep technical terms in English")]),
         ("I previously had a stroke.", [("upsert", "health-stroke", "Previously had a stroke")]),
+        (
+            "I previously had a hysterectomy.",
+            [("upsert", "said-previously-had-hysterectomy", "Previously had a hysterectomy")],
+        ),
+        ("我以前做了阑尾手术。", [("upsert", "said-surgery-h78268a3", "以前做了阑尾手术")]),
         ("全马我跑过三次。", [("upsert", "sport-marathon", "全马我跑过三次")]),
         ("我跑过四次全马了。", [("upsert", "sport-marathon", "跑过四次全马了")]),
         ("奶茶我戒掉了。", [("delete", "drink-milk-tea", "戒掉奶茶")]),
@@ -6544,7 +6549,8 @@ def test_wordings_the_twenty_third_probe_left_unread_are_read(message: str, read
     """R-TYPE-2, R-READ-6, issue 13.1 (left by the twenty-third probe, read in session 33): each stored nothing, or
     under a key of its own words (「葱姜蒜」 was one item keyed by a hash; 「专业名词不用翻译成中文」 a rule beside
     「专业术语保留英文」); 「我跑过四次全马了」 (a final 了) was not read. ("I'm a jazz pianist" stays unread: the shipped
-    bursts b20-en-violin and b24-en-jazz-piano hold it for the hobby, where an occupation rule had put it.)"""
+    bursts b20-en-violin and b24-en-jazz-piano hold it for the hobby, where an occupation rule had put it.) A surgery
+    said with "previously" or 以前 is a history of the body, as a stroke is (session 40: dropped as the past)."""
     assert [(c.op, c.key, c.content) for c in extract(message)] == read
 
 
@@ -7291,6 +7297,34 @@ def test_what_follows_a_dash_is_a_statement_of_its_own() -> None:
 def test_a_value_corrected_in_the_same_message_is_the_one_kept(message: str, content: str) -> None:
     """R-READ-2: the first value of a key won even when the message corrected it ("Wait, no — …")."""
     assert [(c.key, c.content) for c in extract(message)] == [("residence-city", content)]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("Actually, I work as a nurse, and on weekends I also work as a tutor.", "Occupation: nurse"),
+        ("Oh wait, I should mention I'm a nurse. I work as a paramedic on weekends too.", "Occupation: nurse"),
+        ("其实我是老师，周末我也当家教。", "职业：老师"),
+    ],
+)
+def test_a_correction_word_before_the_first_value_corrects_nothing(message: str, content: str) -> None:
+    """R-READ-2 (session 40): a correction word anywhere in the message let a later value of the key replace the first,
+    so "Actually" or "Oh wait" said as a lead put a weekend job in the place of the occupation."""
+    assert [(c.key, c.content) for c in extract(message)] == [("occupation", content)]
+
+
+@pytest.mark.parametrize(
+    ("message", "read"),
+    [
+        ("I forgot to tell you that I'm vegan.", ("diet", "Is vegan")),
+        ("I wanted to let you know I'm allergic to shellfish.", ("allergy-shellfish", "Is allergic to shellfish")),
+        ("I should mention I'm a nurse.", ("occupation", "Occupation: nurse")),
+    ],
+)
+def test_a_lead_to_the_listener_before_a_statement_is_no_part_of_it(message: str, read: tuple[str, str]) -> None:
+    """R-READ-6 (session 40): "I forgot to tell you that…" left the statement unread, and "I wanted to let you know…"
+    was kept in the memory's words ("Wanted to let you know they're allergic to shellfish")."""
+    assert [(c.key, c.content) for c in extract(message)] == [read]
 
 
 def test_a_train_driven_at_work_is_no_vehicle_of_the_users() -> None:

@@ -34,7 +34,7 @@ from memory_tasks.extraction.rules.keys import (
     rule_key,
 )
 from memory_tasks.extraction.rules.lexicon import lexicon_entries, lexicon_mentions
-from memory_tasks.text import has_han
+from memory_tasks.text import EN_ORDINALS, ZH_WORKPLACE_KINDS, has_han
 
 Build = Callable[[re.Match[str], Clause], list[Candidate]]
 
@@ -572,9 +572,7 @@ _ZH_EMPLOYER_OF_A_KIND = re.compile(
 
 
 # A workplace by its kind alone (「在医院当护士」): no employer named; said alone (「我在医院上班」) it is all there is.
-_ZH_WORKPLACE_KIND = re.compile(
-    r"^(?:公司|医院|学校|银行|工厂|单位|诊所|餐厅|饭店|酒店|超市|商场|店|厂|大学|中学|小学|幼儿园|政府|机关|工地|实验室)里?$"
-)
+_ZH_WORKPLACE_KIND = re.compile(rf"^(?:{ZH_WORKPLACE_KINDS})里?$")
 
 
 def zh_employer(value: str) -> str | None:
@@ -887,20 +885,10 @@ def amount_slot(key: str, templates: dict[str, str]) -> Slot:
     return Slot("fact", key, templates, clean=amount_in_digits)
 
 
-EN_ORDINALS = {
-    word: str(n)
-    for n, word in enumerate(
-        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth"
-        " fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(),
-        start=1,
-    )
-}
-
-
 def floor_number(value: str) -> str | None:
     """The floor a home is on, in digits: 「六」 -> "6", "6th" -> "6", "sixth" -> "6"; None for a floor not said as a number."""
     value = re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", value.lower())
-    return EN_ORDINALS.get(value) or count_in_digits(value)
+    return str(EN_ORDINALS[value]) if value in EN_ORDINALS else count_in_digits(value)
 
 
 # A race by its names, as its best time is keyed (`running-best-<race>`) and said.

@@ -341,6 +341,9 @@ _EN_DISCOURSE = re.compile(
     r"^(?:also|actually|oh|btw|by the way|fyi|just so you know|remember(?: that)?|please note(?: that)?|note(?: that)?"
     r"|please remember(?: that)?|(?:don't|do not|never) forget(?: that)?|keep in mind(?: that)?|just remember(?: that)?"
     r"|for the record|and|but|so|well|honestly|anyway|plus|ps|now|I think|I guess|maybe|probably|perhaps"
+    # A lead to the listener: "I should mention I'm a nurse", "I forgot to tell you that I'm vegan".
+    r"|I (?:should|forgot to|wanted to|want to|have to|gotta)(?: probably| also)? (?:mention|tell you|say|let you know)"
+    r"(?: that)?"
     # "Next, I want to…": what comes next, not when (not "Next week I'm…").
     r"|next(?=,? I\b)"
     # A time lead before the subject: "These days I mostly write Rust", "Lately, I drink tea".
@@ -498,11 +501,15 @@ _ZH_FOR_FAITH_FIRST = re.compile(
 # A birthday today says an age from now on: 「我女儿今天四岁生日」 is 「我女儿今年四岁了」 (not a day's window).
 _ZH_BIRTHDAY_TODAY = re.compile(r"今天(?:是|过)?(?:她|他|我)?的?(?P<age>[一二两三四五六七八九十\d]+)岁生日")
 _ZH_FORMER = re.compile(r"^(?:我们?)?(?:以前|之前|原来|原先|过去|曾经|从前|早先|当年|那时候?)")
+# A surgery had is a lasting fact of the body, said in the past: "I had gastric sleeve surgery in 2021", 「做过…手术」.
+SURGERY_AFTER_HAD = r" (?:a |an |my )?(?:[\w-]+ ){0,3}?(?:surgery|\w+ectomy|\w+plasty|transplant|bypass)\b"
+SURGERY_HAD_EN = rf"\b(?:had|have had|'ve had){SURGERY_AFTER_HAD}"
+SURGERY_HAD_ZH = r"(?:做过|动过|做了)[^，。]{0,8}手术"
 # A history of the body outlasts the past it is told in: 「我以前得过心梗」, "I previously had a stroke" are medical
 # facts still.
 _BODYS_HISTORY = re.compile(
-    r"(?:得过|患过|犯过|发过|做过|动过)[^，。]{0,8}?(?:病|癌|梗|中风|手术|支架|搭桥|移植)"
-    r"|\bhad (?:a |an )?(?:\w+ )?(?:heart attack|stroke|cancer|surgery|transplant)\b",
+    r"(?:得过|患过|犯过|发过|做过|动过)[^，。]{0,8}?(?:病|癌|梗|中风|支架|搭桥|移植)"
+    rf"|{SURGERY_HAD_ZH}|\bhad (?:a |an )?(?:\w+ )?(?:heart attack|stroke|cancer)\b|{SURGERY_HAD_EN}",
     re.IGNORECASE,
 )
 _EN_FORMER = re.compile(

@@ -27,6 +27,7 @@ from memory_tasks.extraction.rules.clauses import (
     CONFIDENT,
     FAMILY,
     Clause,
+    Lang,
     family_member_after,
     split_clauses,
     subject_of,
@@ -349,6 +350,7 @@ class RulesEngine:
             return []
         by_key: dict[str, Candidate] = {}
         reported: set[str] = set()  # keys whose statement so far was reported from before
+        first_said_in: dict[str, str] = {}  # the clause of each key's first statement
         previous: list[Candidate] = []  # what the previous clause of the same sentence yielded
         last: list[Candidate] = []  # what the last clause that yielded anything yielded, in any sentence
         joked: str | None = None  # the item of a statement just taken back as a joke
@@ -559,6 +561,7 @@ class RulesEngine:
             for candidate in found:
                 first = by_key.setdefault(candidate.key, candidate)
                 if first is candidate:
+                    first_said_in[candidate.key] = clause.text
                     if clause.reported:
                         reported.add(candidate.key)
                 elif candidate.key in reported and not clause.reported:
@@ -571,7 +574,7 @@ class RulesEngine:
                 elif (
                     first not in found
                     and candidate.op == first.op == "upsert"
-                    and _CORRECTS[clause.lang].search(message)
+                    and _corrects_after(message, first_said_in.get(candidate.key, ""), clause.lang)
                 ):
                     # "I live in Austin. Wait, no — I live in Dallas", 「我住在广州，不对，我住在深圳」: the value said
                     # after the correction is the one meant.
@@ -1401,6 +1404,14 @@ def _item_pattern(item: str, min_latin: int = 3, min_han: int = 2) -> re.Pattern
     if len(item) < min_latin:
         return None
     return re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.IGNORECASE)
+
+
+def _corrects_after(message: str, first_said: str, lang: Lang) -> bool:
+    """True when `message` says it corrects (`_CORRECTS`) after the clause `first_said`: "I live in Austin. Wait, no…".
+    A correction word before it corrects nothing said here ("Actually, I work as a nurse, and on weekends I also work
+    as a tutor"); where the clause is not found as said, anywhere in the message counts."""
+    said_at = message.find(first_said) if first_said else -1
+    return _CORRECTS[lang].search(message, said_at + len(first_said) if said_at >= 0 else 0) is not None
 
 
 def _correction(right_value: str, wrong: Clause) -> Candidate:

@@ -15,24 +15,21 @@ import re
 from collections.abc import Sequence
 
 from memory_tasks.extraction.candidates import WORDING_FACT_PREFIX, Candidate
-from memory_tasks.extraction.rules.clauses import Clause
+from memory_tasks.extraction.rules.clauses import SURGERY_AFTER_HAD, SURGERY_HAD_EN, SURGERY_HAD_ZH, Clause
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.english import pronouns_in_the_third_person
 from memory_tasks.extraction.rules.keys import fact_key
 from memory_tasks.extraction.rules.lexicon import lexicon_entries
-from memory_tasks.text import SAYS_A_CHANGE
+from memory_tasks.text import EN_CHANGED, SAYS_A_CHANGE, ZH_CHANGED_TO
 
 # Below the rules' own confidence (`clauses.CONFIDENT`): no pattern vouches for what the sentence is about.
 CONFIDENCE = 0.8
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _COUNT_EN = r"(?:\d+|a couple of|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen)"
 # A value said changed, in the past: "I moved my notes into Notion", "I've raised my protein goal to 160 grams".
-_CHANGED_TO_EN = r"(?:moved|switched|changed|upped|raised|bumped|increased|reduced|lowered|cut|dropped)"
-# A surgery had is a lasting fact of the body, said in the past: "I had gastric sleeve surgery in 2021" (as 「做过…手术」).
-_SURGERY_AFTER_HAD = r" (?:a |an |my )?(?:[\w-]+ ){0,3}?(?:surgery|\w+ectomy|\w+plasty|transplant|bypass)\b"
-_SURGERY_HAD_EN = rf"\b(?:had|have had|'ve had){_SURGERY_AFTER_HAD}"
-_SURGERY_HAD_ZH = r"(?:做过|动过|做了)[^，。]{0,8}手术"
-_SURGERY_HAD = {"en": re.compile(_SURGERY_HAD_EN, re.IGNORECASE), "zh": re.compile(_SURGERY_HAD_ZH)}
+_CHANGED_TO_EN = rf"(?:{EN_CHANGED})"
+# A surgery had is a lasting fact of the body, said in the past (`clauses.SURGERY_HAD_EN`, `SURGERY_HAD_ZH`).
+_SURGERY_HAD = {"en": re.compile(SURGERY_HAD_EN, re.IGNORECASE), "zh": re.compile(SURGERY_HAD_ZH)}
 # The lexicon's "surgery" names the kind of the event, not what it was on: it leaves "gastric sleeve surgery" to this
 # module (no rule keys a surgery by its word).
 _SURGERY_WORD = re.compile(r"\bsurgery\b|手术", re.IGNORECASE)
@@ -78,7 +75,7 @@ _LASTING = {
         r"|\ball (?:of )?my [\w-]+(?: \w+)? (?:in|on|at|with|through|from|happens|out of|into)\b"
         # A condition by its medical name: "I have plantar fasciitis", "I was diagnosed with fibromyalgia".
         r"|\b(?:have|has|with|from) (?:\w+ )?\w+(?:itis|osis|emia|algia|pathy|syndrome|disorder|disease)\b"
-        rf"|{_SURGERY_HAD_EN}"
+        rf"|{SURGERY_HAD_EN}"
         # A standing value changed: "I've raised my protein goal to 160 grams a day".
         rf"|\b{_CHANGED_TO_EN} (?:[\w']+ ){{0,5}}?(?:to|into|up to|down to)\b"
         rf"|\bI(?: only| still| now)?(?: keep| own| raise| have|'ve got| have got)(?: about| around| only)? {_COUNT_EN}"
@@ -102,8 +99,9 @@ _LASTING = {
         r"|(?:我家|我们家|我住的地方)离[^，。]{1,12}?(?:很近|不远|挺近|近|远|[一二两三四五六七八九十几半\d]+(?:分钟|公里|站))"
         r"|(?:从)?我家(?:步行|走路|开车|骑车)?(?:到|去)[^，。]{1,8}(?:只要|就|大概|要)"
         r"|(?:租|养|买)了(?:个|一|两|三|四|五|六|七|八|九|十|\d)"
-        # A surgery had, a standing value changed: 「我做过胆囊切除手术」, 「鱼油我现在减到每天一粒了」.
-        rf"|{_SURGERY_HAD_ZH}|切除|改用|改记|改成|换成|换到|加到|减到|涨到|提到|降到"
+        # A surgery had, a standing value changed: 「我做过胆囊切除手术」, 「鱼油我现在减到每天一粒了」. Of the changes
+        # (`ZH_CHANGED_TO`), only those of an amount or a tool: 「我把他调到广州了」 moved someone else.
+        rf"|{SURGERY_HAD_ZH}|切除|改用|改记|改成|换成|换到|加到|减到|涨到|提到|降到"
         # A condition named: 「我有多囊卵巢综合征」.
         r"|(?:有|患有|得了|确诊了?)[^，。]{1,10}(?:综合征|综合症|病|炎|症)"
     ),
@@ -116,7 +114,7 @@ _OF_THE_MOMENT = {
         r"|this (?:morning|afternoon|evening|week|weekend|month|year|time)"
         r"|last (?:night|week|weekend|month|year|time)|next (?:week|weekend|month|year|time)"
         r"|I(?:'m| am) (?:going to|gonna|thinking|planning|hoping|trying to decide)"
-        rf"|I(?:'ll| will| was| were| had(?!{_SURGERY_AFTER_HAD})| went"
+        rf"|I(?:'ll| will| was| were| had(?!{SURGERY_AFTER_HAD})| went"
         r"| did| used to|'d| would| want| wanna| need| wish| hope| think| guess| feel| felt| wonder| believe| bet)"
         r"|I(?:'m| am) (?:so |really |very |a bit |kind of |pretty )?(?:tired|exhausted|bored|happy|sad|excited|stressed"
         r"|busy|swamped|sick|hungry|sleepy|worried|nervous|glad|sorry|curious|confused|annoyed|angry|upset|lost|stuck)"
@@ -152,14 +150,12 @@ _HOUSEHOLD_WORD = re.compile(r"\b(?:we|us|our)\b", re.IGNORECASE)
 # (`_NOT_A_CHANGE_OF_THE_USERS`). English needs a change done and the state it left ("switched … now", "moved … instead").
 _A_CHANGE_SAID = {
     "en": re.compile(
-        r"\b(?:switched|moved|changed|dropped|swapped|replaced|upgraded|downgraded|traded|transferred|sold|cut|raised"
-        r"|lowered|increased|reduced|upped|bumped|stopped|quit)\b.*\b(?:now|instead|anymore|no longer)\b"
+        rf"\b(?:{EN_CHANGED}|swapped|replaced|upgraded|downgraded|traded|transferred|sold|stopped|quit)\b"
+        r".*\b(?:now|instead|anymore|no longer)\b"
         r"|\b(?:now|instead)\b.*\b(?:switched|moved|changed|transferred)\b",
         re.IGNORECASE,
     ),
-    "zh": re.compile(
-        r"改成|改到|改为|改用|改[骑坐收买喝吃穿戴开]|换成|换到|调到|转到|搬到|降到|减到|涨到|升到|变成|加到"
-    ),
+    "zh": re.compile(ZH_CHANGED_TO),
 }
 _NOT_A_CHANGE_OF_THE_USERS = {
     "en": re.compile(

@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.rules.builders import (
-    EN_ORDINALS,
     LIFELONG_TTL_DAYS,
     ZH_DURATION,
     Build,
@@ -77,7 +76,7 @@ from memory_tasks.extraction.rules.builders import (
 from memory_tasks.extraction.rules.clauses import EN_PET_KINDS, FAMILY, ZH_REPLIES_ABOUT, Clause, Lang
 from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS, ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB
 from memory_tasks.extraction.rules.keys import goal_key, liking_key, preference_key, project_key, retired_key
-from memory_tasks.text import HAN
+from memory_tasks.text import EN_ORDINALS, HAN
 
 # One Chinese character, and one Chinese or Latin letter, inside the patterns below.
 ZH = f"[{HAN}]"
