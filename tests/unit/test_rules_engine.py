@@ -7486,3 +7486,30 @@ def test_no_need_to_do_something_as_often_uses_nothing() -> None:
     assert extract("我现在不用再加班了") == []
     assert [(c.op, c.key) for c in extract("我不用微信")] == [("upsert", "app-wechat")]
     assert [(c.op, c.key) for c in extract("我现在不用微信了")] == [("delete", "app-wechat")]
+
+
+@pytest.mark.parametrize(
+    ("message", "read"),
+    [
+        ("I switched over to being a lineman.", ("occupation", "Occupation: lineman")),
+        ("I've switched to being a nurse.", ("occupation", "Occupation: nurse")),
+        ("I'm a crane operator.", ("occupation", "Occupation: crane operator")),
+    ],
+)
+def test_a_career_switched_to_is_the_occupation(message: str, read: tuple[str, str]) -> None:
+    """R-TYPE-2 (session 39's s39f-en-arborist): "switched over to being a lineman" was kept in words beside the
+    occupation it changes, and "switched to being a nurse" was a preference for "being nurse" too."""
+    assert [(c.key, c.content) for c in extract(message)] == [read]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "key"),
+    [
+        ("我在备考一建。", "我准备考一级建造师。", "goal-construction-engineer-first-class"),
+        ("我在准备考公。", "我今年要考公务员考试。", "goal-civil-service-exam"),
+        ("我在准备法考。", "我在备考司法考试。", "goal-bar-exam"),
+    ],
+)
+def test_a_chinese_exam_by_its_everyday_name_is_the_exam_by_its_full_name(first: str, second: str, key: str) -> None:
+    """R-WRITE-3 (session 39's s39a-zh-yijian-exam): 「一建」 and 「一级建造师」 were two goals keyed by hashes."""
+    assert [c.key for c in extract(first)] == [c.key for c in extract(second)] == [key]

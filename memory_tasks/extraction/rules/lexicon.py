@@ -678,6 +678,12 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("cpa", "exam", ("注册会计师", "注会", "cpa")),
     ("cfa", "exam", ("特许金融分析师", "cfa")),
     ("toefl", "exam", ("托福", "toefl")),
+    # Chinese professional and civil-service exams, by their full and their everyday names.
+    ("construction-engineer-first-class", "exam", ("一级建造师", "一建")),
+    ("construction-engineer-second-class", "exam", ("二级建造师", "二建")),
+    ("bar-exam", "exam", ("法考", "司法考试", "法律职业资格考试", "bar exam")),
+    ("teaching-certificate", "exam", ("教资", "教师资格证", "教师资格考试")),
+    ("civil-service-exam", "exam", ("考公", "公务员考试", "国考", "省考", "civil service exam")),
     # 「考上研究生了」 reaches 「我在准备考研」.
     # 读研 is reached by 考上研究生, as 考研 is: one goal, whichever way the user says it.
     ("grad-school-exam", "exam", ("考研", "研究生考试", "研究生", "读研", "读硕士", "grad school", "graduate school")),

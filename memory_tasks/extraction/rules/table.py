@@ -161,6 +161,8 @@ _EN_OCCUPATION = (
     r"|tuner|zookeeper|aquarist|mail carrier|letter carrier|postman|postal worker|groomer|locksmith|arborist|landscaper"
     r"|roofer|bricklayer|janitor|custodian|lifeguard|park ranger|paralegal|hygienist|phlebotomist|sonographer|optician"
     r"|trucker|stylist|hairdresser|barber|tailor|jeweler|florist|auditor|actuary|underwriter|notary|bookkeeper|copywriter"
+    r"|lineman|lineworker|line worker|fisherman|miner|inspector|contractor|estimator|deckhand|crane operator"
+    r"|forklift operator|machine operator"
     r"|(?-i:CTO|CEO|CFO|COO|CIO|VP|PM|TPM|SWE|SRE|QA|DBA)"
 )
 # Who plays an instrument: a job when said as one ("I work as a pianist", "I'm a professional violinist"), else the
@@ -1074,7 +1076,7 @@ RULES: tuple[Rule, ...] = (
     # ends "Uses VS Code", 「我从苹果换成安卓了」 the phone held (its own group: the rules below read the new one).
     _r("switch", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:switched|moved over|changed|moved) from (?P<item>[\w' .+#-]{2,30}?) to \S", named_retirement(*_SWITCHED_FROM, one_of=True)),
     _r("switch", "zh", _ZH_ME + r"(?:已经|刚|最近)?从(?P<item>[^，。]{2,12}?)(?:换成|换到|改用|转用|换用|切换到|转到)了?\S", named_retirement(*_SWITCHED_FROM, one_of=True)),
-    _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!(?:" + _EN_CHRONIC_MEDS + r")\b)(?!(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?\b).+)$", _switched_to),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!being )(?!(?:" + _EN_CHRONIC_MEDS + r")\b)(?!(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?\b).+)$", _switched_to),
     _r("pref", "en", r"^(?:my (?:daily )?(?:step )?goal is|I aim for|I'm aiming for|I try to (?:get|walk|hit|do)) (?:to (?:walk|get|hit) )?(?P<value>[\d,]+k?) steps (?:a|per|every|each) day$", STEPS_GOAL),
     _r("pref", "en", r"^(?:I've|I have) (?:raised|lowered|bumped|changed|moved|cut|dropped) my (?:daily )?step goal (?:up |down )?to (?P<value>[\d,]+k?)(?: steps)?(?: a day)?$", STEPS_GOAL),
     # "My bowling league moved to Thursday nights": when, changed.
@@ -1209,7 +1211,7 @@ RULES: tuple[Rule, ...] = (
     # "I left law to become a teacher", "I quit my job to become a nurse": the occupation now.
     _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:left|quit) (?:[\w-]+ ){1,3}?to become an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     # "I became a chef", "I've just become a nurse": the occupation now.
-    _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally |now |since )?(?:became|become) an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally |now |since )?(?:became|become|(?:switched|moved|changed)(?: over)? to being) an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     # "I do accounting for a living": the trade, as the user names it.
     _r("occupation", "en", r"^I (?:do|work in) (?P<value>[\w -]{3,30}?) for a living$", OCCUPATION_STATED),
     # "I develop in Python for a living" is "I'm a Python developer".
