@@ -7369,6 +7369,43 @@ def test_a_preference_held_under_the_key_before_the_lexicon_named_it_is_the_one_
     assert refined("I've come around on mushrooms.", []) == [("upsert", "preference", "food-mushrooms")]
 
 
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("I play water polo every Tuesday night.", "preference-water-polo"),
+        ("I play water polo on Thursdays now.", "preference-water-polo"),
+        ("I love playing bridge on weekends.", "preference-bridge"),
+        ("I play bridge every Friday evening.", "preference-bridge"),
+        ("I play in a curling league on Thursday nights.", "preference-curling-league"),
+        ("I just like playing for fun.", "preference-playing-fun"),
+    ],
+)
+def test_when_an_activity_is_done_is_no_part_of_its_key(message: str, key: str) -> None:
+    """R-WRITE-2 (session 40's s40a-en-water-polo): an activity no lexicon names was keyed with its day
+    ("preference-water-polo-every-tuesday-night"), so the same activity said on another day stood beside it instead of
+    taking its place; "playing bridge" and "bridge" were two keys too."""
+    assert [c.key for c in extract(message)] == [key]
+
+
+def test_played_when_with_nothing_named_is_no_preference() -> None:
+    """R-TYPE-2: "I play every week" (after "Saturdays are for tennis,") was the preference "Plays every week"."""
+    assert extract("I play every Tuesday night.") == []
+    assert [c.key for c in extract("I play the cello every evening.")] == ["music-cello"]
+
+
+def test_a_preference_held_under_its_key_with_when_it_is_done_is_the_one_written() -> None:
+    """R-WRITE-2: a preference stored before when it is done was cut from its key lands where it is."""
+    held = ExistingMemory(
+        1, "preference-water-polo-every-tuesday-night", "preference", "Plays water polo every Tuesday night"
+    )
+    written = [("upsert", "preference", "preference-water-polo-every-tuesday-night")]
+    assert refined("I play water polo on Thursdays now.", [held]) == written
+    other = ExistingMemory(1, "preference-water-every-day", "preference", "Drinks water every day")
+    assert refined("I play water polo on Thursdays now.", [other]) == [
+        ("upsert", "preference", "preference-water-polo")
+    ]
+
+
 def test_a_pet_of_any_kind_said_as_a_pet_is_kept() -> None:
     """R-TYPE-2 (s39a-en-axolotl): "I have a pet axolotl" and "My pet is an axolotl" stored nothing (no list names
     axolotls). A pet peeve is no pet."""

@@ -33,7 +33,7 @@ from memory_tasks.extraction.rules.clauses import (
     subject_of,
 )
 from memory_tasks.extraction.rules.content import statement
-from memory_tasks.extraction.rules.keys import is_wording_hash, item_slug, liking_key
+from memory_tasks.extraction.rules.keys import WHEN_DONE_SLUG, is_wording_hash, item_slug, liking_key
 from memory_tasks.extraction.rules.lasting import lasting_fact
 from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries, lexicon_mentions
 from memory_tasks.extraction.rules.retract import denies, positive_form, topic_key
@@ -841,14 +841,35 @@ _LEXICON_PREFIXES = tuple(sorted({f"{category}-" for _, category, _ in LEXICON})
 
 
 def _held_under_an_older_key(candidate: Candidate, existing: list[ExistingMemory]) -> ExistingMemory | None:
-    """The held preference the item of `candidate` (keyed by the lexicon: "food-mushrooms") was stored under before the
-    lexicon named it ("preference-mushrooms", "preference-mushroom"), so that a lexicon that grows does not split what
-    a user said before it from what they say after; None when there is none."""
-    if candidate.memory_type != "preference" or not candidate.key.startswith(_LEXICON_PREFIXES):
+    """The held preference the item of `candidate` was stored under before its key was what it is now, so that a key
+    scheme that grows does not split what a user said before from what they say after; None when there is none. Before
+    the lexicon named it ("food-mushrooms" was "preference-mushrooms" or "preference-mushroom"); before when it is done
+    was cut from the key ("preference-water-polo" was "preference-water-polo-every-tuesday-night",
+    `keys.WHEN_DONE_SLUG`)."""
+    category, _, slug = candidate.key.partition("-")
+    if candidate.memory_type != "preference" or not (
+        category == "preference" or candidate.key.startswith(_LEXICON_PREFIXES)
+    ):
         return None
-    slug = candidate.key.partition("-")[2]
-    older = {f"preference-{slug}", f"preference-{slug}s", f"preference-{slug.removesuffix('s')}"}
-    return next((m for m in existing if m.memory_type == "preference" and m.key in older), None)
+    lexicon_named = category != "preference"
+    older = (
+        {f"preference-{slug}", f"preference-{slug}s", f"preference-{slug.removesuffix('s')}"}
+        if lexicon_named
+        else set()
+    )
+    said_with_when = f"preference-{slug}-"
+    return next(
+        (
+            m
+            for m in existing
+            if m.memory_type == "preference"
+            and (
+                m.key in older
+                or (m.key.startswith(said_with_when) and WHEN_DONE_SLUG.match(m.key.removeprefix(said_with_when)))
+            )
+        ),
+        None,
+    )
 
 
 # An avoidance of a food or drink, as the dislike rule stores it: 「不能吃海鲜」, "Can't eat shrimp".

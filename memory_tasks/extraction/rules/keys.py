@@ -89,10 +89,36 @@ def _spell_sign(name: re.Match[str]) -> str:
     return name[1] + ("pp" if name[2] == "++" else "sharp")
 
 
+# When and how often an item is done, said after it: "water polo every Tuesday night", "bridge on weekends", "… twice a
+# week now". No part of what the item is, so no part of its key.
+_EN_DAY_PARTS = r"(?: (?:morning|afternoon|evening|night)s?)?"
+_EN_WHEN_DONE = re.compile(
+    r"(?:\s+(?:(?:every|each)(?: other)? (?:day|night|morning|evening|week|weekend|month|year|[a-z]+day)"
+    + _EN_DAY_PARTS
+    + r"|on (?:the )?(?:weekends?|weekdays|[a-z]+days?)"
+    + _EN_DAY_PARTS
+    + r"|(?:once|twice|three times|four times|\d+ times|a few times|a couple (?:of )?times) (?:a|per|every) [a-z]+"
+    + r"|daily|weekly|monthly|nightly|now|these days|at night|in the (?:morning|afternoon|evening)s?))+$",
+    re.IGNORECASE,
+)
+# The verb said before an activity is no part of it: "playing bridge" is "bridge" ("playing for fun" names none).
+_EN_DOING = re.compile(
+    r"^(?:playing|doing|practicing|practising) (?!(?:for|with|in|at|on|around|out|outside|about)\b)(?=\w)",
+    re.IGNORECASE,
+)
+# The start of what `_EN_WHEN_DONE` leaves in a slug, for keys stored before it was cut ("…-every-tuesday-night").
+WHEN_DONE_SLUG = re.compile(
+    r"^(?:every|each|once|twice|three-times|four-times|\d+-times|few-times|couple-times|daily|weekly|monthly|nightly"
+    r"|weekends?|weekdays|[a-z]+days)(?:-|$)"
+)
+
+
 def preference_key(item: str) -> str:
     """`<category>-<slug>` for a LEXICON item, else `preference-<slug>`; depends on the item only,
     so "I love X", "我不喜欢X" and "I don't eat X anymore" meet on one key, and so do English
-    synonyms ("Italian cuisine", "Italian food")."""
+    synonyms ("Italian cuisine", "Italian food"), and the item said with when it is done or the verb it is done with
+    ("water polo every Tuesday night", "playing water polo": `_EN_WHEN_DONE`, `_EN_DOING`, cut where the lexicon names
+    nothing, as its words may say when: "sleep in on weekends")."""
     item = canonical_english(item)
     mentions = lexicon_mentions(item)
     if mentions:
@@ -101,7 +127,7 @@ def preference_key(item: str) -> str:
             # "jazz piano", "a jazz pianist", 「爵士钢琴」: the second names the thing, the first its kind.
             slug, category, _ = mentions[1]
         return f"{category}-{slug}"
-    return f"preference-{item_slug(item)}"
+    return f"preference-{item_slug(_EN_DOING.sub('', _EN_WHEN_DONE.sub('', item)) or item)}"
 
 
 def _compound(item: str, first: str, second: str) -> bool:

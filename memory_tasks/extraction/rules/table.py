@@ -985,7 +985,8 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"use (?!(?:an? )?(?:wheelchair|hearing aids?|cane|walker|crutches)\b)(?:an? |the )?(?P<item>(?!(?:it|them|this|that|these|those|my|your|to|some|a lot|whatever|anything|something|everything|nothing)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?: (?:everywhere|every day|daily|all the time|at (?:home|work)|for (?:everything|work|coding|notes|writing|reading)))?$", _pref),
     # How long the user has kept it up says the same liking: "I play the piano, been doing it for 20 years",
     # "I've been playing piano since I was six".
-    _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?P<item>[a-z][\w -]+?)" + _EN_OFTEN + _EN_KEPT_UP + r"?$", _pref),
+    # Played when, with nothing named ("I play every Tuesday night"): nothing to keep.
+    _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?!(?:every|each|on|most|daily|twice|once|at)\b)(?P<item>[a-z][\w -]+?)" + _EN_OFTEN + _EN_KEPT_UP + r"?$", _pref),
     _r("pref", "en", r"^I(?:'ve| have) been playing (?:the )?(?P<item>[a-z][\w -]+?)" + _EN_KEPT_UP + r"$", _pref),
     # Drinking now and then ("I drink wine now and then", 「我偶尔喝点红酒」): how much the user drinks, on the slot
     # where "I don't drink" is kept, so one replaces the other.
