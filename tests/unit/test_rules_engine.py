@@ -7550,3 +7550,36 @@ def test_a_career_switched_to_is_the_occupation(message: str, read: tuple[str, s
 def test_a_chinese_exam_by_its_everyday_name_is_the_exam_by_its_full_name(first: str, second: str, key: str) -> None:
     """R-WRITE-3 (session 39's s39a-zh-yijian-exam): 「一建」 and 「一级建造师」 were two goals keyed by hashes."""
     assert [c.key for c in extract(first)] == [c.key for c in extract(second)] == [key]
+
+
+@pytest.mark.parametrize(
+    ("message", "read"),
+    [
+        ("我会说闽南话。", [("spoken-languages", "会说闽南话")]),
+        ("对了，我能用闽南话跟人聊天。", [("spoken-languages", "能用闽南话跟人聊天")]),
+        ("I speak Tagalog.", [("spoken-languages", "Speaks Tagalog")]),
+        ("之后都用广东话跟我聊吧，别用普通话了", [("reply-language", "之后都用广东话跟我聊")]),
+        ("我喜欢用毛笔和朋友写信", [("preference-h84ed15d", "喜欢用毛笔和朋友写信")]),
+        ("我喜欢跟朋友打篮球", [("sport-basketball", "喜欢跟朋友打篮球")]),
+    ],
+)
+def test_a_language_or_dialect_spoken_and_someone_talked_with_are_read_as_said(
+    message: str, read: list[tuple[str, str]]
+) -> None:
+    """R-TYPE-2 (session 40's s40b-zh-minnan, s40c-zh-reply-cantonese): 闽南话, 广东话 and Tagalog were no languages, and
+    「用闽南话跟人聊天」 was split as a list into 「能用闽南话」 and 「能用人聊天」 (跟 before someone and a verb is "with")."""
+    assert [(c.key, c.content) for c in extract(message)] == read
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "以后跟我说食物热量的时候用千焦，别用大卡",
+        "热量单位请统一换成kJ，不要给我写kcal",
+        "对了，卡路里那套我不看的，热量都按千焦给我算",
+    ],
+)
+def test_a_unit_asked_of_the_replies_is_one_rule(message: str) -> None:
+    """R-TYPE-1 (session 40's s40a-zh-reply-kilojoules): 「热量单位请统一换成kJ」 was the user's preference 「换成kJ」, and
+    「…的时候用千焦」 was read as nothing."""
+    assert [(c.key, c.memory_type) for c in extract(message)] == [("rule-calories", "constraint")]

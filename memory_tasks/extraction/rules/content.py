@@ -98,6 +98,7 @@ def split_items(item: str, lang: Lang) -> list[str]:
     item = _ZH_MEATS_JOINED.sub(lambda m: "和".join(f"{animal}肉" for animal in m.group("animals")), item)
     item = _ZH_AROMATICS_JOINED.sub(lambda m: "和".join(m.group(0)), item)  # 「葱姜蒜」 is 葱, 姜 and 蒜
     item = _EN_BOTH.sub("", item)
+    item = _ZH_WITH_SOMEONE.sub("", item) if lang == "zh" else item
     parts = (_ZH_LIST if lang == "zh" else _EN_LIST).split(clean_item(item, lang))
     cleaned = [clean_item(p, lang) for p in parts]
     if cleaned and DEICTIC_ITEM.search(cleaned[0]):
@@ -113,6 +114,11 @@ def split_items(item: str, lang: Lang) -> list[str]:
     ]
 
 
+# 跟/和 before someone and what is done with them is "with", no list: 「用闽南话跟人聊天」 names one item.
+_ZH_WITH_SOMEONE = re.compile(
+    r"(?<=.)(?:跟|和|与)(?:人|别人|大家|我|你|他|她|他们|朋友|家人|同事|同学|孩子|老婆|老公|爸妈|父母|家里人)"
+    r"(?:一起)?(?:聊|说|讲|交流|沟通|玩|打|去|看|吃|喝|做|写|唱|跑|骑|学|练|下|逛|爬|钓|游|跳)[^、，。]*$"
+)
 _ZH_MEATS_JOINED = re.compile(r"(?P<animals>[猪牛羊鸡鸭鱼]{2,3})肉")
 _ZH_AROMATICS_JOINED = re.compile(r"葱姜蒜|葱蒜|姜蒜|葱姜")
 _EN_BOTH = re.compile(r"^(?:both|either) ", re.IGNORECASE)

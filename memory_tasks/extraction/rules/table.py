@@ -197,6 +197,9 @@ _EN_DEVICES = (
 _ZH_DEVICES = r"(?i:ThinkPad|MacBook(?: ?(?:Pro|Air))?|iPhone|iPad|Kindle|Apple Watch)|华为MateBook|MateBook|苹果手表|佳明手表|华为手机|小米手机"
 _LANGUAGES_ZH = (
     r"(?:简体|繁体)?中文|繁体字|简体字|繁体|简体|普通话|粤语|英文|英语|日语|日文|韩语|韩文|法语|德语|西班牙语|俄语"
+    # Dialects and more languages, by their names (not 白话, "plain words" as often as Cantonese).
+    r"|广东话|闽南话|闽南语|台语|客家话|上海话|四川话|潮汕话|温州话|藏语|蒙古语|维吾尔语|泰语|越南语|阿拉伯语|意大利语"
+    r"|葡萄牙语|马来语|印尼语|手语"
     # A language named in English inside Chinese: 「以后回复用English」.
     r"|(?i:English|Chinese|Japanese|Korean)"
 )
@@ -209,6 +212,8 @@ _LANGUAGES_EN = (
     r"|French|German|Spanish"
     r"|Portuguese|Italian|Russian|Arabic"
     r"|Hindi|Dutch|Swedish|Polish|Turkish|Vietnamese|Thai|Indonesian|American Sign Language|ASL"
+    r"|Tagalog|Filipino|Hebrew|Greek|Persian|Farsi|Urdu|Bengali|Punjabi|Tamil|Swahili|Malay|Hokkien|Shanghainese|Hakka"
+    r"|Norwegian|Danish|Finnish|Czech|Hungarian|Romanian|Ukrainian|Nepali|Burmese|Khmer|Mongolian|Tibetan|Welsh|Catalan"
 )
 _PROGRAMMING = r"Python|Java(?:Script)?|TypeScript|Go(?:lang)?|Rust|C\+\+|C#|Ruby|PHP|Kotlin|Swift|Scala|Haskell|Lua|SQL|Bash|Shell"
 # Languages the user writes, listed: "Go and Python", 「Go和Python」.
@@ -367,8 +372,10 @@ _LEARNING_TO_SWIM = (
 )
 _LEARNING_TO_DRIVE = slot_retirement("goal", "goal-drivers-license", if_held=True)
 _switched_to = switched_to(_pref)
-# What the user asks of the replies, not a switch of their own: 「跟我讲田地面积都换成亩」, 「给我换成公里」.
-_ASKED_OF_THE_REPLIES_ZH = re.compile(r"^(?:以后|请|麻烦)?(?:你)?(?:跟我|给我|帮我|和我|对我)")
+# What the user asks of the replies, not a switch of their own: 「跟我讲田地面积都换成亩」, 「给我换成公里」, 「热量单位请换成kJ」.
+_ASKED_OF_THE_REPLIES_ZH = re.compile(
+    r"^(?:以后|请|麻烦)?(?:你)?(?:跟我|给我|帮我|和我|对我)|^[^，。我]{1,8}?单位(?:请|麻烦)"
+)
 
 
 def _switched_to_by_the_user(match: re.Match[str], clause: Clause) -> list[Candidate]:
@@ -882,7 +889,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?) (?:is|are) (?:definitely |probably )?my (?:all-time |absolute |very )?(?:favou?rites?|fave)(?: (?P<kind>(?!now\b)[\w-]+(?: (?!now\b)[\w-]+)?))?(?: now| these days| by far)?$", favorite),
     # "Quilting's my main hobby these days": the one hobby above the others is the favourite.
     _r("pref", "en", r"^(?P<item>[\w'&. -]{2,40}?)(?:'s| is) (?:definitely |probably )?my (?:main|biggest|big|number one|#1) (?P<kind>hobby|pastime)(?: now| these days| by far)?$", favorite),
-    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能(?=吃|喝|接受|坐|用)|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
+    _r("pref", "zh", _ZH_ME + r"(?:喜欢|爱|热爱|偏爱|钟爱|迷上了?|爱上了?|偏好|习惯|离不开|能(?=吃|喝|接受|坐|用(?!" + _LANGUAGES_ZH + r"))|只(?=[喝吃用](?![^，。]*[了过])))(?!的)(?:(?!" + "|".join(ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB) + r")[" + ZH_ITEM_VERBS + r"])?(?P<item>[^，。]+)$", _pref),
     # 「我的电脑是Mac」: the device the user works on.
     # A device used, said one way (`builders.device_used`): 「我电脑用的是ThinkPad」, 「ThinkPad是我平时用的笔记本」.
     _r("pref", "zh", r"^(?:我)?(?:的)?(?:电脑|笔记本|笔记本电脑|手机|手表|平板)(?:我)?(?:平时)?(?:用的|用)?是(?P<item>" + _ZH_DEVICES + r")$", device_used),
@@ -1753,6 +1760,8 @@ RULES: tuple[Rule, ...] = (
     _r("native-language", "en", r"^my (?:native|first|mother) (?:language|tongue) is (?P<value>" + CAP + r"\w+)", NATIVE_LANGUAGE),
     _r("native-language", "en", r"^I(?:'m| am) a native (?P<value>" + CAP + r"\w+) speaker\b", NATIVE_LANGUAGE),
     _r("spoken-languages", "zh", r"(?:会说|能说|会讲|能讲)(?P<value>[^，。]*(?:" + _LANGUAGES_ZH + r"|[一二两三四五六七八九十几\d]+(?:种|门)(?:语言|外语))[^，。]*)$", Slot("fact", "spoken-languages")),
+    # 「我能用闽南话跟人聊天」: a language the user can talk to people in.
+    _r("spoken-languages", "zh", r"(?:能|会|可以)用(?P<value>" + _LANGUAGES_ZH + r")(?:跟|和|与)(?:人|别人|大家)(?:聊天|交流|沟通|说话|聊)", Slot("fact", "spoken-languages")),
     _r("spoken-languages", "en", r"^I speak (?P<value>.*\b(?:" + _LANGUAGES_EN + r")\b.*)$", Slot("fact", "spoken-languages")),
     # How well the user speaks one language, under a key of its own (the languages spoken are one list, above): "I'm
     # fluent in Spanish", "My English isn't very good", 「我英语不太好」, 「我的日语很流利」.
@@ -1802,8 +1811,8 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"(?:注释|commit)[^，。]{0,8}?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")", Slot("constraint", "code-comment-language"), standing=True),
     _r("constraint", "en", r"^(?:please )?(?:always )?(?:keep|write|put) (?:all |the |your )?(?:code )?(?:comments|commit messages) in (?P<value>" + _LANGUAGES_EN + r")\b", Slot("constraint", "code-comment-language"), standing=True),
     # Not after 不/别/不要/不再: 「以后不用中文回复了」 says which language not to use.
-    _r("constraint", "zh", r"(?<!不)(?<!别)(?<!不要)(?<!不再)(?:用|使用|以)(?P<value>" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|跟我说|和我说|说话|聊)", REPLY_LANGUAGE, standing=True),
-    _r("constraint", "zh", r"(?:不用|别用|不要用|不再用)(?:" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|跟我说|和我说|说话|聊)", slot_retirement("constraint", "reply-language"), standing=True),
+    _r("constraint", "zh", r"(?<!不)(?<!别)(?<!不要)(?<!不再)(?:用|使用|以)(?P<value>" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|(?:跟|和)我(?:说|聊|讲)|说话|聊)", REPLY_LANGUAGE, standing=True),
+    _r("constraint", "zh", r"(?:不用|别用|不要用|不再用)(?:" + _LANGUAGES_ZH + r")(?:来)?(?:回复|回答|回我|交流|沟通|(?:跟|和)我(?:说|聊|讲)|说话|聊)", slot_retirement("constraint", "reply-language"), standing=True),
     # 「…，用英文」 right after a reply rule: the language that rule switches to.
     _r("constraint", "zh", r"^(?:请|要|就|改|换成?|还是|都)?(?:用|使用)(?P<value>" + _LANGUAGES_ZH + r")(?:吧|了|就行|就好)?$", REPLY_LANGUAGE_AFTER_RULE, standing=True, after="reply-"),
     # 「以后还是用中文」, 「还是用中文吧」 said alone: the language of the conversation from now on (or back to it).
@@ -1961,8 +1970,10 @@ RULES: tuple[Rule, ...] = (
     # 「回答里别用英文术语」: a rule for every reply, said without 以后.
     # 「回答里不要用感叹号」, 「回复不要中英混杂」, 「别在回答里掺英文」: what a reply must leave out.
     _r("constraint", "zh", r"^(?:(?:你的)?(?:回答|回复)(?:里|中|时|的时候)?(?:都|尽量)?(?:别|不要|不用|少|尽量不要)(?:再)?|(?:别|不要|不用)在(?:你的)?(?:回答|回复)(?:里|中))(?:(?:用|带|加|出现|说|提|夹杂|夹|掺|混用|混)[^，。]+|中英(?:文)?(?:混杂|夹杂|混用))$", standing_rule, standing=True),
-    # 「跟我讲田地面积都换成亩」, 「土地面积一律用亩来说」: the unit or form the replies give something in.
-    _r("constraint", "zh", r"^(?:以后)?(?:你)?(?:跟我|给我|对我|和我)(?:讲|说|聊|写|算|提)[^，。]{0,10}?(?:都|一律|全部?|统一)(?:换成|换算成|改成|用)[^，。]{1,8}$|^(?:以后)?[^，。我]{1,8}?(?:一律|统一)(?:用|按|换算成)[^，。]{1,6}?(?:来说|来算|来写|来表示|表示|计算)$", standing_rule, standing=True),
+    # 「跟我讲田地面积都换成亩」, 「以后跟我说食物热量的时候用千焦」, 「土地面积一律用亩来说」, 「热量单位请统一换成kJ」: the unit
+    # or form the replies give something in.
+    _r("constraint", "zh", r"^(?:以后)?(?:你)?(?:跟我|给我|对我|和我)(?:讲|说|聊|写|算|提)[^，。]{0,10}?(?:(?:都|一律|全部?|统一)(?:换成|换算成|改成|用)|的时候(?:都|一律|统一)?用)[^，。]{1,8}$"
+    r"|^(?:以后)?[^，。我]{1,8}?单位(?:请|麻烦)?(?:都|一律|全部?|统一)?(?:换成|换算成|改成|用)[^，。]{1,8}$|^(?:以后)?[^，。我]{1,8}?(?:一律|统一)(?:用|按|换算成)[^，。]{1,6}?(?:来说|来算|来写|来表示|表示|计算)$", standing_rule, standing=True),
     # "Indent with tabs, not spaces", "Use 4 spaces from now on", 「代码缩进用4个空格」: the first of the two not said
     # to be avoided. Not the user's own ("I use tabs at work").
     _r("constraint", "en", r"^(?!(?:I|I'm|my|we)\b)(?=.*\b(?:indent\w*|code|snippets?|tabs)\b|.*\b(?:use|with) (?:\d|two|four) spaces\b)(?:(?!\b(?:not|no|never|instead of|rather than|over)\s).)*?\b(?P<value>tabs|(?:\d|two|four) spaces)\b", CODE_INDENTATION, standing=True),
