@@ -7583,3 +7583,31 @@ def test_a_unit_asked_of_the_replies_is_one_rule(message: str) -> None:
     """R-TYPE-1 (session 40's s40a-zh-reply-kilojoules): 「热量单位请统一换成kJ」 was the user's preference 「换成kJ」, and
     「…的时候用千焦」 was read as nothing."""
     assert [(c.key, c.memory_type) for c in extract(message)] == [("rule-calories", "constraint")]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("Please format any citations in APA style.", "Citations in APA style"),
+        ("btw when you cite stuff for me, use APA.", "Citations in APA style"),
+        ("Citations should follow APA format, thanks.", "Citations in APA style"),
+        ("My professor wants MLA now, so switch my citations from APA to MLA.", "Citations in MLA style"),
+        ("参考文献请用国标格式", "引用格式用GB/T 7714"),
+    ],
+)
+def test_the_citation_style_of_the_replies_is_one_slot(message: str, content: str) -> None:
+    """R-TYPE-1 (session 40's s40b-en-apa-citations): none of the three wordings of "cite in APA" was read."""
+    assert [(c.key, c.content) for c in extract(message)] == [("reply-citation-style", content)]
+    assert extract("I cite everything in APA at work.") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Please write all code examples in Rust.", "Dates should be in ISO format.", "Prices should include tax."],
+)
+def test_what_all_replies_give_asked_without_a_standing_word_is_a_rule(message: str) -> None:
+    """R-TYPE-1 (session 40): a rule for every reply said without "always" or "from now on" was read as nothing; one
+    answer asked for, and the user's own things, are no rule."""
+    assert [(c.memory_type, c.content) for c in extract(message)] == [("constraint", message.rstrip("."))]
+    assert extract("Write a summary of this.") == []
+    assert [c.memory_type for c in extract("My emails should be short.")] != ["constraint"]

@@ -241,6 +241,12 @@ _EN_IMPERATIVE = (
     r"(?:include|add|put|give|show|list|mark|label|note|number|start with|end with|begin with|use|keep|cite|link|quote"
     r"|mention|state|say|tell me|avoid|skip|leave out|don't|do not|never)"
 )
+# What the replies give, named in a rule for all of them ("all code examples", "your answers", "Dates should…").
+_EN_REPLY_OUTPUTS = (
+    r"(?:answers?|replies|responses|code|code (?:examples?|samples?|snippets?|blocks?)|examples|snippets|citations"
+    r"|references|emails|drafts|summaries|explanations|lists|dates|times|measurements|prices|amounts|temperatures"
+    r"|weights|distances|recipes|translations|headings|titles|itineraries|estimates|tables)"
+)
 _EN_STANDING = (
     r"(?:whenever|every time|each time|from now on|going forward|in (?:the )?future|always|by default|unless"
     r"|(?:only )?(?:when|if) I ask)"
@@ -450,6 +456,14 @@ REPLY_UNITS = Slot(
     "reply-units",
     {"zh": "用{value}", "en": "Uses {value}"},
     clean=lambda said: _UNIT_NAMES.get(said.lower()),
+)
+_CITATION_STYLES = {"apa": "APA", "mla": "MLA", "chicago": "Chicago", "ieee": "IEEE", "harvard": "Harvard"}
+_CITATION_STYLES |= {"vancouver": "Vancouver", "gb/t 7714": "GB/T 7714", "gb/t7714": "GB/T 7714", "国标": "GB/T 7714"}
+REPLY_CITATION_STYLE = Slot(
+    "constraint",
+    "reply-citation-style",
+    {"zh": "引用格式用{value}", "en": "Citations in {value} style"},
+    clean=lambda said: _CITATION_STYLES.get(said.lower()),
 )
 REPLY_TIME_FORMAT = Slot(
     "constraint", "reply-time-format", {"zh": "时间用{value}", "en": "Times in {value} format"}, clean=str.lower
@@ -1858,6 +1872,11 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "zh", r"^(?!.*(?:别|不要))(?=.*(?:体重|单位))" + _ZH_REPLIES_ABOUT + r"[^，。]*?(?:用|以)(?P<value>斤|公斤|千克)(?:来算|为单位|来说)?$", REPLY_WEIGHT_UNIT, standing=True),
     # A clock, sources, spoilers: how every reply is written, each a slot of its own (core).
     _r("constraint", "en", r"^(?:please )?(?:always )?use (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?\b", REPLY_TIME_FORMAT, standing=True),
+    # "Please format any citations in APA style", "when you cite stuff for me, use APA", 「参考文献用GB/T 7714格式」: the
+    # style of every citation the replies give; the first style named is the one to use ("switch … from APA to MLA"
+    # names the new one after "to").
+    _r("constraint", "en", r"^(?!I\b|my\b)(?=.*\b(?:cit(?:e|es|ing|ations?)|references?|bibliograph(?:y|ies)|sources)\b)(?:.*\bto |(?!.*\bto (?:APA|MLA|Chicago|IEEE|Harvard)\b))(?:(?!\b(?:not|no|never|instead of|rather than)\s).)*?\b(?P<value>APA|MLA|Chicago|IEEE|Harvard|Vancouver)\b", REPLY_CITATION_STYLE, standing=True),
+    _r("constraint", "zh", r"^(?!我(?!的))(?=.*(?:引用|参考文献|文献))(?:(?!不要|别|不用|而不是).)*?(?P<value>(?i:APA|MLA|Chicago|IEEE|Harvard)|GB/T ?7714|国标)", REPLY_CITATION_STYLE, standing=True),
     _r("constraint", "zh", r"^" + _ZH_REPLIES_ABOUT + r"(?:以后|请|都|时间)*(?:用|使用)(?P<value>24小时制|12小时制)(?:吧)?$", REPLY_TIME_FORMAT, standing=True),
     # "I prefer 24-hour time": a preference in the slot "Use 24-hour time" fills (as the units above).
     _r("constraint", "en", r"^I " + _EN_ADV + r"(?:prefer|like|want|use) (?:the )?(?P<value>24-hour|12-hour)(?: time| clock| format)?$", replace(REPLY_TIME_FORMAT, memory_type="preference", templates={"zh": "偏好{value}", "en": "Prefers {value} time"}), standing=True),
@@ -1982,6 +2001,12 @@ RULES: tuple[Rule, ...] = (
     _r("constraint", "en", r"^(?!I (?:\w+ )?(?:always|usually) (?:use|add|include|mention|avoid|suggest|recommend)\b)(?!I (?:always|usually) \w+ (?:it|them|my)\b).*\b" + _EN_STANDING + r"\b.*\b(?:remind me|include|don't|do not|avoid|use|give me|tell me|ask me|warn me|add|start with|mention|suggest|recommend)\b.*$", standing_rule, standing=True),
     # "Use 4 spaces for indentation from now on": an imperative opening the sentence, its standing word after it.
     _r("constraint", "en", r"^(?:.*\b(?:remind me|include|don't|avoid|give me|warn me)|(?:please )?(?:use|add|mention|put|write|keep|start with|end with))\b.*\b" + _EN_STANDING + r"\b.*$", standing_rule, standing=True),
+    # What the replies give, asked of all of them without a standing word: "Please write all code examples in Rust",
+    # "Dates should be in ISO format". Not the user's own ("My emails should be short"), nor one answer ("Write a
+    # summary of this"). ("When you draft emails for me, sign them off with…" is left unread: kept in its words, it
+    # stood beside the same rule said with "always" in three shipped bursts.)
+    _r("constraint", "en", r"^(?:please |pls |kindly )?(?:format|write|give|put|keep|cite|sign|end|start|show|list|number|label|present|express|round|spell|convert)\b(?=.*\b(?:all|any|every|each|your) (?:[\w-]+ )?" + _EN_REPLY_OUTPUTS + r"\b).+$", standing_rule, standing=True),
+    _r("constraint", "en", r"^(?:(?:all|any|every|each|the) )?(?!my\b|our\b|his\b|her\b|their\b)(?:[\w-]+ )?" + _EN_REPLY_OUTPUTS + r" (?:should|must|need to|have to) (?:always )?(?:be|follow|use|include|come|start|end|stay|have)\b.+$", standing_rule, standing=True),
     _r("constraint", "en", r"^I'd rather you (?:didn't|not|never) .+$", standing_rule, standing=True),
     # "Keep meal suggestions cheap", "Only suggest cheap restaurants": how every suggestion of a kind is made.
     _r("constraint", "en", r"^(?:please )?(?:always )?keep (?:the |your |my )?(?:[\w-]+ )?(?:suggestions|recommendations|picks|ideas|recipes|meals|restaurants)(?: you (?:give|suggest|recommend)(?: me)?)? (?:cheap|affordable|inexpensive|budget-friendly|on a budget|simple|easy|quick|healthy|kid-friendly|local|nearby|under [$€£¥]?\d[\d,.]*k?)\b.*$", standing_rule, standing=True),
