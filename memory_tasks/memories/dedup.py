@@ -288,6 +288,13 @@ _CANT_STAND = re.compile(r"\b(?:can't|can’t|cannot|can not) (?:stand|bear)\b",
 _NEVER_WITHOUT = re.compile(r"无.不欢")
 # A degree said with 不 negates nothing: 「精力旺盛得不行」, 「好吃得不得了」 ("extremely").
 _TO_NO_END = re.compile(r"得不(?:行|得了)|不得了")
+# Not over a limit is at most: 「字数别超过200字」 restates 「回复控制在两百字以内」, "no more than three sentences" "three
+# sentences max".
+_AT_MOST = re.compile(
+    r"(?:别|不要|不能|不得|不可以|不许|不)(?:超过|超出|多于|高于|大于)"
+    r"|\b(?:no|not) more than\b|\b(?:don't|do not|doesn't|does not|never|not) (?:go over|exceed)\b",
+    re.IGNORECASE,
+)
 # Only when asked is not unless asked: "Only give me code when I ask" restates "Don't show me code unless I ask".
 _ONLY_WHEN_ASKED = re.compile(r"\bonly\b.*\b(?:when|if) I ask|只有?在?我(?:要|问|需要)的?时候", re.IGNORECASE)
 
@@ -297,11 +304,11 @@ def _negations(text: str) -> set[str]:
     allergy it states rules out is none (`_STATES_AN_ALLERGY`), "can't stand" is "hates" (`_CANT_STAND`),
     "only when I ask" a "not" (`_ONLY_WHEN_ASKED`), and neither a condition's "without it" (`_UNLESS_THEN`),
     「无辣不欢」 (`_NEVER_WITHOUT`), "not too long" (`_NOT_TOO_LONG`), "not so polite" (`_NOT_SO_POLITE`) nor
-    「…得不行」 (`_TO_NO_END`) is one."""
+    「…得不行」 (`_TO_NO_END`) nor a limit's "not over" (`_AT_MOST`) is one."""
     if _STATES_AN_ALLERGY.search(text):
         text = _RULED_OUT.sub("", text)
     text = _CANT_STAND.sub("hates", _NOT_TOO_LONG.sub("短", _UNLESS_THEN.sub("", _NEVER_WITHOUT.sub("爱", text))))
-    text = _TO_NO_END.sub("很", _NOT_SO_POLITE.sub("随意", text))
+    text = _AT_MOST.sub("至多", _TO_NO_END.sub("很", _NOT_SO_POLITE.sub("随意", text)))
     kinds = {_NEGATION_KIND.get(match.lower(), match.lower()) for match in _NEGATION.findall(text)}
     return kinds | {"not"} if _ONLY_WHEN_ASKED.search(text) else kinds
 

@@ -220,6 +220,10 @@ class _NeverAlike(_AlwaysAlike):
         ("开的是五菱宏光MINI EV", "开的是比亚迪海鸥", False),
         # s39d-zh-border-collie: 「得不行」 says how much, it negates nothing.
         ("狗是边境牧羊犬，精力旺盛得不行", "养了一条边牧", True),
+        # s40f-zh-reply-200-chars: a limit said with "not over" is said without a negation.
+        ("以后你回答我的时候，字数别超过200字", "回复控制在两百字以内就行", True),
+        ("Keep summaries to three sentences max", "Summaries should be no more than three sentences", True),
+        ("回复控制在两百字以内就行", "回复别控制字数", False),
     ],
 )
 def test_words_said_before_confirm_unless_they_state_another_value(stored: str, stated: str, confirms: bool) -> None:

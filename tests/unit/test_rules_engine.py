@@ -7611,3 +7611,21 @@ def test_what_all_replies_give_asked_without_a_standing_word_is_a_rule(message: 
     assert [(c.memory_type, c.content) for c in extract(message)] == [("constraint", message.rstrip("."))]
     assert extract("Write a summary of this.") == []
     assert [c.memory_type for c in extract("My emails should be short.")] != ["constraint"]
+
+
+def test_a_switch_said_with_finally_keeps_what_was_switched_to() -> None:
+    """R-WRITE-2 (session 40's s40f-en-emacs): "I finally switched from Emacs to Helix" ended the Emacs memory and
+    stored nothing of Helix ("finally" was read by the switch's end, not by what it switched to)."""
+    assert [(c.op, c.key) for c in extract("I finally switched from Emacs to Helix.")] == [
+        ("delete", "preference-emacs"),
+        ("upsert", "preference-helix"),
+    ]
+
+
+def test_a_comma_before_or_in_a_list_is_no_part_of_its_last_item() -> None:
+    """R-READ-6 (session 40's s40f-en-jain-root-veg): "onions, garlic, or potatoes" stored "Doesn't eat or potatoes"."""
+    assert [c.content for c in extract("I don't eat onions, garlic, or potatoes.")] == [
+        "Doesn't eat onions",
+        "Doesn't eat garlic",
+        "Doesn't eat potatoes",
+    ]

@@ -72,7 +72,8 @@ ZH_ITEM_VERBS = "吃喝听看玩用去逛读打穿做坐养追"
 # Foods and drinks whose names open with one of those verbs: 打卤面 is no 打 + 卤面.
 ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB = ("打卤面", "打糕", "养乐多", "做饭", "做菜")
 _ZH_LIST = re.compile(r"和|、|跟|以及|还有|与|或者")
-_EN_LIST = re.compile(r",\s*|\s+and\s+|\s+or\s+|\s*&\s*")
+# ", or" and ", and" before a list's last item are one separator: "onions, garlic, or potatoes".
+_EN_LIST = re.compile(r",\s*(?:and|or)\s+|,\s*|\s+and\s+|\s+or\s+|\s*&\s*")
 
 
 def clean_item(item: str, lang: Lang) -> str:

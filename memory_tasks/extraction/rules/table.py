@@ -1098,7 +1098,7 @@ RULES: tuple[Rule, ...] = (
     # ends "Uses VS Code", 「我从苹果换成安卓了」 the phone held (its own group: the rules below read the new one).
     _r("switch", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:switched|moved over|changed|moved) from (?P<item>[\w' .+#-]{2,30}?) to \S", named_retirement(*_SWITCHED_FROM, one_of=True)),
     _r("switch", "zh", _ZH_ME + r"(?:已经|刚|最近)?从(?P<item>[^，。]{2,12}?)(?:换成|换到|改用|转用|换用|切换到|转到)了?\S", named_retirement(*_SWITCHED_FROM, one_of=True)),
-    _r("pref", "en", r"^I(?:'ve| have)? (?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!being )(?!(?:" + _EN_CHRONIC_MEDS + r")\b)(?!(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?\b).+)$", _switched_to),
+    _r("pref", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:switched|moved over|changed) (?:from .+? )?to (?P<item>(?!being )(?!(?:" + _EN_CHRONIC_MEDS + r")\b)(?!(?:the )?(?:day|night|early|late|morning|evening|rotating) shifts?\b).+)$", _switched_to),
     _r("pref", "en", r"^(?:my (?:daily )?(?:step )?goal is|I aim for|I'm aiming for|I try to (?:get|walk|hit|do)) (?:to (?:walk|get|hit) )?(?P<value>[\d,]+k?) steps (?:a|per|every|each) day$", STEPS_GOAL),
     _r("pref", "en", r"^(?:I've|I have) (?:raised|lowered|bumped|changed|moved|cut|dropped) my (?:daily )?step goal (?:up |down )?to (?P<value>[\d,]+k?)(?: steps)?(?: a day)?$", STEPS_GOAL),
     # "My bowling league moved to Thursday nights": when, changed.
