@@ -7593,10 +7593,13 @@ def test_a_unit_asked_of_the_replies_is_one_rule(message: str) -> None:
         ("Citations should follow APA format, thanks.", "Citations in APA style"),
         ("My professor wants MLA now, so switch my citations from APA to MLA.", "Citations in MLA style"),
         ("参考文献请用国标格式", "引用格式用GB/T 7714"),
+        ("I prefer APA for citations.", "Citations in APA style"),
+        ("I'd like citations in MLA format.", "Citations in MLA style"),
     ],
 )
 def test_the_citation_style_of_the_replies_is_one_slot(message: str, content: str) -> None:
-    """R-TYPE-1 (session 40's s40b-en-apa-citations): none of the three wordings of "cite in APA" was read."""
+    """R-TYPE-1 (session 40's s40b-en-apa-citations): none of the three wordings of "cite in APA" was read; said as
+    the user's preference it is the same slot, not a liking of "APA citations" beside it."""
     assert [(c.key, c.content) for c in extract(message)] == [("reply-citation-style", content)]
     assert extract("I cite everything in APA at work.") == []
 

@@ -934,7 +934,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^I " + _EN_ADV + r"(?:listen to|read|watch) (?:a lot of |lots of |tons of |so many |plenty of )?(?P<item>podcasts|audiobooks|books|novels|documentaries|anime)(?: (?:on|during|while|in) (?:my |the )?(?:commute|commuting|drive|runs?|workouts?|the train|the bus|the way to work))?$", _pref),
     _r("pref", "en", r"^I " + _EN_ADV + r"read (?:about |around |roughly |at least )?(?:\d+|one|two|three|four|five|a couple of|a few|a) (?P<item>books?) (?:a|per|every) (?:week|month|year)$", _pref),
     _r("pref", "zh", _ZH_ME + r"(?:每天|天天|没事就|有空就)?(?:都|会)?刷(?P<item>抖音|快手|短视频)(?:刷到很晚)?$", _pref),
-    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!.*\b(?:24-hour|12-hour|celsius|fahrenheit|type hints|type annotations)\b)(?!(?:my |your |the )?(?:answers|replies|responses) (?:to be )?(?:formatted |written |laid out )?(?:in|as|with|using)\b)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"(?:love|like|enjoy|adore|prefer|dig) (?!.*\b(?:answers?|repl(?:y|ies)|respon(?:d|ses)|explanations)(?: in (?:\w+ )?\w+)?$)(?!.*\b(?:24-hour|12-hour|celsius|fahrenheit|type hints|type annotations|citations?|(?-i:APA|MLA))\b)(?!(?:my |your |the )?(?:answers|replies|responses) (?:to be )?(?:formatted |written |laid out )?(?:in|as|with|using)\b)(?!(?:the )?(?:metric|imperial|celsius|fahrenheit|24-hour|12-hour)\b)(?P<item>.+)$", _pref),
     _r("pref", "en", r"^(?:I(?:'m| am) )?" + _EN_ADV + r"(?:a )?(?:(?:big |huge |massive )?fan of|into|obsessed with|crazy about|nuts about|mad about) (?P<item>.+)$", _pref),
     # "I could eat Korean food every day": a liking said by how much of it.
     _r("pref", "en", r"^I could (?:eat|drink|watch|listen to) (?P<item>[\w' -]{3,30}?) (?:every day|every single day|all day|forever|for every meal)$", _pref),
@@ -1875,7 +1875,7 @@ RULES: tuple[Rule, ...] = (
     # "Please format any citations in APA style", "when you cite stuff for me, use APA", 「参考文献用GB/T 7714格式」: the
     # style of every citation the replies give; the first style named is the one to use ("switch … from APA to MLA"
     # names the new one after "to").
-    _r("constraint", "en", r"^(?!I\b|my\b)(?=.*\b(?:cit(?:e|es|ing|ations?)|references?|bibliograph(?:y|ies)|sources)\b)(?:.*\bto |(?!.*\bto (?:APA|MLA|Chicago|IEEE|Harvard)\b))(?:(?!\b(?:not|no|never|instead of|rather than)\s).)*?\b(?P<value>APA|MLA|Chicago|IEEE|Harvard|Vancouver)\b", REPLY_CITATION_STYLE, standing=True),
+    _r("constraint", "en", r"^(?!(?:I|my)\b(?!(?: (?:prefer|want|like|need|would like)|'d like)\b))(?=.*\b(?:cit(?:e|es|ing|ations?)|references?|bibliograph(?:y|ies)|sources)\b)(?:.*\bto |(?!.*\bto (?:APA|MLA|Chicago|IEEE|Harvard)\b))(?:(?!\b(?:not|no|never|instead of|rather than)\s).)*?\b(?P<value>APA|MLA|Chicago|IEEE|Harvard|Vancouver)\b", REPLY_CITATION_STYLE, standing=True),
     _r("constraint", "zh", r"^(?!我(?!的))(?=.*(?:引用|参考文献|文献))(?:(?!不要|别|不用|而不是).)*?(?P<value>(?i:APA|MLA|Chicago|IEEE|Harvard)|GB/T ?7714|国标)", REPLY_CITATION_STYLE, standing=True),
     _r("constraint", "zh", r"^" + _ZH_REPLIES_ABOUT + r"(?:以后|请|都|时间)*(?:用|使用)(?P<value>24小时制|12小时制)(?:吧)?$", REPLY_TIME_FORMAT, standing=True),
     # "I prefer 24-hour time": a preference in the slot "Use 24-hour time" fills (as the units above).
