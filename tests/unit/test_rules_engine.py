@@ -7632,3 +7632,52 @@ def test_a_comma_before_or_in_a_list_is_no_part_of_its_last_item() -> None:
         "Doesn't eat garlic",
         "Doesn't eat potatoes",
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "contents"),
+    [
+        ("I love tea, coffee, and pickles.", ["Loves tea", "Loves coffee", "Loves pickles"]),
+        ("I don't eat pork, beef, and lamb.", ["Doesn't eat pork", "Doesn't eat beef", "Doesn't eat lamb"]),
+        ("I play tennis, golf, and chess.", ["Plays tennis", "Plays golf", "Plays chess"]),
+        (
+            "I play tennis, golf, and chess every weekend.",
+            ["Plays tennis every weekend", "Plays golf every weekend", "Plays chess every weekend"],
+        ),
+    ],
+)
+def test_a_lists_last_item_after_a_serial_comma_is_kept(message: str, contents: list[str]) -> None:
+    """R-READ-6 (session 41): ", and" before a list's last item was cut as a clause, and "and pickles" alone is no
+    statement: the last item of every list written with a serial comma was lost."""
+    assert [c.content for c in extract(message)] == contents
+
+
+def test_a_clause_after_a_serial_comma_is_still_a_clause_of_its_own() -> None:
+    """R-READ-6 (session 41): only a list's last item stays with the list; ", and I live in Ohio" is a statement."""
+    assert [c.key for c in extract("I'm a nurse, and I live in Ohio.")] == ["occupation", "residence-city"]
+    assert [c.key for c in extract("I'm 28, vegan, and training for my first marathon.")] == ["diet", "goal-marathon"]
+
+
+@pytest.mark.parametrize("message", ["I live in Ohio and work at Google.", "I live in Ohio, and work at Google."])
+def test_where_the_user_works_said_after_and_is_read(message: str) -> None:
+    """R-READ-6 (session 41): "…and work at Google" had no subject, and the employer was lost."""
+    assert [(c.key, c.content) for c in extract(message)] == [
+        ("residence-city", "Lives in Ohio"),
+        ("employer", "Works at Google"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "key"),
+    [
+        ("我有甲状腺功能亢进", "health-hyperthyroidism"),
+        ("我确诊了甲亢", "health-hyperthyroidism"),
+        ("去年查出了甲状腺功能减退症", "health-hypothyroidism"),
+        ("I've got an underactive thyroid.", "health-hypothyroidism"),
+        ("Turns out I have hypothyroidism.", "health-hypothyroidism"),
+    ],
+)
+def test_a_thyroid_condition_is_read_by_its_full_and_everyday_names(message: str, key: str) -> None:
+    """R-TYPE-2 (session 40's s40d-zh-hyperthyroid, session 41): 甲状腺功能亢进 was not 甲亢, 「我确诊了甲亢」 was read as
+    「我甲亢」 (nothing), and "Turns out I have…" was not read as a finding."""
+    assert [c.key for c in extract(message)] == [key]

@@ -106,11 +106,12 @@ _EN_DRUGS = "|".join(
         reverse=True,
     )
 )
-# A treatment, a thing got, a job taken up or a move said after a clause of the user's without "I": "…, and take
-# metformin" -> "I take metformin", "…and got a Tesla" -> "I got a Tesla", "…and became a chef", "…but moved to Denver".
+# A treatment, a thing got, a job taken up or held, or a move said after a clause of the user's without "I": "…, and take
+# metformin" -> "I take metformin", "…and got a Tesla" -> "I got a Tesla", "…and became a chef", "…and work at Google",
+# "…but moved to Denver".
 _EN_VERB_WITHOUT_I = re.compile(
     r"^(?:and|but) (?P<also>(?:also |still |then |now |strictly |recently ))?(?P<verb>take|inject|got|bought|leased"
-    r"|adopted|became|moved|relocated|went back to|(?:keep|eat)(?= (?:kosher|halal)\b)) ",
+    r"|adopted|became|moved|relocated|went back to|(?:keep|eat)(?= (?:kosher|halal)\b)|work(?= (?:at|for|as)\b)) ",
     re.IGNORECASE,
 )
 # "I can't eat anything fried, doctor's orders": the doctor's order it is, as "My doctor told me to avoid …" says it.
@@ -214,7 +215,11 @@ _ZH_BARE_CONDITION = re.compile(
     rf"^(?:还有|另外还有|另外|同时还有|也有|是|就是|其实是|查出来是|确诊是|诊断是)(?P<condition>(?:轻度|中度|重度|轻微的?|慢性)?(?:{_ZH_HEALTH_TERMS}))$"
 )
 _EN_CLAUSE = re.compile(
-    r",\s*(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since|originally"
+    # "I love tea, coffee, and pickles": ", and" before a list's last item, one or two words that end the sentence (when
+    # it is done may follow: "…, and chess every weekend"), is no clause of its own.
+    r",\s*(?!and (?:an? |the |some )?(?!(?:I|I'm|I've|we|my|so|then|now|also|still|not|never|don't|please|it|it's)\b)"
+    r"[\w'-]+(?: [\w'-]+)?(?: every \w+| on \w+(?:days|ends))?[.!]?$)"
+    r"(?=(?:I|I'm|I've|I'd|I'll|we|we're|my|but|and|so|which|now|especially|mostly|aiming|have|not|no|because|since|originally"
     r"|although|though|even|plus|also|what|how|any|good|too|just|jk|kidding|joking|allergic|her name|his name|it's|it is|it was|except|"
     + _EN_TIME_WORD
     + r")\b)|\s+(?=but (?:I|my|it's|it is|they|there)\b)"
@@ -237,6 +242,8 @@ _EN_CLAUSE = re.compile(
     r"|\s+(?=and (?:(?:severely|very|also|mildly) )?(?:allergic|lactose intolerant|gluten intolerant)\b)"
     # "I sold my Civic and got a Tesla": what the user got is a statement of its own (`_EN_VERB_WITHOUT_I`).
     r"|\s+(?=and (?:then )?(?:got|bought|leased|adopted) (?:a|an|my|our) )"
+    # "I live in Ohio and work at Google": where the user works is a statement of its own (`_EN_VERB_WITHOUT_I`).
+    r"|\s+(?=and (?:also |now |currently )?work (?:at|for|as)\b)"
     # "I quit accounting and became a chef": the job now is a statement of its own; so is what the user went back to.
     r"|\s+(?=and (?:then |now )?became an? )|\s+(?=and (?:then )?went back to )"
     # "I'm Jewish and keep kosher": the diet is a fact of its own.
@@ -403,11 +410,13 @@ def _describes_the_request(clause: Clause, before: list[Clause]) -> bool:
     )
 
 
+# A condition named with no verb, after what found it: 「（我确诊了）甲亢」.
+_ZH_CONDITION_ALONE = re.compile(rf"^(?:轻度|中度|重度|轻微的?|慢性)?(?:{_ZH_HEALTH_TERMS})$")
 _LASTING_AFTER_WINDOW = re.compile(
     r"^.*?(?:[才刚]?发现|[才刚]知道|得知|被确诊|确诊(?=了)|医生说|(?:检)?查出来?)(?:了)?(?:自己|我)?(?P<rest>.+)$"
     # 「明天开始我要戒咖啡」: the day a resolution starts, not a window it holds in.
     r"|^(?:从)?(?:明天|后天|下周一?|下星期一?|下个月|下月|今天|这周|本周|月底|年后)(?:起|开始)(?:我)?(?P<rest_start>(?:要|打算|准备|决定|想).+)$"
-    r"|^.*?\b(?:found out|learned|learnt|realized|realised|discovered"
+    r"|^.*?\b(?:found out|learned|learnt|realized|realised|discovered|turn(?:s|ed) out"
     r"|(?:doctor|dentist|GP|physician|therapist|allergist)(?: has)? (?:says|said|told me|confirmed))(?: that)? (?P<rest_en>I.+)$"
     r"|^(?:starting|from) (?:tomorrow|today|next (?:week|month|monday)|monday)(?: on)?,? (?P<rest_start_en>I(?:'m| am)? (?:going to|gonna|will|want to|plan to)\b.+)$",
     re.IGNORECASE,
@@ -1249,7 +1258,10 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             if lasting:
                 # "今天才发现自己对芒果过敏": the window dates the discovery, not the fact.
                 rest = next(group for group in lasting.groups() if group)
-                clause.text = rest if lang == "en" or rest.startswith("我") else f"我{rest}"
+                if lang == "zh" and not rest.startswith("我"):
+                    # 「我确诊了甲亢」: the condition found is had (「我有甲亢」).
+                    rest = f"我有{rest}" if _ZH_CONDITION_ALONE.match(rest) else f"我{rest}"
+                clause.text = rest
                 tainted = None  # "今天去医院检查了，医生说我有高血压": a finding outlasts the day it was made
             window = short_window(clause.text)
             tainted = tainted or (f"short-term window: {window}" if window else None)

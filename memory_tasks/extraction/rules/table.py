@@ -262,9 +262,9 @@ _ZH_ADV = r"(?:平时|平常|一般|通常|晚上|早上|中午|下午|傍晚|�
 _ZH_BODY_PARTS = r"胃|腰|腿|膝盖|肝|肾|牙|颈椎|肩膀?|背|脚|眼睛?|嗓子|心脏|肠胃|皮肤"
 _ZH_ME = r"^(?:(?:其实|现在|最近|目前|如今|平时|早上|中午|下午|晚上|睡前|周末)+(?=我))?(?:我|本人)?" + _ZH_ADV
 # Conditions besides the common ones each rule lists: what a doctor, a pharmacist or a trip plan asks about.
-_ZH_CONDITIONS = r"色弱|红绿色盲|色盲|心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征|干眼症|慢性胃炎|胃炎|胃食管反流|反流性食管炎|胃酸反流|花粉症|地中海贫血|地贫|雷诺综合征|雷诺氏症|玫瑰痤疮|酒渣鼻|坐骨神经痛"
+_ZH_CONDITIONS = r"色弱|红绿色盲|色盲|心脏杂音|甲状腺结节|胆结石|过敏性哮喘|乙肝|丙肝|甲亢|甲减|甲状腺功能亢进(?:症)?|甲状腺功能减退(?:症)?|胃溃疡|脂肪肝|肾结石|心律不齐|类风湿(?:性)?关节炎|红斑狼疮|帕金森|青光眼|慢阻肺|自闭症|孤独症|阿斯伯格综合征|干眼症|慢性胃炎|胃炎|胃食管反流|反流性食管炎|胃酸反流|花粉症|地中海贫血|地贫|雷诺综合征|雷诺氏症|玫瑰痤疮|酒渣鼻|坐骨神经痛"
 _EN_CONDITIONS = (
-    r"panic attacks|(?:a )?panic disorder|PTSD|OCD|bipolar(?: disorder)?|(?:an )?eating disorder|hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:a )?thyroid"
+    r"panic attacks|(?:a )?panic disorder|PTSD|OCD|bipolar(?: disorder)?|(?:an )?eating disorder|hepatitis [bc]|(?:a )?stomach ulcer|(?:an )?ulcer|lupus|glaucoma|hypothyroidism|hyperthyroidism|(?:an )?(?:underactive|overactive) thyroid|(?:a )?thyroid"
     r" condition|kidney stones|(?:an )?irregular heartbeat|(?:an )?arrhythmia|Parkinson's|rheumatoid arthritis|HIV"
     r"|multiple sclerosis|Crohn's(?: disease)?|COPD|sleep apnea|fatty liver|(?:a )?heart murmur|POTS|tinnitus|gallstones|thyroid nodules?"
     r"|dry eye syndrome|dry eyes|acid reflux|GERD|gastritis|hay fever|allergic rhinitis|thalass[a]?emia"
@@ -1007,7 +1007,7 @@ RULES: tuple[Rule, ...] = (
     # How long the user has kept it up says the same liking: "I play the piano, been doing it for 20 years",
     # "I've been playing piano since I was six".
     # Played when, with nothing named ("I play every Tuesday night"): nothing to keep.
-    _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?!(?:every|each|on|most|daily|twice|once|at)\b)(?P<item>[a-z][\w -]+?)" + _EN_OFTEN + _EN_KEPT_UP + r"?$", _pref),
+    _r("pref", "en", r"^I " + _EN_ADV + r"play (?:the )?(?!(?:every|each|on|most|daily|twice|once|at)\b)(?P<item>[a-z][\w -]+?(?:, (?!(?:every|each|on|most|daily|twice|once|at|been|for|since|with)\b)[a-z][\w -]+?)*)" + _EN_OFTEN + _EN_KEPT_UP + r"?$", _pref),
     _r("pref", "en", r"^I(?:'ve| have) been playing (?:the )?(?P<item>[a-z][\w -]+?)" + _EN_KEPT_UP + r"$", _pref),
     # Drinking now and then ("I drink wine now and then", 「我偶尔喝点红酒」): how much the user drinks, on the slot
     # where "I don't drink" is kept, so one replaces the other.
