@@ -325,11 +325,17 @@ def _adds_detail(stored: str, stated: str) -> bool:
     stored_flat, stated_flat = (comparable(frame(text)) for text in (stored, stated))
     return bool(
         _negations(stored) != _negations(stated)
-        or set(_NUMBER.findall(stated)) - set(_NUMBER.findall(stored))
+        or set(_NUMBER.findall(_numbers_said_in(stated))) - set(_NUMBER.findall(_numbers_said_in(stored)))
         or _item_count(stated) > _item_count(stored)
         or (stated_flat.startswith(stored_flat) and stored_flat != stated_flat)
         or len(stated_flat) > MAX_RESTATEMENT_GROWTH * len(stored_flat)
     )
+
+
+def _numbers_said_in(text: str) -> str:
+    """`text` as its numbers are compared: an English one as its frame says it ("a third grader" is in 3 grade, as "in
+    3rd grade" is); a Chinese one as said (its frame writes small numbers in Chinese numerals, which `_NUMBER` skips)."""
+    return text if has_han(text) else frame(text)
 
 
 # The user's job as the occupation slot words it (`rules.table.OCCUPATION`), or as a teacher's is told: "Teaches high
@@ -406,10 +412,7 @@ def _swaps_value(stored: str, stated: str) -> bool:
     if has_han(stored + stated):
         a, b = list(comparable(frame(stored))), list(comparable(frame(stated)))
     else:
-        a, b = (
-            _WORD.findall(_WORKS_AS.sub("is", canonical_words(without_subject(text))).lower())
-            for text in (stored, stated)
-        )
+        a, b = (_WORD.findall(frame(without_subject(text)).lower()) for text in (stored, stated))
     prefix, rest_a, rest_b = split_common_ends(a, b)
     if SOFT_VERBS.issuperset(rest_a) and SOFT_VERBS.issuperset(rest_b):
         return False

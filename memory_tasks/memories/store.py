@@ -179,6 +179,11 @@ def append_content(existing: str, addition: str) -> str:
         return existing
     # Untouched, `existing` keeps its own punctuation; restated, it is rebuilt from its parts.
     parts = (old_parts if restated_any else [existing] if existing else []) + added
+    return _joined(parts)
+
+
+def _joined(parts: list[str]) -> str:
+    """The statements `parts` as one appended memory's content."""
     # A part's own closing separator would double the joiner ("Son is 5；; Daughter is 3").
     parts = [part.rstrip("；;。. ") for part in parts[:-1]] + [parts[-1].rstrip("；;")]
     joiner = "；" if has_han("".join(parts)) else "; "
@@ -270,7 +275,14 @@ _NUMBER = re.compile(
 
 # Words that place a number in time without changing what it counts: 「女儿今年5岁」 and 「女儿6岁了」,
 # "Daughter is 6" and "Daughter is now 7" say the same thing of another age.
-_TIME_FILLER = re.compile(r"今年|现在|已经|目前|马上|刚刚?|满|还|了|啦|\b(?:now|already|just|still)\b", re.IGNORECASE)
+_TIME_FILLER = re.compile(
+    r"今年|现在|已经|目前|马上|刚刚?|满|还|了|啦|\b(?:now|already|just|still)\b"
+    # When a birthday or a change came: 「儿子上周满7岁了」 says the age, as 「儿子7岁了」 does.
+    r"|上周|上个?星期|上个?月|前几天|前两天|昨天|前天|这周|本周"
+    # The month a school year starts in: 「女儿今年9月上小学了」 says the stage, as 「女儿上小学了」 does.
+    r"|[\d一二三四五六七八九十]{1,2}月份?(?:起|开始)?(?=就?(?:上|读|念|升|进))",
+    re.IGNORECASE,
+)
 # "My son just turned 6" says what "Son is 5" says, a year on.
 _TURNED = re.compile(r"\bturned\b", re.IGNORECASE)
 
@@ -673,6 +685,25 @@ def _restates_a_part(stored: str, stated: str, restates: Restates | None) -> boo
     return len(parts) > 1 and any(says_the_same(part.rstrip("；;。. "), stated, restates) for part in parts)
 
 
+def _elaborated(stored: str, stated: str, restates: Restates | None, key: str) -> str | None:
+    """`stored` with the one statement that `stated` says again with more detail replaced by `stated`: "Sister is a
+    nurse" told "Sister's a nurse at a hospital" becomes the second (appended, both would say the nurse twice); None
+    when `stated` is more than one statement, or not exactly one statement of `stored` says nothing `stated` lacks."""
+    if restates is None or len([part for part in _SENTENCE_SPLIT.split(stated) if part and part.strip()]) > 1:
+        return None
+    parts = [part.strip() for part in _SENTENCE_SPLIT.split(stored) if part and part.strip()]
+    elaborated = [
+        index
+        for index, part in enumerate(parts)
+        if restates(stated, part.rstrip("；;。. "), False, key)
+        and not restates(part.rstrip("；;。. "), stated, False, key)
+    ]
+    if len(elaborated) != 1:
+        return None
+    parts[elaborated[0]] = stated.strip()
+    return _joined(parts)
+
+
 def _told_before(session: Session, memory: LongTermMemory, stated: str, restates: Restates) -> bool:
     """True when `memory` was already told `stated`, in these words (its history's texts and
     confirmations), and `restates` finds no other value in them than the memory holds now: a
@@ -758,7 +789,9 @@ def apply_candidate(
 
     expires_at = None
     if candidate.op == "append" and live is not None:
-        content = append_content(live.content, candidate.content)
+        content = _elaborated(live.content, candidate.content, restates, live.memory_key) or append_content(
+            live.content, candidate.content
+        )
         # Appending adds to a memory; it does not demote it or shorten its life.
         candidate = replace(
             candidate,

@@ -54,6 +54,8 @@ _HAN_QUALIFIER = re.compile(
     r"|经常|常常|通常|总是|一般(?=[去会都在要]|[零一二两三四五六七八九十\d]+点)"
     # One of a kind and the home it lives in say no value: 我家有只猫 / 有一只猫咪 / 养了一只猫.
     r"|我家|家里|一(?=[只条位头匹]|个(?!星期|礼拜|月))"
+    # The year an age is said in says no other age: 女儿今年5岁 / 闺女五岁.
+    r"|今年(?=[零一二两三四五六七八九十\d]+(?:周)?岁)"
     # A frequency's "has to" or "all" says no more than the frequency: 每周要做三次透析 / 每周做三次透析, 每周日都去.
     r"|(?<=[天周月晚日一二三四五六末])(?:都要|都|要)"
 )
@@ -436,7 +438,8 @@ def frame(text: str) -> str:
         text = paraphrase.sub(said, text)
     text = _KEPT_FROM_FOR_AN_ALLERGY.sub(r"is allergic to \g<allergen>", _NO_MEAT.sub("is vegetarian", text))
     text = _ARE_TWINS.sub(r"Has twin \g<children>", text)
-    text = _GRADE.sub(lambda m: f"{_grade_number(m['grade'])} grade", _IS_SAID_SHORT.sub(" is ", text))
+    text = _GRADER.sub(r"is in \g<grade> grade", _IS_SAID_SHORT.sub(" is ", text))
+    text = _GRADE.sub(lambda m: f"{_grade_number(m['grade'])} grade", text)
     text = _IS_IN_A_PLACE.sub(lambda m: "lives" if m["verb"].casefold() == "is" else "live", text)
     text = children_aged(_TEACHES_SCHOOL.sub("is a teacher", _BAD_HEART.sub("a heart condition", text)))
     text = _KIDS.sub(lambda kids: "children" if kids.group(0).lower() == "kids" else "child", text)
@@ -488,6 +491,8 @@ def children_aged(text: str) -> str:
 # A school grade said as a word or in digits, with "the" or without, and "is" said short before it: "Son's in the
 # third grade" / "Son is in 3rd grade" (`canonical_words` has cut the ordinal ending of a number).
 _GRADE = re.compile(r"\b(?:the )?(?P<grade>" + "|".join(EN_ORDINALS) + r"|\d{1,2}) grade\b", re.IGNORECASE)
+# "Daughter is a third grader" / "Daughter is in 3rd grade".
+_GRADER = re.compile(r"\bis an? (?P<grade>" + "|".join(EN_ORDINALS) + r"|\d{1,2})[- ]grader\b", re.IGNORECASE)
 _IS_SAID_SHORT = re.compile(r"(?<=\w)['\u2019]s (?=in (?:the )?\w+ grade\b)", re.IGNORECASE)
 # Where someone is, said of a named place, is where they live: "Sister is in Toronto" / "Sister lives in Toronto".
 _IS_IN_A_PLACE = re.compile(r"\b(?P<verb>is|are)(?= in (?-i:[A-Z])[a-z]+\b)", re.IGNORECASE)
@@ -507,7 +512,7 @@ _KEPT_FROM = (
 )
 # The verb before a school stage says nothing of which stage: 上初二, 读初二, 在读初二.
 _ZH_STAGE_VERB = re.compile(
-    r"(?:在读|在上|读|上|念|升到|升上|升入|升)(?=[初高][一二三]|大[一二三四]|[一二三四五六]年级)"
+    r"(?:在读|在上|读|上|念|升到|升上|升入|升)(?=[初高][一二三]|大[一二三四]|[一二三四五六]年级|幼儿园|小学|初中|高中|大学)"
 )
 # What a family fact (or a pet) says in other words, as `frame` folds them (after `han_frame`): a liking said as a
 # hobby or a fan's (「爸喜欢钓鱼」 / 「爸最大的爱好就是钓鱼」 / 「老爸是个钓鱼迷」), a job said as work (「妹是律师」 / 「妹是做律师的」 /
@@ -526,6 +531,8 @@ _ZH_FAMILY_PARAPHRASES = (
     (re.compile(r"儿子(?:的|他)?(?:老婆|媳妇)|儿媳妇"), "儿媳"),
     # A condition by its other names: 「老年痴呆」 is 「阿尔茨海默症」.
     (re.compile(r"老年痴呆(?:症)?|阿尔茨海默(?:症|病)?|失智症"), "阿尔茨海默症"),
+    # 「儿子有自闭症」 / 「儿子是孤独症谱系障碍」.
+    (re.compile(r"(?:是|有)(?:自闭症|孤独症)(?:谱系障碍)?|是自闭儿"), "有自闭症"),
     # A condition had however said: 「得了帕金森病」 / 「是帕金森患者」 / 「有帕金森」.
     (re.compile(r"得了|患有|确诊了?"), "有"),
     (re.compile(r"是(?P<condition>[^，。；]{2,6}?)(?:病)?患者"), r"有\g<condition>"),
@@ -535,6 +542,8 @@ _ZH_FAMILY_PARAPHRASES = (
     (re.compile(r"是(?P<place>[^，。；]{2,4}?)人(?=$|[，。；])"), r"是\g<place>"),
     (re.compile(r"是(?:个|名|位)"), "是"),
     (re.compile(r"(?P<doctor>中医|西医|牙医|兽医)大夫|给人看病的(?P<healer>中医|医生)"), r"\g<doctor>\g<healer>"),
+    # A teacher by what the job is: 「老婆是个教书的」 / 「老婆在学校当老师」 / 「老婆是老师」.
+    (re.compile(r"是教书(?:的|匠)?(?=$|[，。；])|(?:在学校)?(?:当|做)老师|在学校教书|是教师"), "是老师"),
     (re.compile(r"爸爸妈妈|父母|老爸老妈"), "爸妈"),
     (re.compile(r"老爸"), "爸"),
     (re.compile(r"姥爷"), "外公"),
@@ -637,7 +646,10 @@ def _han_counts_differ(a: str, b: str) -> bool:
 
 
 def _filler_swapped(a: str, b: str) -> bool:
-    """True when `a` and `b` are one text (`han_frame`) with a short, content-bearing Chinese filler swapped."""
+    """True when `a` and `b` are one text (`han_frame`) with a short, content-bearing Chinese filler swapped; never when
+    their frames are one (`frame`: 「老婆是老师」 / 「老婆是个教书的」)."""
+    if frame(a) == frame(b):
+        return False
     frame_a, frame_b = (han_frame(text).strip().rstrip("。.！!") for text in (a, b))
     _, filler_a, filler_b = split_common_ends(frame_a, frame_b)
     fillers = {str(filler_a), str(filler_b)}

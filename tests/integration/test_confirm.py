@@ -273,6 +273,32 @@ def test_a_paraphrase_of_one_statement_of_an_appended_memory_adds_nothing(db) ->
     ]
 
 
+@pytest.mark.parametrize(
+    ("user", "said", "left"),
+    [
+        (
+            1431,
+            ["My sister is a nurse.", "My sister's a nurse at a hospital.", "My sister works as a nurse."],
+            ["Sister's a nurse at a hospital"],
+        ),
+        (1432, ["我儿子有自闭症。", "我儿子是孤独症谱系障碍。"], ["儿子有自闭症"]),
+        (1433, ["My daughter is in 3rd grade.", "My daughter's a third grader."], ["Daughter is in 3rd grade"]),
+        (1434, ["我女儿今年5岁。", "我家闺女五岁。"], ["女儿今年5岁"]),
+        (1435, ["我老婆是老师。", "我老婆是个教书的。"], ["老婆是老师"]),
+    ],
+    ids=["more-detail", "zh-condition-names", "en-grader", "zh-age-year", "zh-teacher"],
+)
+def test_a_family_fact_said_again_in_other_words_stays_one_statement(db, user, said, left) -> None:
+    """R-WRITE-3, issue 13.1 (session 41): each paraphrase was appended as another statement of the family member
+    ("Sister is a nurse; Sister's a nurse at a hospital"); one that says more replaces the statement it details.
+    Sent again in reverse, the memory stays as it is."""
+    tell(user, said)
+    first = _active(user)
+    assert [content for _, _, _, content, *_ in first] == left
+    tell(user, list(reversed(said)))
+    assert _active(user) == first
+
+
 def test_a_reply_length_asked_again_after_another_is_the_rule_now(db) -> None:
     """R-WRITE-2, R-WRITE-3 (twenty-second probe): 「回复短一点就行」 said again after 「以后回答详细一点」 was taken for a
     repeat (its words were told before, and 短 / 详细 shared every other word), so the detailed rule stayed."""

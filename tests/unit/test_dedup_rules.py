@@ -584,3 +584,25 @@ def test_only_the_rules_wording_keys_get_the_wording_treatment() -> None:
     stored, stated = "Plays the cello in a community orchestra", "Plays the viola in a community orchestra"
     assert not says_nothing_new(_NeverAlike(), stored, stated, key="fact-cello")
     assert says_nothing_new(_NeverAlike(), stored, stated, key="said-plays-cello-community-orchestra")
+
+
+@pytest.mark.parametrize(
+    ("stored", "stated", "confirms"),
+    [
+        ("Daughter is in 3rd grade", "Daughter's a third grader", True),
+        ("Daughter's a third grader", "Daughter is in 3rd grade", True),
+        ("Daughter is in 3rd grade", "Daughter is a fourth grader", False),
+        ("女儿今年5岁", "闺女五岁", True),
+        ("女儿今年5岁", "女儿今年6岁了", False),
+        ("儿子有自闭症", "儿子是孤独症谱系障碍", True),
+        ("老婆是老师", "老婆是个教书的", True),
+        ("老婆是老师", "老婆是医生", False),
+    ],
+)
+def test_a_family_fact_in_other_words_confirms_and_another_value_does_not(
+    stored: str, stated: str, confirms: bool
+) -> None:
+    """R-WRITE-3, issue 13.1 (session 41): a grade said as "a third grader", an age said without 今年, 孤独症 for 自闭症
+    and 教书的 for 老师 were each appended beside the statement they repeat (the scorer rates them below the merge
+    threshold)."""
+    assert says_nothing_new(_NeverAlike(), stored, stated) is confirms

@@ -5421,7 +5421,8 @@ def test_not_drinking_said_alone_is_alcohol_kept_from(message: str, content: str
     [
         ("I'm on blood thinners, warfarin every day.", "Is on blood thinners, warfarin every day"),
         ("我在吃抗凝药，华法林，每天一片。", "在吃抗凝药，华法林，每天一片"),
-        ("I take metformin, 500mg twice a day.", "Takes metformin, 500mg twice a day"),
+        # Said one way since session 41 (`builders.medication_dose`), as a dose said again or changed is compared.
+        ("I take metformin, 500mg twice a day.", "Takes metformin, 500 mg twice a day"),
     ],
 )
 def test_a_drug_named_beside_its_kind_and_its_dose_stay_in_the_medication(message: str, content: str) -> None:
@@ -7681,3 +7682,99 @@ def test_a_thyroid_condition_is_read_by_its_full_and_everyday_names(message: str
     """R-TYPE-2 (session 40's s40d-zh-hyperthyroid, session 41): 甲状腺功能亢进 was not 甲亢, 「我确诊了甲亢」 was read as
     「我甲亢」 (nothing), and "Turns out I have…" was not read as a finding."""
     assert [c.key for c in extract(message)] == [key]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("我每天打14个单位的胰岛素。", "每天打14个单位胰岛素"),
+        ("胰岛素我每天打14个单位。", "每天打14个单位胰岛素"),
+        ("医生把我的胰岛素调到16个单位了。", "每天打16个单位胰岛素"),
+        ("我每天吃500毫克二甲双胍", "每天吃500毫克二甲双胍"),
+        ("I take metformin 500mg twice a day.", "Takes metformin, 500 mg twice a day"),
+        ("I'm on 500mg metformin, twice daily.", "Takes metformin, 500 mg twice a day"),
+        ("They upped my metformin to 1000mg twice a day.", "Takes metformin, 1000 mg twice a day"),
+        ("I'm on 500mg of metformin.", "Takes metformin, 500 mg a day"),
+    ],
+)
+def test_a_dose_in_units_or_milligrams_and_how_often_is_one_medication_fact(message: str, content: str) -> None:
+    """R-TYPE-2 (session 41): insulin units and milligrams in Chinese, "twice a day", "I'm on <dose>" (the rule had
+    a space before "'m") and a dose changed by "they" were read as nothing, so a changed dose never replaced the old."""
+    assert [(c.key.split("-")[0], c.content) for c in extract(message)] == [("medication", content)]
+
+
+def test_a_car_traded_in_ends_the_car_held_and_names_the_new_one() -> None:
+    """R-WRITE-2 (session 41): "I traded in the Civic for a RAV4" was read as nothing, and "I sold my Civic" looked
+    for the Civic among likings and devices only, never the vehicle."""
+    read = [(c.op, c.key, c.content) for c in extract("I traded in the Civic for a RAV4 last weekend.")]
+    assert read[-1] == ("upsert", "vehicle", "Got a RAV4")
+    assert read[0][0] == "delete"
+    assert [(c.key, c.content) for c in extract("I got a RAV4.")] == [("vehicle", "Got a RAV4")]
+
+
+def test_a_job_said_with_zai_zuo_is_the_occupation_not_an_employer() -> None:
+    """R-TYPE-2 (session 41): 「现在在做保险销售」 after 「我辞职了」 was stored as the employer 「在做保险销售工作」."""
+    assert [(c.op, c.key, c.content) for c in extract("我辞职了，现在在做保险销售。")] == [
+        ("delete", "employer", "辞职了"),
+        ("upsert", "occupation", "职业：保险销售"),
+    ]
+    assert [(c.key, c.content) for c in extract("我在当老师")] == [("occupation", "职业：老师")]
+
+
+@pytest.mark.parametrize(
+    ("message", "read"),
+    [
+        ("As a vegetarian, what should I eat for protein?", ("diet", "Is a vegetarian")),
+        ("作为一个素食者，我该怎么补充蛋白质？", ("diet", "是素食者")),
+        (
+            "As someone who's lactose intolerant, what cheese can I eat?",
+            ("health-lactose-intolerance", "Is lactose intolerant"),
+        ),
+        ("As someone who doesn't drink, what should I order at a bar?", ("drink-alcohol", "Doesn't drink alcohol")),
+        ("身为一个程序员，我该学什么？", ("occupation", "职业：程序员")),
+    ],
+)
+def test_who_the_user_is_said_before_a_question_is_a_statement(message: str, read: tuple[str, str]) -> None:
+    """R-READ-6 (session 41): "As a vegetarian, …?" and 「作为一个素食者，…？」 said who the user is before what they
+    asked; it was read as nothing, or kept with its 作为 (「作为一个素食者」)."""
+    assert [(c.key, c.content) for c in extract(message)] == [read]
+
+
+@pytest.mark.parametrize("message", ["As a kid, I loved soccer.", "As a result, what should I do?"])
+def test_what_the_user_was_or_an_as_a_of_no_person_is_no_statement_of_who_they_are(message: str) -> None:
+    """R-READ-6 (session 41): "As a kid" is who the user was; "As a result" names nobody."""
+    assert extract(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "read"),
+    [
+        ("I'm kind of a night owl.", ("habit-staying-up-late", "Is a night owl")),
+        ("我这人不太能吃辣。", ("food-spicy-food", "不太能吃辣")),
+        ("我家有两个娃。", ("family-children", "我家有两个孩子")),
+        ("My wife and I live in Denver.", ("residence-city", "Lives in Denver")),
+    ],
+)
+def test_everyday_ways_of_saying_i_are_read_as_the_user(message: str, read: tuple[str, str]) -> None:
+    """R-READ-6 (session 41): "kind of a", 「我这人」, 娃 for a child and "My wife and I live in…" each left the
+    statement unread."""
+    assert [(c.key, c.content) for c in extract(message)] == [read]
+
+
+def test_a_new_thing_just_got_is_what_the_user_has_not_a_goal_reached() -> None:
+    """R-WRITE-2 (session 41): "I just got a new iPhone 15" was read as the goal "iPhone" reached, and the phone held
+    stayed the old one; a thing earned is still a goal reached."""
+    assert [(c.op, c.key) for c in extract("I just got a new iPhone 15.")] == [("upsert", "device-iphone")]
+    assert [(c.op, c.key) for c in extract("I just got my black belt.")] == [("delete", "goal-black-belt")]
+
+
+@pytest.mark.parametrize(
+    ("message", "read"),
+    [
+        ("我升职做销售主管了。", [("upsert", "occupation", "职业：销售主管")]),
+        ("我换了个新工作，现在在腾讯。", [("upsert", "employer", "在腾讯工作")]),
+    ],
+)
+def test_a_new_job_said_as_what_happened_is_the_job_now(message: str, read: list[tuple[str, str, str]]) -> None:
+    """R-WRITE-2 (session 41): 「升职做…」 and 「换了个新工作，现在在…」 were read as nothing, so the old job stayed."""
+    assert [(c.op, c.key, c.content) for c in extract(message)] == read

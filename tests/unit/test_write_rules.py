@@ -418,3 +418,16 @@ def test_a_family_fact_of_the_thirty_fifth_probe(existing: str, addition: str, e
     """R-WRITE-3 (thirty-fifth to thirty-seventh probes, held-out bursts): each was appended as a second part of the
     fact it restates or ends."""
     assert append_content(existing, addition) == expected
+
+
+def test_a_school_stage_said_with_its_month_replaces_the_stage_held() -> None:
+    """R-WRITE-2 (session 41): 「女儿今年9月上小学了」 was appended beside 「女儿在上幼儿园」 (the month made it another
+    shape), and 「闺女上幼儿园了」 beside it too."""
+    assert append_content("女儿在上幼儿园", "女儿今年9月上小学了") == "女儿今年9月上小学了"
+    assert append_content("女儿在上幼儿园", "闺女上幼儿园了") == "女儿在上幼儿园"
+    assert append_content("女儿喜欢画画", "女儿9月上小学了") == "女儿喜欢画画；女儿9月上小学了"
+
+
+def test_an_age_said_with_when_the_birthday_was_replaces_the_age_held() -> None:
+    """R-WRITE-2 (session 41): 「儿子上周满7岁了」 was appended beside 「儿子6岁」 (上周 made it another shape)."""
+    assert append_content("儿子6岁", "儿子上周满7岁了") == "儿子上周满7岁了"

@@ -1101,6 +1101,11 @@ def smoking_quit_years_ago(match: re.Match[str], clause: Clause) -> list[Candida
 # An English dose: digits and a unit, spaced or not ("10 mg", "10mg"; stored as "10 mg"). A Chinese one is counted in
 # tablets, 粒 and 颗 stored as 片 (`table`'s dose rules read all three).
 _EN_DOSE = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)\s*(?P<unit>mg|mcg|µg|ml|units?|iu)$", re.IGNORECASE)
+# A dose taken more than once a day, said one way: "twice a day" / "2 times daily".
+_EN_TIMES_A_DAY = {"twice": "twice ", "2 times": "twice ", "three times": "three times ", "3 times": "three times "}
+# The Chinese units of a dose counted in tablets (「两片」 / 「两粒」 are one dose), and the counts said in words.
+_ZH_TABLETS = ("片", "粒", "颗")
+_ZH_TABLET_COUNTS = {"1": "一", "2": "两"}
 
 
 _COMMUTE_VERBS = {
@@ -1131,9 +1136,10 @@ def commute_mode(value: str) -> str:
 
 
 def medication_dose(match: re.Match[str], clause: Clause) -> list[Candidate]:
-    """A drug taken daily at a dose, said one way (「每天吃一片氯雷他定」, "Takes lisinopril, 10 mg a day") under
-    `medication-<item>`, so that the same dose said again is a repeat and another dose a new value; nothing for a dose
-    not said in digits (English) or in tablets (Chinese)."""
+    """A drug taken daily at a dose, said one way (「每天吃一片氯雷他定」, 「每天打14个单位胰岛素」, "Takes lisinopril, 10 mg
+    a day", "Takes metformin, 500 mg twice a day") under `medication-<item>`, so that the same dose said again is a
+    repeat and another dose a new value; nothing for a dose not said in digits (English) or in tablets, units or
+    milligrams (Chinese)."""
     item = clean_item(match.group("item"), clause.lang)
     if not item:
         return []
@@ -1142,13 +1148,19 @@ def medication_dose(match: re.Match[str], clause: Clause) -> list[Candidate]:
         count = "半" if said == "半" else count_in_digits(said)
         if count is None:
             return []
-        tablets = {"1": "一", "2": "两"}.get(count, count)
-        content = f"每天吃{tablets}片{item}"
+        unit = match.groupdict().get("unit") or "片"
+        if unit in _ZH_TABLETS:
+            content = f"每天吃{_ZH_TABLET_COUNTS.get(count, count)}片{item}"
+        elif unit.endswith("单位"):
+            content = f"每天打{count}个单位{item}"
+        else:
+            content = f"每天吃{count}{'毫克' if unit == 'mg' else unit}{item}"
     else:
         dose = _EN_DOSE.match(said)
         if not dose:
             return []
-        content = f"Takes {item.lower()}, {dose['amount']} {dose['unit'].lower()} a day"
+        times = _EN_TIMES_A_DAY.get((match.groupdict().get("times") or "").lower(), "")
+        content = f"Takes {item.lower()}, {dose['amount']} {dose['unit'].lower()} {times}a day"
     return [_candidate("upsert", "fact", f"medication-{item_slug(item)}", content, clause, 5, item=item)]
 
 

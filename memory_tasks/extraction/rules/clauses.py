@@ -116,8 +116,22 @@ _EN_VERB_WITHOUT_I = re.compile(
 )
 # "I can't eat anything fried, doctor's orders": the doctor's order it is, as "My doctor told me to avoid …" says it.
 _EN_DOCTORS_ORDERS = re.compile(
-    r"^I (?:can't|cannot|can not|shouldn't|should not|am not allowed to|'m not allowed to) (?:eat|have|drink) "
+    r"^I(?: can't| cannot| can not| shouldn't| should not| am not allowed to|'m not allowed to) (?:eat|have|drink) "
     r"(?P<what>[\w -]{2,30}?),? (?:(?:it's |on |by )?(?:my )?doctor['\u2019]?s orders|per (?:my )?doctor)[.!]?$",
+    re.IGNORECASE,
+)
+# 「我家有两个娃」, 「我家娃今年5岁」: 娃 (娃娃) is a child.
+_ZH_KIDS_SAID_AS_WA = re.compile(r"(?:(?<=[一两二三四\d]个)|(?<=我家)|(?<=我们家)|(?<=家里))娃(?:娃|儿)?")
+# "They upped my metformin to 1000mg": whoever changed the user's dose, it is the doctor's change of it.
+_EN_DOSE_CHANGED_BY_THEM = re.compile(
+    r"^(?:they|she|he)(?='ve| have| just| bumped| upped| increased| raised| lowered| reduced| cut| dropped| changed)"
+    r"(?:'ve| have)?(?= (?:just )?(?:bumped|upped|increased|raised|lowered|reduced|cut|dropped|changed) my )",
+    re.IGNORECASE,
+)
+# "I traded in my Civic for a RAV4": the car sold, and the one got.
+_EN_TRADED_IN = re.compile(
+    r"^I(?:'ve| have)? (?:just |finally )?traded (?:in )?(?:my|the|our) (?P<old>[\w -]{2,20}?) for an? (?:new )?"
+    r"(?P<new>[\w -]{2,30}?)(?P<when> (?:last|this) \w+| \w+ ago)?$",
     re.IGNORECASE,
 )
 # "I'm on blood thinners, so no aspirin": a drug ruled out, as "so I can't take aspirin" says it.
@@ -819,11 +833,20 @@ _EN_HOUSEHOLD_DIET = re.compile(
 _ZH_HOUSEHOLD_DIET = re.compile(r"^我们?家(?:里)?(?:人)?(?=(?:都|从来|一直|基本)?(?:不吃|不喝|不碰|吃素|忌口))")
 
 
+# "My wife and I live in Denver": where the couple lives is where the user does.
+_EN_COUPLE_AS_USER = re.compile(
+    r"^my (?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|spouse) and I (?=(?:just |recently |now )?"
+    r"(?:live|moved|rent|own)\b(?! in together| together))",
+    re.IGNORECASE,
+)
+
+
 def _household_as_user(text: str, lang: Lang) -> str:
     """`text` with a household's diet or children said of the user ("We don't eat pork" -> "I don't eat pork", "We
-    have a toddler" -> "I have a toddler")."""
+    have a toddler" -> "I have a toddler"), and where the couple lives ("My wife and I live in Denver")."""
     if lang == "zh":
         return _ZH_HOUSEHOLD_DIET.sub("我", text)
+    text = _EN_COUPLE_AS_USER.sub("we ", text)
     text = _EN_HOUSEHOLD_CHILDREN.sub("I have ", text)
     said = _EN_HOUSEHOLD_DIET.match(text)
     if not said:
@@ -891,6 +914,16 @@ def _sentence_start_lowered(words: str) -> str:
     return _EN_WEEKDAY.sub(lambda day: day.group(0).capitalize(), words.lower())
 
 
+# 「我这人不太能吃辣」, 「我这个人吧，…」: the user.
+_ZH_THIS_PERSON = re.compile(r"^我这(?:个)?人(?:吧|呢|啊|嘛)?[，,]?")
+# "I'm kind of a night owl", "I'm a bit of a foodie": what the user is, said with a hedge.
+_EN_HEDGED_BEING = re.compile(
+    r"^I(?:'m| am) (?:kind of|sort of|kinda|sorta|basically|pretty much|definitely|totally|literally|a bit of"
+    r"|something of|somewhat of) (?=an? )",
+    re.IGNORECASE,
+)
+
+
 def _strip_discourse(text: str, lang: Lang) -> str:
     """`text` without its discourse words, a leading frequency word put after the subject."""
     pattern = _ZH_DISCOURSE if lang == "zh" else _EN_DISCOURSE
@@ -898,9 +931,10 @@ def _strip_discourse(text: str, lang: Lang) -> str:
     while previous != text:
         previous, text = text, pattern.sub("", text, count=1).strip()
     if lang == "zh":
+        text = _ZH_THIS_PERSON.sub("我", text)
         text = _ZH_TIME_KEPT_FOR.sub(r"我\g<when>\g<what>", text)
         return _ZH_ADVERB_FIRST.sub(lambda m: f"我{m.group('adv')}", text)
-    text = _EN_AFTERTHOUGHT.sub("", text)
+    text = _EN_HEDGED_BEING.sub("I'm ", _EN_AFTERTHOUGHT.sub("", text))
     text = _EN_CLEFT.sub(lambda m: f"I'm {m.group('what').lower()} {m.group('item')}", text)
     text = _EN_INTRODUCED.sub("I'm ", text)
     text = _EN_TIME_FIRST.sub(lambda m: f"{m.group('rest')} {_sentence_start_lowered(m.group('when'))}", text)
@@ -974,8 +1008,53 @@ def _sentences(message: str) -> Iterator[tuple[str, bool]]:
         chunk = match.group(0)
         for sentence in _EN_FULL_STOP.split(chunk):
             body = sentence.strip().rstrip("。！？!?；;.… \n")
+            said_as = _SAID_AS_WHO.match(body)
+            if said_as:
+                yield _said_as_who(said_as), False
+                body = body[said_as.end() :]
             if body:
                 yield body, sentence.rstrip().endswith(("?", "？"))
+
+
+# Who the user is, said before what they ask or say: "As a vegetarian, what should I eat for protein?", "As someone
+# who's lactose intolerant, …", 「作为一个素食者，我该怎么补充蛋白质？」 (a statement of its own, "I'm a vegetarian").
+# Not what the user was ("As a kid, …") nor "as a" of anything but a person ("As a result, …").
+_SAID_AS_WHO = re.compile(
+    r"^As (?P<article>an?) (?!(?:kid|child|teen|teenager|boy|girl|baby|young|little|result|rule|matter|whole|reminder"
+    r"|side|note|bonus|joke|treat|favou?r|test|follow-up|thank|gift|reward|precaution|consequence|start|heads|quick"
+    r"|first|last|general|courtesy|backup|compromise|fallback|last resort)\b)(?P<who_en>[\w'-]+(?: [\w'-]+){0,4}?),\s*(?=\S)"
+    r"|^As (?:someone|somebody|a person|one) who(?P<verb> is|'s| has| have)? (?P<what_en>[\w' -]{2,40}?),\s*(?=\S)"
+    r"|^(?:作为|身为)(?:一[个名位])?(?P<who_zh>(?!回报|例子|补充|参考|交换|条件|代价|结果)[^，,。]{2,12}?)[，,]\s*(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def _said_as_who(said: re.Match[str]) -> str:
+    """The statement `_SAID_AS_WHO` found, in the first person: "I'm a vegetarian", "I have celiac disease"."""
+    if said["who_zh"]:
+        return f"我是{said['who_zh']}"
+    if said["who_en"]:
+        return f"I'm {said['article'].lower()} {said['who_en']}"
+    verb = (said["verb"] or "").strip().lower()
+    if verb in ("is", "'s"):
+        return f"I'm {said['what_en']}"
+    if verb in ("has", "have"):
+        return f"I have {said['what_en']}"
+    first, _, rest = said["what_en"].partition(" ")
+    return f"I {_EN_FIRST_PERSON.get(first.lower(), _first_person_verb(first))} {rest}".rstrip()
+
+
+# The verbs of "someone who …" that are not a plain -s away from the first person.
+_EN_FIRST_PERSON = {"doesn't": "don't", "does": "do", "isn't": "am not", "hasn't": "haven't", "can't": "can't"}
+
+
+def _first_person_verb(verb: str) -> str:
+    """`verb` of the third person in the first: "loves" -> "love", "goes" -> "go", "watches" -> "watch"."""
+    if verb.endswith("ies"):
+        return f"{verb[:-3]}y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "oes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
 
 
 # "I'm vegetarian", "I cook": a short part that is a statement of its own, not a subject.
@@ -1125,8 +1204,11 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
         if lang == "en":
             sentence = _EN_DOCTORS_ORDERS.sub(lambda m: f"My doctor told me to avoid {m.group('what')}", sentence)
             sentence = _EN_TIME_LEAD_COMMA.sub(r"\g<when> ", sentence)
+            sentence = _EN_DOSE_CHANGED_BY_THEM.sub("My doctor", sentence)
+            sentence = _EN_TRADED_IN.sub(r"I sold my \g<old>, and I got a \g<new>", sentence)
         if lang == "zh":
             sentence = _ZH_SPORT_VERB_SPLIT.sub(_sport_said_whole, sentence)
+            sentence = _ZH_KIDS_SAID_AS_WA.sub("孩子", sentence)
             sentence = _ZH_FOR_FAITH_FIRST.sub(lambda m: f"{m['who'] or '我'}{m['avoidance']}，宗教原因", sentence)
             sentence = _ZH_BIRTHDAY_TODAY.sub(r"今年\g<age>岁了", sentence)
             sentence = _ZH_BROUGHT_OVER.sub(r"我\g<who>从\g<place>搬过来", sentence)

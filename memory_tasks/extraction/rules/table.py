@@ -184,7 +184,10 @@ _ZH_CAR_MAKES = (
 _CAR_MAKES = (
     r"(?-i:Tesla|Toyota|Honda|Ford|BMW|Audi|Mercedes|Volkswagen|VW|Subaru|Mazda|Nissan|Hyundai|Kia|Volvo|Porsche|Jeep"
     r"|Chevy|Chevrolet|Lexus|Prius|Jaguar|Land Rover|Range Rover|Mini Cooper|Fiat|Ferrari|BYD|NIO|Rivian|Polestar"
-    r"|Dodge|GMC|Buick|Cadillac|Acura|Infiniti|Mitsubishi|Suzuki|Peugeot|Renault|Skoda|Harley|Ducati|Vespa)"
+    r"|Dodge|GMC|Buick|Cadillac|Acura|Infiniti|Mitsubishi|Suzuki|Peugeot|Renault|Skoda|Harley|Ducati|Vespa"
+    # Models said without their make: "I got a RAV4".
+    r"|Civic|Accord|CR-V|Corolla|Camry|RAV4|Highlander|Tacoma|Model [3SXY]|F-150|Silverado|Outback|Forester|Wrangler"
+    r"|Mustang|Golf|Jetta|Tiguan|Miata|CX-5|Leaf|Bolt|Odyssey|Sienna|Pilot)"
 )
 # What may follow a routine's hour: "I go to bed at 11 now", "… since the baby arrived".
 _EN_ROUTINE_NOW = r"(?: now| these days| nowadays| lately)?(?: since [\w' -]{3,40})?"
@@ -285,6 +288,18 @@ _ZH_CHRONIC_MEDS = (
 # Pills taken every day at a dose (`builders.medication_dose`), and when in the day.
 _ZH_DAILY_PILLS = r"阿司匹林|布洛芬|维生素[A-Z\d]*|鱼油|钙片|褪黑素|" + _ZH_CHRONIC_MEDS
 _ZH_DAILY = r"(?:每天|每日|天天|每晚|一天)(?:早上|晚上|睡前|睡觉前){0,2}"
+# A daily dose in Chinese: tablets (「两片」), insulin units (「14个单位」) or a weight (「500毫克」), and the verb it is taken
+# with (打 an injection).
+_ZH_DOSE = (
+    r"(?P<dose>半|[一两二三四五六七八九十]{1,3}|\d{1,4})(?:整)?(?P<unit>片|粒|颗|个单位|单位|毫克|mg|微克)(?:的)?"
+)
+_ZH_DOSE_TAKEN = r"(?:吃|服用|服|打|注射)"
+# How often a dose is taken in English: "twice a day", or once ("every morning", "daily").
+_EN_DOSE_TIMES = (
+    r"(?:,? (?P<times>twice|three times|2 times|3 times) (?:a day|daily|per day)"
+    r"|,? every (?:morning|evening|night|day)|,? daily| a day| once a day| once daily| per day)?"
+)
+_EN_DOSE_AMOUNT = r"(?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu))"
 _EN_CHRONIC_MEDS = (
     r"metformin|insulin|blood thinners|warfarin|antidepressants|sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro"
     r"|statins|levothyroxine|birth control|an inhaler|folic acid|prenatal vitamins"
@@ -832,7 +847,7 @@ RULES: tuple[Rule, ...] = (
     _r("pref", "en", r"^(?:I|we)(?:'ve| have)? (?:(?:stopped|quit) (?:working on|building|developing)|abandoned|shelved|dropped|gave up on|given up on) (?:the |my |our )(?P<item>[\w' -]*?\b(?:" + _EN_PROJECT_NOUNS + r"))(?: project)?$", _retire_project),
     _r("pref", "en", r"^I(?:'ve| have)? (?:gave|given) up on (?P<item>.+)$", _retire_goal),
     # A goal reached ends it: "I finished my first marathon!", "I passed the N1", 「我考过N1了」.
-    _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)(?![\w' -]*? (?:on|in(?! (?:under |about |just under )?\d)|at|with|from|for|about|of|to) )[\w' -]{2,40}?)(?: exam| test)?(?: in (?:under |about |just under )?\d[\d:.]*(?: hours?| minutes?| mins?)?)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
+    _r("pref", "en", r"^I(?:(?:'ve| have)? (?:finally |just |actually |officially )?(?:finished|completed|ran|passed|achieved|reached)| (?:finally|just|recently) (?:got|earned)) (?:my |the |a )?(?P<item>(?!(?:an? |the |my )?new )(?!(?:\w+ )?(?:\w+ )?(?:job|position|role|offer)\b)(?![\w' -]*? (?:on|in(?! (?:under |about |just under )?\d)|at|with|from|for|about|of|to) )[\w' -]{2,40}?)(?: exam| test)?(?: in (?:under |about |just under )?\d[\d:.]*(?: hours?| minutes?| mins?)?)?(?: last \w+| \w+ ago| today| yesterday| this (?:week|month|year)| at last)?$", goal_reached),
     # An exam passed, said without "I": "Passed B2!", "Finally passed the JLPT N2".
     _r("pref", "en", r"^(?:just |finally )?passed (?:my |the )?(?P<item>(?-i:[A-Z0-9])[\w -]{0,20}?)(?: exam| test)?$", goal_reached),
     # "I got my driver's license!": the license is the goal, however it was got.
@@ -1211,7 +1226,7 @@ RULES: tuple[Rule, ...] = (
     _r("hometown", "en", r"^" + _EN_PLACE + r" is (?:my hometown|where I(?:'m| am) from|where I was born)$", HOMETOWN),
     _r("hometown", "en", r"^my home ?town is " + _EN_PLACE, HOMETOWN),
     _r("nationality", "en", r"^I(?:'m| am) (?P<value>" + _DEMONYMS + r")$", Slot("fact", "nationality", {"zh": "国籍：{value}", "en": "Is {value}"}, ttl_days=LIFELONG_TTL_DAYS)),
-    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还是|还)?(?:是|当|做)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
+    _r("occupation", "zh", r"^(?:我)?(?:现在|目前|也|还是|还)?(?:是|当|做|在做|在当|在干)(?:一名|一个|一位|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     _r("occupation", "zh", r"职业是(?P<value>[^，。]+)$", OCCUPATION),
     # 「本人纹身师一枚」: a self-introduction.
     _r("occupation", "zh", r"^(?:本人|我)(?:是)?(?P<value>" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r"))一枚$", OCCUPATION),
@@ -1220,7 +1235,7 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "zh", r"^(?:我)?(?:是)?干(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r")|跑外卖|送外卖|送快递)(?:这一?行)(?:的)?$", OCCUPATION_DONE),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?在[^，。]{2,8}?(?:当|做)(?:一名|一个|个|名)?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     # 「我被提拔为经理了」, 「我升职成主管了」: the new title.
-    _r("occupation", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|今年)?(?:被)?(?:提拔|升职|晋升|升)(?:为|成|到|成了)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
+    _r("occupation", "zh", r"^(?:我)?(?:已经|刚|刚刚|去年|今年)?(?:被)?(?:提拔|升职|晋升|升)(?:为|成|到|成了|做|当|当上|做了|当了)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     # 「我转行做产品经理了」: a new occupation said as a change of career.
     _r("occupation", "zh", r"^(?:我)?(?:现在|已经|去年|今年|最近)?(?:转行|改行|转|改)(?:做|当|成|去做|去当)了?(?P<value>" + ZH_OR_LATIN + r"{0,8}?(?:" + _ZH_OCCUPATION + r"))了?$", OCCUPATION),
     _r("occupation", "zh", r"^(?:我)?(?:现在|目前)?是做(?P<value>[^，。]+?)的$", OCCUPATION),
@@ -1266,9 +1281,9 @@ RULES: tuple[Rule, ...] = (
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:上班|工作|任职|实习|打工)", EMPLOYER_OR_KIND_ZH),
     # 「我换工作了，现在在字节跳动」, "I changed jobs, now I'm at Stripe": the job left (if held), then where the
     # user is now, which the clause alone ("现在在机场") would not say is a workplace.
-    _r("employer", "zh", r"^(?:我)?(?:最近|刚|刚刚|已经|上个月|今年)?(?:换工作|换了工作|换了份工作|跳槽)了$", slot_retirement("fact", "employer", if_held=True)),
+    _r("employer", "zh", r"^(?:我)?(?:最近|刚|刚刚|已经|上个月|今年)?(?:换工作|换了工作|换了(?:个|份|一份|一个)(?:新)?工作|跳槽)了?$", slot_retirement("fact", "employer", if_held=True)),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:changed|switched) jobs$", slot_retirement("fact", "employer", if_held=True)),
-    _r("employer", "zh", r"^(?:现在|目前|已经)?(?:在|去了|到了|入职了?|跳到了?)(?P<value>[^，。\s]{2,10}?)(?:了|上班|工作)?$", EMPLOYER_ZH, after="employer"),
+    _r("employer", "zh", r"^(?:现在|目前|已经)?(?:在|去了|到了|入职了?|跳到了?)(?P<value>(?![做当干])[^，。\s]{2,10}?)(?:了|上班|工作)?$", EMPLOYER_ZH, after="employer"),
     _r("employer", "en", r"^(?:now )?I(?:'m| am) (?:now )?(?:at|with|working (?:at|for)) (?P<value>" + CAP + r"[\w&.'-]*(?: " + CAP + r"[\w&.'-]*){0,3})(?: now)?$", EMPLOYER_EN, after="employer"),
     # The job may name its field first: 「在阿里做Java开发」, as the occupation rule reads it.
     _r("employer", "zh", AT + r"(?P<value>[^，。\s]{2,10}?)(?:做|当)" + ZH_OR_LATIN + r"{0,6}?(?:" + _ZH_OCCUPATION + r")", EMPLOYER_ZH),
@@ -1438,15 +1453,15 @@ RULES: tuple[Rule, ...] = (
     # A drug the doctor moved the user to: "My doctor switched me to insulin", 「医生让我改打胰岛素」.
     # Switched to, it ends the one held drug of its use (`builders.SWITCHED_AWAY`); put on, it is one more.
     # A daily dose, said one way (`builders.medication_dose`), and a change of it; one drug put in place of another.
-    _r("medication", "zh", r"^(?:我)?(?:现在)?" + _ZH_DAILY + r"(?:都)?(?:要|得)?(?:固定)?(?:吃|服用|服)(?P<dose>[一两二三半]|\d)(?:片|粒|颗)(?P<item>" + _ZH_DAILY_PILLS + r")$", medication_dose),
-    _r("medication", "zh", r"^(?P<item>" + _ZH_DAILY_PILLS + r")(?:我)?(?:现在)?" + _ZH_DAILY + r"(?:都)?(?:要|得)?(?:固定)?(?:吃|服用|服)(?P<dose>[一两二三半]|\d)(?:片|粒|颗)$", medication_dose),
-    _r("medication", "zh", r"^(?P<item>" + _ZH_DAILY_PILLS + r")(?:我)?(?:现在)?(?:减到|加到|增加到|改成|调到)了?(?:" + _ZH_DAILY + r")?(?P<dose>[一两二三半]|\d)(?:整)?(?:片|粒|颗)了?$", medication_dose),
-    _r("medication", "zh", r"^(?:医生)?(?:把|给)我的?(?P<item>" + _ZH_DAILY_PILLS + r")(?:减到|加到|增加到|改成|调到)了?(?:" + _ZH_DAILY + r")?(?P<dose>[一两二三半]|\d)(?:整)?(?:片|粒|颗)了?$", medication_dose),
+    _r("medication", "zh", r"^(?:我)?(?:现在)?" + _ZH_DAILY + r"(?:都)?(?:要|得)?(?:固定)?" + _ZH_DOSE_TAKEN + _ZH_DOSE + r"(?P<item>" + _ZH_DAILY_PILLS + r")$", medication_dose),
+    _r("medication", "zh", r"^(?P<item>" + _ZH_DAILY_PILLS + r")(?:我)?(?:现在)?" + _ZH_DAILY + r"(?:都)?(?:要|得)?(?:固定)?" + _ZH_DOSE_TAKEN + _ZH_DOSE + r"$", medication_dose),
+    _r("medication", "zh", r"^(?P<item>" + _ZH_DAILY_PILLS + r")(?:我)?(?:现在)?(?:减到|加到|增加到|改成|调到|调整到)了?(?:" + _ZH_DAILY + r")?" + _ZH_DOSE + r"了?$", medication_dose),
+    _r("medication", "zh", r"^(?:医生|大夫)?(?:把|给)我的?(?P<item>" + _ZH_DAILY_PILLS + r")(?:的剂量|的量)?(?:减到|加到|增加到|改成|调到|调整到)了?(?:" + _ZH_DAILY + r")?" + _ZH_DOSE + r"了?$", medication_dose),
     _r("medication", "zh", r"^(?:我|医生)?(?:已经|现在)?(?:让我|给我|帮我)?把(?P<from>" + _ZH_CHRONIC_MEDS + r")(?:换成|改成|换)了?(?P<item>" + _ZH_CHRONIC_MEDS + r")了?$", medication_switched),
-    _r("medication", "en", r"^I (?:take|'m on|am on) (?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu)) (?:of )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: every (?:morning|evening|night|day)| daily| a day| once a day)?$", medication_dose),
-    _r("medication", "en", r"^I take (?P<item>" + _EN_CHRONIC_MEDS + r"),? (?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu))(?: every (?:morning|evening|night|day)| daily| a day| once a day)?$", medication_dose),
-    _r("medication", "en", r"^my (?:morning |evening |daily |night )?(?:med|medication|pill) is (?P<item>" + _EN_CHRONIC_MEDS + r"),? (?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu))(?: every (?:morning|evening|night|day)| daily| a day| once a day)?$", medication_dose),
-    _r("medication", "en", r"^(?:my |the )?(?:doctor )?(?:bumped|increased|raised|upped|lowered|reduced|cut|dropped|changed) (?:my )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: dose)? (?:up |down )?to (?P<dose>\d+(?:\.\d+)? ?(?:mg|mcg|ml|units?|iu))$", medication_dose),
+    _r("medication", "en", r"^I(?: take|'m on| am on) " + _EN_DOSE_AMOUNT + r" (?:of )?(?P<item>" + _EN_CHRONIC_MEDS + r")" + _EN_DOSE_TIMES + r"$", medication_dose),
+    _r("medication", "en", r"^I(?: take|'m on| am on) (?P<item>" + _EN_CHRONIC_MEDS + r"),? " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
+    _r("medication", "en", r"^my (?:morning |evening |daily |night )?(?:med|medication|pill) is (?P<item>" + _EN_CHRONIC_MEDS + r"),? " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
+    _r("medication", "en", r"^(?:(?:my |the )?doctor |they |she |he )?(?:just )?(?:bumped|increased|raised|upped|lowered|reduced|cut|dropped|changed) (?:my )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: dose)? (?:up |down )?to " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me from (?P<from>" + _EN_CHRONIC_MEDS + r") to (?P<item>" + _EN_CHRONIC_MEDS + r")$", medication_switched),
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
     _r("medication", "en", r"^(?:my |the )?doctor (?:put|started) me (?:on|onto) (?P<item>" + _EN_CHRONIC_MED_LIST + r")\b", MEDICATION),
@@ -1756,7 +1771,7 @@ RULES: tuple[Rule, ...] = (
     _r("vehicle", "zh", r"^(?:我)?(?:已经|刚)?把(?P<item>[^，。]{2,8}?)(?:卖了|卖掉了|处理掉了)$", named_retirement("vehicle")),
     # "I sold my car" ends the vehicle held; "I sold my guitar" the one thing held that names it.
     _r("vehicle", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?sold (?:my|our) (?:old )?(?:car|truck|SUV|van|minivan|motorcycle|motorbike|scooter)\b", slot_retirement("fact", "vehicle", if_held=True)),
-    _r("vehicle", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?(?:sold|gave away|given away|got rid of) (?:my|our) (?:old )?(?P<item>[\w -]{3,20}?)(?: (?:last|this) \w+| \w+ ago)?$", named_retirement("music-", "sport-", *_SWITCHED_FROM, one_of=True)),
+    _r("vehicle", "en", r"^(?:I|we)(?:'ve| have)? (?:just |finally |recently )?(?:sold|gave away|given away|got rid of) (?:my|our) (?:old )?(?P<item>[\w -]{3,20}?)(?: (?:last|this) \w+| \w+ ago)?$", named_retirement("music-", "sport-", "vehicle", *_SWITCHED_FROM, one_of=True)),
     # The car driven, said one way (`builders.car_named`): "I drive a 2016 Honda Civic", "My car is a 2016 Civic", "I get
     # around in a 2016 Honda Civic".
     _r("vehicle", "en", r"^(?:I drive|I get around in|my car is|I'm driving) an? (?P<value>(?:(?:19|20)\d\d )?" + CAP + r"[\w-]*(?: [\w-]+){0,3})$", CAR_DRIVEN),
