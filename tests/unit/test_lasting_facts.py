@@ -193,3 +193,42 @@ def test_how_far_the_home_is_is_a_lasting_fact() -> None:
     residence misread from 「我住的地方…」, 「住在地方离地铁站很近」)."""
     assert [c.content for c in lasting("我家离地铁站走路就五分钟。")] == ["我家离地铁站走路就五分钟"]
     assert [c.content for c in lasting("我住的地方离地铁站很近。")] == ["住的地方离地铁站很近"]
+
+
+@pytest.mark.parametrize(
+    ("message", "key", "content"),
+    [
+        (
+            "I sing in a community choir every Thursday night.",
+            "habit-singing",
+            "Sings in a community choir every Thursday night",
+        ),
+        ("我练拳击，一个礼拜两次。", "sport-boxing", "练拳击，一个礼拜两次"),
+        (
+            "Baking sourdough is my weekend routine, every single weekend.",
+            "habit-baking",
+            "Baking sourdough is their weekend routine, every single weekend",
+        ),
+    ],
+)
+def test_one_activity_no_rule_reads_is_kept_under_the_key_the_rules_give_it(
+    message: str, key: str, content: str
+) -> None:
+    """Issue 13.1 (session 41's s41d-en-choir): a lasting sentence naming an activity the lexicon knows was left to
+    the rules, and when no rule read it, nothing was kept; it is kept under the rules' key for the activity, where
+    "I love singing" meets it."""
+    assert [(c.memory_type, c.key, c.content) for c in extract(message)] == [("preference", key, content)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I run a D&D campaign for my friends every other Friday.",
+        "Every time I finish working out, I down a protein shake.",
+    ],
+)
+def test_an_activity_word_the_sentence_is_not_about_keys_nothing(message: str) -> None:
+    """Issue 13.1 (session 41): "I run a D&D campaign" is no running, and a protein shake after working out is no gym
+    habit (an English activity counts only near the start, or as the verb of
+    "I" with nothing done after it)."""
+    assert extract(message) == []

@@ -7690,6 +7690,7 @@ def test_a_thyroid_condition_is_read_by_its_full_and_everyday_names(message: str
         ("我每天打14个单位的胰岛素。", "每天打14个单位胰岛素"),
         ("胰岛素我每天打14个单位。", "每天打14个单位胰岛素"),
         ("医生把我的胰岛素调到16个单位了。", "每天打16个单位胰岛素"),
+        ("医生把我的甘精胰岛素加到每晚14个单位了。", "每天打14个单位甘精胰岛素"),
         ("我每天吃500毫克二甲双胍", "每天吃500毫克二甲双胍"),
         ("I take metformin 500mg twice a day.", "Takes metformin, 500 mg twice a day"),
         ("I'm on 500mg metformin, twice daily.", "Takes metformin, 500 mg twice a day"),
@@ -7698,8 +7699,9 @@ def test_a_thyroid_condition_is_read_by_its_full_and_everyday_names(message: str
     ],
 )
 def test_a_dose_in_units_or_milligrams_and_how_often_is_one_medication_fact(message: str, content: str) -> None:
-    """R-TYPE-2 (session 41): insulin units and milligrams in Chinese, "twice a day", "I'm on <dose>" (the rule had
-    a space before "'m") and a dose changed by "they" were read as nothing, so a changed dose never replaced the old."""
+    """R-TYPE-2 (session 41, s41f-zh-insulin-glargine): insulin units (of 甘精胰岛素 too) and milligrams in Chinese, "twice
+    a day", "I'm on <dose>" (the rule had a space before "'m") and a dose changed by "they" were read as nothing, so a
+    changed dose never replaced the old."""
     assert [(c.key.split("-")[0], c.content) for c in extract(message)] == [("medication", content)]
 
 
@@ -7778,3 +7780,16 @@ def test_a_new_thing_just_got_is_what_the_user_has_not_a_goal_reached() -> None:
 def test_a_new_job_said_as_what_happened_is_the_job_now(message: str, read: list[tuple[str, str, str]]) -> None:
     """R-WRITE-2 (session 41): 「升职做…」 and 「换了个新工作，现在在…」 were read as nothing, so the old job stayed."""
     assert [(c.op, c.key, c.content) for c in extract(message)] == read
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("Quick update: I've moved from Leeds to Manchester.", "Lives in Manchester"),
+        ("We moved from Denver to Austin last month.", "Lives in Austin"),
+    ],
+)
+def test_a_move_said_with_where_from_is_where_the_user_lives_now(message: str, content: str) -> None:
+    """R-WRITE-2 (session 41's s41d-en-leeds): "I've moved from Leeds to Manchester" was read as a switch away from a
+    liking of Leeds only; the city held stayed Leeds."""
+    assert [(c.key, c.content) for c in extract(message) if c.op == "upsert"] == [("residence-city", content)]

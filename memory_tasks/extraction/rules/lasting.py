@@ -19,7 +19,7 @@ from memory_tasks.extraction.rules.clauses import SURGERY_AFTER_HAD, SURGERY_HAD
 from memory_tasks.extraction.rules.content import statement
 from memory_tasks.extraction.rules.english import pronouns_in_the_third_person
 from memory_tasks.extraction.rules.keys import fact_key
-from memory_tasks.extraction.rules.lexicon import lexicon_entries
+from memory_tasks.extraction.rules.lexicon import lexicon_entries, lexicon_mentions
 from memory_tasks.text import EN_CHANGED, SAYS_A_CHANGE, ZH_CHANGED_TO
 
 # Below the rules' own confidence (`clauses.CONFIDENT`): no pattern vouches for what the sentence is about.
@@ -197,11 +197,53 @@ def _names_a_known_item(text: str, lang: str) -> bool:
         return True
     if lang != "en":
         return False
-    for word in _EN_WORD.findall(text.casefold()):
-        stem = word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-        if any(lexicon_entries(form) for form in (f"{stem}ing", f"{stem[:-1]}ing", f"{stem}{stem[-1]}ing")):
-            return True
-    return False
+    return any(_ing_forms_known(word) for word in _EN_WORD.findall(text.casefold()))
+
+
+def _ing_forms_known(word: str) -> list[tuple[str, str]]:
+    """The LEXICON items an English verb names by its -ing form: "sings" -> singing, "rows" -> rowing, "swim"."""
+    stem = word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+    return [
+        entry for form in (f"{stem}ing", f"{stem[:-1]}ing", f"{stem}{stem[-1]}ing") for entry in lexicon_entries(form)
+    ]
+
+
+# The lexicon's kinds of a thing the user does (`keys.preference_key`), not exercise in general (运动, "exercise").
+_ACTIVITY_CATEGORIES = frozenset({"sport", "music", "habit"})
+_ACTIVITY_IN_GENERAL = frozenset({"exercise"})
+# The verb of a habit in the simple present: "I sing in a community choir…", "I row with a club…"; not one with a
+# thing done (an article or an owner after it): "I run a D&D campaign" is no running.
+_EN_HABIT_VERB = re.compile(
+    r"^I (?:also |still |only )?(?P<verb>[a-z]+)\b(?P<done> (?:a|an|the|my|our|his|her|their|some|this|that)\b)?"
+)
+
+
+# How far into an English sentence the activity it is about is named: "Baking sourdough is my weekend routine", "I go
+# rock climbing a lot"; not "Every time I finish working out, I down a protein shake".
+_EN_TOPIC_WITHIN_WORDS = 4
+
+
+def _said_first(text: str, said: str, lang: str) -> bool:
+    """True when `said` opens `text` closely enough to be what it is about (English: within its first words)."""
+    if lang != "en":
+        return True
+    return len(text.casefold()[: text.casefold().find(said)].split()) < _EN_TOPIC_WITHIN_WORDS
+
+
+def _activity_key(text: str, lang: str) -> str | None:
+    """The key the rules give the one activity `text` names (「我练拳击，一个礼拜两次」 -> sport-boxing, "I sing in a community
+    choir every Thursday night" -> habit-singing, by its verb), or None when it names none, another kind of item, or
+    more than one."""
+    known = [(slug, category) for slug, category, said in lexicon_mentions(text) if _said_first(text, said, lang)]
+    verb = _EN_HABIT_VERB.match(text) if lang == "en" else None
+    if verb is not None and verb["done"]:
+        known = [entry for entry in known if entry not in lexicon_entries(verb["verb"])]
+    elif verb is not None:
+        known += [entry for entry in _ing_forms_known(verb["verb"]) if entry not in known]
+    if len(known) != 1:
+        return None
+    slug, category = known[0]
+    return f"{category}-{slug}" if category in _ACTIVITY_CATEGORIES and slug not in _ACTIVITY_IN_GENERAL else None
 
 
 # A job or a diet, which the rules key (`occupation`, `diet`) whatever words say it: "I design user experiences for a
@@ -253,18 +295,25 @@ def lasting_fact(sentence: Sequence[Clause]) -> Candidate | None:
         return None
     # The home it is about ("our house") and a surgery's "surgery" are no item the rules would key.
     named = _OUR_HOME.sub(" ", _SURGERY_WORD.sub(" ", text) if _SURGERY_HAD[lang].search(text) else text)
-    if _names_a_known_item(named, lang) or _A_JOB_OR_A_DIET.search(text):
-        # "I knit in my free time", "I walk my dog every morning": the rules key what the lexicon knows. Kept in words
-        # here it would stand beside the memory they keep of it ("Loves knitting"), where similarity cannot tell.
+    if _A_JOB_OR_A_DIET.search(text):
         return None
+    key, memory_type = WORDING_FACT_PREFIX + fact_key(text), "preference" if _HOBBY.search(text) else "fact"
+    if _names_a_known_item(named, lang):
+        # "I knit in my free time", "I walk my dog every morning": the rules key what the lexicon knows. Kept in words
+        # here it would stand beside the memory they keep of it ("Loves knitting"), where similarity cannot tell; one
+        # activity no rule read ("I sing in a community choir every Thursday night") is kept under the rules' key.
+        activity = _activity_key(named, lang)
+        if activity is None:
+            return None
+        key, memory_type = activity, "preference"
     content = statement(text, lang)
     if lang == "en":
         # "Every other week I go in for my allergy shots": a sentence not opening with "I" keeps it after `statement`.
         content = pronouns_in_the_third_person(content)
     return Candidate(
         op="upsert",
-        memory_type="preference" if _HOBBY.search(text) else "fact",
-        key=WORDING_FACT_PREFIX + fact_key(text),
+        memory_type=memory_type,
+        key=key,
         content=content[:1000],
         confidence=CONFIDENCE,
         reason="rules: a lasting fact no rule reads, in the user's words",

@@ -279,7 +279,7 @@ _EN_IMPLANTS = (
     r"pacemaker|insulin pump|cochlear implant|(?:heart |cardiac )?stent|(?:implanted |implantable )?defibrillator"
 )
 _ZH_CHRONIC_MEDS = (
-    r"降压药|降糖药|二甲双胍|胰岛素|抗抑郁药|舍曲林|氟西汀|帕罗西汀|赛乐特|艾司西酞普兰|左洛复|百忧解|来士普|抗凝药|华法林|优甲乐"
+    r"降压药|降糖药|二甲双胍|(?:甘精|门冬|地特|德谷|赖脯|长效|短效|速效)?胰岛素|抗抑郁药|舍曲林|氟西汀|帕罗西汀|赛乐特|艾司西酞普兰|左洛复|百忧解|来士普|抗凝药|华法林|优甲乐"
     r"|甲状腺素|阿托伐他汀|立普妥|辛伐他汀|他汀|避孕药|抗癫痫药|抗焦虑药|心脏病药|叶酸|孕妇维生素"
     r"|赖诺普利|氨氯地平|络活喜|氯沙坦|科素亚|美托洛尔|倍他乐克|氯吡格雷|波立维|阿司匹林|免疫抑制剂"
     # A drug the list does not name, known by the ending of its generic name: 氯雷他定, 西替利嗪, 依那普利, 奥美拉唑.
@@ -1197,7 +1197,8 @@ RULES: tuple[Rule, ...] = (
     # "I'm from 成都, now living in Shanghai", "…but live in Toronto now": the clause after the hometown, without its "I".
     _r("residence-city", "en", r"^(?:and |but )?(?:now |currently )?(?:living|live) in " + _EN_PLACE + r"(?: now)?$", RESIDENCE_EN),
     _r("residence-city", "en", r"^(?:I|we) (?:currently |now |still |also )?(?:live|reside) (?:in|near|outside)(?: (?:a|the) (?:suburb|outskirts|small town|village) (?:of|near|outside))? " + _EN_PLACE, RESIDENCE_EN),
-    _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:back )?to " + _EN_PLACE, RESIDENCE_EN),
+    # "I've moved from Leeds to Manchester": where the user lives now.
+    _r("residence-city", "en", r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) (?:(?:away )?from (?:[\w.'-]+,? ){1,4}?)?(?:back )?to " + _EN_PLACE, RESIDENCE_EN),
     # "I don't have a car": how the user gets around (a car bought later replaces it).
     _r("vehicle", "en", r"^I (?:don't|do not) (?:have|own) (?P<value>a car)(?: anymore| any more)?$", Slot("fact", "vehicle")),
     _r("vehicle", "zh", r"^(?:我)?(?:现在|目前)?(?P<value>没有车|没车)(?:了)?$", Slot("fact", "vehicle")),
