@@ -124,14 +124,13 @@ _EN_DOCTORS_ORDERS = re.compile(
 _ZH_KIDS_SAID_AS_WA = re.compile(r"(?:(?<=[一两二三四\d]个)|(?<=我家)|(?<=我们家)|(?<=家里))娃(?:娃|儿)?")
 # "They upped my metformin to 1000mg": whoever changed the user's dose, it is the doctor's change of it.
 _EN_DOSE_CHANGED_BY_THEM = re.compile(
-    r"^(?:they|she|he)(?='ve| have| just| bumped| upped| increased| raised| lowered| reduced| cut| dropped| changed)"
-    r"(?:'ve| have)?(?= (?:just )?(?:bumped|upped|increased|raised|lowered|reduced|cut|dropped|changed) my )",
+    r"^(?:they|she|he)(?:'ve| have)?(?= (?:just )?(?:bumped|upped|increased|raised|lowered|reduced|cut|dropped|changed) my )",
     re.IGNORECASE,
 )
-# "I traded in my Civic for a RAV4": the car sold, and the one got.
+# "I traded in my Civic for a RAV4 last weekend": the car sold, and the one got (when is no part of either).
 _EN_TRADED_IN = re.compile(
     r"^I(?:'ve| have)? (?:just |finally )?traded (?:in )?(?:my|the|our) (?P<old>[\w -]{2,20}?) for an? (?:new )?"
-    r"(?P<new>[\w -]{2,30}?)(?P<when> (?:last|this) \w+| \w+ ago)?$",
+    r"(?P<new>[\w -]{2,30}?)(?: (?:last|this) \w+| \w+ ago)?$",
     re.IGNORECASE,
 )
 # "I'm on blood thinners, so no aspirin": a drug ruled out, as "so I can't take aspirin" says it.
@@ -1022,7 +1021,7 @@ def _sentences(message: str) -> Iterator[tuple[str, bool]]:
 _SAID_AS_WHO = re.compile(
     r"^As (?P<article>an?) (?!(?:kid|child|teen|teenager|boy|girl|baby|young|little|result|rule|matter|whole|reminder"
     r"|side|note|bonus|joke|treat|favou?r|test|follow-up|thank|gift|reward|precaution|consequence|start|heads|quick"
-    r"|first|last|general|courtesy|backup|compromise|fallback|last resort)\b)(?P<who_en>[\w'-]+(?: [\w'-]+){0,4}?),\s*(?=\S)"
+    r"|first|last|general|courtesy|backup|compromise|fallback)\b)(?P<who_en>[\w'-]+(?: [\w'-]+){0,4}?),\s*(?=\S)"
     r"|^As (?:someone|somebody|a person|one) who(?P<verb> is|'s| has| have)? (?P<what_en>[\w' -]{2,40}?),\s*(?=\S)"
     r"|^(?:作为|身为)(?:一[个名位])?(?P<who_zh>(?!回报|例子|补充|参考|交换|条件|代价|结果)[^，,。]{2,12}?)[，,]\s*(?=\S)",
     re.IGNORECASE,
@@ -1045,7 +1044,7 @@ def _said_as_who(said: re.Match[str]) -> str:
 
 
 # The verbs of "someone who …" that are not a plain -s away from the first person.
-_EN_FIRST_PERSON = {"doesn't": "don't", "does": "do", "isn't": "am not", "hasn't": "haven't", "can't": "can't"}
+_EN_FIRST_PERSON = {"doesn't": "don't", "does": "do", "isn't": "am not", "hasn't": "haven't"}
 
 
 def _first_person_verb(verb: str) -> str:
