@@ -7793,3 +7793,25 @@ def test_a_move_said_with_where_from_is_where_the_user_lives_now(message: str, c
     """R-WRITE-2 (session 41's s41d-en-leeds): "I've moved from Leeds to Manchester" was read as a switch away from a
     liking of Leeds only; the city held stayed Leeds."""
     assert [(c.key, c.content) for c in extract(message) if c.op == "upsert"] == [("residence-city", content)]
+
+
+@pytest.mark.parametrize(
+    ("message", "read"),
+    [
+        ("I moved to Austin this week.", ("residence-city", "Lives in Austin")),
+        ("I started a new job at Google today.", ("employer", "Works at Google")),
+        ("My son turned 7 today.", ("family-children", "Son turned 7")),
+        ("我这周刚搬到深圳。", ("residence-city", "住在深圳")),
+        ("女儿今天开始上小学了。", ("family-children", "女儿开始上小学了")),
+    ],
+)
+def test_a_lasting_change_told_the_day_it_happened_is_kept(message: str, read: tuple[str, str]) -> None:
+    """R-WRITE-2, R-TYPE-3 (session 41): news told the day it happened ("this week", "today", 这周, 今天) was taken for
+    a short-term window and dropped, so the city, the job or the child's age held stayed the old one."""
+    assert [(c.key, c.content) for c in extract(message)] == [read]
+
+
+@pytest.mark.parametrize("message", ["I got sick this week.", "I'm going to the gym today.", "我今天开始减肥"])
+def test_what_holds_for_the_day_stays_short_term(message: str) -> None:
+    """R-TYPE-3 (session 41): only the day of a lasting change is no window; the day's own matters still are."""
+    assert extract(message) == []

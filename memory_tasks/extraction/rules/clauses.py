@@ -423,6 +423,29 @@ def _describes_the_request(clause: Clause, before: list[Clause]) -> bool:
     )
 
 
+# The day a lasting change happened, said with it: "I moved to Austin this week", "My son turned 7 today", 「我这周刚
+# 搬到深圳」, 「女儿今天开始上小学了」. The change is what lasts ("I got sick this week" names none of these changes).
+_EN_CHANGE_DATED = re.compile(
+    r"^(?P<change>.*\b(?:moved|relocated|started|began|turned|switched|joined|retired|graduated|quit"
+    r"|got (?:married|engaged|divorced|promoted|hired))\b.*?),?\s*\b(?:this (?:week|month|morning|weekend)|today)\b"
+    r"(?P<after>.*)$",
+    re.IGNORECASE,
+)
+_ZH_CHANGE_DATED = re.compile(
+    r"(?:这周|本周|这个?星期|今天|这个月|本月)(?:刚刚?|才)?"
+    r"(?=[^，。]{0,8}?(?:搬到|搬去|搬家|开始上|上了|升了|升到|入职|转到|换了|退休|毕业|结婚|满))"
+)
+
+
+def _change_undated(text: str, lang: Lang) -> str:
+    """`text` without the day of the lasting change it tells (`_EN_CHANGE_DATED`, `_ZH_CHANGE_DATED`), which would
+    read as a short-term window."""
+    if lang == "zh":
+        return _ZH_CHANGE_DATED.sub("", text)
+    dated = _EN_CHANGE_DATED.match(text)
+    return f"{dated['change']}{dated['after']}" if dated else text
+
+
 # A condition named with no verb, after what found it: 「（我确诊了）甲亢」.
 _ZH_CONDITION_ALONE = re.compile(rf"^(?:轻度|中度|重度|轻微的?|慢性)?(?:{_ZH_HEALTH_TERMS})$")
 _LASTING_AFTER_WINDOW = re.compile(
@@ -1344,6 +1367,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
                     rest = f"我有{rest}" if _ZH_CONDITION_ALONE.match(rest) else f"我{rest}"
                 clause.text = rest
                 tainted = None  # "今天去医院检查了，医生说我有高血压": a finding outlasts the day it was made
+            clause.text = _change_undated(clause.text, lang)
             window = short_window(clause.text)
             tainted = tainted or (f"short-term window: {window}" if window else None)
             # 「如果我是素食者，应该怎么补充蛋白质？」: what the user supposes, not what is so (nor what follows from it).
