@@ -1462,7 +1462,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?: take|'m on| am on) " + _EN_DOSE_AMOUNT + r" (?:of )?(?P<item>" + _EN_CHRONIC_MEDS + r")" + _EN_DOSE_TIMES + r"$", medication_dose),
     _r("medication", "en", r"^I(?: take|'m on| am on) (?P<item>" + _EN_CHRONIC_MEDS + r"),? " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
     _r("medication", "en", r"^my (?:morning |evening |daily |night )?(?:med|medication|pill) is (?P<item>" + _EN_CHRONIC_MEDS + r"),? " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
-    _r("medication", "en", r"^(?:(?:my |the )?doctor |they |she |he )?(?:just )?(?:bumped|increased|raised|upped|lowered|reduced|cut|dropped|changed) (?:my )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: dose)? (?:up |down )?to " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
+    _r("medication", "en", r"^(?:(?:my |the )?doctor )?(?:just )?(?:bumped|increased|raised|upped|lowered|reduced|cut|dropped|changed) (?:my )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: dose)? (?:up |down )?to " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me from (?P<from>" + _EN_CHRONIC_MEDS + r") to (?P<item>" + _EN_CHRONIC_MEDS + r")$", medication_switched),
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
     _r("medication", "en", r"^(?:my |the )?doctor (?:put|started) me (?:on|onto) (?P<item>" + _EN_CHRONIC_MED_LIST + r")\b", MEDICATION),
