@@ -692,11 +692,11 @@ def _elaborated(stored: str, stated: str, restates: Restates | None, key: str) -
     if restates is None or len([part for part in _SENTENCE_SPLIT.split(stated) if part and part.strip()]) > 1:
         return None
     parts = [part.strip() for part in _SENTENCE_SPLIT.split(stored) if part and part.strip()]
+    said = [part.rstrip("；;。. ") for part in parts]
     elaborated = [
         index
-        for index, part in enumerate(parts)
-        if restates(stated, part.rstrip("；;。. "), False, key)
-        and not restates(part.rstrip("；;。. "), stated, False, key)
+        for index, part in enumerate(said)
+        if restates(stated, part, False, key) and not restates(part, stated, False, key)
     ]
     if len(elaborated) != 1:
         return None

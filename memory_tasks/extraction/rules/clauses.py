@@ -122,9 +122,11 @@ _EN_DOCTORS_ORDERS = re.compile(
 )
 # 「我家有两个娃」, 「我家娃今年5岁」: 娃 (娃娃) is a child.
 _ZH_KIDS_SAID_AS_WA = re.compile(r"(?:(?<=[一两二三四\d]个)|(?<=我家)|(?<=我们家)|(?<=家里))娃(?:娃|儿)?")
+# The verbs of a dose changed ("bumped my sertraline up to 100mg"), which `table`'s dose rule reads.
+EN_DOSE_CHANGED = r"bumped|increased|raised|upped|lowered|reduced|cut|dropped|changed"
 # "They upped my metformin to 1000mg": whoever changed the user's dose, it is the doctor's change of it.
 _EN_DOSE_CHANGED_BY_THEM = re.compile(
-    r"^(?:they|she|he)(?:'ve| have)?(?= (?:just )?(?:bumped|upped|increased|raised|lowered|reduced|cut|dropped|changed) my )",
+    rf"^(?:they|she|he)(?:'ve| have)?(?= (?:just )?(?:{EN_DOSE_CHANGED}) my )",
     re.IGNORECASE,
 )
 # "I traded in my Civic for a RAV4 last weekend": the car sold, and the one got (when is no part of either).

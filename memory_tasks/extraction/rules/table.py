@@ -73,7 +73,7 @@ from memory_tasks.extraction.rules.builders import (
     zh_place,
     zh_school,
 )
-from memory_tasks.extraction.rules.clauses import EN_PET_KINDS, FAMILY, ZH_REPLIES_ABOUT, Clause, Lang
+from memory_tasks.extraction.rules.clauses import EN_DOSE_CHANGED, EN_PET_KINDS, FAMILY, ZH_REPLIES_ABOUT, Clause, Lang
 from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS, ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB
 from memory_tasks.extraction.rules.keys import goal_key, liking_key, preference_key, project_key, retired_key
 from memory_tasks.text import EN_ORDINALS, HAN
@@ -1462,7 +1462,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?: take|'m on| am on) " + _EN_DOSE_AMOUNT + r" (?:of )?(?P<item>" + _EN_CHRONIC_MEDS + r")" + _EN_DOSE_TIMES + r"$", medication_dose),
     _r("medication", "en", r"^I(?: take|'m on| am on) (?P<item>" + _EN_CHRONIC_MEDS + r"),? " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
     _r("medication", "en", r"^my (?:morning |evening |daily |night )?(?:med|medication|pill) is (?P<item>" + _EN_CHRONIC_MEDS + r"),? " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
-    _r("medication", "en", r"^(?:(?:my |the )?doctor )?(?:just )?(?:bumped|increased|raised|upped|lowered|reduced|cut|dropped|changed) (?:my )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: dose)? (?:up |down )?to " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
+    _r("medication", "en", r"^(?:(?:my |the )?doctor )?(?:just )?(?:" + EN_DOSE_CHANGED + r") (?:my )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: dose)? (?:up |down )?to " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me from (?P<from>" + _EN_CHRONIC_MEDS + r") to (?P<item>" + _EN_CHRONIC_MEDS + r")$", medication_switched),
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
     _r("medication", "en", r"^(?:my |the )?doctor (?:put|started) me (?:on|onto) (?P<item>" + _EN_CHRONIC_MED_LIST + r")\b", MEDICATION),
