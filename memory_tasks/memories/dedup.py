@@ -346,11 +346,15 @@ _TEACHES = re.compile(
 )
 
 
+# "Physiotherapist" is a physical therapist, "physiotherapy" physical therapy.
+_PHYSIO = re.compile(r"\bphysio(?=therap)")
+
+
 def _job_title(text: str) -> str | None:
     """The title of the job `text` names, casefolded ("Occupation: High school teacher" -> "high school teacher"), or
     None when it names none."""
     if found := _JOB_TITLE.match(text):
-        return found["title"].casefold()
+        return _PHYSIO.sub("physical ", found["title"].casefold())
     if found := _TEACHES.match(text):
         level = found["level"].casefold()
         return "teacher" if level == "school" else f"{level} teacher"
@@ -372,8 +376,9 @@ def _the_job_held_said_again(stored: str, stated: str) -> bool:
     return all(any(_one_job_word(word, held_word) for held_word in held_words) for word in said.split())
 
 
-# The endings of a doer and of the field it works in: "reporter" / "reporting", "designer" / "design".
-_DOER_OR_FIELD = re.compile(r"(?:er|or|ing|ist)$")
+# The endings of a doer and of the field it works in: "reporter" / "reporting", "designer" / "design", "therapist" /
+# "therapy", "photographer" / "photography".
+_DOER_OR_FIELD = re.compile(r"(?:er|or|ing|ist|y)$")
 
 
 def _one_job_word(a: str, b: str) -> bool:

@@ -63,7 +63,7 @@ from memory_tasks.extraction.core import NOT_SAFETY_TYPES, is_core_memory, is_sa
 from memory_tasks.extraction.filters import is_noise_memory
 from memory_tasks.extraction.types import ExistingMemory
 from memory_tasks.memories.values import children_aged, frame
-from memory_tasks.text import has_han
+from memory_tasks.text import SAYS_A_CHANGE, has_han
 
 logger = logging.getLogger(__name__)
 
@@ -170,6 +170,13 @@ def append_content(existing: str, addition: str) -> str:
     restated_any = len(still_true) < len(old_parts)
     old_parts, added = still_true, []
     for part in new_parts:
+        held_job = _job_part_of(old_parts, part)
+        if held_job is not None:
+            # 「爱人在消防队上班」 after 「老公是消防员」: one job, said again in other words. Said to be the job now
+            # (「老公现在在消防队上班」), it takes the held one's place.
+            if SAYS_A_CHANGE.search(part) and comparable(old_parts[held_job]) != comparable(part):
+                old_parts[held_job], restated_any = part, True
+            continue
         restated = _restated_part(old_parts, part)
         if restated is None:
             added.append(part)
@@ -244,6 +251,38 @@ _A_JOB_EN = re.compile(
     re.IGNORECASE,
 )
 _LIVING = re.compile(r"\blives?\b|\bliving\b|\bbased\b|住|在", re.IGNORECASE)
+
+
+def _job_part_of(parts: list[str], sentence: str) -> int | None:
+    """The index of the one part of `parts` that says the job of whom `sentence` says the job of (`_A_JOB`,
+    `_A_JOB_EN`; 老公 and 爱人 are one partner, as `frame` folds them), or None: `sentence` says no job, or no part or
+    several say that person's."""
+    said = _job_sentence(sentence)
+    if said is None:
+        return None
+    same = [index for index, part in enumerate(parts) if _job_sentence(part) == said]
+    return same[0] if len(same) == 1 else None
+
+
+# Who an English job sentence is of, with the name said after the family word: "Older brother Diego is a welder",
+# "Girlfriend Naomi works as a marine biologist".
+_WHOSE_JOB_EN = re.compile(
+    r"^(?P<who>(?:(?:older|younger|big|little|eldest|oldest|youngest|twin) )?[\w'-]+)(?: (?-i:[A-Z])[\w'-]+)?"
+    r"(?= (?:is|works as) )",
+    re.IGNORECASE,
+)
+
+
+def _job_sentence(sentence: str) -> str | None:
+    """Whose job `sentence` says, as `frame` words them ("older brother", 「伴侣」), or None when it says no one's job."""
+    said = sentence.strip().rstrip("；;。. ")
+    whose = _WHOSE_JOB_EN.match(said)
+    if whose is not None:
+        # Read as `_A_JOB_EN` reads a one-word subject: "Member is a welder".
+        job = _A_JOB_EN.match(f"Member{said[whose.end() :]}")
+        return frame(whose["who"]).casefold() if job is not None else None
+    job = _A_JOB.match(said)
+    return frame(job["who"]).casefold() if job is not None else None
 
 
 def _values_ended(sentence: str) -> list[_EndedValue]:

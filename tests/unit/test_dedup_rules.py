@@ -394,6 +394,12 @@ def test_a_new_count_said_with_a_final_particle_is_a_new_value() -> None:
         ("Occupation: court reporter", "Occupation: court reporting", True),
         ("Occupation: court reporting", "Occupation: court reporter", True),
         ("Occupation: teacher", "Occupation: preacher", False),
+        # A field ending in -y, and physio- for physical (session 42's s42d-en-physio rewrote the job on every re-send).
+        ("Occupation: physical therapist", "Occupation: physical therapy", True),
+        ("Occupation: physical therapist", "Occupation: physiotherapist", True),
+        ("Occupation: physiotherapist", "Occupation: physical therapy", True),
+        ("Occupation: photographer", "Occupation: photography", True),
+        ("Occupation: physical therapist", "Occupation: psychotherapist", False),
     ],
 )
 def test_a_job_said_with_fewer_words_confirms_the_job_held(stored: str, stated: str, confirms: bool) -> None:

@@ -11,9 +11,9 @@ from bench.eval_bursts import DEFAULT_DATA, RESENDS, REVERSED, Burst, BurstResul
 
 def test_the_shipped_bursts_load_each_with_statements_to_send() -> None:
     bursts = load_bursts(DEFAULT_DATA)
-    assert len(bursts) == 1103 and len({b.id for b in bursts}) == 1103
+    assert len(bursts) == 1157 and len({b.id for b in bursts}) == 1157
     assert {b.lang for b in bursts} == {"en", "zh"}
-    assert sum(b.new_value is not None for b in bursts) == 355
+    assert sum(b.new_value is not None for b in bursts) == 378
 
 
 @pytest.mark.parametrize(

@@ -232,3 +232,18 @@ def test_an_activity_word_the_sentence_is_not_about_keys_nothing(message: str) -
     habit (an English activity counts only near the start, or as the verb of
     "I" with nothing done after it)."""
     assert extract(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [("I have scoliosis.", "Has scoliosis"), ("I have endometriosis.", "Has endometriosis")],
+)
+def test_a_condition_named_in_one_word_is_a_lasting_fact(message: str, content: str) -> None:
+    """R-WRITE-2 (session 42's s42g-en-scoliosis): one word was too little a topic, so "I have scoliosis" stored
+    nothing; a condition's medical name is one."""
+    assert [c.content for c in lasting(message)] == [content]
+
+
+@pytest.mark.parametrize("message", ["I have a diagnosis.", "I have a prognosis."])
+def test_a_word_of_medicine_that_names_no_condition_is_no_topic(message: str) -> None:
+    assert lasting(message) == []

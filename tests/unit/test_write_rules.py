@@ -431,3 +431,32 @@ def test_a_school_stage_said_with_its_month_replaces_the_stage_held() -> None:
 def test_an_age_said_with_when_the_birthday_was_replaces_the_age_held() -> None:
     """R-WRITE-2 (session 41): 「儿子上周满7岁了」 was appended beside 「儿子6岁」 (上周 made it another shape)."""
     assert append_content("儿子6岁", "儿子上周满7岁了") == "儿子上周满7岁了"
+
+
+@pytest.mark.parametrize(
+    ("existing", "addition", "expected"),
+    [
+        # One job, said again in other words: 老公 and 爱人 are one partner.
+        ("老公是消防员", "爱人在消防队上班", "老公是消防员"),
+        ("老婆是空姐；老婆喜欢瑜伽", "媳妇在航空公司当空乘", "老婆是空姐；老婆喜欢瑜伽"),
+        (
+            "Girlfriend Naomi is a marine biologist",
+            "Girlfriend is a marine biologist",
+            "Girlfriend Naomi is a marine biologist",
+        ),
+        ("Older brother Diego is a welder", "Older brother is a welder", "Older brother Diego is a welder"),
+        # Said to be the job now, it takes the held job's place.
+        ("老公是消防员", "老公现在在消防队上班", "老公现在在消防队上班"),
+        # Another member's job is another fact.
+        (
+            "Older brother Diego is a welder",
+            "Younger brother is a nurse",
+            "Older brother Diego is a welder; Younger brother is a nurse",
+        ),
+        ("老公是消防员", "妹妹是护士", "老公是消防员；妹妹是护士"),
+    ],
+)
+def test_a_family_members_job_said_again_is_one_job(existing: str, addition: str, expected: str) -> None:
+    """R-WRITE-3 (session 42's held-out bursts): 「老公是消防员；爱人在消防队上班」, "Girlfriend Naomi is a marine biologist;
+    Girlfriend is a marine biologist": a second statement of one person's job was appended as a second fact."""
+    assert append_content(existing, addition) == expected

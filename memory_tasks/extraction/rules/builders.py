@@ -165,6 +165,20 @@ def diet(match: re.Match[str], clause: Clause) -> list[Candidate]:
     return [_candidate("upsert", "fact", key, statement(clause.text, clause.lang), clause, 4)]
 
 
+# The diets of the one axis of what animals one eats (`diet`), named as a kind of diet.
+_VEGETARIAN_AXIS = re.compile(r"vegetarian|vegan|pesc[ae]tarian|plant-based", re.IGNORECASE)
+
+
+def named_diet(match: re.Match[str], clause: Clause) -> list[Candidate]:
+    """A diet no table names, said as one ("I'm following a Mediterranean diet", "I'm on the DASH diet"), in the
+    user's words: under the key of its kind when it is one (`_DIET_KINDS`, `diet` for the vegetarian axis), else
+    `diet-<its name>`."""
+    value = match.group("value")
+    known = next((key for kind, key in _DIET_KINDS if kind.search(value)), None)
+    key = known or ("diet" if _VEGETARIAN_AXIS.search(value) else f"diet-{item_slug(value)}")
+    return [_candidate("upsert", "fact", key, statement(clause.text, clause.lang), clause, 4)]
+
+
 def taken_with(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """How the user takes a hot drink (「我喝咖啡加燕麦奶」, "I take oat milk in my coffee", "I take my coffee black"):
     `<drink key>-taken`, beside the habit of drinking it; said one way (「喝咖啡加燕麦奶」, "Takes coffee with oat milk")."""
@@ -631,6 +645,8 @@ _ONE_DAY = re.compile(r"今天|明天|今晚|\b(?:going to|gonna|will|today|toni
 
 # A reminder asked of the assistant: 「每周五提醒我健身」 is a standing rule, not a gym habit.
 _REMINDER_ASKED = re.compile(r"提醒我|\bremind me\b", re.IGNORECASE)
+# A plan or a wish for a day to come: 「周末想带朋友吃海鲜」, "this weekend I want to go hiking" (not 「想起」, 「想念」).
+_WISHED = re.compile(r"想(?![起念象法])|打算|\b(?:want|wanna|plan|planning|hope|hoping|going) to\b", re.IGNORECASE)
 
 
 # Lexicon categories whose items are things one does or has regularly.
@@ -641,8 +657,9 @@ _SHOP = r"(?:店|馆|厅|铺| shop\b)"
 
 def habit(match: re.Match[str], clause: Clause) -> list[Candidate]:
     """A habit: a frequency word plus an activity the LEXICON knows ("周末我一般去爬山"); a
-    reminder the user asks for at such times is not one, nor a shop named for it (「周末在咖啡店兼职」)."""
-    if _REMINDER_ASKED.search(clause.text):
+    reminder the user asks for at such times is not one, nor a shop named for it (「周末在咖啡店兼职」), nor what the user
+    wants to do (「周末想带朋友吃海鲜」)."""
+    if _REMINDER_ASKED.search(clause.text) or _WISHED.search(clause.text):
         return []
     often = (_FREQUENCY_ZH if clause.lang == "zh" else _FREQUENCY_EN).search(clause.text)
     if not often and not (_WORKDAY_ROUTINE.search(clause.text) and not _ONE_DAY.search(clause.text)):

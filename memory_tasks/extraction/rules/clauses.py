@@ -124,6 +124,8 @@ _EN_DOCTORS_ORDERS = re.compile(
 _ZH_KIDS_SAID_AS_WA = re.compile(r"(?:(?<=[一两二三四\d]个)|(?<=我家)|(?<=我们家)|(?<=家里))娃(?:娃|儿)?")
 # The verbs of a dose changed ("bumped my sertraline up to 100mg"), which `table`'s dose rule reads.
 EN_DOSE_CHANGED = r"bumped|increased|raised|upped|lowered|reduced|cut|dropped|changed"
+# Who changes a dose, as `table`'s dose rule reads it: "my doctor", "my cardiologist", "my psychiatrist", "my GP".
+EN_PRESCRIBER = r"(?:my |the )?(?:doctor|doc|GP|specialist|nurse practitioner|\w+(?:ologist|iatrist|ician))"
 # "They upped my metformin to 1000mg": whoever changed the user's dose, it is the doctor's change of it.
 _EN_DOSE_CHANGED_BY_THEM = re.compile(
     rf"^(?:they|she|he)(?:'ve| have)?(?= (?:just )?(?:{EN_DOSE_CHANGED}) my )",
@@ -663,6 +665,13 @@ FAMILY = {
     "relatives": r"侄女|侄子|外甥女|外甥|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|舅舅|姑姑|姨妈|姑妈|小姨|大姨"
     r"|nieces?|nephews?|cousins?|aunts?|uncles?",
 }
+# "Diego, my older brother, is a welder": the member named first, then who they are, as "My older brother Diego is…".
+_EN_NAMED_BEFORE_MEMBER = re.compile(
+    r"^(?P<name>(?-i:[A-Z])[a-z]+), my (?P<who>(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest) )?(?:"
+    + "|".join(FAMILY.values())
+    + r")), (?P<rest>(?:is|was|has|works|lives|loves|just|still|goes|plays|teaches|runs|owns)\b.+)$",
+    re.IGNORECASE,
+)
 _ZH_SUBJECT = re.compile(
     # 「我有个三岁的儿子」: what the member is like may come before the family word; 「我两个孩子」 how many.
     r"^(?:(?:我的?|我家)(?:[两二三四五\d]个)?|我?有(?:[一两二三四五\d])?个(?:[^，。的我]{1,6}的)?)?(?P<family>"
@@ -1230,6 +1239,7 @@ def split_clauses(message: str, member_before: Member | None = None) -> list[Cla
             sentence = _EN_TIME_LEAD_COMMA.sub(r"\g<when> ", sentence)
             sentence = _EN_DOSE_CHANGED_BY_THEM.sub("My doctor", sentence)
             sentence = _EN_TRADED_IN.sub(r"I sold my \g<old>, and I got a \g<new>", sentence)
+            sentence = _EN_NAMED_BEFORE_MEMBER.sub(r"My \g<who> \g<name> \g<rest>", sentence)
         if lang == "zh":
             sentence = _ZH_SPORT_VERB_SPLIT.sub(_sport_said_whole, sentence)
             sentence = _ZH_KIDS_SAID_AS_WA.sub("孩子", sentence)

@@ -33,6 +33,7 @@ from memory_tasks.extraction.rules.clauses import (
     subject_of,
 )
 from memory_tasks.extraction.rules.content import statement
+from memory_tasks.extraction.rules.given_up import GIVEN_UP, given_up_for_another, what_was_given_up
 from memory_tasks.extraction.rules.keys import WHEN_DONE_SLUG, is_wording_hash, item_slug, liking_key
 from memory_tasks.extraction.rules.lasting import lasting_fact
 from memory_tasks.extraction.rules.lexicon import LEXICON, lexicon_entries, lexicon_mentions
@@ -378,6 +379,8 @@ class RulesEngine:
             if clause.skip:
                 previous = []
                 continue
+            if clause.continues and is_trivial(clause.text):
+                continue  # 「我老婆是空姐，经常出差，唉」: a sigh or a laugh says nothing of anyone
             if clause.continues and previous and _CORRECTED_VALUE[clause.lang].match(clause.text):
                 # "my daughter is 7, not 6", 「我住在深圳，不是广州」: the old value, said to be wrong; an allergy
                 # said to be another one is taken back if held ("allergic to cephalosporins, not penicillin").
@@ -608,6 +611,8 @@ class RulesEngine:
                 unread.append(clause)
         for fact in _lasting_facts_unread(clauses, unread):
             by_key.setdefault(fact.key, fact)
+        for switch in _switches(clauses):
+            by_key.setdefault(switch.key, switch)
         return [c for c in by_key.values() if drop_reason(c, self.noise_key_patterns) is None]
 
     def _also_allergic(self, clause: Clause) -> list[Candidate]:
@@ -759,6 +764,10 @@ class RulesEngine:
         day (`_daytime_sleep_a_day_shift_ends`), and a device, editor, hot drink or drug switched to ends the held
         one it replaces (`_what_a_switch_replaces`)."""
         existing_keys = {memory.key for memory in existing}
+        # What a switch gives up (`given_up`), found among the held memories once the rules' own retirements have
+        # found theirs: "I switched from VS Code to Neovim" ends the editor once.
+        switched = what_was_given_up(candidates, existing)
+        candidates = [c for c in candidates if not c.extra.get(GIVEN_UP)]
         refined = [
             *_avoidances_an_allergy_explains(candidates, existing),
             *_avoidances_a_diet_says(candidates, existing),
@@ -833,6 +842,8 @@ class RulesEngine:
         # After the retirements by name: 「我从苹果换成安卓了」 already ends the iPhone it names.
         deleted = {c.target_key for c in refined if c.op == "delete"}
         refined.extend(c for c in _what_a_switch_replaces(candidates, existing) if c.key not in deleted)
+        ended = {c.target_key for c in refined}
+        refined.extend(c for c in switched if c.target_key not in ended)
         return refined
 
 
@@ -902,6 +913,12 @@ def _lasting_facts_unread(clauses: list[Clause], unread: list[Clause]) -> list[C
             if fact is not None:
                 facts.append(fact)
     return facts
+
+
+def _switches(clauses: list[Clause]) -> list[Candidate]:
+    """What each sentence says the user gave up for something else (`given_up.given_up_for_another`)."""
+    sentences = [[c for c in clauses if c.sentence == index] for index in dict.fromkeys(c.sentence for c in clauses)]
+    return [switch for sentence in sentences if (switch := given_up_for_another(sentence)) is not None]
 
 
 def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:

@@ -188,6 +188,11 @@ _TOPIC_WORD = {
     ),
 }
 _TOPIC_WORDS = {"en": 2, "zh": 1}
+# A condition by its medical name is a topic in one word: "I have scoliosis".
+_CONDITION_NAMED = re.compile(
+    r"\b(?!(?:diagnosis|prognosis|hypnosis|osmosis)\b)[a-z]{3,}(?:itis|osis|iasis|emia|algia|pathy|plegia)\b",
+    re.IGNORECASE,
+)
 _EN_WORD = re.compile(r"[a-z]{3,}")
 
 
@@ -289,7 +294,7 @@ def lasting_fact(sentence: Sequence[Clause]) -> Candidate | None:
     lasting = _FIRST_PERSON[lang].search(own) and _LASTING[lang].search(own) and not _OF_THE_MOMENT[lang].search(own)
     if not (lasting or _a_change_of_the_users(own, lang)):
         return None
-    if len(_TOPIC_WORD[lang].findall(text)) < _TOPIC_WORDS[lang]:
+    if len(_TOPIC_WORD[lang].findall(text)) < _TOPIC_WORDS[lang] and not _CONDITION_NAMED.search(text):
         # "I pay $1,200 a month", 「我每个月交三百」: how often or how much, of nothing named; "On Fridays I'm remote":
         # one word, too little to tell from a memory the rules keep of it ("Works from home on Fridays").
         return None

@@ -773,7 +773,7 @@ LEXICON: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("caffeine", "drink", ("caffeine", "咖啡因")),
     ("rain", "weather", ("下雨", "雨天", "rain", "rains", "raining")),
     ("umbrella", "item", ("带伞", "雨伞", "umbrella")),
-    ("restaurants", "place", ("餐厅", "饭店", "restaurant", "restaurants")),
+    ("restaurants", "place", ("餐厅", "饭店", "饭馆", "馆子", "吃饭的地方", "restaurant", "restaurants")),
     ("recipes", "item", ("菜谱", "食谱", "recipe", "recipes")),
     ("meals", "item", ("meal", "meals")),
     ("calories", "item", ("卡路里", "热量", "calories")),

@@ -48,6 +48,7 @@ from memory_tasks.extraction.rules.builders import (
     medication_dose,
     medication_switched,
     minutes_said,
+    named_diet,
     named_restatement,
     named_retirement,
     per_item,
@@ -73,10 +74,19 @@ from memory_tasks.extraction.rules.builders import (
     zh_place,
     zh_school,
 )
-from memory_tasks.extraction.rules.clauses import EN_DOSE_CHANGED, EN_PET_KINDS, FAMILY, ZH_REPLIES_ABOUT, Clause, Lang
+from memory_tasks.extraction.rules.clauses import (
+    EN_DOSE_CHANGED,
+    EN_PET_KINDS,
+    EN_PRESCRIBER,
+    FAMILY,
+    ZH_REPLIES_ABOUT,
+    Clause,
+    Lang,
+)
 from memory_tasks.extraction.rules.content import ZH_ITEM_VERBS, ZH_NOUNS_OPENING_WITH_AN_ITEM_VERB
 from memory_tasks.extraction.rules.keys import goal_key, liking_key, preference_key, project_key, retired_key
-from memory_tasks.text import EN_ORDINALS, HAN
+from memory_tasks.extraction.rules.lexicon import LEXICON
+from memory_tasks.text import EN_ORDINALS, HAN, has_han
 
 # One Chinese character, and one Chinese or Latin letter, inside the patterns below.
 ZH = f"[{HAN}]"
@@ -123,10 +133,19 @@ def _r(
     )
 
 
-# Pets by kind or by breed (a breed is keyed as its kind: 金毛 -> pet-dog, `lexicon`).
-_ZH_PETS = (
-    r"龙猫|猫咪|橘猫|布偶猫|布偶|英短|美短|暹罗猫|猫|狗狗|狗|柯基|金毛|哈士奇|泰迪|拉布拉多|边牧|柴犬|萨摩耶|比熊|"
-    r"兔子|仓鼠|鹦鹉|金鱼|乌龟"
+# Pets by kind or by breed (a breed is keyed as its kind: 金毛 -> pet-dog): every animal the lexicon names, longest
+# first (龙猫 before 猫). One character alone is too short to be sure of (「有马上要交的作业」), but 猫 and 狗.
+_ZH_PETS = "|".join(
+    sorted(
+        {
+            word
+            for _, category, words in LEXICON
+            if category == "animal"
+            for word in words
+            if has_han(word) and (len(word) > 1 or word in "猫狗")
+        },
+        key=lambda word: (-len(word), word),
+    )
 )
 # "a dog allergy", "cat hair", "dog dander": the animal names what the user reacts to, not a pet.
 _EN_NOT_ALLERGEN = r"(?! (?:allerg|hair|dander|fur))"
@@ -202,7 +221,7 @@ _LANGUAGES_ZH = (
     r"(?:简体|繁体)?中文|繁体字|简体字|繁体|简体|普通话|粤语|英文|英语|日语|日文|韩语|韩文|法语|德语|西班牙语|俄语"
     # Dialects and more languages, by their names (not 白话, "plain words" as often as Cantonese).
     r"|广东话|闽南话|闽南语|台语|客家话|上海话|四川话|潮汕话|温州话|藏语|蒙古语|维吾尔语|泰语|越南语|阿拉伯语|意大利语"
-    r"|葡萄牙语|马来语|印尼语|手语"
+    r"|葡萄牙语|马来语|印尼语|手语|东北话|北京话|天津话|河南话|山东话|陕西话|湖南话|长沙话|武汉话|重庆话|杭州话|苏州话|南京话"
     # A language named in English inside Chinese: 「以后回复用English」.
     r"|(?i:English|Chinese|Japanese|Korean)"
 )
@@ -1248,8 +1267,8 @@ RULES: tuple[Rule, ...] = (
     _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:quit|left|lost|gave up|given up) (?:my )?(?:job|position|role|work|career) as an? (?P<item>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", slots(named_retirement("occupation"), slot_retirement("fact", "employer", if_held=True))),
     # "I left law to become a teacher", "I quit my job to become a nurse": the occupation now.
     _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally )?(?:left|quit) (?:[\w-]+ ){1,3}?to become an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
-    # "I became a chef", "I've just become a nurse": the occupation now.
-    _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally |now |since )?(?:became|become|(?:switched|moved|changed)(?: over)? to being) an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
+    # "I became a chef", "I've just become a nurse", "I just started as a compliance analyst": the occupation now.
+    _r("occupation", "en", r"^I(?:'ve| have)? (?:just |recently |finally |now |since )?(?:became|become|started as|(?:switched|moved|changed)(?: over)? to being) an? (?P<value>(?:[\w-]+ ){0,3}?(?:" + _EN_OCCUPATION + r"))\b", OCCUPATION),
     # "I do accounting for a living": the trade, as the user names it.
     _r("occupation", "en", r"^I (?:do|work in) (?P<value>[\w -]{3,30}?) for a living$", OCCUPATION_STATED),
     # "I develop in Python for a living" is "I'm a Python developer".
@@ -1359,7 +1378,7 @@ RULES: tuple[Rule, ...] = (
     # An employer of a kind, unnamed: "I work at a bank", "I work remotely for a fintech startup".
     _r("employer", "en", r"^I(?:'m| am)? (?:currently |now )?(?:work|working) (?:remotely |full-time |part-time |from home )?(?:at|for) " + _EN_EMPLOYER_OF_A_KIND + r"\b", EMPLOYER_EN),
     # A new job: "I just started a new job at a bank", "I've started working at Google".
-    _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:started|got|landed|took|accepted) (?:a |my )?(?:new )?(?:job|position|role) (?:at|with) " + _EN_NEW_EMPLOYER + r"\b", EMPLOYER_EN),
+    _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?(?:started|got|landed|took|accepted) (?:a |my |an |the )?(?:new )?(?:job|position|role|offer|job offer) (?:at|with|from) " + _EN_NEW_EMPLOYER + r"\b", EMPLOYER_EN),
     _r("employer", "en", r"^I(?:'ve| have)? (?:just |recently )?started (?:working|a job|an internship) (?:at|for) " + _EN_NEW_EMPLOYER + r"\b", EMPLOYER_EN),
     _r("employer", "zh", r"^(?:我)?(?:已经|刚刚?|前几天|前段时间|昨天|上周|上个?星期|上个?月|去年|今年)?(?:已经|刚刚?)?(?:辞职|离职|裸辞)了", slot_retirement("fact", "employer")),
     _r("employer", "en", r"^I (?:just |recently )?(?:got|was|have been|'ve been) (?:laid off|fired|let go)\b", slot_retirement("fact", "employer")),
@@ -1409,6 +1428,8 @@ RULES: tuple[Rule, ...] = (
        # Said of the user, nothing after it but how long: not 「吃素对身体好」, 「素食者容易缺铁」, 「我觉得吃素挺好的」.
        r"(?:的人)?(?:(?:已经|有)?(?:很多|好多|好几|[一二两三四五六七八九十几\d半]+)(?:个)?(?:年|个月|月|周)(?:多)?(?:了)?)?(?:的|了|啦|呢|吧)?$", diet),
     _r("diet", "en", r"^I(?:'m| am|'ve been| have been|'ve gone| have gone| went| eat| keep| only eat| eat only)? (?:a |on (?:a |the )?|doing |fully |strictly |mostly |basically |pretty much |now )?(?P<value>vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|low[- ]carb|paleo|low[- ]FODMAP|renal|diabetic diet)\b", diet),
+    # A diet the line above does not name, said as a diet: "I'm following a Mediterranean diet", "I'm on the DASH diet".
+    _r("diet", "en", r"^I(?:'m| am|'ve been| have been)? (?:now |currently |mostly |strictly )?(?:on|following|doing|eating) (?:a|an|the) (?P<value>(?!(?:new|strict|healthy|special|balanced|good|bad|crash|proper|normal|regular|weird|\w+ing)\b)[\w-]+(?: [\w-]+){0,2}?)(?:-style)? diet\b", named_diet),
     # A diet the user must keep (core, R-READ-6), said of the user's own eating: 「饮食要清淡」,
     # 「医生让我少吃盐」; not of a dish or a restaurant (「这家店口味很清淡」 starts otherwise).
     _r("diet", "zh", r"^(?:我|我的|本人)?" + _ZH_NOWADAYS + r"(?:饮食|吃饭|吃东西|口味|吃得|吃的)(?:上)?" + _ZH_MUST + r"(?:比较|偏|很|要)?(?P<value>清淡)", Slot("fact", "diet-light")),
@@ -1462,7 +1483,7 @@ RULES: tuple[Rule, ...] = (
     _r("medication", "en", r"^I(?: take|'m on| am on) " + _EN_DOSE_AMOUNT + r" (?:of )?(?P<item>" + _EN_CHRONIC_MEDS + r")" + _EN_DOSE_TIMES + r"$", medication_dose),
     _r("medication", "en", r"^I(?: take|'m on| am on) (?P<item>" + _EN_CHRONIC_MEDS + r"),? " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
     _r("medication", "en", r"^my (?:morning |evening |daily |night )?(?:med|medication|pill) is (?P<item>" + _EN_CHRONIC_MEDS + r"),? " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
-    _r("medication", "en", r"^(?:(?:my |the )?doctor )?(?:just )?(?:" + EN_DOSE_CHANGED + r") (?:my )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: dose)? (?:up |down )?to " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
+    _r("medication", "en", r"^(?:" + EN_PRESCRIBER + r" )?(?:just )?(?:" + EN_DOSE_CHANGED + r") (?:my )?(?P<item>" + _EN_CHRONIC_MEDS + r")(?: dose)? (?:up |down )?to " + _EN_DOSE_AMOUNT + _EN_DOSE_TIMES + r"$", medication_dose),
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me from (?P<from>" + _EN_CHRONIC_MEDS + r") to (?P<item>" + _EN_CHRONIC_MEDS + r")$", medication_switched),
     _r("medication", "en", r"^(?:my |the )?doctor (?:switched|changed|moved) me (?:from [\w ]+? )?(?:to|on|onto) (?P<item>" + _EN_CHRONIC_MEDS + r")\b", _switched_medication),
     _r("medication", "en", r"^(?:my |the )?doctor (?:put|started) me (?:on|onto) (?P<item>" + _EN_CHRONIC_MED_LIST + r")\b", MEDICATION),
@@ -1639,7 +1660,7 @@ RULES: tuple[Rule, ...] = (
     # 「我的猫叫咪咪」, "My cat Miso is 3 years old": the pet named or described, not 「我的猫粮…」.
     _r("pet", "zh", r"^我的(?:[一二两三四五几\d]+[只条头])?" + ZH + r"{0,2}?(?P<item>" + _ZH_PETS + r")(?=叫|的名字|名字|是|今年|已经|对|[一二三四五六七八九十\d]+岁)", PET),
     _r("pet", "en", r"^(?:my|our) (?P<item>cat|dog|rabbit|hamster|parrot|turtle|goldfish|puppy|kitten) " + CAP + r"\w* (?:is|was|likes|loves|has|hates)\b", PET),
-    _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:also )?(?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ ){0,2}(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
+    _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own| keep|'ve got| (?:just |recently |finally )?(?:adopted|got|rescued|brought home)|'ve (?:also )?(?:just |recently )?(?:adopted|got|rescued)) (?:a|an|one|two|three|four|\d+) (?:[\w-]+ ){0,2}(?P<item>" + EN_PET_KINDS + r"|puppy|kitten|" + _EN_BREEDS + r")\b" + _EN_NOT_ALLERGEN, LISTED_PET),
     # "I have a pet axolotl": "pet" says what it is, whatever the kind no list names.
     _r("pet", "en", r"^(?:I|we)(?: also)?(?: have| own|'ve got| got) (?:a|an) pet (?!peeves?\b|projects?\b|theory\b|names?\b|hates?\b)(?P<item>(?-i:[a-z])[\w-]+(?: (?-i:[a-z])[\w-]+)?)$", PET),
     # "We have a cat named Luna and a dog named Max": the second pet of the list.
