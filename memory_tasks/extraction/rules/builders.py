@@ -646,7 +646,8 @@ _ONE_DAY = re.compile(r"今天|明天|今晚|\b(?:going to|gonna|will|today|toni
 # A reminder asked of the assistant: 「每周五提醒我健身」 is a standing rule, not a gym habit.
 _REMINDER_ASKED = re.compile(r"提醒我|\bremind me\b", re.IGNORECASE)
 # A plan or a wish for a day to come: 「周末想带朋友吃海鲜」, "this weekend I want to go hiking" (not 「想起」, 「想念」).
-_WISHED = re.compile(r"想(?![起念象法])|打算|\b(?:want|wanna|plan|planning|hope|hoping|going) to\b", re.IGNORECASE)
+# Not "going to", which is as often where the user goes ("I'm going to yoga on Tuesdays").
+_WISHED = re.compile(r"想(?![起念象法])|打算|\b(?:want|wanna|plan|planning|hope|hoping) to\b", re.IGNORECASE)
 
 
 # Lexicon categories whose items are things one does or has regularly.
