@@ -7875,5 +7875,6 @@ def test_what_session_42_left_unread_stays_unread(message: str) -> None:
 
 
 def test_a_habit_said_with_its_frequency_is_still_a_habit() -> None:
-    """R-WRITE-2 (session 42): a wish (「想」) keeps a clause from being a habit; 「一般」 does not."""
+    """R-WRITE-2 (session 42): a wish (「想」) keeps a clause from being a habit; 「一般」 and "going to" do not."""
     assert [(c.key, c.content) for c in extract("我周末一般去爬山。")] == [("sport-hiking", "周末一般去爬山")]
+    assert [c.key for c in extract("I'm going to yoga every Tuesday.")] == ["sport-yoga"]
