@@ -255,12 +255,19 @@ _LIVING = re.compile(r"\blives?\b|\bliving\b|\bbased\b|住|在", re.IGNORECASE)
 
 def _job_part_of(parts: list[str], sentence: str) -> int | None:
     """The index of the one part of `parts` that says the job of whom `sentence` says the job of (`_A_JOB`,
-    `_A_JOB_EN`; 老公 and 爱人 are one partner, as `frame` folds them), or None: `sentence` says no job, or no part or
-    several say that person's."""
+    `_A_JOB_EN`; 老公 and 爱人 are one partner, as `frame` folds them) in words it shares (`_job_words`: 消防 of 「消防员」
+    and 「在消防队上班」), or None: `sentence` says no job, or no part or several say that person's in shared words.
+    Words shared keep a second thing said of someone from being taken for their job ("Husband is a big reader",
+    「老公是跑步爱好者」 after "…is a teacher", 「…是消防员」)."""
     said = _job_sentence(sentence)
     if said is None:
         return None
-    same = [index for index, part in enumerate(parts) if _job_sentence(part) == said]
+    who, words = said
+    same = [
+        index
+        for index, part in enumerate(parts)
+        if (held := _job_sentence(part)) is not None and held[0] == who and held[1] & words
+    ]
     return same[0] if len(same) == 1 else None
 
 
@@ -271,18 +278,31 @@ _WHOSE_JOB_EN = re.compile(
     r"(?= (?:is|works as) )",
     re.IGNORECASE,
 )
+# What a job sentence says besides the job: its verbs and articles (是, 在…上班, "works as a").
+_JOB_FRAME_WORDS = re.compile(
+    r"是|在|上班|工作|当|做|一名|一个|个|的|了|\b(?:is|works|as|an?|the|at|in|for|of)\b", re.I
+)
 
 
-def _job_sentence(sentence: str) -> str | None:
-    """Whose job `sentence` says, as `frame` words them ("older brother", 「伴侣」), or None when it says no one's job."""
+def _job_sentence(sentence: str) -> tuple[str, frozenset[str]] | None:
+    """Whose job `sentence` says, as `frame` words them ("older brother", 「伴侣」), and the words it says it in
+    (`_job_words`); None when it says no one's job."""
     said = sentence.strip().rstrip("；;。. ")
     whose = _WHOSE_JOB_EN.match(said)
     if whose is not None:
         # Read as `_A_JOB_EN` reads a one-word subject: "Member is a welder".
-        job = _A_JOB_EN.match(f"Member{said[whose.end() :]}")
-        return frame(whose["who"]).casefold() if job is not None else None
+        rest = said[whose.end() :]
+        job = _A_JOB_EN.match(f"Member{rest}")
+        return (frame(whose["who"]).casefold(), _job_words(rest)) if job is not None else None
     job = _A_JOB.match(said)
-    return frame(job["who"]).casefold() if job is not None else None
+    return (frame(job["who"]).casefold(), _job_words(said[job.end("who") :])) if job is not None else None
+
+
+def _job_words(said: str) -> frozenset[str]:
+    """The words naming a job: English words, Chinese character pairs, without the job sentence's frame."""
+    rest = _JOB_FRAME_WORDS.sub(" ", said).casefold()
+    han = "".join(ch for ch in rest if has_han(ch))
+    return frozenset(re.findall(r"[a-z]{3,}", rest)) | {han[i : i + 2] for i in range(len(han) - 1)}
 
 
 def _values_ended(sentence: str) -> list[_EndedValue]:

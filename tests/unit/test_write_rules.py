@@ -438,7 +438,7 @@ def test_an_age_said_with_when_the_birthday_was_replaces_the_age_held() -> None:
     [
         # One job, said again in other words: 老公 and 爱人 are one partner.
         ("老公是消防员", "爱人在消防队上班", "老公是消防员"),
-        ("老婆是空姐；老婆喜欢瑜伽", "媳妇在航空公司当空乘", "老婆是空姐；老婆喜欢瑜伽"),
+        ("老婆是空乘；老婆喜欢瑜伽", "媳妇在航空公司当空乘", "老婆是空乘；老婆喜欢瑜伽"),
         (
             "Girlfriend Naomi is a marine biologist",
             "Girlfriend is a marine biologist",
@@ -447,6 +447,10 @@ def test_an_age_said_with_when_the_birthday_was_replaces_the_age_held() -> None:
         ("Older brother Diego is a welder", "Older brother is a welder", "Older brother Diego is a welder"),
         # Said to be the job now, it takes the held job's place.
         ("老公是消防员", "老公现在在消防队上班", "老公现在在消防队上班"),
+        # Something else said of them is no second job, nor a job in no word of the one held.
+        ("老公是消防员", "老公是跑步爱好者", "老公是消防员；老公是跑步爱好者"),
+        ("Husband is a teacher", "Husband is a big reader", "Husband is a teacher; Husband is a big reader"),
+        ("老婆在银行上班", "老婆在医院上班", "老婆在银行上班；老婆在医院上班"),
         # Another member's job is another fact.
         (
             "Older brother Diego is a welder",
