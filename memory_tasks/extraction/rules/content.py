@@ -12,6 +12,7 @@ import re
 
 from memory_tasks.extraction.rules.clauses import Lang
 from memory_tasks.extraction.rules.english import third_person
+from memory_tasks.text import has_han
 
 _ZH_TRAILING = re.compile(r"[啊呀哦喔哈啦呢吧嘛～~]+$")
 
@@ -130,3 +131,15 @@ _ZH_THIS_ONE = re.compile(r"^(?:很|太|真|特别)?这(?:种|个|首|部|本|�
 # a great time").
 # A verb or pronoun says the part is no item; so does a "please" closing the list ("…, please").
 _EN_NOT_AN_ITEM = re.compile(r"\b(?:is|are|was|were|it|them|they|their|our|us|such)\b|^please$", re.IGNORECASE)
+
+
+def item_pattern(item: str, min_latin: int = 3, min_han: int = 2) -> re.Pattern[str] | None:
+    """What finds `item` in a memory's content: a Chinese item of `min_han` characters or more
+    anywhere, a Latin one of `min_latin` letters or more as whole words; None for a shorter item
+    (too vague)."""
+    item = item.strip()
+    if has_han(item):
+        return re.compile(re.escape(item)) if len(item) >= min_han else None
+    if len(item) < min_latin:
+        return None
+    return re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.IGNORECASE)

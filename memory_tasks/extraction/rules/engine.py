@@ -32,7 +32,7 @@ from memory_tasks.extraction.rules.clauses import (
     split_clauses,
     subject_of,
 )
-from memory_tasks.extraction.rules.content import statement
+from memory_tasks.extraction.rules.content import item_pattern, statement
 from memory_tasks.extraction.rules.given_up import GIVEN_UP, given_up_for_another, what_was_given_up
 from memory_tasks.extraction.rules.keys import WHEN_DONE_SLUG, is_wording_hash, item_slug, liking_key
 from memory_tasks.extraction.rules.lasting import lasting_fact
@@ -903,11 +903,15 @@ _PARTS = re.compile(r"\s*[；;]\s*")
 _GAVE_UP_ZH = re.compile(r"戒(?:掉了?)?")
 
 
+def _sentences(clauses: list[Clause]) -> list[list[Clause]]:
+    """The clauses of each sentence of the message, in order."""
+    return [[c for c in clauses if c.sentence == index] for index in dict.fromkeys(c.sentence for c in clauses)]
+
+
 def _lasting_facts_unread(clauses: list[Clause], unread: list[Clause]) -> list[Candidate]:
     """The lasting facts (`lasting.lasting_fact`) of the sentences whose every clause is `unread`."""
     facts = []
-    for index in dict.fromkeys(clause.sentence for clause in clauses):
-        sentence = [clause for clause in clauses if clause.sentence == index]
+    for sentence in _sentences(clauses):
         if all(any(clause is taken for taken in unread) for clause in sentence):
             fact = lasting_fact(sentence)
             if fact is not None:
@@ -917,8 +921,7 @@ def _lasting_facts_unread(clauses: list[Clause], unread: list[Clause]) -> list[C
 
 def _switches(clauses: list[Clause]) -> list[Candidate]:
     """What each sentence says the user gave up for something else (`given_up.given_up_for_another`)."""
-    sentences = [[c for c in clauses if c.sentence == index] for index in dict.fromkeys(c.sentence for c in clauses)]
-    return [switch for sentence in sentences if (switch := given_up_for_another(sentence)) is not None]
+    return [switch for sentence in _sentences(clauses) if (switch := given_up_for_another(sentence)) is not None]
 
 
 def _diet_without_what_was_taken_up(candidates: list[Candidate], existing: list[ExistingMemory]) -> list[Candidate]:
@@ -1328,7 +1331,7 @@ def _ends_another_value(candidate: Candidate, existing: list[ExistingMemory]) ->
     value = candidate.extra.get(SLOT_VALUE)
     if candidate.op != "delete" or not value:
         return False
-    names = _item_pattern(str(value), min_latin=2, min_han=1)
+    names = item_pattern(str(value), min_latin=2, min_han=1)
     held = next((m for m in existing if m.key == candidate.key), None)
     return held is not None and (names is None or not names.search(held.content))
 
@@ -1342,7 +1345,7 @@ def _named_memory(candidate: Candidate, existing: list[ExistingMemory]) -> Exist
     # As a whole word ("Japan" is no part of "Japanese"); the key already narrows the search, so a
     # two-letter item will do ("ex" in "don't mention my ex"), and one Chinese character (「胃好了」
     # and the health fact 「胃不好」).
-    names = _item_pattern(item, min_latin=2, min_han=1)
+    names = item_pattern(item, min_latin=2, min_han=1)
     # Or its key names the item's lexicon word: "You can use technical terms now" ends rule-jargon "Avoid jargon".
     slugs = {f"-{slug}-" for slug, _ in lexicon_entries(item)} if item else set()
     unless = candidate.extra.get(UNLESS_NAMED)
@@ -1427,21 +1430,9 @@ def _retired_memory(candidate: Candidate, existing: list[ExistingMemory], *, any
     if items:
         hits = [m for m in candidates if items & {slug for slug, _ in lexicon_entries(m.content)}]
     else:
-        names_item = _item_pattern(str(candidate.extra.get(ITEM) or ""))
+        names_item = item_pattern(str(candidate.extra.get(ITEM) or ""))
         hits = [m for m in candidates if names_item and names_item.search(m.content)]
     return hits[0] if len(hits) == 1 else None
-
-
-def _item_pattern(item: str, min_latin: int = 3, min_han: int = 2) -> re.Pattern[str] | None:
-    """What finds `item` in a memory's content: a Chinese item of `min_han` characters or more
-    anywhere, a Latin one of `min_latin` letters or more as whole words; None for a shorter item
-    (too vague)."""
-    item = item.strip()
-    if has_han(item):
-        return re.compile(re.escape(item)) if len(item) >= min_han else None
-    if len(item) < min_latin:
-        return None
-    return re.compile(rf"(?<![\w-]){re.escape(item)}(?![\w-])", re.IGNORECASE)
 
 
 def _corrects_after(message: str, first_said: str, lang: Lang) -> bool:
@@ -1472,7 +1463,7 @@ def _corrected_memory(candidate: Candidate, existing: list[ExistingMemory]) -> C
     when no single memory names it (nothing is guessed)."""
     wrong, right = str(candidate.extra[WRONG_VALUE]), str(candidate.extra[RIGHT_VALUE])
     for said in dict.fromkeys((wrong, wrong.split()[0] if " " in wrong else wrong)):
-        names = _item_pattern(said, min_latin=1 if said.isdigit() else 2, min_han=2)  # "it's 7, not 6"
+        names = item_pattern(said, min_latin=1 if said.isdigit() else 2, min_han=2)  # "it's 7, not 6"
         held = [m for m in existing if names is not None and names.search(m.content)]
         if len(held) == 1:
             content = names.sub(lambda _: right, held[0].content, count=1)  # the user's words, not a template

@@ -21,7 +21,7 @@ from dataclasses import replace
 from memory_tasks.extraction.candidates import Candidate
 from memory_tasks.extraction.core import is_core_key
 from memory_tasks.extraction.rules.clauses import Clause
-from memory_tasks.extraction.rules.content import statement
+from memory_tasks.extraction.rules.content import item_pattern, statement
 from memory_tasks.extraction.rules.english import pronouns_in_the_third_person
 from memory_tasks.extraction.rules.keys import item_slug
 from memory_tasks.extraction.types import ExistingMemory
@@ -120,13 +120,6 @@ def _a_diet_given_up(item: str, key: str) -> bool:
     return key.partition("-")[0] == "diet" and _DIET_NAMED.search(item) is not None
 
 
-def _names(item: str, content: str) -> bool:
-    """True when `content` names `item`: a Chinese item anywhere, a Latin one as whole words."""
-    if has_han(item):
-        return item in content
-    return re.search(rf"(?<![\w-]){re.escape(item)}(?![\w-])", content, re.IGNORECASE) is not None
-
-
 def what_was_given_up(candidates: Sequence[Candidate], existing: Sequence[ExistingMemory]) -> list[Candidate]:
     """For each switch of the turn (`GIVEN_UP`) whose item exactly one held memory of the user's own names, when that
     memory is no safety fact (`is_core_key`, but a diet given up by name): a delete of it when the turn writes
@@ -139,7 +132,8 @@ def what_was_given_up(candidates: Sequence[Candidate], existing: Sequence[Existi
         item = str(candidate.extra.get(GIVEN_UP) or "")
         if not item:
             continue
-        held = [m for m in existing if not m.key.startswith(_NOT_THE_USERS) and _names(item, m.content)]
+        names = item_pattern(item, min_latin=2, min_han=1)
+        held = [m for m in existing if not m.key.startswith(_NOT_THE_USERS) and names and names.search(m.content)]
         if len(held) != 1:
             continue
         memory = held[0]
